@@ -1,0 +1,147 @@
+package tokenizer
+
+import (
+	"strings"
+	"testing"
+)
+
+func TestEncodingForModel(t *testing.T) {
+	tests := []struct {
+		model  string
+		want   string
+		wantOK bool
+	}{
+		{"gpt-4o", O200kBase, true},
+		{"gpt-4o-mini", O200kBase, true},
+		{"gpt-4o-2024-08-06", O200kBase, true},
+		{"chatgpt-4o-latest", O200kBase, true},
+		{"gpt-4.1", O200kBase, true},
+		{"gpt-4.1-nano", O200kBase, true},
+		{"gpt-4.5-preview", O200kBase, true},
+		{"gpt-5", O200kBase, true},
+		{"gpt-5-mini", O200kBase, true},
+		{"o1", O200kBase, true},
+		{"o1-preview", O200kBase, true},
+		{"o3-mini", O200kBase, true},
+		{"o4-mini", O200kBase, true},
+		{"GPT-4o", O200kBase, true},
+		{"openai/gpt-4o", O200kBase, true},
+		{" gpt-4o ", O200kBase, true},
+		{"ft:gpt-4o-mini-2024-07-18:org::abc", O200kBase, true},
+		{"gpt-4", Cl100kBase, true},
+		{"gpt-4-0613", Cl100kBase, true},
+		{"gpt-4-32k", Cl100kBase, true},
+		{"gpt-4-turbo", Cl100kBase, true},
+		{"gpt-3.5-turbo", Cl100kBase, true},
+		{"gpt-3.5-turbo-16k", Cl100kBase, true},
+		{"gpt-35-turbo", Cl100kBase, true},
+		{"text-embedding-3-small", Cl100kBase, true},
+		{"text-embedding-3-large", Cl100kBase, true},
+		{"text-embedding-ada-002", Cl100kBase, true},
+		{"davinci-002", Cl100kBase, true},
+		{"text-davinci-002", P50kBase, true},
+		{"text-davinci-003", P50kBase, true},
+		{"code-davinci-002", P50kBase, true},
+		{"code-cushman-001", P50kBase, true},
+		{"text-davinci-001", R50kBase, true},
+		{"davinci", R50kBase, true},
+		{"curie", R50kBase, true},
+		{"babbage", R50kBase, true},
+		{"ada", R50kBase, true},
+		{"gpt2", R50kBase, true},
+		{"claude-3-5-sonnet", "", false},
+		{"llama3", "", false},
+		{"", "", false},
+		{"gpt", "", false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) {
+			got, ok := EncodingForModel(tt.model)
+			if got != tt.want || ok != tt.wantOK {
+				t.Errorf("EncodingForModel(%q) = %q, %v; want %q, %v", tt.model, got, ok, tt.want, tt.wantOK)
+			}
+		})
+	}
+}
+
+func TestForModel(t *testing.T) {
+	tests := []struct {
+		model     string
+		wantEnc   string
+		wantExact bool
+	}{
+		{"", O200kBase, true},
+		{"gpt-4o", O200kBase, true},
+		{"gpt-4", Cl100kBase, true},
+		{"text-davinci-003", P50kBase, true},
+		{"davinci", R50kBase, true},
+		{"claude-3-opus", HeuristicName, false},
+		{"mistral-large", HeuristicName, false},
+	}
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) {
+			tk, err := ForModel(tt.model)
+			if err != nil {
+				t.Fatalf("ForModel(%q): %v", tt.model, err)
+			}
+			if tk.Encoding() != tt.wantEnc || tk.Exact() != tt.wantExact {
+				t.Errorf("ForModel(%q) = %s exact=%v; want %s exact=%v", tt.model, tk.Encoding(), tk.Exact(), tt.wantEnc, tt.wantExact)
+			}
+		})
+	}
+}
+
+func TestForEncoding(t *testing.T) {
+	for _, name := range Encodings() {
+		t.Run(name, func(t *testing.T) {
+			tk, err := ForEncoding(name)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if tk.Encoding() != name || !tk.Exact() {
+				t.Errorf("ForEncoding(%q) = %s exact=%v", name, tk.Encoding(), tk.Exact())
+			}
+		})
+	}
+	t.Run("unknown", func(t *testing.T) {
+		_, err := ForEncoding("gpt2_base")
+		if err == nil {
+			t.Fatal("ForEncoding(gpt2_base) succeeded")
+		}
+		for _, want := range append(Encodings(), "tokenizer:", "gpt2_base") {
+			if !strings.Contains(err.Error(), want) {
+				t.Errorf("error %q does not mention %q", err, want)
+			}
+		}
+	})
+}
+
+func TestHeuristic(t *testing.T) {
+	tests := []struct {
+		text string
+		want int
+	}{
+		{"", 0},
+		{"a", 1},
+		{"abc", 1},
+		{"abcd", 2}, // 4/3.5 = 1.14
+		{"abcdefg", 2},
+		{"abcdefgh", 3},
+		{strings.Repeat("x", 35), 10},
+		{strings.Repeat("x", 36), 11},
+		{"日本語", 1},      // runes, not bytes
+		{"日本語日本語日", 2}, // 7 runes
+		{"\xff\xfe", 1},   // invalid bytes count one each
+	}
+	for _, tt := range tests {
+		t.Run(tt.text, func(t *testing.T) {
+			h := Heuristic()
+			if got := h.Count(tt.text); got != tt.want {
+				t.Errorf("Count(%q) = %d, want %d", tt.text, got, tt.want)
+			}
+			if h.Exact() || h.Encoding() != HeuristicName {
+				t.Errorf("Heuristic: Exact=%v Encoding=%q", h.Exact(), h.Encoding())
+			}
+		})
+	}
+}

@@ -1,0 +1,107 @@
+package tokenizer
+
+import (
+	"fmt"
+	"strings"
+	"sync"
+
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+)
+
+// Tokenizer counts tokens of text for one encoding.
+type Tokenizer interface {
+	// Count returns the number of tokens of text.
+	Count(text string) int
+	// Encoding names the encoding: "o200k_base", "cl100k_base",
+	// "p50k_base", "r50k_base", or "heuristic".
+	Encoding() string
+	// Exact is false only for the heuristic.
+	Exact() bool
+}
+
+// Encoding names.
+const (
+	O200kBase  = "o200k_base"
+	Cl100kBase = "cl100k_base"
+	P50kBase   = "p50k_base"
+	R50kBase   = "r50k_base"
+	// HeuristicName is what the heuristic's Encoding method returns.
+	HeuristicName = "heuristic"
+)
+
+// DefaultModel is the model ForModel uses for an empty name.
+const DefaultModel = "gpt-4o"
+
+// Encodings lists the exact encodings, newest first.
+func Encodings() []string {
+	return []string{O200kBase, Cl100kBase, P50kBase, R50kBase}
+}
+
+// ForModel returns the exact tokenizer for a known model, or the heuristic
+// for an unknown one. It never fails for a non-empty model name; "" means
+// [DefaultModel]. The error is only for an encoder that cannot be built.
+func ForModel(model string) (Tokenizer, error) {
+	if model == "" {
+		model = DefaultModel
+	}
+	enc, ok := EncodingForModel(model)
+	if !ok {
+		return Heuristic(), nil
+	}
+	return ForEncoding(enc)
+}
+
+// ForEncoding returns the exact tokenizer for an encoding name. An unknown
+// name is an error listing the valid ones.
+func ForEncoding(name string) (Tokenizer, error) {
+	e, ok := encoders[name]
+	if !ok {
+		return nil, fmt.Errorf("tokenizer: unknown encoding %q (valid: %s)", name, strings.Join(Encodings(), ", "))
+	}
+	if err := e.load(); err != nil {
+		return nil, err
+	}
+	return e, nil
+}
+
+// encoder is the exact tokenizer of one encoding, built once on first use.
+type encoder struct {
+	name string
+	once sync.Once
+	err  error
+	tk   *tiktoken.Tiktoken
+}
+
+var encoders = map[string]*encoder{
+	O200kBase:  {name: O200kBase},
+	Cl100kBase: {name: Cl100kBase},
+	P50kBase:   {name: P50kBase},
+	R50kBase:   {name: R50kBase},
+}
+
+var setLoader sync.Once
+
+func (e *encoder) load() error {
+	e.once.Do(func() {
+		setLoader.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
+		tk, err := tiktoken.GetEncoding(e.name)
+		if err != nil {
+			e.err = fmt.Errorf("tokenizer: load %s: %w", e.name, err)
+			return
+		}
+		e.tk = tk
+	})
+	return e.err
+}
+
+// Count implements [Tokenizer].
+func (e *encoder) Count(text string) int {
+	return len(e.tk.EncodeOrdinary(toValidUTF8(text)))
+}
+
+// Encoding implements [Tokenizer].
+func (e *encoder) Encoding() string { return e.name }
+
+// Exact implements [Tokenizer]; it is always true.
+func (e *encoder) Exact() bool { return true }
