@@ -130,8 +130,8 @@ func TestHeuristic(t *testing.T) {
 		{strings.Repeat("x", 35), 10},
 		{strings.Repeat("x", 36), 11},
 		{"日本語", 1},      // runes, not bytes
-		{"日本語日本語日", 2}, // 7 runes
-		{"\xff\xfe", 1},   // invalid bytes count one each
+		{"日本語日本語日", 2},  // 7 runes
+		{"\xff\xfe", 1}, // invalid bytes count one each
 	}
 	for _, tt := range tests {
 		t.Run(tt.text, func(t *testing.T) {
