@@ -1,0 +1,429 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+)
+
+// Trim defaults, as in DESIGN.md.
+const (
+	DefaultPreserveRecentTurns  = 4
+	DefaultMaxAge               = 5
+	DefaultSmallOutputThreshold = 100
+)
+
+// TrimRequest is the params object of acode/trimConversation. Pointer
+// fields are optional and take the Default* values when nil.
+// MaxContextTokens may be left 0 when Model names a model of the
+// context-limit table.
+type TrimRequest struct {
+	Messages             []Message `json:"messages"`
+	Model                string    `json:"model,omitempty"`
+	MaxContextTokens     int       `json:"maxContextTokens"`
+	ReservedOutputTokens int       `json:"reservedOutputTokens"`
+	PreserveRecentTurns  *int      `json:"preserveRecentTurns,omitempty"`
+	MaxAge               *int      `json:"maxAge,omitempty"`
+	SmallOutputThreshold *int      `json:"smallOutputThreshold,omitempty"`
+	PreserveErrors       *bool     `json:"preserveErrors,omitempty"`
+
+	// Limits resolves Model when MaxContextTokens is 0; nil means
+	// [DefaultContextLimits].
+	Limits ContextLimits `json:"-"`
+}
+
+// TrimResult is the result of acode/trimConversation. FinalTokens is the
+// exact cost ([ConversationTokens]) of Messages and never exceeds
+// MaxTokens = maxContextTokens − reservedOutputTokens.
+type TrimResult struct {
+	Messages       []Message `json:"messages"`
+	Truncated      bool      `json:"truncated"`
+	DroppedCount   int       `json:"droppedCount"`
+	OriginalTokens int       `json:"originalTokens"`
+	FinalTokens    int       `json:"finalTokens"`
+	MaxTokens      int       `json:"maxTokens"`
+	// Placeholders counts tool outputs replaced by a placeholder.
+	Placeholders int `json:"placeholders"`
+}
+
+// trimOptions is a validated TrimRequest.
+type trimOptions struct {
+	target, maxContext, reserved int
+	preserveTurns                int
+	maxAge                       int
+	smallThreshold               int
+	preserveErrors               bool
+}
+
+func (req *TrimRequest) options() (trimOptions, error) {
+	o := trimOptions{
+		maxContext:     req.MaxContextTokens,
+		reserved:       req.ReservedOutputTokens,
+		preserveTurns:  intOr(req.PreserveRecentTurns, DefaultPreserveRecentTurns),
+		maxAge:         intOr(req.MaxAge, DefaultMaxAge),
+		smallThreshold: intOr(req.SmallOutputThreshold, DefaultSmallOutputThreshold),
+		preserveErrors: req.PreserveErrors == nil || *req.PreserveErrors,
+	}
+	switch {
+	case o.maxContext < 0:
+		return o, paramErrorf("maxContextTokens", "must be positive, got %d", o.maxContext)
+	case o.maxContext == 0 && req.Model == "":
+		return o, paramErrorf("maxContextTokens", "is required (or name a known model in \"model\")")
+	case o.maxContext == 0:
+		l, ok := req.Limits.Lookup(req.Model)
+		if !ok {
+			return o, paramErrorf("maxContextTokens", "is required: model %q has no known context limit", req.Model)
+		}
+		o.maxContext = l
+	}
+	switch {
+	case o.reserved < 0:
+		return o, paramErrorf("reservedOutputTokens", "must not be negative, got %d", o.reserved)
+	case o.reserved >= o.maxContext:
+		return o, paramErrorf("reservedOutputTokens", "is %d, which leaves nothing of maxContextTokens %d for the conversation: reserve less for the response",
+			o.reserved, o.maxContext)
+	case o.preserveTurns < 0:
+		return o, paramErrorf("preserveRecentTurns", "must not be negative, got %d", o.preserveTurns)
+	case o.maxAge < 0:
+		return o, paramErrorf("maxAge", "must not be negative, got %d", o.maxAge)
+	case o.smallThreshold < 0:
+		return o, paramErrorf("smallOutputThreshold", "must not be negative, got %d", o.smallThreshold)
+	}
+	for i, m := range req.Messages {
+		switch m.Role {
+		case RoleSystem, RoleDeveloper, RoleUser, RoleAssistant, RoleTool:
+		case "":
+			return o, paramErrorf(fmt.Sprintf("messages[%d].role", i), "is required (system, user, assistant or tool)")
+		default:
+			return o, paramErrorf(fmt.Sprintf("messages[%d].role", i), "unknown role %q (system, user, assistant or tool)", m.Role)
+		}
+	}
+	o.target = o.maxContext - o.reserved
+	return o, nil
+}
+
+func intOr(p *int, def int) int {
+	if p == nil {
+		return def
+	}
+	return *p
+}
+
+// Trim makes req.Messages fit maxContextTokens − reservedOutputTokens. It
+// returns the list unchanged when it already fits; otherwise it runs the
+// passes of DESIGN.md in order and stops as soon as the list fits:
+//
+//  1. tool outputs older than maxAge assistant steps become the placeholder
+//     "[content truncated - {age} steps ago, {tokens} tokens]", unless they
+//     are small (under smallOutputThreshold tokens) or, with
+//     preserveErrors, look like an error;
+//  2. the remaining tool outputs become placeholders, oldest first;
+//  3. the oldest non-system messages outside the last preserveRecentTurns
+//     turns are dropped, an assistant tool call always together with its
+//     tool results.
+//
+// A placeholder only replaces an output it is cheaper than. A turn ends
+// with each assistant message (with its tool results); the messages after
+// the last one form the current turn. If the list still does not fit, Trim
+// returns an [*Error] with code [CodeBudgetExceeded] — never a list over
+// budget. Invalid requests return a [*ParamError].
+func Trim(ctx context.Context, c Counter, req TrimRequest) (*TrimResult, error) {
+	o, err := req.options()
+	if err != nil {
+		return nil, err
+	}
+	t, err := newTrimmer(ctx, c, req.Messages, o)
+	if err != nil {
+		return nil, err
+	}
+	res := &TrimResult{OriginalTokens: t.total, MaxTokens: o.target}
+	if t.total > o.target {
+		if err := t.run(ctx); err != nil {
+			return nil, err
+		}
+	}
+	res.Messages = t.result()
+	res.Truncated = t.placeholders > 0 || t.dropped > 0
+	res.DroppedCount = t.dropped
+	res.Placeholders = t.placeholders
+	res.FinalTokens = ConversationTokens(c, res.Messages)
+	if res.FinalTokens > o.target { // unreachable while costs are additive; the guard keeps the promise
+		return nil, t.overflow(res.FinalTokens)
+	}
+	return res, nil
+}
+
+// trimmer holds one trim's working state: message costs, steps, units.
+type trimmer struct {
+	c     Counter
+	msgs  []Message
+	o     trimOptions
+	cost  []int  // current cost of each message
+	ctok  []int  // original content tokens of each message
+	step  []int  // assistant step a message belongs to
+	steps int    // number of assistant steps
+	gone  []bool // dropped
+	ph    []bool // replaced by a placeholder
+	units []unit
+	total int
+
+	placeholders, dropped int
+}
+
+// unit is what pass 3 drops at once: one message, or an assistant tool
+// call with all its tool results.
+type unit struct {
+	members []int
+	turn    int
+	system  bool
+}
+
+func newTrimmer(ctx context.Context, c Counter, msgs []Message, o trimOptions) (*trimmer, error) {
+	n := len(msgs)
+	t := &trimmer{
+		c: c, msgs: msgs, o: o,
+		cost: make([]int, n), ctok: make([]int, n), step: make([]int, n),
+		gone: make([]bool, n), ph: make([]bool, n),
+		total: ListOverhead,
+	}
+	for i, m := range msgs {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return nil, fmt.Errorf("conversation: trim: %w", err)
+			}
+		}
+		t.ctok[i] = ContentTokens(c, m.Content)
+		t.cost[i] = MessageOverhead + t.ctok[i]
+		for _, call := range m.ToolCalls {
+			t.cost[i] += c.Count(call.Name) + c.Count(call.argumentsText()) + ToolCallOverhead
+		}
+		t.total += t.cost[i]
+	}
+	t.group()
+	return t, nil
+}
+
+// group tags steps and builds the units and turns.
+func (t *trimmer) group() {
+	callUnit := map[string]int{} // tool_call id → unit index
+	stepOfUnit := map[int]int{}
+	lastCaller := -1 // unit of the assistant call the current tool block answers
+	for i, m := range t.msgs {
+		if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
+			t.steps++
+		}
+		t.step[i] = t.steps
+		switch {
+		case m.IsSystem():
+			t.units = append(t.units, unit{members: []int{i}, system: true})
+			lastCaller = -1
+			continue
+		case m.Role == RoleTool:
+			u, ok := -1, false
+			if m.ToolCallID != "" {
+				u, ok = callUnit[m.ToolCallID]
+			}
+			if !ok && lastCaller >= 0 {
+				u, ok = lastCaller, true
+			}
+			if ok {
+				t.units[u].members = append(t.units[u].members, i)
+				t.step[i] = stepOfUnit[u]
+				continue
+			}
+		}
+		t.units = append(t.units, unit{members: []int{i}})
+		lastCaller = -1
+		if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
+			u := len(t.units) - 1
+			lastCaller = u
+			stepOfUnit[u] = t.steps
+			for _, call := range m.ToolCalls {
+				if call.ID != "" {
+					callUnit[call.ID] = u
+				}
+			}
+		}
+	}
+	turn := 0
+	for k := range t.units {
+		u := &t.units[k]
+		if u.system {
+			continue
+		}
+		u.turn = turn
+		if t.msgs[u.members[0]].Role == RoleAssistant {
+			turn++
+		}
+	}
+}
+
+func (t *trimmer) fits() bool { return t.total <= t.o.target }
+
+func (t *trimmer) run(ctx context.Context) error {
+	// Pass 1: old tool outputs, except small ones and errors.
+	for i, m := range t.msgs {
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("conversation: trim: %w", err)
+			}
+		}
+		if m.Role != RoleTool || t.steps-t.step[i] <= t.o.maxAge || t.ctok[i] < t.o.smallThreshold {
+			continue
+		}
+		if t.o.preserveErrors && looksLikeError(m.Content) {
+			continue
+		}
+		t.placeholder(i)
+	}
+	// Pass 2: every remaining tool output, oldest first.
+	for i, m := range t.msgs {
+		if t.fits() {
+			return nil
+		}
+		if i%64 == 0 {
+			if err := ctx.Err(); err != nil {
+				return fmt.Errorf("conversation: trim: %w", err)
+			}
+		}
+		if m.Role == RoleTool && !t.ph[i] {
+			t.placeholder(i)
+		}
+	}
+	// Pass 3: drop the oldest units outside the preserved turns.
+	lastTurn := -1
+	for _, u := range t.units {
+		if !u.system {
+			lastTurn = u.turn
+		}
+	}
+	firstKept := lastTurn - t.o.preserveTurns + 1
+	for _, u := range t.units {
+		if t.fits() {
+			return nil
+		}
+		if u.system || u.turn >= firstKept {
+			continue
+		}
+		for _, i := range u.members {
+			t.gone[i] = true
+			t.total -= t.cost[i]
+			t.dropped++
+			if t.ph[i] {
+				t.ph[i] = false
+				t.placeholders--
+			}
+		}
+	}
+	if !t.fits() {
+		return t.overflow(t.total)
+	}
+	return nil
+}
+
+// placeholder replaces tool output i when the placeholder is cheaper.
+func (t *trimmer) placeholder(i int) {
+	if t.ph[i] {
+		return
+	}
+	cost := MessageOverhead + t.c.Count(t.placeholderText(i))
+	if cost >= t.cost[i] {
+		return
+	}
+	t.total += cost - t.cost[i]
+	t.cost[i] = cost
+	t.ph[i] = true
+	t.placeholders++
+}
+
+func (t *trimmer) placeholderText(i int) string {
+	return fmt.Sprintf("[content truncated - %d steps ago, %d tokens]", t.steps-t.step[i], t.ctok[i])
+}
+
+func (t *trimmer) result() []Message {
+	out := make([]Message, 0, len(t.msgs)-t.dropped)
+	for i, m := range t.msgs {
+		if t.gone[i] {
+			continue
+		}
+		if t.ph[i] {
+			m.Content = TextContent(t.placeholderText(i))
+		}
+		out = append(out, m)
+	}
+	return out
+}
+
+// overflow builds the ACODE-CTX-003 error for a list that still costs
+// current tokens.
+func (t *trimmer) overflow(current int) *Error {
+	system := 0
+	for i, m := range t.msgs {
+		if m.IsSystem() {
+			system += t.cost[i]
+		}
+	}
+	kept := current - system - ListOverhead
+	msg := fmt.Sprintf("cannot fit the conversation in %d tokens (maxContextTokens %d − reservedOutputTokens %d): "+
+		"after trimming it still needs %d tokens, of which system messages take %d and the last %d turns %d. "+
+		"Shorten the system prompt, lower preserveRecentTurns, raise maxContextTokens or reserve less output, "+
+		"or start a new session with a summary.",
+		t.o.target, t.o.maxContext, t.o.reserved, current, system, t.o.preserveTurns, kept)
+	return &Error{
+		Code:    CodeBudgetExceeded,
+		Message: msg,
+		Data: map[string]any{
+			"code":          CodeBudgetExceeded,
+			"currentTokens": current,
+			"maxTokens":     t.o.target,
+		},
+	}
+}
+
+// errorWords are the markers of an error output (matched ignoring case).
+var errorWords = []string{"error", "exception", "failed", "fatal", "cannot", "unable to"}
+
+// looksLikeError reports whether content contains an error marker.
+func looksLikeError(c Content) bool {
+	if c.kind == contentParts {
+		for _, p := range c.parts {
+			if p.Type == "text" && containsErrorWord(p.Text) {
+				return true
+			}
+		}
+		return false
+	}
+	return containsErrorWord(c.text)
+}
+
+func containsErrorWord(s string) bool {
+	for i := 0; i < len(s); i++ {
+		b := s[i] | 0x20 // ASCII lower case (harmless for other bytes: no marker starts with them)
+		if b != 'e' && b != 'f' && b != 'c' && b != 'u' {
+			continue
+		}
+		for _, w := range errorWords {
+			if w[0] == b && hasPrefixFold(s[i:], w) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// hasPrefixFold reports whether s starts with the lower-case ASCII word w,
+// ignoring ASCII case.
+func hasPrefixFold(s, w string) bool {
+	if len(s) < len(w) {
+		return false
+	}
+	for j := 0; j < len(w); j++ {
+		b := s[j]
+		if 'A' <= b && b <= 'Z' {
+			b += 'a' - 'A'
+		}
+		if b != w[j] {
+			return false
+		}
+	}
+	return true
+}
