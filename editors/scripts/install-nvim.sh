@@ -1,0 +1,63 @@
+#!/usr/bin/env bash
+# install-nvim.sh unpacks Debian 13 (trixie)'s Neovim 0.10 into a private
+# folder and writes a launcher at DEST/bin/nvim. Nothing on the system is
+# touched: apt reads a private source list and keeps its lists and downloads
+# in DEST/apt, and the launcher runs nvim through the unpacked glibc's loader
+# (trixie's nvim needs glibc >= 2.38; Debian 12 has 2.36). Only nvim uses the
+# unpacked libraries; the language servers it starts run with the system's.
+#
+# Usage: install-nvim.sh [DEST]   (default .cache/nvim). Quick when installed.
+set -euo pipefail
+
+dest=$(mkdir -p "${1:-.cache/nvim}" && cd "${1:-.cache/nvim}" && pwd)
+launcher=$dest/bin/nvim
+
+if [ -x "$launcher" ] && "$launcher" --version 2>/dev/null | grep -q '^NVIM v0\.1[0-9]'; then
+	exit 0
+fi
+
+pkgs=(neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 libluajit-5.1-common
+	libmsgpack-c2 libvterm0 libtree-sitter0.22 libunibilium4 libuv1t64 lua-lpeg lua-luv)
+
+apt_dir=$dest/apt
+rm -rf "$dest/root" "$dest/debs"
+mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" \
+	"$dest/debs" "$dest/root" "$dest/bin"
+cat >"$apt_dir/sources/trixie.sources" <<SOURCES
+Types: deb
+URIs: http://deb.debian.org/debian
+Suites: trixie
+Components: main
+Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
+SOURCES
+
+apt_opts=(
+	-o Dir::Etc::SourceList=/dev/null
+	-o "Dir::Etc::SourceParts=$apt_dir/sources"
+	-o "Dir::State::Lists=$apt_dir/lists"
+	-o "Dir::Cache=$apt_dir/cache"
+	-o APT::Get::List-Cleanup=0
+	-q
+)
+echo "install-nvim: fetching the trixie package lists" >&2
+apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
+	{ cat "$apt_dir/update.log" >&2; echo "install-nvim: apt-get update failed" >&2; exit 1; }
+echo "install-nvim: downloading ${pkgs[*]}" >&2
+(cd "$dest/debs" && apt-get "${apt_opts[@]}" download "${pkgs[@]}" >"$apt_dir/download.log" 2>&1) ||
+	{ cat "$apt_dir/download.log" >&2; echo "install-nvim: apt-get download failed" >&2; exit 1; }
+for deb in "$dest"/debs/*.deb; do
+	dpkg-deb -x "$deb" "$dest/root"
+done
+
+root=$dest/root
+libdir=$root/usr/lib/x86_64-linux-gnu
+loader=$libdir/ld-linux-x86-64.so.2
+[ -e "$loader" ] || loader=$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+cat >"$launcher" <<LAUNCHER
+#!/bin/sh
+# Launcher written by editors/scripts/install-nvim.sh: trixie's nvim with its own glibc.
+export VIMRUNTIME="$root/usr/share/nvim/runtime"
+exec "$loader" --library-path "$libdir:$root/lib/x86_64-linux-gnu:$libdir/lua/5.1" "$root/usr/bin/nvim" "\$@"
+LAUNCHER
+chmod +x "$launcher"
+"$launcher" --version | head -1 >&2

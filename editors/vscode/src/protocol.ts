@@ -1,0 +1,125 @@
+// Types of the acode/* messages of acode-lsp (see DESIGN.md, "Language
+// server contract"). Plain JSON shapes: no dependency on the vscode module,
+// so the pure logic that uses them runs under node's test runner.
+
+/** Position is an LSP position: 0-based line, UTF-16 character. */
+export interface Position {
+  line: number;
+  character: number;
+}
+
+/** Range is an LSP range, end exclusive. */
+export interface Range {
+  start: Position;
+  end: Position;
+}
+
+/** BudgetLevel is how full the budget is: < 80 %, 80–90 %, > 90 %. */
+export type BudgetLevel = 'normal' | 'warning' | 'critical';
+
+/** BudgetStatus is the payload of acode/budget and acode/budgetStatus. */
+export interface BudgetStatus {
+  model: string;
+  encoding: string;
+  exact: boolean;
+  total: number;
+  available: number;
+  used: number;
+  percent: number;
+  level: BudgetLevel;
+  openFiles: number;
+}
+
+/** SourceType is the category a packContext source belongs to. */
+export type SourceType = 'tool_result' | 'open_file' | 'search_result' | 'reference';
+
+/** Source is one item of acode/packContext's sources. */
+export interface Source {
+  type: SourceType;
+  label?: string;
+  content?: string;
+  uri?: string;
+  range?: Range;
+  relevance?: number;
+  timestamp?: string;
+}
+
+/** BudgetParams overrides the configured budget for one packContext call. */
+export interface BudgetParams {
+  totalTokens?: number;
+  systemReserve?: number;
+  responseReserve?: number;
+  categories?: Record<string, number>;
+  redistribute?: boolean;
+}
+
+/** PackParams are the params of acode/packContext. */
+export interface PackParams {
+  query: string;
+  model?: string;
+  budget?: BudgetParams;
+  includeOpenFiles?: boolean;
+  search?: { pattern: string; maxResults?: number };
+  sources: Source[];
+}
+
+/** ChunkReport describes one included or excluded chunk. */
+export interface ChunkReport {
+  type: SourceType | string;
+  path?: string;
+  label?: string;
+  startLine?: number;
+  endLine?: number;
+  tokens?: number;
+  score?: number;
+  reason?: string;
+}
+
+/** CategoryUse is the allocation and use of one budget category. */
+export interface CategoryUse {
+  allocated: number;
+  used: number;
+}
+
+/** PackResult is the result of acode/packContext. */
+export interface PackResult {
+  content: string;
+  tokenCount: number;
+  model: string;
+  encoding: string;
+  exact: boolean;
+  budget: {
+    total: number;
+    systemReserve: number;
+    responseReserve: number;
+    available: number;
+    categories: Record<string, CategoryUse>;
+  };
+  included: ChunkReport[];
+  excluded: ChunkReport[];
+  dedup: { exactRemoved: number; overlapsMerged: number; tokensSaved: number };
+  warnings: string[];
+}
+
+/** CountParams are the params of acode/countTokens. */
+export interface CountParams {
+  text?: string;
+  uri?: string;
+  model?: string;
+  encoding?: string;
+}
+
+/** CountResult is the result of acode/countTokens. */
+export interface CountResult {
+  tokens: number;
+  encoding: string;
+  exact: boolean;
+}
+
+/** Method names of the acode/* extensions. */
+export const Methods = {
+  budget: 'acode/budget',
+  budgetStatus: 'acode/budgetStatus',
+  packContext: 'acode/packContext',
+  countTokens: 'acode/countTokens',
+} as const;

@@ -1,0 +1,126 @@
+// Markdown shown beside a packed context (what was included, what was left
+// out and why) and by "Acode: Show Budget Report". Pure functions.
+
+import type { BudgetStatus, ChunkReport, PackResult } from './protocol';
+import { formatNumber, levelLabel } from './status';
+
+/** fits tells whether a packed context is within its available budget. */
+export function fits(r: PackResult): boolean {
+  return r.tokenCount <= r.budget.available;
+}
+
+/** packSummary is the one-line notice shown after packing. */
+export function packSummary(r: PackResult): string {
+  const approx = r.exact ? '' : '≈';
+  const verdict = fits(r) ? 'fits' : 'DOES NOT FIT';
+  return `Packed ${approx}${formatNumber(r.tokenCount)} tokens — ${verdict} the ${formatNumber(r.budget.available)} available (${r.included.length} chunks included, ${r.excluded.length} left out).`;
+}
+
+/** renderPackReport is the markdown report of one packContext result. */
+export function renderPackReport(r: PackResult, query: string): string {
+  const lines: string[] = [];
+  const approx = r.exact ? 'exact' : 'estimated';
+  lines.push('# Acode context report', '');
+  if (query !== '') {
+    lines.push(`**Task:** ${inline(query)}`, '');
+  }
+  lines.push(
+    `**Tokens:** ${formatNumber(r.tokenCount)} of ${formatNumber(r.budget.available)} available — ${fits(r) ? 'fits' : 'DOES NOT FIT'}`,
+    '',
+    `**Model:** ${inline(r.model)} · encoding ${inline(r.encoding)} · ${approx} count`,
+    '',
+    `**Window:** ${formatNumber(r.budget.total)} total − ${formatNumber(r.budget.systemReserve)} system reserve − ${formatNumber(r.budget.responseReserve)} response reserve`,
+    '',
+  );
+
+  const cats = Object.entries(r.budget.categories ?? {});
+  if (cats.length > 0) {
+    lines.push('## Budget by category', '', '| category | allocated | used |', '|---|---:|---:|');
+    for (const [name, use] of cats.sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      lines.push(`| ${cell(name)} | ${formatNumber(use.allocated)} | ${formatNumber(use.used)} |`);
+    }
+    lines.push('');
+  }
+
+  lines.push(`## Included (${r.included.length})`, '');
+  lines.push(...chunkTable(r.included, false));
+  lines.push(`## Left out (${r.excluded.length})`, '');
+  lines.push(...chunkTable(r.excluded, true));
+
+  const d = r.dedup;
+  if (d) {
+    lines.push(
+      '## Deduplication',
+      '',
+      `${d.exactRemoved} exact duplicates removed, ${d.overlapsMerged} overlaps merged, ${formatNumber(d.tokensSaved)} tokens saved.`,
+      '',
+    );
+  }
+  if (r.warnings && r.warnings.length > 0) {
+    lines.push('## Warnings', '');
+    for (const w of r.warnings) {
+      lines.push(`- ${inline(w)}`);
+    }
+    lines.push('');
+  }
+  return lines.join('\n');
+}
+
+function chunkTable(chunks: ChunkReport[], withReason: boolean): string[] {
+  if (chunks.length === 0) {
+    return ['_none_', ''];
+  }
+  const head = withReason
+    ? ['| reason | type | source | lines | tokens | score |', '|---|---|---|---|---:|---:|']
+    : ['| type | source | lines | tokens | score |', '|---|---|---|---:|---:|'];
+  const rows = chunks.map((c) => {
+    const cols = [
+      cell(c.type),
+      cell(c.path ?? c.label ?? ''),
+      c.startLine !== undefined && c.endLine !== undefined ? `${c.startLine}–${c.endLine}` : '',
+      c.tokens !== undefined ? formatNumber(c.tokens) : '',
+      c.score !== undefined ? c.score.toFixed(2) : '',
+    ];
+    if (withReason) {
+      cols.unshift(cell(c.reason ?? ''));
+    }
+    return `| ${cols.join(' | ')} |`;
+  });
+  return [...head, ...rows, ''];
+}
+
+/** renderBudgetReport is the markdown of "Acode: Show Budget Report". */
+export function renderBudgetReport(s: BudgetStatus, last?: { result: PackResult; query: string }): string {
+  const lines = [
+    '# Acode budget',
+    '',
+    `**Level:** ${levelLabel(s.level)}`,
+    '',
+    `**Open files:** ${s.openFiles} using ${formatNumber(s.used)} of ${formatNumber(s.available)} available tokens (${Number.isFinite(s.percent) ? s.percent.toFixed(1) : '?'} %)`,
+    '',
+    `**Model:** ${inline(s.model)} · encoding ${inline(s.encoding)} · ${s.exact ? 'exact' : 'estimated'} count`,
+    '',
+    `**Window:** ${formatNumber(s.total)} tokens`,
+    '',
+  ];
+  if (last) {
+    lines.push('---', '', renderPackReport(last.result, last.query).replace(/^# Acode context report/, '# Last packed context'));
+  } else {
+    lines.push('_No context packed yet: run "Acode: Pack Context…"._', '');
+  }
+  return lines.join('\n');
+}
+
+/** inline quotes text as inline code, with a fence longer than any backtick run inside. */
+export function inline(text: string): string {
+  const clean = text.replace(/[\r\n]+/g, ' ');
+  const longest = Math.max(0, ...(clean.match(/`+/g) ?? []).map((m) => m.length));
+  const fence = '`'.repeat(longest + 1);
+  const pad = clean.startsWith('`') || clean.endsWith('`') ? ' ' : '';
+  return `${fence}${pad}${clean}${pad}${fence}`;
+}
+
+/** cell escapes text for a markdown table cell. */
+export function cell(text: string): string {
+  return text.replace(/[\r\n]+/g, ' ').replace(/\\/g, '\\\\').replace(/\|/g, '\\|');
+}

@@ -1,0 +1,125 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { BudgetStatus, PackResult } from '../protocol';
+import { cell, fits, inline, packSummary, renderBudgetReport, renderPackReport } from '../report';
+
+const result: PackResult = {
+  content: '## File: cart/service.go (lines 10-41)\n```go\n…\n```\n',
+  tokenCount: 11873,
+  model: 'gpt-4o',
+  encoding: 'o200k_base',
+  exact: true,
+  budget: {
+    total: 16000,
+    systemReserve: 1000,
+    responseReserve: 3000,
+    available: 12000,
+    categories: { tool_results: { allocated: 4800, used: 4700 }, open_files: { allocated: 3600, used: 0 } },
+  },
+  included: [{ type: 'reference', path: 'cart/service.go', startLine: 10, endLine: 41, tokens: 512, score: 0.834 }],
+  excluded: [
+    { type: 'search_result', path: 'cart/old.go', startLine: 1, endLine: 80, tokens: 900, score: 0.31, reason: 'over_budget' },
+    { type: 'open_file', path: '.env', reason: 'secret' },
+  ],
+  dedup: { exactRemoved: 2, overlapsMerged: 1, tokensSaved: 830 },
+  warnings: ['model "x" unknown'],
+};
+
+describe('renderPackReport', () => {
+  const report = renderPackReport(result, 'why does checkout fail');
+  const lines = [
+    '**Task:** `why does checkout fail`',
+    '**Tokens:** 11,873 of 12,000 available — fits',
+    '**Model:** `gpt-4o` · encoding `o200k_base` · exact count',
+    '| open_files | 3,600 | 0 |',
+    '| tool_results | 4,800 | 4,700 |',
+    '## Included (1)',
+    '| reference | cart/service.go | 10–41 | 512 | 0.83 |',
+    '## Left out (2)',
+    '| over_budget | search_result | cart/old.go | 1–80 | 900 | 0.31 |',
+    '| secret | open_file | .env |  |  |  |',
+    '2 exact duplicates removed, 1 overlaps merged, 830 tokens saved.',
+    '- `model "x" unknown`',
+  ];
+  for (const line of lines) {
+    it(`has ${line}`, () => assert.ok(report.split('\n').includes(line), `report lacks line ${JSON.stringify(line)}:\n${report}`));
+  }
+  it('orders categories by name', () => {
+    assert.ok(report.indexOf('| open_files') < report.indexOf('| tool_results'));
+  });
+  it('says when nothing was left out', () => {
+    const r = renderPackReport({ ...result, excluded: [], warnings: [] }, '');
+    assert.ok(r.includes('## Left out (0)\n\n_none_'));
+    assert.ok(!r.includes('**Task:**'));
+    assert.ok(!r.includes('## Warnings'));
+  });
+});
+
+describe('fits and packSummary', () => {
+  const cases: Array<{ name: string; r: PackResult; fits: boolean; summary: string }> = [
+    {
+      name: 'fits',
+      r: result,
+      fits: true,
+      summary: 'Packed 11,873 tokens — fits the 12,000 available (1 chunks included, 2 left out).',
+    },
+    {
+      name: 'exactly full, estimated',
+      r: { ...result, tokenCount: 12000, exact: false },
+      fits: true,
+      summary: 'Packed ≈12,000 tokens — fits the 12,000 available (1 chunks included, 2 left out).',
+    },
+    {
+      name: 'over',
+      r: { ...result, tokenCount: 12001 },
+      fits: false,
+      summary: 'Packed 12,001 tokens — DOES NOT FIT the 12,000 available (1 chunks included, 2 left out).',
+    },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      assert.equal(fits(c.r), c.fits);
+      assert.equal(packSummary(c.r), c.summary);
+    });
+  }
+});
+
+describe('renderBudgetReport', () => {
+  const s: BudgetStatus = {
+    model: 'gpt-4o',
+    encoding: 'o200k_base',
+    exact: false,
+    total: 100000,
+    available: 90000,
+    used: 81000,
+    percent: 90,
+    level: 'warning',
+    openFiles: 2,
+  };
+  it('without a pack', () => {
+    const got = renderBudgetReport(s);
+    assert.ok(got.includes('**Level:** warning (80–90 % used)'), got);
+    assert.ok(got.includes('**Open files:** 2 using 81,000 of 90,000 available tokens (90.0 %)'), got);
+    assert.ok(got.includes('estimated count'), got);
+    assert.ok(got.includes('No context packed yet'), got);
+  });
+  it('with the last pack', () => {
+    const got = renderBudgetReport(s, { result, query: 'q' });
+    assert.ok(got.includes('# Last packed context'), got);
+    assert.ok(!got.includes('No context packed yet'), got);
+  });
+});
+
+describe('inline and cell', () => {
+  const cases: Array<[string, string, string]> = [
+    ['plain', inline('a b'), '`a b`'],
+    ['backticks inside', inline('a `b` c'), '``a `b` c``'],
+    ['backtick at the edge', inline('`x'), '`` `x ``'],
+    ['newlines', inline('a\nb'), '`a b`'],
+    ['pipe in cell', cell('a|b'), 'a\\|b'],
+    ['backslash in cell', cell('a\\b'), 'a\\\\b'],
+  ];
+  for (const [name, got, want] of cases) {
+    it(name, () => assert.equal(got, want));
+  }
+});

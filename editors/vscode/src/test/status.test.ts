@@ -1,0 +1,86 @@
+import * as assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import type { BudgetStatus } from '../protocol';
+import { formatCount, statusBackground, statusText, statusTooltip } from '../status';
+
+const base: BudgetStatus = {
+  model: 'gpt-4o',
+  encoding: 'o200k_base',
+  exact: true,
+  total: 100000,
+  available: 90000,
+  used: 12345,
+  percent: 13.7,
+  level: 'normal',
+  openFiles: 3,
+};
+
+describe('formatCount', () => {
+  const cases: Array<[number, string]> = [
+    [0, '0'],
+    [7, '7'],
+    [999, '999'],
+    [1000, '1K'],
+    [1049, '1K'],
+    [1050, '1K'],
+    [1099, '1K'],
+    [1100, '1.1K'],
+    [12345, '12.3K'],
+    [90000, '90K'],
+    [99960, '99.9K'],
+    [100000, '100K'],
+    [128000, '128K'],
+    [999999, '999K'],
+    [1000000, '1M'],
+    [1250000, '1.2M'],
+    [-1500, '-1.5K'],
+    [Number.NaN, '?'],
+  ];
+  for (const [n, want] of cases) {
+    it(`${n} -> ${want}`, () => assert.equal(formatCount(n), want));
+  }
+});
+
+describe('statusText', () => {
+  const cases: Array<{ name: string; s: Partial<BudgetStatus>; want: string }> = [
+    { name: 'exact', s: {}, want: '$(symbol-numeric) 12.3K / 90K' },
+    { name: 'estimated', s: { exact: false }, want: '$(symbol-numeric) ≈12.3K / 90K' },
+    { name: 'empty', s: { used: 0, openFiles: 0 }, want: '$(symbol-numeric) 0 / 90K' },
+    { name: 'over', s: { used: 95000, available: 90000 }, want: '$(symbol-numeric) 95K / 90K' },
+  ];
+  for (const c of cases) {
+    it(c.name, () => assert.equal(statusText({ ...base, ...c.s }), c.want));
+  }
+});
+
+describe('statusBackground', () => {
+  const cases: Array<[string, string | undefined]> = [
+    ['normal', undefined],
+    ['warning', 'statusBarItem.warningBackground'],
+    ['critical', 'statusBarItem.errorBackground'],
+    ['unknown', undefined],
+  ];
+  for (const [level, want] of cases) {
+    it(level, () => assert.equal(statusBackground(level), want));
+  }
+});
+
+describe('statusTooltip', () => {
+  const cases: Array<{ name: string; s: Partial<BudgetStatus>; has: string[] }> = [
+    {
+      name: 'exact',
+      s: {},
+      has: ['`gpt-4o`', '`o200k_base`', 'exact count', '3 open files', '12,345 of 90,000', '13.7 %', 'normal'],
+    },
+    { name: 'estimated, one file', s: { exact: false, openFiles: 1, model: 'llama' }, has: ['estimated count', 'used by 1 open file\n', '`llama`'] },
+    { name: 'critical', s: { level: 'critical', percent: 95.25 }, has: ['critical', '95.3 %'] },
+  ];
+  for (const c of cases) {
+    it(c.name, () => {
+      const tip = statusTooltip({ ...base, ...c.s });
+      for (const h of c.has) {
+        assert.ok(tip.includes(h), `tooltip ${JSON.stringify(tip)} lacks ${JSON.stringify(h)}`);
+      }
+    });
+  }
+});
