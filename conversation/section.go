@@ -172,7 +172,8 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 	res.ScaffoldingReminder = res.Sections[SectionScaffoldingReminder]
 
 	if total > 0 {
-		res.Percent = math.Round(float64(res.UsedTotal)/float64(total)*1000) / 10
+		// Floored, so the percent never reads 80.0 while the level is normal.
+		res.Percent = float64(floorTokens(float64(res.UsedTotal)*1000/float64(total))) / 10
 	}
 	res.Level = Level(res.UsedTotal, total)
 	switch res.Level {

@@ -1,0 +1,376 @@
+package conversation
+
+import (
+	"context"
+	"fmt"
+	"path"
+	"sort"
+	"strings"
+)
+
+// Compress summarises a tool output for a work log (acode/fitToolResult
+// with mode "history") within req.MaxTokens, per tool kind:
+//
+//   - project_files: the file count, counts by extension, the top
+//     directories and the first paths;
+//   - search_content: the match count and the matches per file;
+//   - read_file: the path (req.Path), line and byte counts, the first and
+//     last lines;
+//   - vcs_diff: the files with their added/removed line counts;
+//   - vcs_log: the commit count, the newest and oldest subjects, authors;
+//   - anything else: line and byte counts, the first and last lines.
+//
+// The summary keeps as much detail as fits, dropping list entries first;
+// Returned and Total are the item count of the whole output.
+func Compress(ctx context.Context, c Counter, req FitRequest) (*FitResult, error) {
+	if req.MaxTokens <= 0 {
+		return nil, paramErrorf("maxTokens", "must be positive, got %d", req.MaxTokens)
+	}
+	kind := itemKind(req.Tool)
+	items := splitItems(kind, req.Content)
+	lines := splitLines(req.Content)
+	var build func(detail int) string
+	switch kind {
+	case ToolProjectFiles:
+		build = summariseFiles(req.Content, lines)
+	case ToolSearchContent:
+		build = summariseSearch(req.Content, lines, len(items))
+	case ToolVCSDiff:
+		build = summariseDiff(req.Content, lines)
+	case ToolVCSLog:
+		build = summariseLog(req.Content, lines, items)
+	default:
+		label := "Output"
+		if kind == ToolReadFile {
+			label = "Read file"
+			if req.Path != "" {
+				label = "Read " + req.Path
+			}
+		}
+		build = summariseText(label, req.Content, lines)
+	}
+	text, tokens, err := fitSummary(ctx, c, build, req.MaxTokens)
+	if err != nil {
+		return nil, err
+	}
+	return &FitResult{
+		Content:  text,
+		Tokens:   tokens,
+		Returned: len(items),
+		Total:    len(items),
+		Note:     fmt.Sprintf("history summary of %d %s", len(items), itemNoun(kind)),
+	}, nil
+}
+
+// detailLevels are the list lengths tried, most detailed first.
+var detailLevels = []int{20, 10, 5, 3, 1, 0}
+
+// fitSummary returns the most detailed summary that fits maxTokens; when
+// even the shortest does not, it is cut at a rune boundary and ends in "…".
+func fitSummary(ctx context.Context, c Counter, build func(detail int) string, maxTokens int) (string, int, error) {
+	var s string
+	for _, d := range detailLevels {
+		if err := ctx.Err(); err != nil {
+			return "", 0, fmt.Errorf("conversation: compress: %w", err)
+		}
+		s = build(d)
+		if n := c.Count(s); n <= maxTokens {
+			return s, n, nil
+		}
+	}
+	lo, hi := 0, len(s)
+	for hi-lo > 1 {
+		mid := runeStart(s, lo+(hi-lo)/2)
+		if mid <= lo {
+			break
+		}
+		if c.Count(s[:mid]+"…") <= maxTokens {
+			lo = mid
+		} else {
+			hi = mid
+		}
+	}
+	if lo == 0 {
+		return "", 0, nil
+	}
+	out := s[:lo] + "…"
+	return out, c.Count(out), nil
+}
+
+// counted is a name with a count, for "name (n)" lists.
+type counted struct {
+	name string
+	n    int
+}
+
+// topCounts returns the entries of m by count desc, then name asc.
+func topCounts(m map[string]int) []counted {
+	out := make([]counted, 0, len(m))
+	for k, v := range m {
+		out = append(out, counted{k, v})
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].n != out[j].n {
+			return out[i].n > out[j].n
+		}
+		return out[i].name < out[j].name
+	})
+	return out
+}
+
+// listCounts formats up to limit entries as "a (3), b (1)" and says how
+// many more there are.
+func listCounts(entries []counted, limit int) string {
+	var b strings.Builder
+	for i, e := range entries {
+		if i == limit {
+			fmt.Fprintf(&b, ", … %d more", len(entries)-limit)
+			break
+		}
+		if i > 0 {
+			b.WriteString(", ")
+		}
+		fmt.Fprintf(&b, "%s (%d)", e.name, e.n)
+	}
+	return b.String()
+}
+
+func nonEmptyLines(content string, lines []span) []string {
+	out := make([]string, 0, len(lines))
+	for _, l := range lines {
+		if t := strings.TrimSpace(lineText(content, l)); t != "" {
+			out = append(out, t)
+		}
+	}
+	return out
+}
+
+func plural(n int, one, many string) string {
+	if n == 1 {
+		return fmt.Sprintf("%d %s", n, one)
+	}
+	return fmt.Sprintf("%d %s", n, many)
+}
+
+func summariseFiles(content string, lines []span) func(int) string {
+	paths := nonEmptyLines(content, lines)
+	exts, dirs := map[string]int{}, map[string]int{}
+	for i, p := range paths {
+		if tab := strings.IndexByte(p, '\t'); tab >= 0 { // "path<TAB>metadata"
+			p = p[:tab]
+			paths[i] = p
+		}
+		p = strings.TrimPrefix(p, "./")
+		ext := path.Ext(p)
+		if ext == "" {
+			ext = "(none)"
+		}
+		exts[ext]++
+		dir := "./"
+		if slash := strings.IndexByte(p, '/'); slash >= 0 {
+			dir = p[:slash+1]
+		}
+		dirs[dir]++
+	}
+	byExt, byDir := topCounts(exts), topCounts(dirs)
+	return func(d int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Listed %s.", plural(len(paths), "file", "files"))
+		if d > 0 && len(paths) > 0 {
+			fmt.Fprintf(&b, " By extension: %s.", listCounts(byExt, d))
+			fmt.Fprintf(&b, " Top directories: %s.", listCounts(byDir, d))
+			n := min(d, len(paths))
+			fmt.Fprintf(&b, " First: %s", strings.Join(paths[:n], ", "))
+			if n < len(paths) {
+				b.WriteString(", …")
+			}
+			b.WriteString(".")
+		}
+		return b.String()
+	}
+}
+
+func summariseSearch(content string, lines []span, items int) func(int) string {
+	perFile := map[string]int{}
+	matches := 0
+	heading := ""
+	for _, l := range lines {
+		t := lineText(content, l)
+		switch {
+		case t == "" || t == "--":
+			heading = ""
+		case matchLine.MatchString(t):
+			colon := strings.IndexByte(t, ':')
+			rest := t[colon+1:]
+			num := strings.IndexAny(rest, ":-")
+			if rest[num] == ':' { // a match, not a context line
+				perFile[t[:colon]]++
+				matches++
+			}
+		case lineNumberLine.MatchString(t):
+			if num := strings.IndexAny(t, ":-"); t[num] == ':' {
+				perFile[heading]++
+				matches++
+			}
+		case heading == "":
+			heading = t
+		}
+	}
+	if matches == 0 { // unrecognised format: count the items
+		matches = items
+	}
+	files := topCounts(perFile)
+	return func(d int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Found %s", plural(matches, "match", "matches"))
+		if len(files) > 0 {
+			fmt.Fprintf(&b, " in %s", plural(len(files), "file", "files"))
+			if d > 0 {
+				fmt.Fprintf(&b, ": %s", listCounts(files, d))
+			}
+		}
+		b.WriteString(".")
+		return b.String()
+	}
+}
+
+func summariseDiff(content string, lines []span) func(int) string {
+	type stat struct{ add, del int }
+	var order []string
+	stats := map[string]*stat{}
+	cur := ""
+	file := func(name string) {
+		cur = name
+		if stats[name] == nil {
+			stats[name] = &stat{}
+			order = append(order, name)
+		}
+	}
+	adds, dels := 0, 0
+	for _, l := range lines {
+		t := lineText(content, l)
+		switch {
+		case strings.HasPrefix(t, "diff --git "):
+			f := strings.Fields(t)
+			file(strings.TrimPrefix(f[len(f)-1], "b/"))
+		case strings.HasPrefix(t, "+++ "):
+			name := strings.TrimPrefix(strings.TrimSpace(t[4:]), "b/")
+			if name == "/dev/null" {
+				continue
+			}
+			if cur == "" || stats[cur] == nil || name != cur {
+				file(name)
+			}
+		case strings.HasPrefix(t, "--- "):
+		case strings.HasPrefix(t, "+"):
+			adds++
+			if cur == "" {
+				file("(unnamed)")
+			}
+			stats[cur].add++
+		case strings.HasPrefix(t, "-"):
+			dels++
+			if cur == "" {
+				file("(unnamed)")
+			}
+			stats[cur].del++
+		}
+	}
+	return func(d int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Diff: %s, +%d/-%d lines.", plural(len(order), "file", "files"), adds, dels)
+		if d > 0 && len(order) > 0 {
+			b.WriteString(" Files: ")
+			for i, name := range order {
+				if i == d {
+					fmt.Fprintf(&b, ", … %d more", len(order)-d)
+					break
+				}
+				if i > 0 {
+					b.WriteString(", ")
+				}
+				fmt.Fprintf(&b, "%s (+%d/-%d)", name, stats[name].add, stats[name].del)
+			}
+			b.WriteString(".")
+		}
+		return b.String()
+	}
+}
+
+func summariseLog(content string, lines []span, items []span) func(int) string {
+	type commit struct{ hash, subject string }
+	var commits []commit
+	authors := map[string]int{}
+	full := false
+	for _, l := range lines {
+		if commitLine.MatchString(lineText(content, l)) {
+			full = true
+			break
+		}
+	}
+	if full {
+		for _, it := range items {
+			var c commit
+			for _, l := range splitLines(content[it.start:it.end]) {
+				t := lineText(content[it.start:it.end], l)
+				switch {
+				case commitLine.MatchString(t):
+					c.hash = strings.Fields(t)[1]
+				case strings.HasPrefix(t, "Author:"):
+					a := strings.TrimSpace(strings.TrimPrefix(t, "Author:"))
+					if lt := strings.IndexByte(a, '<'); lt > 0 {
+						a = strings.TrimSpace(a[:lt])
+					}
+					authors[a]++
+				case c.subject == "" && strings.HasPrefix(t, "    ") && strings.TrimSpace(t) != "":
+					c.subject = strings.TrimSpace(t)
+				}
+			}
+			if c.hash != "" {
+				commits = append(commits, c)
+			}
+		}
+	} else {
+		for _, t := range nonEmptyLines(content, lines) {
+			hash, subject, _ := strings.Cut(t, " ")
+			commits = append(commits, commit{hash, subject})
+		}
+	}
+	short := func(h string) string { return h[:min(len(h), 10)] }
+	return func(d int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "Log: %s.", plural(len(commits), "commit", "commits"))
+		if len(commits) > 0 {
+			fmt.Fprintf(&b, " Newest: %s %s.", short(commits[0].hash), commits[0].subject)
+			if len(commits) > 1 {
+				last := commits[len(commits)-1]
+				fmt.Fprintf(&b, " Oldest: %s %s.", short(last.hash), last.subject)
+			}
+		}
+		if d > 0 && len(authors) > 0 {
+			fmt.Fprintf(&b, " Authors: %s.", listCounts(topCounts(authors), d))
+		}
+		return b.String()
+	}
+}
+
+func summariseText(label, content string, lines []span) func(int) string {
+	return func(d int) string {
+		var b strings.Builder
+		fmt.Fprintf(&b, "%s: %s, %s.", label, plural(len(lines), "line", "lines"), plural(len(content), "byte", "bytes"))
+		n := min(d/2, len(lines))
+		if n == 0 {
+			return b.String()
+		}
+		if 2*n >= len(lines) {
+			b.WriteString("\n")
+			b.WriteString(strings.TrimRight(content, "\n"))
+			return b.String()
+		}
+		b.WriteString("\nFirst lines:\n")
+		b.WriteString(strings.TrimRight(content[lines[0].start:lines[n-1].end], "\n"))
+		fmt.Fprintf(&b, "\n… %d lines omitted …\nLast lines:\n", len(lines)-2*n)
+		b.WriteString(strings.TrimRight(content[lines[len(lines)-n].start:], "\n"))
+		return b.String()
+	}
+}
