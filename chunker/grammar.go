@@ -1,0 +1,72 @@
+package chunker
+
+import (
+	"context"
+	"sync"
+
+	sitter "github.com/smacker/go-tree-sitter"
+	"github.com/smacker/go-tree-sitter/c"
+	"github.com/smacker/go-tree-sitter/cpp"
+	"github.com/smacker/go-tree-sitter/csharp"
+	"github.com/smacker/go-tree-sitter/golang"
+	"github.com/smacker/go-tree-sitter/java"
+	"github.com/smacker/go-tree-sitter/javascript"
+	markdown "github.com/smacker/go-tree-sitter/markdown/tree-sitter-markdown"
+	"github.com/smacker/go-tree-sitter/python"
+	"github.com/smacker/go-tree-sitter/rust"
+	"github.com/smacker/go-tree-sitter/typescript/tsx"
+	"github.com/smacker/go-tree-sitter/typescript/typescript"
+)
+
+// grammar is a tree-sitter language with the rules that outline its files.
+type grammar struct {
+	lang    *sitter.Language
+	outline func(o *outline, root *sitter.Node) []decl
+	parsers sync.Pool // *sitter.Parser; parsers are not goroutine safe
+}
+
+// grammars maps a language id (see [Language]) to its grammar.
+var grammars = map[string]*grammar{
+	"go":         {lang: golang.GetLanguage(), outline: outlineWith(classifyGo, ".")},
+	"python":     {lang: python.GetLanguage(), outline: outlineWith(classifyPython, ".")},
+	"javascript": {lang: javascript.GetLanguage(), outline: outlineWith(classifyJS, ".")},
+	"typescript": {lang: typescript.GetLanguage(), outline: outlineWith(classifyJS, ".")},
+	"tsx":        {lang: tsx.GetLanguage(), outline: outlineWith(classifyJS, ".")},
+	"java":       {lang: java.GetLanguage(), outline: outlineWith(classifyJava, ".")},
+	"csharp":     {lang: csharp.GetLanguage(), outline: outlineWith(classifyCSharp, ".")},
+	"rust":       {lang: rust.GetLanguage(), outline: outlineWith(classifyRust, "::")},
+	"c":          {lang: c.GetLanguage(), outline: outlineWith(classifyC, "::")},
+	"cpp":        {lang: cpp.GetLanguage(), outline: outlineWith(classifyC, "::")},
+	"markdown":   {lang: markdown.GetLanguage(), outline: outlineMarkdown},
+}
+
+// grammarFor returns the grammar of a language id, or nil.
+func grammarFor(lang string) *grammar { return grammars[lang] }
+
+// parse parses src, reusing old (already edited to match src) when not nil.
+// The caller closes the returned tree.
+func (g *grammar) parse(ctx context.Context, old *sitter.Tree, src []byte) (*sitter.Tree, error) {
+	p, _ := g.parsers.Get().(*sitter.Parser)
+	if p == nil {
+		p = sitter.NewParser()
+		p.SetLanguage(g.lang)
+	}
+	tree, err := p.ParseCtx(ctx, old, src)
+	if err != nil {
+		// A halted parser resumes its old parse on the next call; drop it.
+		p.Close()
+		return nil, err
+	}
+	g.parsers.Put(p)
+	return tree, nil
+}
+
+// structuralChunks outlines the tree of the layout's source and lays it out.
+func (l *layout) structuralChunks(g *grammar, root *sitter.Node) ([]Chunk, error) {
+	o := &outline{li: l.li, src: l.li.src, ctx: l.ctx}
+	ds := g.outline(o, root)
+	if err := l.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return l.layoutDecls(ds)
+}

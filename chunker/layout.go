@@ -1,0 +1,299 @@
+package chunker
+
+import (
+	"context"
+	"fmt"
+	"strings"
+)
+
+// decl is a declaration found in a file's outline: a line range (leading doc
+// comments included) that should become one chunk.
+type decl struct {
+	first, last int // 0-based lines, inclusive
+	kind, name  string
+	top         bool
+	// members lists the declarations a too-big decl splits into (methods of
+	// a class, subsections of a section); nil when it cannot be split so.
+	members func() []decl
+}
+
+// unit is a run of whole lines on its way to becoming a chunk.
+type unit struct {
+	decl
+	oversize bool
+}
+
+// layout turns outlines and line ranges into chunks for one source.
+type layout struct {
+	ctx   context.Context
+	li    *lineIndex
+	count Counter
+	opts  Options
+	memo  map[[2]int]int // token counts of line ranges already counted
+	lines []int          // token counts of single lines, -1 when not counted yet
+}
+
+func newLayout(ctx context.Context, src []byte, count Counter, opts Options) *layout {
+	li := newLineIndex(src)
+	lines := make([]int, li.count())
+	for i := range lines {
+		lines[i] = -1
+	}
+	return &layout{ctx: ctx, li: li, count: count, opts: opts.withDefaults(), memo: map[[2]int]int{}, lines: lines}
+}
+
+// tokens counts lines first..last.
+func (l *layout) tokens(first, last int) int {
+	if first == last {
+		return l.lineTokens(first)
+	}
+	k := [2]int{first, last}
+	if n, ok := l.memo[k]; ok {
+		return n
+	}
+	n := l.count(string(l.li.text(first, last)))
+	l.memo[k] = n
+	return n
+}
+
+func (l *layout) lineTokens(i int) int {
+	if l.lines[i] < 0 {
+		l.lines[i] = l.count(string(l.li.text(i, i)))
+	}
+	return l.lines[i]
+}
+
+// windowChunks cuts lines first..last into "lines" chunks.
+func (l *layout) windowChunks(first, last int) ([]Chunk, error) {
+	if first > last {
+		return []Chunk{}, nil
+	}
+	us, err := l.windows(unit{decl: decl{first: first, last: last, kind: "lines"}})
+	if err != nil {
+		return nil, err
+	}
+	return l.chunks(us), nil
+}
+
+// windows splits u at line boundaries into pieces of at most MaxTokens. A
+// piece of one line may exceed it; it is flagged oversize. Pieces keep the
+// kind of u; a named u gives its pieces a " (part i/n)" suffix.
+func (l *layout) windows(u unit) ([]unit, error) {
+	max := l.opts.MaxTokens
+	var out []unit
+	for i := u.first; i <= u.last; {
+		if err := l.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("chunker: %w", err)
+		}
+		// Grow by per-line counts (BPE counts are nearly additive), then
+		// correct with the exact count of the window.
+		j, sum := i, l.lineTokens(i)
+		for j < u.last && sum+l.lineTokens(j+1) <= max {
+			j++
+			sum += l.lineTokens(j)
+		}
+		for j > i && l.tokens(i, j) > max {
+			j--
+		}
+		// Per-line sums overestimate short lines; gallop to the real end.
+		for step := 1; step > 0; {
+			if j+step <= u.last && l.tokens(i, j+step) <= max {
+				j += step
+				step *= 2
+			} else {
+				step /= 2
+			}
+		}
+		p := u
+		p.first, p.last = i, j
+		p.members = nil
+		p.oversize = i == j && l.tokens(i, j) > max
+		out = append(out, p)
+		i = j + 1
+	}
+	if len(out) > 1 && u.name != "" {
+		for k := range out {
+			out[k].name = fmt.Sprintf("%s (part %d/%d)", u.name, k+1, len(out))
+		}
+	}
+	return out, nil
+}
+
+// partition covers lines first..last with ds (sorted by first line) and the
+// gaps between them. Declarations sharing a line are aligned to whole lines:
+// a later one starts on the next line, or is absorbed when nothing is left.
+// Blank lines after a unit belong to it; blank lines before the first unit
+// belong to the unit that follows. Other lines outside ds become "lines"
+// units when loose is set (top level), and are attached to the preceding
+// member otherwise (closing braces, fields between methods).
+func (l *layout) partition(first, last int, ds []decl, loose bool) []unit {
+	var out []unit
+	cursor := first
+	gap := func(end int) { // lines cursor..end hold no declaration
+		for cursor <= end && len(out) > 0 && (!loose || l.li.blank(cursor)) {
+			out[len(out)-1].last = cursor
+			cursor++
+		}
+		if cursor > end {
+			return
+		}
+		allBlank := true
+		for i := cursor; i <= end && allBlank; i++ {
+			allBlank = l.li.blank(i)
+		}
+		if allBlank && end < last {
+			return // leading blank lines go to the next declaration
+		}
+		out = append(out, unit{decl: decl{first: cursor, last: end, kind: "lines"}})
+		cursor = end + 1
+	}
+	for _, d := range ds {
+		d.first, d.last = max(d.first, cursor, first), min(d.last, last)
+		if d.first > d.last { // it lies on lines already taken
+			if len(out) > 0 && d.name != "" {
+				out[len(out)-1].name = addName(out[len(out)-1].name, d.name)
+			}
+			continue
+		}
+		if d.first > cursor {
+			gap(d.first - 1)
+			d.first = cursor
+		}
+		out = append(out, unit{decl: d})
+		cursor = d.last + 1
+	}
+	if cursor <= last {
+		gap(last)
+	}
+	return out
+}
+
+// addName adds name to a list of names joined by ", ".
+func addName(names, name string) string {
+	if names == "" {
+		return name
+	}
+	return joinNames(append(strings.Split(names, ", "), name))
+}
+
+// fit returns u, split into members or line windows while over MaxTokens.
+func (l *layout) fit(u unit) ([]unit, error) {
+	if err := l.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("chunker: %w", err)
+	}
+	if l.tokens(u.first, u.last) <= l.opts.MaxTokens {
+		return []unit{u}, nil
+	}
+	var ms []decl
+	if u.members != nil {
+		for _, m := range u.members() {
+			// A member on the container's first line stays in the header.
+			if m.first > u.first && m.last <= u.last && m.first <= m.last {
+				ms = append(ms, m)
+			}
+		}
+	}
+	if len(ms) == 0 {
+		return l.windows(u)
+	}
+	var parts []unit
+	if ms[0].first > u.first { // the header: signature, docstring, leading fields
+		h := u
+		h.last = ms[0].first - 1
+		h.members = nil
+		parts = append(parts, h)
+	}
+	parts = append(parts, l.partition(ms[0].first, u.last, ms, false)...)
+	var out []unit
+	for _, p := range parts {
+		ps, err := l.fit(p)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, ps...)
+	}
+	return out, nil
+}
+
+// merge joins neighbours that are both under MinTokens while the joined
+// text stays within MaxTokens. The merged unit takes the first kind that is
+// not "lines", the names joined by ", ", and is top-level if any part was.
+func (l *layout) merge(us []unit) ([]unit, error) {
+	if l.opts.NoMerge {
+		return us, nil
+	}
+	var out []unit
+	var names [][]string
+	for _, u := range us {
+		if err := l.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("chunker: %w", err)
+		}
+		if n := len(out); n > 0 {
+			p := &out[n-1]
+			if l.tokens(p.first, p.last) < l.opts.MinTokens && l.tokens(u.first, u.last) < l.opts.MinTokens &&
+				l.tokens(p.first, u.last) <= l.opts.MaxTokens {
+				p.last = u.last
+				if p.kind == "lines" {
+					p.kind = u.kind
+				}
+				p.top = p.top || u.top
+				if u.name != "" {
+					names[n-1] = append(names[n-1], u.name)
+				}
+				continue
+			}
+		}
+		out = append(out, u)
+		var ns []string
+		if u.name != "" {
+			ns = append(ns, u.name)
+		}
+		names = append(names, ns)
+	}
+	for i := range out {
+		out[i].name = strings.Join(names[i], ", ")
+	}
+	return out, nil
+}
+
+// chunks materialises units.
+func (l *layout) chunks(us []unit) []Chunk {
+	out := make([]Chunk, 0, len(us))
+	for _, u := range us {
+		sb, eb := l.li.start(u.first), l.li.end(u.last)
+		out = append(out, Chunk{
+			StartLine: u.first + 1,
+			EndLine:   u.last + 1,
+			StartByte: sb,
+			EndByte:   eb,
+			Kind:      u.kind,
+			Name:      u.name,
+			TopLevel:  u.top,
+			Tokens:    l.tokens(u.first, u.last),
+			Content:   string(l.li.src[sb:eb]),
+			Oversize:  u.oversize,
+		})
+	}
+	return out
+}
+
+// layoutDecls runs the whole pipeline on top-level declarations ds.
+func (l *layout) layoutDecls(ds []decl) ([]Chunk, error) {
+	n := l.li.count()
+	if len(ds) == 0 {
+		return l.windowChunks(0, n-1)
+	}
+	var us []unit
+	for _, u := range l.partition(0, n-1, ds, true) {
+		ps, err := l.fit(u)
+		if err != nil {
+			return nil, err
+		}
+		us = append(us, ps...)
+	}
+	us, err := l.merge(us)
+	if err != nil {
+		return nil, err
+	}
+	return l.chunks(us), nil
+}
