@@ -1,0 +1,222 @@
+--- :AcodePack, :AcodeCount and :AcodeBudget: gather the sources, ask
+--- acode-lsp, show the result in scratch markdown buffers.
+local async = require('acode.async')
+local config = require('acode.config')
+local report = require('acode.report')
+local sources = require('acode.sources')
+
+local M = {}
+
+---@type {result: table, query: string}?
+M.last = nil
+
+--- client returns the acode client for a buffer (or any acode client).
+---@param bufnr integer
+---@return vim.lsp.Client?
+function M.client(bufnr)
+  local clients = vim.lsp.get_clients({ bufnr = bufnr, name = 'acode' })
+  if #clients == 0 then
+    clients = vim.lsp.get_clients({ name = 'acode' })
+  end
+  return clients[1]
+end
+
+local function not_running()
+  vim.notify(
+    'acode: acode-lsp is not running for this buffer; see :checkhealth acode and :LspLog',
+    vim.log.levels.ERROR
+  )
+end
+
+--- scratch fills (creating it once) the scratch buffer called name.
+---@param name string e.g. acode://context.md
+---@param lines string[]
+---@return integer bufnr
+function M.scratch(name, lines)
+  local bufnr = vim.fn.bufnr(name)
+  if bufnr == -1 then
+    bufnr = vim.api.nvim_create_buf(false, true)
+    vim.api.nvim_buf_set_name(bufnr, name)
+  end
+  vim.bo[bufnr].buftype = 'nofile'
+  vim.bo[bufnr].bufhidden = 'hide'
+  vim.bo[bufnr].swapfile = false
+  vim.bo[bufnr].modifiable = true
+  vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
+  vim.bo[bufnr].modified = false
+  vim.bo[bufnr].filetype = 'markdown'
+  return bufnr
+end
+
+--- register returns the register to yank to: the configured one, or the
+--- unnamed register when it is a clipboard register without a provider.
+function M.register()
+  local reg = config.options.pack.register
+  if (reg == '+' or reg == '*') and vim.fn.has('clipboard') == 0 then
+    return '"'
+  end
+  return reg
+end
+
+--- show opens the context in a scratch buffer with the report beside it and
+--- yanks the context. Returns the two buffers.
+---@return integer context_buf, integer report_buf
+function M.show(result, query)
+  M.last = { result = result, query = query }
+  local ctx = M.scratch('acode://context.md', vim.split(result.content, '\n', { plain = true }))
+  local rep = M.scratch('acode://context-report.md', report.pack_report(result, query))
+  local open = config.options.pack.open
+  if open == 'tab' then
+    vim.cmd('tab sbuffer ' .. ctx)
+  elseif open == 'split' then
+    vim.cmd('sbuffer ' .. ctx)
+  else
+    vim.api.nvim_set_current_buf(ctx)
+  end
+  vim.cmd('rightbelow vertical sbuffer ' .. rep)
+  vim.cmd('wincmd p')
+  local reg = M.register()
+  vim.fn.setreg(reg, result.content)
+  vim.notify(('acode: %s; yanked to register %s'):format(report.summary(result), reg), vim.log.levels.INFO)
+  return ctx, rep
+end
+
+---@class acode.PackOpts
+---@field query? string the task; asked with vim.ui.input when nil
+---@field range? {integer, integer} 1-based first and last line of the selection
+---@field tool_result? {label: string, content: string}
+---@field bufnr? integer
+---@field on_done? fun(result: table?, err: string?) called after the result is shown
+
+--- pack gathers the sources, sends acode/packContext and shows the result.
+---@param opts? acode.PackOpts
+function M.pack(opts)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local done = opts.on_done or function() end
+  local client = M.client(bufnr)
+  if not client then
+    not_running()
+    return done(nil, 'acode-lsp is not running')
+  end
+  if not opts.query then
+    return vim.ui.input({ prompt = 'Acode task: ' }, function(query)
+      if query then
+        M.pack(vim.tbl_extend('force', opts, { query = query }))
+      end
+    end)
+  end
+  local o = config.options.pack
+  async.run(function()
+    local view = require('acode.view').new(bufnr, { range = opts.range, timeout_ms = o.timeout_ms })
+    local srcs = sources.gather(view, {
+      tool_result = opts.tool_result,
+      max_references = o.max_references,
+      context_lines = o.context_lines,
+      max_symbol_lines = o.max_symbol_lines,
+    }, function(what, err)
+      vim.notify(('acode: %s: %s'):format(what, err), vim.log.levels.WARN)
+    end)
+    local params = { query = opts.query, includeOpenFiles = false, sources = srcs }
+    local result, err = async.request(client, 'acode/packContext', params, bufnr, math.max(o.timeout_ms, 60000))
+    if err then
+      vim.notify('acode: packing failed: ' .. err, vim.log.levels.ERROR)
+      return done(nil, err)
+    end
+    M.show(result, opts.query)
+    done(result, nil)
+  end)
+end
+
+--- ask_tool_result asks which tool output to pack (for :AcodePack!): the
+--- quickfix list (e.g. after :make), a register, or a shell command run now.
+---@param cb fun(tool: {label: string, content: string}?)
+function M.ask_tool_result(cb)
+  local items = { 'Quickfix list', 'Register "', 'Run a command…' }
+  vim.ui.select(items, { prompt = 'Acode: tool output to pack' }, function(choice)
+    if choice == 'Quickfix list' then
+      local lines = {}
+      for _, item in ipairs(vim.fn.getqflist()) do
+        local name = item.bufnr > 0 and vim.fn.bufname(item.bufnr) or ''
+        table.insert(lines, ('%s:%d: %s'):format(name, item.lnum, item.text))
+      end
+      cb({ label = vim.fn.getqflist({ title = 1 }).title or 'quickfix', content = table.concat(lines, '\n') })
+    elseif choice == 'Register "' then
+      cb({ label = 'register', content = vim.fn.getreg('"') })
+    elseif choice == 'Run a command…' then
+      vim.ui.input({ prompt = 'Command: ', default = 'go test ./...' }, function(cmd)
+        if not cmd or cmd == '' then
+          return cb(nil)
+        end
+        vim.system({ vim.o.shell, vim.o.shellcmdflag, cmd }, { text = true }, function(res)
+          vim.schedule(function()
+            cb({
+              label = cmd,
+              content = ('$ %s\n%s%s\n(exit status %d)\n'):format(cmd, res.stdout or '', res.stderr or '', res.code),
+            })
+          end)
+        end)
+      end)
+    else
+      cb(nil)
+    end
+  end)
+end
+
+--- count counts the tokens of lines line1..line2 (1-based) of a buffer, or
+--- of all of it, and reports the count.
+---@param opts {bufnr?: integer, line1?: integer, line2?: integer, on_done?: fun(result: table?, err: string?)}
+function M.count(opts)
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local done = opts.on_done or function() end
+  local client = M.client(bufnr)
+  if not client then
+    not_running()
+    return done(nil, 'acode-lsp is not running')
+  end
+  local first, last = (opts.line1 or 1) - 1, opts.line2 or -1
+  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, first, last, false), '\n')
+  async.run(function()
+    local result, err = async.request(client, 'acode/countTokens', { text = text }, bufnr, 30000)
+    if err then
+      vim.notify('acode: ' .. err, vim.log.levels.ERROR)
+      return done(nil, err)
+    end
+    vim.notify(
+      ('acode: %s%s tokens (%s, %s)'):format(
+        result.exact and '' or '≈',
+        report.number(result.tokens),
+        result.encoding,
+        result.exact and 'exact' or 'estimated'
+      ),
+      vim.log.levels.INFO
+    )
+    done(result, nil)
+  end)
+end
+
+--- budget opens the budget report (acode/budgetStatus and the last pack).
+---@param opts? {bufnr?: integer, on_done?: fun(bufnr: integer?, err: string?)}
+function M.budget(opts)
+  opts = opts or {}
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local done = opts.on_done or function() end
+  local client = M.client(bufnr)
+  if not client then
+    not_running()
+    return done(nil, 'acode-lsp is not running')
+  end
+  async.run(function()
+    local s, err = async.request(client, 'acode/budgetStatus', {}, bufnr, 30000)
+    if err then
+      vim.notify('acode: ' .. err, vim.log.levels.ERROR)
+      return done(nil, err)
+    end
+    require('acode.status').update(client.id, s)
+    local buf = M.scratch('acode://budget.md', report.budget_report(s, M.last))
+    vim.cmd('sbuffer ' .. buf)
+    done(buf, nil)
+  end)
+end
+
+return M

@@ -1,0 +1,180 @@
+--- Markdown reports: what a packed context holds and leaves out (shown
+--- beside it), the budget report of :AcodeBudget, and the one-line summary.
+local M = {}
+
+--- number writes n with thousands separators: 12,345.
+function M.number(n)
+  local s = tostring(math.floor((tonumber(n) or 0) + 0.5))
+  local sign, digits = s:match('^(-?)(%d+)$')
+  if not digits then
+    return s
+  end
+  digits = digits:reverse():gsub('(%d%d%d)', '%1,'):reverse():gsub('^,', '')
+  return sign .. digits
+end
+
+--- fits tells whether a packed context is within its available budget.
+function M.fits(r)
+  return r.tokenCount <= r.budget.available
+end
+
+--- summary is the one-line notice after packing.
+function M.summary(r)
+  return ('packed %s%s tokens — %s the %s available (%d chunks included, %d left out)'):format(
+    r.exact and '' or '≈',
+    M.number(r.tokenCount),
+    M.fits(r) and 'fits' or 'DOES NOT FIT',
+    M.number(r.budget.available),
+    #(r.included or {}),
+    #(r.excluded or {})
+  )
+end
+
+local function cell(text)
+  return (tostring(text or ''):gsub('[\r\n]+', ' '):gsub('\\', '\\\\'):gsub('|', '\\|'))
+end
+
+local function inline(text)
+  local clean = tostring(text or ''):gsub('[\r\n]+', ' ')
+  local longest = 0
+  for run in clean:gmatch('`+') do
+    longest = math.max(longest, #run)
+  end
+  local fence = ('`'):rep(longest + 1)
+  local pad = (clean:sub(1, 1) == '`' or clean:sub(-1) == '`') and ' ' or ''
+  return fence .. pad .. clean .. pad .. fence
+end
+M.inline = inline
+
+local function chunk_table(lines, chunks, with_reason)
+  if #chunks == 0 then
+    vim.list_extend(lines, { '_none_', '' })
+    return
+  end
+  if with_reason then
+    vim.list_extend(lines, { '| reason | type | source | lines | tokens | score |', '|---|---|---|---|---:|---:|' })
+  else
+    vim.list_extend(lines, { '| type | source | lines | tokens | score |', '|---|---|---|---:|---:|' })
+  end
+  for _, c in ipairs(chunks) do
+    local cols = {
+      cell(c.type),
+      cell(c.path or c.label or ''),
+      (c.startLine and c.endLine) and ('%d–%d'):format(c.startLine, c.endLine) or '',
+      c.tokens and M.number(c.tokens) or '',
+      c.score and ('%.2f'):format(c.score) or '',
+    }
+    if with_reason then
+      table.insert(cols, 1, cell(c.reason))
+    end
+    table.insert(lines, '| ' .. table.concat(cols, ' | ') .. ' |')
+  end
+  table.insert(lines, '')
+end
+
+--- pack_report renders a packContext result as markdown lines.
+---@return string[]
+function M.pack_report(r, query)
+  local lines = { '# Acode context report', '' }
+  if query and query ~= '' then
+    vim.list_extend(lines, { '**Task:** ' .. inline(query), '' })
+  end
+  local b = r.budget
+  vim.list_extend(lines, {
+    ('**Tokens:** %s of %s available — %s'):format(
+      M.number(r.tokenCount),
+      M.number(b.available),
+      M.fits(r) and 'fits' or 'DOES NOT FIT'
+    ),
+    '',
+    ('**Model:** %s · encoding %s · %s count'):format(
+      inline(r.model),
+      inline(r.encoding),
+      r.exact and 'exact' or 'estimated'
+    ),
+    '',
+    ('**Window:** %s total − %s system reserve − %s response reserve'):format(
+      M.number(b.total),
+      M.number(b.systemReserve),
+      M.number(b.responseReserve)
+    ),
+    '',
+  })
+  local names = vim.tbl_keys(b.categories or {})
+  table.sort(names)
+  if #names > 0 then
+    vim.list_extend(lines, { '## Budget by category', '', '| category | allocated | used |', '|---|---:|---:|' })
+    for _, name in ipairs(names) do
+      local c = b.categories[name]
+      table.insert(lines, ('| %s | %s | %s |'):format(cell(name), M.number(c.allocated), M.number(c.used)))
+    end
+    table.insert(lines, '')
+  end
+  vim.list_extend(lines, { ('## Included (%d)'):format(#(r.included or {})), '' })
+  chunk_table(lines, r.included or {}, false)
+  vim.list_extend(lines, { ('## Left out (%d)'):format(#(r.excluded or {})), '' })
+  chunk_table(lines, r.excluded or {}, true)
+  if r.dedup then
+    vim.list_extend(lines, {
+      '## Deduplication',
+      '',
+      ('%d exact duplicates removed, %d overlaps merged, %s tokens saved.'):format(
+        r.dedup.exactRemoved or 0,
+        r.dedup.overlapsMerged or 0,
+        M.number(r.dedup.tokensSaved or 0)
+      ),
+      '',
+    })
+  end
+  if r.warnings and #r.warnings > 0 then
+    vim.list_extend(lines, { '## Warnings', '' })
+    for _, w in ipairs(r.warnings) do
+      table.insert(lines, '- ' .. inline(w))
+    end
+    table.insert(lines, '')
+  end
+  return lines
+end
+
+local levels = {
+  normal = 'normal',
+  warning = 'warning (80–90 % used)',
+  critical = 'critical (over 90 % used)',
+}
+
+--- budget_report renders an acode/budgetStatus answer (and the last pack) as markdown lines.
+---@return string[]
+function M.budget_report(s, last)
+  local lines = {
+    '# Acode budget',
+    '',
+    '**Level:** ' .. (levels[s.level] or tostring(s.level)),
+    '',
+    ('**Open files:** %d using %s of %s available tokens (%.1f %%)'):format(
+      s.openFiles or 0,
+      M.number(s.used),
+      M.number(s.available),
+      tonumber(s.percent) or 0
+    ),
+    '',
+    ('**Model:** %s · encoding %s · %s count'):format(
+      inline(s.model),
+      inline(s.encoding),
+      s.exact and 'exact' or 'estimated'
+    ),
+    '',
+    ('**Window:** %s tokens'):format(M.number(s.total)),
+    '',
+  }
+  if last then
+    local pack = M.pack_report(last.result, last.query)
+    pack[1] = '# Last packed context'
+    vim.list_extend(lines, { '---', '' })
+    vim.list_extend(lines, pack)
+  else
+    vim.list_extend(lines, { '_No context packed yet: run :AcodePack._', '' })
+  end
+  return lines
+end
+
+return M

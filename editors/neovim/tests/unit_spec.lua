@@ -1,0 +1,347 @@
+-- Unit tests of acode.nvim's pure logic and of setup() without a server.
+-- Run: nvim --headless -u NONE -l editors/neovim/tests/unit_spec.lua
+local t = dofile(vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h') .. '/harness.lua')
+t.use_plugin()
+
+local status = require('acode.status')
+local report = require('acode.report')
+local sources = require('acode.sources')
+local config = require('acode.config')
+
+local base = {
+  model = 'gpt-4o',
+  encoding = 'o200k_base',
+  exact = true,
+  total = 100000,
+  available = 90000,
+  used = 12345,
+  percent = 13.7,
+  level = 'normal',
+  openFiles = 3,
+}
+
+for _, c in ipairs({
+  { 0, '0' },
+  { 999, '999' },
+  { 1000, '1K' },
+  { 1099, '1K' },
+  { 1100, '1.1K' },
+  { 12345, '12.3K' },
+  { 90000, '90K' },
+  { 99960, '99.9K' },
+  { 128000, '128K' },
+  { 1250000, '1.2M' },
+  { -1500, '-1.5K' },
+  { 0 / 0, '?' },
+}) do
+  t.run('format_count ' .. tostring(c[1]), function()
+    t.eq(c[2], status.format_count(c[1]))
+  end)
+end
+
+for _, c in ipairs({
+  { name = 'normal', s = {}, want = 'acode 12.3K/90K 14%' },
+  { name = 'estimated', s = { exact = false }, want = 'acode ≈12.3K/90K 14%' },
+  { name = 'warning', s = { used = 73000, percent = 81.1, level = 'warning' }, want = 'acode 73K/90K 81% warning' },
+  { name = 'critical', s = { used = 88000, percent = 97.8, level = 'critical' }, want = 'acode 88K/90K 98% critical' },
+}) do
+  t.run('status.text ' .. c.name, function()
+    t.eq(c.want, status.text(vim.tbl_extend('force', base, c.s), 'acode'))
+  end)
+end
+
+t.run('status.highlight', function()
+  t.eq(
+    { 'AcodeBudgetNormal', 'AcodeBudgetWarning', 'AcodeBudgetCritical', 'AcodeBudgetNormal' },
+    { status.highlight('normal'), status.highlight('warning'), status.highlight('critical'), status.highlight('?') }
+  )
+end)
+
+for _, c in ipairs({ { 0, '0' }, { 999, '999' }, { 1000, '1,000' }, { 1234567, '1,234,567' }, { -12345, '-12,345' } }) do
+  t.run('report.number ' .. c[1], function()
+    t.eq(c[2], report.number(c[1]))
+  end)
+end
+
+local result = {
+  content = '## File: a.go (lines 1-3)\n```go\npackage a\n```\n',
+  tokenCount = 11873,
+  model = 'gpt-4o',
+  encoding = 'o200k_base',
+  exact = true,
+  budget = {
+    total = 16000,
+    systemReserve = 1000,
+    responseReserve = 3000,
+    available = 12000,
+    categories = { tool_results = { allocated = 4800, used = 4700 }, open_files = { allocated = 3600, used = 0 } },
+  },
+  included = { { type = 'reference', path = 'cart/service.go', startLine = 10, endLine = 41, tokens = 512, score = 0.834 } },
+  excluded = {
+    { type = 'open_file', path = '.env', reason = 'secret' },
+    { type = 'search_result', path = 'a|b.go', startLine = 1, endLine = 80, tokens = 900, score = 0.31, reason = 'over_budget' },
+  },
+  dedup = { exactRemoved = 2, overlapsMerged = 1, tokensSaved = 830 },
+  warnings = { 'model `x` unknown' },
+}
+
+t.run('report.pack_report lines', function()
+  local lines = report.pack_report(result, 'why does checkout fail')
+  local want = {
+    '**Task:** `why does checkout fail`',
+    '**Tokens:** 11,873 of 12,000 available — fits',
+    '**Model:** `gpt-4o` · encoding `o200k_base` · exact count',
+    '| open_files | 3,600 | 0 |',
+    '| tool_results | 4,800 | 4,700 |',
+    '## Included (1)',
+    '| reference | cart/service.go | 10–41 | 512 | 0.83 |',
+    '## Left out (2)',
+    '| secret | open_file | .env |  |  |  |',
+    '| over_budget | search_result | a\\|b.go | 1–80 | 900 | 0.31 |',
+    '2 exact duplicates removed, 1 overlaps merged, 830 tokens saved.',
+    '- ``model `x` unknown``',
+  }
+  for _, line in ipairs(want) do
+    t.truthy(vim.tbl_contains(lines, line), ('report lacks %q:\n%s'):format(line, table.concat(lines, '\n')))
+  end
+end)
+
+for _, c in ipairs({
+  { name = 'fits', r = {}, fits = true, summary = 'packed 11,873 tokens — fits the 12,000 available (1 chunks included, 2 left out)' },
+  { name = 'full, estimated', r = { tokenCount = 12000, exact = false }, fits = true, summary = 'packed ≈12,000 tokens — fits the 12,000 available (1 chunks included, 2 left out)' },
+  { name = 'over', r = { tokenCount = 12001 }, fits = false, summary = 'packed 12,001 tokens — DOES NOT FIT the 12,000 available (1 chunks included, 2 left out)' },
+}) do
+  t.run('report.summary ' .. c.name, function()
+    local r = vim.tbl_extend('force', result, c.r)
+    t.eq(c.fits, report.fits(r), 'fits')
+    t.eq(c.summary, report.summary(r), 'summary')
+  end)
+end
+
+t.run('report.budget_report', function()
+  local s = vim.tbl_extend('force', base, { level = 'warning', exact = false, percent = 90 })
+  local without = table.concat(report.budget_report(s), '\n')
+  t.contains(without, '**Level:** warning (80–90 % used)')
+  t.contains(without, '**Open files:** 3 using 12,345 of 90,000 available tokens (90.0 %)')
+  t.contains(without, 'estimated count')
+  t.contains(without, 'No context packed yet')
+  local with = table.concat(report.budget_report(s, { result = result, query = 'q' }), '\n')
+  t.contains(with, '# Last packed context')
+end)
+
+-- Fake views for sources.gather: fixed answers.
+local function r(sl, sc, el, ec)
+  return { start = { line = sl, character = sc }, ['end'] = { line = el, character = ec } }
+end
+local function sym(name, range, container, children)
+  return { name = name, range = range, container = container ~= false, children = children or {} }
+end
+local A, B = 'file:///ws/a.go', 'file:///ws/b.go'
+local b_symbols = {
+  sym('Cart', r(2, 0, 10, 1), true, { sym('Total', r(4, 0, 8, 1)), sym('items', r(3, 1, 3, 20), false) }),
+  sym('Use', r(12, 0, 20, 1)),
+  sym('limit', r(22, 0, 22, 15), false),
+}
+local function fake(active, tabs, defs, refs, syms)
+  local asked = {}
+  return {
+    asked = asked,
+    active = function()
+      return active
+    end,
+    open_uris = function()
+      return tabs or {}
+    end,
+    definitions = function(uri)
+      table.insert(asked, 'definitions ' .. uri)
+      if type(defs) == 'string' then
+        return nil, defs
+      end
+      return defs or {}
+    end,
+    references = function(uri)
+      table.insert(asked, 'references ' .. uri)
+      if type(refs) == 'string' then
+        return nil, refs
+      end
+      return refs or {}
+    end,
+    symbols = function(uri)
+      table.insert(asked, 'symbols ' .. uri)
+      return (syms or {})[uri] or {}
+    end,
+  }
+end
+local W = sources.whole_lines
+local rel = sources.relevance
+
+for _, c in ipairs({
+  {
+    name = 'no editor: open buffers, deduplicated',
+    view = fake(nil, { A, B, A }),
+    want = { { type = 'open_file', uri = A }, { type = 'open_file', uri = B } },
+  },
+  {
+    name = 'tool result first; blank one dropped',
+    view = fake(nil, {}),
+    opts = { tool_result = { label = 'go test ./cart', content = '--- FAIL' } },
+    want = { { type = 'tool_result', label = 'go test ./cart', content = '--- FAIL' } },
+  },
+  { name = 'blank tool result', view = fake(nil, {}), opts = { tool_result = { label = 'x', content = ' \n' } }, want = {} },
+  {
+    name = 'selection as whole lines',
+    view = fake({ uri = A, cursor = { line = 7, character = 3 }, selection = r(5, 4, 7, 3) }),
+    opts = { open_buffers = false },
+    want = { { type = 'open_file', label = 'selection', uri = A, range = W(5, 7), relevance = rel.selection } },
+  },
+  {
+    name = 'definition widened to its symbol; references to their function or a window',
+    view = fake({ uri = A, cursor = { line = 1, character = 5 }, word = 'Total' }, { A }, { { uri = B, range = r(4, 15, 4, 20) } }, {
+      { uri = B, range = r(15, 2, 15, 7) },
+      { uri = B, range = r(22, 8, 22, 13) },
+      { uri = B, range = r(6, 2, 6, 7) },
+      { uri = B, range = r(16, 2, 16, 7) },
+      { uri = A, range = r(1, 5, 1, 10) },
+    }, { [B] = b_symbols }),
+    want = {
+      { type = 'reference', label = 'definition of Total', uri = B, range = W(4, 8), relevance = rel.definition },
+      { type = 'reference', label = 'reference to Total', uri = A, range = W(0, 4), relevance = rel.reference },
+      { type = 'reference', label = 'reference to Total', uri = B, range = W(12, 20), relevance = rel.reference },
+      { type = 'reference', label = 'reference to Total', uri = B, range = W(19, 25), relevance = rel.reference },
+      { type = 'open_file', uri = A },
+    },
+  },
+  {
+    name = 'references capped',
+    view = fake({ uri = A, cursor = { line = 0, character = 0 } }, {}, {}, {
+      { uri = A, range = r(10, 0, 10, 3) },
+      { uri = A, range = r(20, 0, 20, 3) },
+      { uri = A, range = r(30, 0, 30, 3) },
+    }),
+    opts = { max_references = 2, context_lines = 1 },
+    want = {
+      { type = 'reference', label = 'reference to', uri = A, range = W(9, 11), relevance = rel.reference },
+      { type = 'reference', label = 'reference to', uri = A, range = W(19, 21), relevance = rel.reference },
+    },
+  },
+  {
+    name = 'failing servers skipped and reported',
+    view = fake({ uri = A, cursor = { line = 0, character = 0 } }, { A }, 'no definition provider', 'boom'),
+    want = { { type = 'open_file', uri = A } },
+    errors = { 'definitions: no definition provider', 'references: boom' },
+  },
+}) do
+  t.run('sources.gather ' .. c.name, function()
+    local errors = {}
+    local got = sources.gather(c.view, c.opts, function(what, err)
+      table.insert(errors, what .. ': ' .. err)
+    end)
+    t.eq(c.want, got, 'sources')
+    t.eq(c.errors or {}, errors, 'errors')
+  end)
+end
+
+t.run('sources.gather asks for symbols once per document', function()
+  local view = fake({ uri = A, cursor = { line = 0, character = 0 } }, {}, { { uri = B, range = r(4, 0, 4, 3) } }, {
+    { uri = B, range = r(13, 0, 13, 3) },
+    { uri = B, range = r(22, 0, 22, 3) },
+  }, { [B] = b_symbols })
+  sources.gather(view)
+  t.eq({ 'definitions ' .. A, 'symbols ' .. B, 'references ' .. A }, view.asked)
+end)
+
+t.run('sources.to_location and to_symbol', function()
+  t.eq({ uri = B, range = r(1, 0, 9, 1) }, sources.to_location({ targetUri = B, targetRange = r(1, 0, 9, 1), targetSelectionRange = r(1, 5, 1, 9) }))
+  t.eq({ uri = A, range = r(2, 0, 2, 4) }, sources.to_location({ uri = A, range = r(2, 0, 2, 4) }))
+  local kinds = vim.lsp.protocol.SymbolKind
+  t.eq(
+    { name = 'T', container = true, range = r(0, 0, 5, 0), children = { { name = 'f', container = false, range = r(1, 0, 1, 9), children = {} } } },
+    sources.to_symbol({ name = 'T', kind = kinds.Struct, range = r(0, 0, 5, 0), children = { { name = 'f', kind = kinds.Field, range = r(1, 0, 1, 9) } } })
+  )
+  t.eq({ name = 'g', container = true, range = r(3, 0, 4, 0), children = {} }, sources.to_symbol({ name = 'g', kind = kinds.Function, location = { uri = A, range = r(3, 0, 4, 0) } }))
+end)
+
+t.run('config.merge keeps defaults', function()
+  local o = config.merge({ settings = { model = 'gpt-4' }, pack = { register = 'a' } })
+  t.eq('gpt-4', o.settings.model)
+  t.eq('a', o.pack.register)
+  t.eq(30, o.pack.max_references)
+  t.eq({ '.agent/config.yml', '.git' }, o.root_markers)
+  config.merge({})
+  t.eq('+', config.options.pack.register)
+end)
+
+t.run('config.cmd prefers the option, then PATH', function()
+  config.merge({ cmd = { '/opt/x/acode-lsp', '--log-file', '/tmp/l' } })
+  t.eq({ '/opt/x/acode-lsp', '--log-file', '/tmp/l' }, config.cmd())
+  config.merge({})
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  vim.fn.writefile({ '#!/bin/sh' }, dir .. '/acode-lsp')
+  vim.fn.setfperm(dir .. '/acode-lsp', 'rwxr-xr-x')
+  local path = vim.env.PATH
+  vim.env.PATH = dir .. ':' .. path
+  local got = config.cmd()
+  vim.env.PATH = path
+  t.eq({ dir .. '/acode-lsp' }, got)
+end)
+
+t.run('config.root finds .agent/config.yml, else .git, else cwd', function()
+  local ws = vim.fn.resolve(vim.fn.tempname())
+  vim.fn.mkdir(ws .. '/proj/.agent', 'p')
+  vim.fn.mkdir(ws .. '/proj/sub/.git', 'p')
+  vim.fn.writefile({ 'context: {}' }, ws .. '/proj/.agent/config.yml')
+  vim.fn.writefile({ 'x' }, ws .. '/proj/sub/a.txt')
+  vim.fn.mkdir(ws .. '/other', 'p')
+  vim.fn.writefile({ 'x' }, ws .. '/other/b.txt')
+  config.merge({})
+  vim.cmd('edit ' .. ws .. '/proj/sub/a.txt')
+  -- The first marker in the list wins over a nearer second one.
+  t.eq(ws .. '/proj', config.root(0))
+  vim.cmd('cd ' .. ws)
+  vim.cmd('edit ' .. ws .. '/other/b.txt')
+  t.eq(ws, config.root(0))
+  vim.cmd('cd /')
+  t.eq(ws .. '/other', config.root(0))
+  vim.cmd('enew')
+  t.eq(nil, config.root(0))
+end)
+
+t.run('lsp/acode.lua is a vim.lsp.Config', function()
+  local cfg = dofile(t.plugin_root .. '/lsp/acode.lua')
+  t.truthy(type(cfg.root_dir) == 'function', 'root_dir')
+  t.truthy(type(cfg.cmd) == 'table' and cfg.cmd[1]:match('acode%-lsp$'), vim.inspect(cfg.cmd))
+  t.truthy(type(cfg.handlers['acode/budget']) == 'function', 'acode/budget handler')
+end)
+
+t.run('setup defines the commands and the statusline is empty before a budget', function()
+  require('acode').setup({ cmd = { '/nonexistent/acode-lsp' } })
+  local cmds = vim.api.nvim_get_commands({})
+  for _, name in ipairs({ 'AcodePack', 'AcodeCount', 'AcodeBudget' }) do
+    t.truthy(cmds[name], name .. ' missing')
+  end
+  t.eq('', require('acode').statusline())
+end)
+
+t.run('statusline follows acode/budget, with the level and highlight', function()
+  local acode = require('acode')
+  local handler = acode.server_config().handlers['acode/budget']
+  handler(nil, vim.tbl_extend('force', base, { used = 85000, percent = 94.4, level = 'critical' }), { client_id = 99 })
+  t.eq('acode 85K/90K 94% critical', acode.statusline())
+  t.eq('%#AcodeBudgetCritical#acode 85K/90K 94%% critical%*', acode.statusline({ highlight = true }))
+  vim.o.laststatus = 2
+  vim.o.statusline = "%{%v:lua.require'acode'.statusline({'highlight': v:true})%}"
+  local got = vim.api.nvim_eval_statusline(vim.o.statusline, { fillchar = ' ', maxwidth = 60 })
+  t.eq('acode 85K/90K 94% critical', vim.trim(got.str))
+  require('acode.status').forget(99)
+  t.eq('', acode.statusline())
+end)
+
+t.run('health check runs', function()
+  vim.cmd('checkhealth acode')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  t.contains(text, 'acode-lsp not found')
+  t.contains(text, 'go install github.com/acode-lsp/acode-lsp/cmd/acode-lsp@latest')
+end)
+
+t.finish()
