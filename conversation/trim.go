@@ -122,8 +122,9 @@ func intOr(p *int, def int) int {
 //     tool results.
 //
 // A placeholder only replaces an output it is cheaper than. A turn ends
-// with each assistant message (with its tool results); the messages after
-// the last one form the current turn. If the list still does not fit, Trim
+// with each assistant message and the tool results right after it (a user
+// message and its answer, or one agent step); the messages after the last
+// one form the current turn. If the list still does not fit, Trim
 // returns an [*Error] with code [CodeBudgetExceeded] — never a list over
 // budget. Invalid requests return a [*ParamError].
 func Trim(ctx context.Context, c Counter, req TrimRequest) (*TrimResult, error) {
@@ -170,7 +171,7 @@ type trimmer struct {
 }
 
 // unit is what pass 3 drops at once: one message, or an assistant tool
-// call with all its tool results.
+// call with all its tool results. turn is the newest turn of its messages.
 type unit struct {
 	members []int
 	turn    int
@@ -244,15 +245,28 @@ func (t *trimmer) group() {
 			}
 		}
 	}
-	turn := 0
-	for k := range t.units {
-		u := &t.units[k]
-		if u.system {
+	// Turns by position: a turn ends with an assistant message and the
+	// tool results right after it. A unit belongs to the newest turn any of
+	// its messages is in, so a late result keeps its call with it.
+	turn, open := 0, false
+	posTurn := make([]int, len(t.msgs))
+	for i, m := range t.msgs {
+		if m.IsSystem() {
 			continue
 		}
-		u.turn = turn
-		if t.msgs[u.members[0]].Role == RoleAssistant {
+		if open && m.Role != RoleTool {
 			turn++
+			open = false
+		}
+		posTurn[i] = turn
+		if m.Role == RoleAssistant {
+			open = true
+		}
+	}
+	for k := range t.units {
+		u := &t.units[k]
+		for _, i := range u.members {
+			u.turn = max(u.turn, posTurn[i])
 		}
 	}
 }
