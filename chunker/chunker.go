@@ -83,6 +83,9 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 	if count == nil {
 		return nil, fmt.Errorf("chunker: split %s: nil counter", path)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("chunker: split %s: %w", path, err)
+	}
 	l := newLayout(ctx, src, count, opts)
 	lang := Language(path)
 	if !l.opts.PreferStructural || lang == "" || l.li.count() == 0 {

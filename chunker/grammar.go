@@ -2,6 +2,7 @@ package chunker
 
 import (
 	"context"
+	"fmt"
 	"sync"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -66,7 +67,7 @@ func (l *layout) structuralChunks(g *grammar, root *sitter.Node) ([]Chunk, error
 	o := &outline{li: l.li, src: l.li.src, ctx: l.ctx}
 	ds := g.outline(o, root)
 	if err := l.ctx.Err(); err != nil {
-		return nil, err
+		return nil, fmt.Errorf("chunker: %w", err)
 	}
 	return l.layoutDecls(ds)
 }

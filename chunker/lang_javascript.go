@@ -34,6 +34,9 @@ func classifyJS(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
 	case "ambient_declaration", "expression_statement":
 		// declare …; a TS namespace parses as an expression statement.
 		for _, k := range children(n) {
+			if k.Type() == "statement_block" { // declare global { … }
+				return nodeDecl{kind: "module", name: "global", body: k}, true
+			}
 			if d, ok := classifyJS(o, k, in); ok && !d.transparent {
 				return d, true
 			}

@@ -148,12 +148,13 @@ func (l *layout) partition(first, last int, ds []decl, loose bool) []unit {
 		cursor = end + 1
 	}
 	for _, d := range ds {
+		if len(out) > 0 && d.first <= out[len(out)-1].last && d.name != "" {
+			// It starts on the previous unit's last line: name it there too.
+			out[len(out)-1].name = addName(out[len(out)-1].name, d.name)
+		}
 		d.first, d.last = max(d.first, cursor, first), min(d.last, last)
-		if d.first > d.last { // it lies on lines already taken
-			if len(out) > 0 && d.name != "" {
-				out[len(out)-1].name = addName(out[len(out)-1].name, d.name)
-			}
-			continue
+		if d.first > d.last {
+			continue // it lies on lines already taken
 		}
 		if d.first > cursor {
 			gap(d.first - 1)
