@@ -1,0 +1,257 @@
+package collector
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+	"time"
+	"unicode/utf8"
+)
+
+// binarySample is how much of a file the binary test looks at.
+const binarySample = 8 << 10
+
+// Read reads one file through every rule of what may enter a context: the
+// open document's text when the overlay has it, else the disk. It resolves
+// path (absolute, or relative to the primary root) and refuses it when it
+// lies outside every root, is ignored or excluded, is a secret file, is not
+// a regular file, is over the size cap, is binary, is not UTF-8, is empty, or
+// starts a private key block. What it lets in is redacted. Used for
+// references and for sources named by URI.
+func (w *Workspace) Read(ctx context.Context, t SourceType, path string) (Source, *Exclusion) {
+	abs := w.absPath(path)
+	if err := ctx.Err(); err != nil {
+		return Source{}, w.exclude(t, w.shown(abs), ReasonUnreadable, "canceled: "+err.Error(), 0)
+	}
+	resolved, err := resolve(abs)
+	if err != nil {
+		return Source{}, w.exclude(t, w.shown(abs), ReasonUnreadable, describeErr(err), 0)
+	}
+	r, _ := w.locate(resolved)
+	if r == nil {
+		return Source{}, w.exclude(t, abs, ReasonOutside, "resolves outside the workspace roots", 0)
+	}
+	rel, _ := w.relResolved(resolved)
+	info, statErr := os.Stat(resolved)
+	isDir := statErr == nil && info.IsDir()
+	if ig, why := w.ignoredPath(r, resolved, isDir); ig {
+		return Source{}, w.exclude(t, rel, ReasonIgnored, why, sizeOf(info))
+	}
+	if resolved != abs {
+		if secret, why := IsSecretPath(abs); secret {
+			return Source{}, w.exclude(t, rel, ReasonSecret, why+" (symlink)", sizeOf(info))
+		}
+	}
+	return w.admit(t, resolved, rel, info, statErr, abs)
+}
+
+// admit applies the per-file rules to the resolved file abs shown as rel.
+// info and statErr are the result of os.Stat(abs); alias is the path as
+// named before resolving symlinks, also tried in the overlay.
+func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string) (Source, *Exclusion) {
+	if secret, why := IsSecretPath(rel); secret {
+		return Source{}, w.exclude(t, rel, ReasonSecret, why, sizeOf(info))
+	}
+	var (
+		data []byte
+		mod  time.Time
+	)
+	if text, m, ok := w.openOverlay(abs, alias); ok {
+		if int64(len(text)) > w.maxSize {
+			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(int64(len(text)), w.maxSize), int64(len(text)))
+		}
+		data, mod = []byte(text), m
+	} else {
+		if statErr != nil {
+			return Source{}, w.exclude(t, rel, ReasonUnreadable, describeErr(statErr), 0)
+		}
+		if !info.Mode().IsRegular() {
+			return Source{}, w.exclude(t, rel, ReasonUnreadable, "not a regular file ("+kind(info.Mode())+")", 0)
+		}
+		if info.Size() > w.maxSize {
+			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(info.Size(), w.maxSize), info.Size())
+		}
+		var err error
+		data, err = readRegular(abs, info, w.maxSize)
+		if errors.Is(err, errGrew) {
+			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(int64(len(data)), w.maxSize), int64(len(data)))
+		}
+		if err != nil {
+			return Source{}, w.exclude(t, rel, ReasonUnreadable, describeErr(err), info.Size())
+		}
+		mod = info.ModTime()
+	}
+	size := int64(len(data))
+	text, reason, detail := checkContent(data)
+	if reason != "" {
+		return Source{}, w.exclude(t, rel, reason, detail, size)
+	}
+	content, n := Redact(text)
+	return Source{Type: t, Path: rel, AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
+}
+
+// openOverlay asks the overlay for abs, then for its alias.
+func (w *Workspace) openOverlay(abs, alias string) (string, time.Time, bool) {
+	if w.overlay == nil {
+		return "", time.Time{}, false
+	}
+	if text, mod, ok := w.overlay.Open(abs); ok {
+		return text, mod, true
+	}
+	if alias != "" && alias != abs {
+		return w.overlay.Open(alias)
+	}
+	return "", time.Time{}, false
+}
+
+// errGrew reports a file that grew past the cap after it was measured.
+var errGrew = errors.New("collector: file grew past the size cap")
+
+// readRegular reads a regular file that was measured by info. It opens the
+// file without following a symlink and without blocking (a file swapped for
+// a FIFO cannot hang the walk), checks that it is still the file measured,
+// and reads at most max+1 bytes.
+func readRegular(abs string, info fs.FileInfo, max int64) ([]byte, error) {
+	f, err := openNoFollow(abs)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	now, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !now.Mode().IsRegular() || !os.SameFile(info, now) {
+		return nil, fmt.Errorf("collector: %s changed while being read", EscapePath(abs))
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return data, errGrew
+	}
+	return data, nil
+}
+
+// checkContent applies the content rules: empty, binary, invalid UTF-8,
+// white space only, private key. It returns the text (without a UTF-8 byte
+// order mark) or the reason to exclude it.
+func checkContent(data []byte) (text string, reason Reason, detail string) {
+	if len(data) == 0 {
+		return "", ReasonEmpty, "0 bytes"
+	}
+	if bin, why := isBinary(data); bin {
+		return "", ReasonBinary, why
+	}
+	if !utf8.Valid(data) {
+		return "", ReasonInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d", firstInvalid(data))
+	}
+	data = bytes.TrimPrefix(data, []byte("\ufeff"))
+	if len(bytes.TrimSpace(data)) == 0 {
+		return "", ReasonEmpty, "only white space"
+	}
+	text = string(data)
+	if pemPrivateKeyStart(text) {
+		return "", ReasonSecret, "starts with a PEM private key block"
+	}
+	return text, "", ""
+}
+
+// isBinary looks at the first 8 KB: a NUL byte, more than 10% control bytes
+// (other than tab, newlines, form feed and escape) or more than 30% bytes
+// that are not UTF-8 make a file binary.
+func isBinary(data []byte) (bool, string) {
+	sample := data
+	if len(sample) > binarySample {
+		sample = sample[:binarySample]
+	}
+	if bytes.IndexByte(sample, 0) >= 0 {
+		return true, "NUL byte in the first 8 KB"
+	}
+	ctrl, invalid := 0, 0
+	for i := 0; i < len(sample); {
+		c := sample[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b) || c == 0x7f {
+				ctrl++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && size == 1 && i+utf8.UTFMax <= len(sample) {
+			invalid++
+		}
+		i += size
+	}
+	switch {
+	case ctrl*10 > len(sample):
+		return true, fmt.Sprintf("%d%% control bytes in the first 8 KB", ctrl*100/len(sample))
+	case invalid*10 > len(sample)*3:
+		return true, fmt.Sprintf("%d%% non-text bytes in the first 8 KB", invalid*100/len(sample))
+	}
+	return false, ""
+}
+
+// firstInvalid returns the offset of the first byte that is not UTF-8.
+func firstInvalid(data []byte) int {
+	for i := 0; i < len(data); {
+		r, size := utf8.DecodeRune(data[i:])
+		if r == utf8.RuneError && size == 1 {
+			return i
+		}
+		i += size
+	}
+	return -1
+}
+
+// kind names a non-regular file mode.
+func kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	}
+	return "irregular file"
+}
+
+// overCap is the Detail of a too_large exclusion.
+func overCap(size, max int64) string {
+	return humanSize(size) + " over the " + humanSize(max) + " cap"
+}
+
+// humanSize formats a byte count with binary units.
+func humanSize(n int64) string {
+	const unit = 1024
+	if n < unit {
+		return fmt.Sprintf("%d B", n)
+	}
+	v, exp := float64(n), 0
+	for v >= unit && exp < 4 {
+		v /= unit
+		exp++
+	}
+	s := fmt.Sprintf("%.1f", v)
+	s = strings.TrimSuffix(s, ".0")
+	return s + " " + [...]string{"", "KiB", "MiB", "GiB", "TiB"}[exp]
+}
+
+func sizeOf(info fs.FileInfo) int64 {
+	if info == nil || !info.Mode().IsRegular() {
+		return 0
+	}
+	return info.Size()
+}

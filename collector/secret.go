@@ -1,0 +1,123 @@
+package collector
+
+import (
+	"path"
+	"strings"
+)
+
+// envTemplates are the .env variants that hold placeholders by convention;
+// they are let in (and redacted like any ordinary file).
+var envTemplates = map[string]bool{
+	".env.example":  true,
+	".env.sample":   true,
+	".env.template": true,
+	".env.dist":     true,
+}
+
+// secretNames are exact file names (lower case) that hold credentials.
+var secretNames = map[string]string{
+	".npmrc":           "package registry credentials (.npmrc)",
+	".pypirc":          "package registry credentials (.pypirc)",
+	".netrc":           "login credentials (.netrc)",
+	"_netrc":           "login credentials (_netrc)",
+	".git-credentials": "git credentials (.git-credentials)",
+	".htpasswd":        "password file (.htpasswd)",
+	".pgpass":          "database password file (.pgpass)",
+	".envrc":           "environment file (.envrc)",
+}
+
+// secretExts are file extensions (lower case) of key and certificate stores.
+var secretExts = map[string]string{
+	".pem":      "key or certificate file (*.pem)",
+	".key":      "private key file (*.key)",
+	".p12":      "key store (*.p12)",
+	".pfx":      "key store (*.pfx)",
+	".keystore": "key store (*.keystore)",
+	".jks":      "Java key store (*.jks)",
+	".ppk":      "PuTTY private key (*.ppk)",
+	".tfstate":  "Terraform state, which holds secrets in clear (*.tfstate)",
+}
+
+// sshKeyPrefixes are the default names of SSH key files (public halves
+// included: they are never useful context and sit next to the private ones).
+var sshKeyPrefixes = []string{"id_rsa", "id_ed25519", "id_ecdsa", "id_dsa"}
+
+// configExts are the extensions of data and configuration files. A file
+// whose name mentions credentials or secrets is a secret file only with one
+// of these (or no) extension, so source code such as credentials.go stays in.
+var configExts = map[string]bool{
+	"": true, ".json": true, ".yaml": true, ".yml": true, ".toml": true,
+	".ini": true, ".cfg": true, ".conf": true, ".xml": true, ".properties": true,
+	".txt": true, ".csv": true, ".env": true, ".plist": true,
+}
+
+// IsSecretPath reports whether a file, by its workspace-relative path alone,
+// is a secret file that must never be read, and why. Names are compared
+// case-insensitively. The rules, documented in docs/security.md:
+//
+//   - .env and .env.* (except the templates .env.example, .env.sample,
+//     .env.template and .env.dist), .envrc;
+//   - keys and key stores: *.pem, *.key, *.p12, *.pfx, *.keystore, *.jks,
+//     *.ppk, SSH keys id_rsa*, id_ed25519*, id_ecdsa*, id_dsa*;
+//   - credential files: .npmrc, .pypirc, .netrc, .git-credentials,
+//     .htpasswd, .pgpass, .aws/credentials, .docker/config.json,
+//     .kube/config, and data or config files (no extension, .json, .yaml,
+//     .ini, ...) whose name contains "credentials" or is "secrets";
+//   - Terraform state (*.tfstate, *.tfstate.backup).
+func IsSecretPath(rel string) (bool, string) {
+	rel = strings.ReplaceAll(rel, `\`, "/")
+	lower := strings.ToLower(rel)
+	base := path.Base(lower)
+	dir := path.Base(path.Dir(lower))
+
+	if base == ".env" || strings.HasPrefix(base, ".env.") {
+		if envTemplates[base] {
+			return false, ""
+		}
+		return true, "environment file (.env*)"
+	}
+	if why, ok := secretNames[base]; ok {
+		return true, why
+	}
+	for _, p := range sshKeyPrefixes {
+		if strings.HasPrefix(base, p) {
+			return true, "SSH key (" + p + "*)"
+		}
+	}
+	ext := path.Ext(base)
+	if why, ok := secretExts[ext]; ok {
+		return true, why
+	}
+	if strings.HasSuffix(base, ".tfstate.backup") {
+		return true, secretExts[".tfstate"]
+	}
+	switch {
+	case dir == ".aws" && base == "credentials":
+		return true, "AWS credentials (.aws/credentials)"
+	case dir == ".docker" && base == "config.json":
+		return true, "Docker registry credentials (.docker/config.json)"
+	case dir == ".kube" && base == "config":
+		return true, "Kubernetes credentials (.kube/config)"
+	}
+	if configExts[ext] {
+		stem := strings.TrimSuffix(base, ext)
+		if strings.Contains(stem, "credentials") {
+			return true, "credentials file (*credentials*)"
+		}
+		if stem == "secrets" || stem == ".secrets" {
+			return true, "secrets file (secrets.*)"
+		}
+	}
+	return false, ""
+}
+
+// pemPrivateKeyStart reports whether text begins (after leading white space)
+// with a PEM private key block, which makes the whole file a secret.
+func pemPrivateKeyStart(text string) bool {
+	t := strings.TrimLeft(text, " \t\r\n\ufeff")
+	if !strings.HasPrefix(t, "-----BEGIN ") {
+		return false
+	}
+	first, _, _ := strings.Cut(t, "\n")
+	return strings.Contains(first, "PRIVATE KEY-----")
+}
