@@ -1,0 +1,129 @@
+package lsp
+
+import (
+	"context"
+	"sync"
+	"time"
+)
+
+// Budget levels (DESIGN.md, acode/budget): how full the available budget
+// is with the open documents.
+const (
+	levelNormal   = "normal"   // < 80 %
+	levelWarning  = "warning"  // 80–90 %
+	levelCritical = "critical" // > 90 %
+)
+
+// budgetStatusResult is the payload of acode/budget and the result of
+// acode/budgetStatus.
+type budgetStatusResult struct {
+	Model     string  `json:"model"`
+	Encoding  string  `json:"encoding"`
+	Exact     bool    `json:"exact"`
+	Total     int     `json:"total"`
+	Available int     `json:"available"`
+	Used      int     `json:"used"`
+	Percent   float64 `json:"percent"`
+	Level     string  `json:"level"`
+	OpenFiles int     `json:"openFiles"`
+}
+
+// budgetLevel classifies used against available at 80 and 90 percent.
+func budgetLevel(used, available int) string {
+	u, a := int64(used)*10, int64(available)
+	switch {
+	case available <= 0 || u > a*9:
+		return levelCritical
+	case u >= a*8:
+		return levelWarning
+	}
+	return levelNormal
+}
+
+// currentBudget computes the budget now: used is the sum of the exact token
+// counts of the open documents under the current model (each version is
+// counted once, see countCache).
+func (s *Server) currentBudget(ctx context.Context) (*budgetStatusResult, error) {
+	e := s.conf.env()
+	docs := s.docs.all()
+	used := 0
+	for _, doc := range docs {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		used += s.counts.get(doc, e.tok)
+	}
+	available := e.cfg.Available()
+	return &budgetStatusResult{
+		Model:     e.model,
+		Encoding:  e.tok.Encoding(),
+		Exact:     e.exact(),
+		Total:     e.cfg.Context.Budget.TotalTokens,
+		Available: available,
+		Used:      used,
+		Percent:   percentOf(used, available),
+		Level:     budgetLevel(used, available),
+		OpenFiles: len(docs),
+	}, nil
+}
+
+// budgetNotifier sends acode/budget after the open documents or the
+// configuration changed, once things have been quiet for delay.
+type budgetNotifier struct {
+	s     *Server
+	delay time.Duration
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	stopped bool
+
+	run sync.Mutex // one computation at a time, so notifications stay in order
+}
+
+func newBudgetNotifier(s *Server, delay time.Duration) *budgetNotifier {
+	return &budgetNotifier{s: s, delay: delay}
+}
+
+// trigger (re)starts the quiet period.
+func (b *budgetNotifier) trigger() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	if b.stopped {
+		return
+	}
+	if b.timer == nil {
+		b.timer = time.AfterFunc(b.delay, b.fire)
+		return
+	}
+	b.timer.Reset(b.delay)
+}
+
+// fire computes the budget and sends it. Each computation reads the state
+// at the time it runs, so the last notification is always current.
+func (b *budgetNotifier) fire() {
+	b.s.spawn(func() {
+		b.run.Lock()
+		defer b.run.Unlock()
+		b.mu.Lock()
+		stopped := b.stopped
+		b.mu.Unlock()
+		if stopped {
+			return
+		}
+		st, err := b.s.currentBudget(b.s.ctx)
+		if err != nil {
+			return // the server is stopping
+		}
+		b.s.client.notify(methodBudget, st)
+	})
+}
+
+// stop ends notifications (shutdown, exit).
+func (b *budgetNotifier) stop() {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	b.stopped = true
+	if b.timer != nil {
+		b.timer.Stop()
+	}
+}

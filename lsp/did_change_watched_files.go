@@ -1,0 +1,55 @@
+package lsp
+
+import (
+	"context"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+// didChangeWatchedFiles handles workspace/didChangeWatchedFiles: a change
+// of the configuration file reloads it.
+func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	for _, ch := range p.Changes {
+		if ch != nil && s.isConfigFile(ch.URI) {
+			s.conf.reloadFile("config file changed")
+			return nil
+		}
+	}
+	return nil
+}
+
+// isConfigFile reports whether u is the configuration file in use.
+func (s *Server) isConfigFile(u protocol.DocumentURI) bool {
+	path, err := uriToPath(u)
+	if err != nil {
+		return false
+	}
+	s.conf.mu.Lock()
+	defer s.conf.mu.Unlock()
+	return path == s.conf.configPath()
+}
+
+// pollConfig checks the configuration file for changes until ctx is done;
+// it is used when the client cannot watch files for the server.
+func (s *Server) pollConfig(ctx context.Context) {
+	every := s.opts.ConfigPollInterval
+	if every <= 0 {
+		every = DefaultConfigPoll
+	}
+	ticker := time.NewTicker(every)
+	defer ticker.Stop()
+	for {
+		select {
+		case <-ctx.Done():
+			return
+		case <-ticker.C:
+		}
+		s.conf.mu.Lock()
+		path, last := s.conf.configPath(), s.conf.fileStamp
+		s.conf.mu.Unlock()
+		if path != "" && stampOf(path) != last {
+			s.conf.reloadFile("config file changed")
+		}
+	}
+}

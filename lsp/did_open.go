@@ -1,0 +1,28 @@
+package lsp
+
+import (
+	"context"
+	"time"
+
+	"go.lsp.dev/protocol"
+)
+
+// didOpen handles textDocument/didOpen: the document is kept in memory and
+// read in preference to the disk from now on.
+func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
+	item := p.TextDocument
+	if item.URI == "" {
+		return &fieldError{field: "textDocument.uri", msg: "required"}
+	}
+	path, _ := uriToPath(item.URI) // "" for untitled: and other schemes
+	s.docs.put(&document{
+		URI:      item.URI,
+		Path:     path,
+		Language: string(item.LanguageID),
+		Version:  item.Version,
+		Text:     item.Text,
+		Modified: time.Now(),
+	})
+	s.budget.trigger()
+	return nil
+}

@@ -1,0 +1,142 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"net/url"
+	"path"
+	"sync"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/chunker"
+)
+
+// lensChunkOptions asks the chunker for exactly one chunk per top-level
+// declaration: no merging, and a limit no declaration reaches.
+var lensChunkOptions = chunker.Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+
+// lensCache keeps, per open document, the chunker's parsed document (so an
+// edit is re-parsed incrementally with tree-sitter) and the chunks of the
+// last version. Chunk counts go through the cached tokenizer, keyed by
+// content, so after an edit only the chunks whose text changed are counted
+// again.
+type lensCache struct {
+	mu sync.Mutex
+	m  map[protocol.DocumentURI]*lensState
+}
+
+type lensState struct {
+	mu     sync.Mutex
+	cd     *chunker.Document
+	doc    *document // the version chunks belong to
+	enc    string
+	chunks []chunker.Chunk
+	closed bool
+}
+
+func newLensCache() *lensCache {
+	return &lensCache{m: make(map[protocol.DocumentURI]*lensState)}
+}
+
+// chunks returns the top-level chunks of doc, counted with tok.
+func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tokenizer) ([]chunker.Chunk, error) {
+	c.mu.Lock()
+	st := c.m[doc.URI]
+	if st == nil {
+		st = &lensState{cd: chunker.NewDocument(chunkPath(doc))}
+		c.m[doc.URI] = st
+	}
+	c.mu.Unlock()
+
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	enc := tok.Encoding()
+	if st.doc == doc && st.enc == enc {
+		return st.chunks, nil
+	}
+	if st.closed {
+		// Closed while this request ran: answer without keeping state.
+		return chunker.Split(ctx, chunkPath(doc), []byte(doc.Text), tok.Count, lensChunkOptions)
+	}
+	chunks, err := st.cd.Update(ctx, []byte(doc.Text), tok.Count, lensChunkOptions)
+	if err != nil {
+		return nil, fmt.Errorf("lsp: chunk %s: %w", doc.URI, err)
+	}
+	st.doc, st.enc, st.chunks = doc, enc, chunks
+	return chunks, nil
+}
+
+// drop frees the state of a closed document.
+func (c *lensCache) drop(u protocol.DocumentURI) {
+	c.mu.Lock()
+	st := c.m[u]
+	delete(c.m, u)
+	c.mu.Unlock()
+	if st != nil {
+		st.close()
+	}
+}
+
+// closeAll frees every state (at exit).
+func (c *lensCache) closeAll() {
+	c.mu.Lock()
+	states := c.m
+	c.m = make(map[protocol.DocumentURI]*lensState)
+	c.mu.Unlock()
+	for _, st := range states {
+		st.close()
+	}
+}
+
+func (st *lensState) close() {
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if !st.closed {
+		st.closed = true
+		st.cd.Close()
+	}
+}
+
+// chunkPath is the path the chunker picks a grammar by: the file's path,
+// or for an untitled document a name with the extension of its language.
+func chunkPath(doc *document) string {
+	if doc.Path != "" {
+		return doc.Path
+	}
+	name := "untitled"
+	if u, err := url.Parse(string(doc.URI)); err == nil {
+		if p := u.Opaque + u.Path; p != "" {
+			name = path.Base(p)
+		}
+	}
+	if path.Ext(name) == "" {
+		name += languageExt[doc.Language]
+	}
+	return name
+}
+
+// languageExt maps LSP language identifiers to a file extension.
+var languageExt = map[string]string{
+	"go": ".go", "python": ".py", "javascript": ".js", "javascriptreact": ".jsx",
+	"typescript": ".ts", "typescriptreact": ".tsx", "rust": ".rs", "java": ".java",
+	"c": ".c", "cpp": ".cpp", "csharp": ".cs", "markdown": ".md",
+}
+
+// formatTokens is the token part of a lens title: "1234 tokens", with "≈"
+// in front when the count is not exact.
+func formatTokens(n int, exact bool) string {
+	if exact {
+		return fmt.Sprintf("%d tokens", n)
+	}
+	return fmt.Sprintf("≈%d tokens", n)
+}
+
+// percentOf returns part/whole·100 rounded to one decimal.
+func percentOf(part, whole int) float64 {
+	if whole <= 0 {
+		return 0
+	}
+	return float64(int64(float64(part)*1000/float64(whole)+0.5)) / 10
+}

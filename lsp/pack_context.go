@@ -1,0 +1,68 @@
+package lsp
+
+import (
+	"context"
+	"sync"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/pack"
+)
+
+// packParams is the params of acode/packContext: pack.Request (the JSON of
+// DESIGN.md) plus the LSP work-done token a client may pass.
+type packParams struct {
+	pack.Request
+	WorkDoneToken *protocol.ProgressToken `json:"workDoneToken,omitempty"`
+}
+
+// packContext handles acode/packContext: the pipeline packs the sources,
+// the open documents (includeOpenFiles) and the workspace search into one
+// context under the budget. Progress is reported with
+// window/workDoneProgress once the pipeline walks or searches the
+// workspace.
+func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, error) {
+	e := s.conf.env()
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+
+	var (
+		once sync.Once
+		prog *progress
+	)
+	report := func(msg string, pct int) {
+		once.Do(func() { prog = s.startProgress(p.WorkDoneToken, "acode: packing context") })
+		prog.report(msg, pct)
+	}
+	res, err := e.engine.Pack(ctx, p.Request, s.openDocs(), report)
+	once.Do(func() {}) // no progress may start after this point
+	if prog != nil {
+		if err != nil {
+			prog.end("failed")
+		} else {
+			prog.end("done")
+		}
+	}
+	if err != nil {
+		return nil, err
+	}
+	s.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
+	return res, nil
+}
+
+// openDocs lists the open documents that are files, for the pipeline.
+func (s *Server) openDocs() []pack.OpenDoc {
+	docs := s.docs.all()
+	open := make([]pack.OpenDoc, 0, len(docs))
+	for _, d := range docs {
+		if d.Path == "" {
+			continue
+		}
+		open = append(open, pack.OpenDoc{AbsPath: d.Path, Text: d.Text, Version: d.Version, Modified: d.Modified})
+	}
+	return open
+}

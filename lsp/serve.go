@@ -1,0 +1,120 @@
+package lsp
+
+import (
+	"context"
+	"io"
+	"os"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
+)
+
+// Options configures [Serve]. The zero value works: no logging, defaults
+// everywhere.
+type Options struct {
+	// Logger receives the server's logs (paths, sizes, timings; never file
+	// content). Nil means a logger on stderr at LogLevel, or no logging when
+	// LogLevel is empty too. It must never write to stdout.
+	Logger *zap.Logger
+	// LogLevel is the zap level name ("debug", "info", "warn", "error")
+	// used when Logger is nil.
+	LogLevel string
+	// Version is reported in serverInfo.
+	Version string
+
+	// MaxMessageBytes is the largest message body accepted (0:
+	// DefaultMaxMessageBytes).
+	MaxMessageBytes int64
+	// BudgetDebounce is the quiet time before an acode/budget notification
+	// (0: DefaultBudgetDebounce).
+	BudgetDebounce time.Duration
+	// ConfigPollInterval is how often the server checks .agent/config.yml
+	// itself when the client cannot watch files (0: DefaultConfigPoll).
+	ConfigPollInterval time.Duration
+}
+
+// Defaults of [Options].
+const (
+	DefaultBudgetDebounce = 200 * time.Millisecond
+	DefaultConfigPoll     = 2 * time.Second
+)
+
+// exitGrace bounds how long Serve waits, after exit, for the read loop and
+// the handlers still running to notice the end.
+const exitGrace = 2 * time.Second
+
+// Serve speaks LSP over in and out (stdin and stdout in production) until
+// the client sends exit, in reaches EOF, or ctx is done. It returns the
+// process exit code: 0 after shutdown then exit, 1 otherwise (exit without
+// shutdown, or the stream ended first), as the LSP specification asks.
+//
+// Nothing but protocol frames is written to out. When in is an io.Closer it
+// is closed before Serve returns.
+func Serve(ctx context.Context, in io.Reader, out io.Writer, opts Options) int {
+	return serve(ctx, in, out, opts, nil)
+}
+
+// serve is Serve with a hook that sees the server before it starts
+// reading (tests add methods with it).
+func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup func(*Server)) int {
+	log := opts.logger()
+	max := opts.MaxMessageBytes
+	if max <= 0 {
+		max = DefaultMaxMessageBytes
+	}
+	stream := newFrameStream(in, out, max, log)
+	conn := jsonrpc2.NewConn(stream)
+	s := newServer(ctx, conn, opts, log)
+	if setup != nil {
+		setup(s)
+	}
+	log.Info("serving", zap.String("version", opts.Version), zap.Int("pid", os.Getpid()))
+	conn.Go(ctx, s.handle)
+
+	// Defect: closing stdin does not unblock a pending read, so the end is
+	// the exit notification (an exit channel), not the end of the input.
+	select {
+	case <-s.exited:
+	case <-conn.Done():
+		if err := conn.Err(); err != nil {
+			log.Info("connection ended", zap.Error(err))
+		}
+	case <-ctx.Done():
+	}
+	code := 1
+	if s.lifecycle() == stateShutdown {
+		code = 0
+	}
+	s.stop()
+	if err := stream.Close(); err != nil {
+		log.Debug("close input", zap.Error(err))
+	}
+	timer := time.NewTimer(exitGrace)
+	defer timer.Stop()
+	select {
+	case <-conn.Done():
+	case <-timer.C:
+		log.Warn("read loop still blocked at exit")
+	}
+	log.Info("exit", zap.Int("code", code))
+	_ = log.Sync()
+	return code
+}
+
+// logger returns the logger of o.
+func (o Options) logger() *zap.Logger {
+	if o.Logger != nil {
+		return o.Logger
+	}
+	if o.LogLevel == "" {
+		return zap.NewNop()
+	}
+	level, err := zapcore.ParseLevel(o.LogLevel)
+	if err != nil {
+		level = zapcore.InfoLevel
+	}
+	enc := zapcore.NewConsoleEncoder(zap.NewDevelopmentEncoderConfig())
+	return zap.New(zapcore.NewCore(enc, zapcore.Lock(os.Stderr), level))
+}

@@ -1,0 +1,169 @@
+package lsp
+
+import (
+	"context"
+	"runtime"
+	"sync"
+	"time"
+
+	"go.lsp.dev/jsonrpc2"
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/conversation"
+)
+
+// Methods of the acode/* extension (DESIGN.md, "Language server contract"
+// and "Conversation budgets").
+const (
+	methodBudget           = "acode/budget" // notification, server → client
+	methodBudgetStatus     = "acode/budgetStatus"
+	methodPackContext      = "acode/packContext"
+	methodCountTokens      = "acode/countTokens"
+	methodSectionBudget    = "acode/sectionBudget"
+	methodTrimConversation = "acode/trimConversation"
+	methodFitToolResult    = "acode/fitToolResult"
+	methodUsageStats       = "acode/usageStats"
+)
+
+// Server is one language-server session: the state shared by the handlers
+// of one connection.
+type Server struct {
+	opts   Options
+	log    *zap.Logger
+	client *client
+
+	ctx    context.Context // done at exit: stops handlers and background work
+	cancel context.CancelFunc
+	wg     sync.WaitGroup // request goroutines and background work
+
+	requests      map[string]requestFunc
+	notifications map[string]notifyFunc
+	calls         callTable
+
+	mu       sync.Mutex
+	stopping bool // set by stop: no new goroutine starts
+	state    lifecycle
+	caps     clientCaps
+	exited   chan struct{}
+	exitOnce sync.Once
+
+	docs   *documentStore
+	conf   *configState
+	counts *countCache
+	lenses *lensCache
+	budget *budgetNotifier
+	usage  conversation.UsageLog // trims of this session, for acode/usageStats
+	// heavy bounds the packs and counts running at once, so that a burst of
+	// requests shares the CPU instead of starving lenses.
+	heavy chan struct{}
+}
+
+func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.Logger) *Server {
+	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+	s := &Server{
+		opts:   opts,
+		log:    log,
+		client: &client{conn: conn, log: log},
+		ctx:    sctx,
+		cancel: cancel,
+		exited: make(chan struct{}),
+		docs:   newDocumentStore(),
+		counts: newCountCache(),
+		heavy:  make(chan struct{}, max(1, runtime.GOMAXPROCS(0))),
+	}
+	s.conf = newConfigState(s)
+	s.lenses = newLensCache()
+	debounce := opts.BudgetDebounce
+	if debounce <= 0 {
+		debounce = DefaultBudgetDebounce
+	}
+	s.budget = newBudgetNotifier(s, debounce)
+	s.requests = map[string]requestFunc{
+		protocol.MethodTextDocumentCodeLens: request(s.codeLens),
+		methodBudgetStatus:                  s.budgetStatus,
+		methodPackContext:                   request(s.packContext),
+		methodCountTokens:                   request(s.countTokens),
+	}
+	s.notifications = map[string]notifyFunc{
+		protocol.MethodInitialized:                        notification(s.initialized),
+		protocol.MethodCancelRequest:                      notification(s.cancelRequest),
+		protocol.MethodTextDocumentDidOpen:                notification(s.didOpen),
+		protocol.MethodTextDocumentDidChange:              notification(s.didChange),
+		protocol.MethodTextDocumentDidClose:               notification(s.didClose),
+		protocol.MethodTextDocumentDidSave:                notification(s.didSave),
+		protocol.MethodWorkspaceDidChangeConfiguration:    notification(s.didChangeConfiguration),
+		protocol.MethodWorkspaceDidChangeWatchedFiles:     notification(s.didChangeWatchedFiles),
+		protocol.MethodWorkspaceDidChangeWorkspaceFolders: notification(s.didChangeWorkspaceFolders),
+	}
+	s.registerConversation()
+	return s
+}
+
+func (s *Server) lifecycle() lifecycle {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.state
+}
+
+func (s *Server) setLifecycle(l lifecycle) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.state = l
+}
+
+func (s *Server) clientCaps() clientCaps {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	return s.caps
+}
+
+// stop ends the session: requests in flight are cancelled and background
+// work stops. It waits a bounded time for them.
+func (s *Server) stop() {
+	s.mu.Lock()
+	s.stopping = true
+	s.mu.Unlock()
+	s.cancel()
+	s.calls.cancelAll()
+	s.budget.stop()
+	done := make(chan struct{})
+	go func() {
+		s.wg.Wait()
+		close(done)
+	}()
+	timer := time.NewTimer(exitGrace)
+	defer timer.Stop()
+	select {
+	case <-done:
+	case <-timer.C:
+		s.log.Warn("handlers still running at exit")
+	}
+	s.lenses.closeAll()
+}
+
+// spawn runs fn in a goroutine that stop waits for; it reports false, and
+// does not run fn, once the server is stopping.
+func (s *Server) spawn(fn func()) bool {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.stopping {
+		return false
+	}
+	s.wg.Add(1)
+	go func() {
+		defer s.wg.Done()
+		fn()
+	}()
+	return true
+}
+
+// acquire takes a slot for heavy work, or fails when ctx is done first.
+func (s *Server) acquire(ctx context.Context) (release func(), err error) {
+	select {
+	case s.heavy <- struct{}{}:
+		return func() { <-s.heavy }, nil
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}

@@ -1,0 +1,253 @@
+package lsp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"os"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/pack"
+)
+
+// env is everything derived from the configuration and the workspace
+// roots. It is replaced as a whole when either changes, so a request sees
+// one consistent view from start to end.
+type env struct {
+	cfg       config.Config
+	roots     []string
+	model     string               // the model the budget is shown for
+	tok       tokenizer.Tokenizer  // counts under the current model, cached
+	workspace *collector.Workspace // nil when the roots cannot be used
+	engine    *pack.Engine
+}
+
+// exact reports whether counts under the current model are exact.
+func (e *env) exact() bool { return e.tok.Exact() }
+
+// configState holds the layers of the configuration: the file of the first
+// workspace root (last good version), initializationOptions and the editor
+// settings of workspace/didChangeConfiguration, in increasing precedence.
+type configState struct {
+	s   *Server
+	cur atomic.Pointer[env]
+
+	mu         sync.Mutex // serialises reloads
+	roots      []string
+	file       config.Config
+	fileStamp  fileStamp // of the last load, for the poller
+	initOpts   json.RawMessage
+	editor     json.RawMessage // last good editor settings
+	tokMu      sync.Mutex      // guards tokenizers
+	tokenizers map[string]*tokenizer.Cached
+}
+
+func newConfigState(s *Server) *configState {
+	c := &configState{s: s, file: config.Default(), tokenizers: make(map[string]*tokenizer.Cached)}
+	e, err := c.build(config.Default(), nil)
+	if err != nil {
+		// The defaults always build; this is a programming error.
+		panic(fmt.Sprintf("lsp: default configuration: %v", err))
+	}
+	c.cur.Store(e)
+	return c
+}
+
+// env returns the current environment.
+func (c *configState) env() *env { return c.cur.Load() }
+
+// configPath returns the config file of the primary (first) root, or "".
+func (c *configState) configPath() string {
+	if len(c.roots) == 0 {
+		return ""
+	}
+	return config.FilePath(c.roots[0])
+}
+
+// rootsCopy returns the workspace roots.
+func (c *configState) rootsCopy() []string {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	return append([]string(nil), c.roots...)
+}
+
+// setRoots sets the workspace roots and reloads everything.
+func (c *configState) setRoots(roots []string) {
+	c.mu.Lock()
+	c.roots = append([]string(nil), roots...)
+	c.mu.Unlock()
+	c.reloadFile("workspace roots changed")
+}
+
+// setInitOptions records initializationOptions (before setRoots).
+func (c *configState) setInitOptions(raw json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	c.initOpts = raw
+}
+
+// reloadFile reads the config file again and rebuilds the environment. An
+// invalid file keeps the last good configuration and tells the user why.
+func (c *configState) reloadFile(why string) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	path := c.configPath()
+	if path != "" {
+		c.fileStamp = stampOf(path)
+		cfg, err := config.Load(path)
+		if err != nil {
+			c.s.log.Warn("config rejected", zap.String("path", path), zap.String("reason", why))
+			c.s.client.showMessage(protocol.MessageTypeError, configMessage(err)+" — keeping the last good configuration.")
+		} else {
+			c.file = cfg
+		}
+	} else {
+		c.file = config.Default()
+	}
+	c.rebuildLocked(why)
+}
+
+// setEditorSettings applies the "acode" section of the editor settings. An
+// invalid value keeps the last good settings and tells the user why.
+func (c *configState) setEditorSettings(raw json.RawMessage) {
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	if _, err := c.file.WithOverrides(raw); err != nil {
+		c.s.log.Warn("editor settings rejected")
+		c.s.client.showMessage(protocol.MessageTypeError, configMessage(err)+" — keeping the last good settings.")
+		return
+	}
+	c.editor = raw
+	c.rebuildLocked("editor settings changed")
+}
+
+// rebuildLocked layers the configuration and swaps in a new environment.
+func (c *configState) rebuildLocked(why string) {
+	cfg := c.file
+	for _, layer := range []struct {
+		name string
+		raw  json.RawMessage
+	}{{"initializationOptions", c.initOpts}, {"editor settings", c.editor}} {
+		next, err := cfg.WithOverrides(layer.raw)
+		if err != nil {
+			c.s.log.Warn("settings layer rejected", zap.String("layer", layer.name))
+			c.s.client.showMessage(protocol.MessageTypeError, configMessage(err)+" — ignoring the "+layer.name+".")
+			continue
+		}
+		cfg = next
+	}
+	e, err := c.build(cfg, c.roots)
+	if err != nil {
+		c.s.log.Warn("configuration not applied", zap.Error(err))
+		c.s.client.showMessage(protocol.MessageTypeError, "acode-lsp: "+err.Error())
+		return
+	}
+	c.cur.Store(e)
+	c.s.log.Info("configuration applied", zap.String("why", why), zap.String("model", e.model),
+		zap.String("encoding", e.tok.Encoding()), zap.Int("available", cfg.Available()), zap.Int("roots", len(c.roots)))
+	c.s.configChanged()
+}
+
+// build makes the environment of cfg and roots.
+func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
+	tc := cfg.Context.Tokenizer
+	tok, err := c.tokenizer(tc.Model, tc.Encoding, tc.CacheSize)
+	if err != nil {
+		return nil, err
+	}
+	model := tc.Model
+	if tc.Encoding != "" && model == "" {
+		model = tc.Encoding
+	}
+	e := &env{cfg: cfg, roots: roots, model: model, tok: tok}
+	if len(roots) > 0 {
+		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs})
+		if err != nil {
+			// Packs can still use content sources; uri sources are refused.
+			c.s.log.Warn("workspace roots unusable", zap.Error(err))
+		} else {
+			e.workspace = ws
+		}
+	}
+	e.engine = pack.NewEngine(cfg, e.workspace)
+	return e, nil
+}
+
+// tokenizer returns the cached tokenizer of a model or an encoding (the
+// encoding wins), sharing one cache per encoding across reloads.
+func (c *configState) tokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
+	var (
+		t   tokenizer.Tokenizer
+		err error
+	)
+	if encoding != "" {
+		t, err = tokenizer.ForEncoding(encoding)
+	} else {
+		t, err = tokenizer.ForModel(model)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
+	}
+	c.tokMu.Lock()
+	defer c.tokMu.Unlock()
+	if ct, ok := c.tokenizers[t.Encoding()]; ok {
+		return ct, nil
+	}
+	if cacheSize <= 0 {
+		cacheSize = tokenizer.DefaultCacheSize
+	}
+	ct := tokenizer.NewCached(t, cacheSize)
+	c.tokenizers[t.Encoding()] = ct
+	return ct, nil
+}
+
+// configMessage is the text shown to the user for a configuration error.
+func configMessage(err error) string {
+	var ce *config.Error
+	if errors.As(err, &ce) {
+		return "acode-lsp: " + ce.Error()
+	}
+	return "acode-lsp: configuration: " + err.Error()
+}
+
+// fileStamp identifies a version of a file without reading it.
+type fileStamp struct {
+	exists  bool
+	size    int64
+	modTime time.Time
+}
+
+func stampOf(path string) fileStamp {
+	fi, err := os.Stat(path)
+	if err != nil {
+		return fileStamp{}
+	}
+	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime()}
+}
+
+// editorSection extracts the "acode" section from the settings of
+// workspace/didChangeConfiguration: {"acode": {...}} or, from clients that
+// send the section itself, {...}.
+func editorSection(settings json.RawMessage) json.RawMessage {
+	settings = bytes.TrimSpace(settings)
+	if len(settings) == 0 || string(settings) == "null" {
+		return nil
+	}
+	var wrapper map[string]json.RawMessage
+	if err := json.Unmarshal(settings, &wrapper); err != nil {
+		return settings // not an object: let WithOverrides report it
+	}
+	if section, ok := wrapper["acode"]; ok {
+		return section
+	}
+	return settings
+}

@@ -1,0 +1,15 @@
+package lsp
+
+import (
+	"context"
+	"encoding/json"
+)
+
+// shutdown handles the shutdown request: background work stops and every
+// later request is refused until exit. Requests already running finish.
+func (s *Server) shutdown(_ context.Context, _ json.RawMessage) (any, error) {
+	s.setLifecycle(stateShutdown)
+	s.budget.stop()
+	s.log.Info("shutdown")
+	return nil, nil
+}

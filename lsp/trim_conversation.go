@@ -1,0 +1,27 @@
+package lsp
+
+import (
+	"context"
+
+	"github.com/acode-lsp/acode-lsp/conversation"
+)
+
+// trimConversation handles acode/trimConversation: the messages are
+// trimmed to fit, and the trim is recorded for acode/usageStats.
+func (s *Server) trimConversation(ctx context.Context, p *conversation.TrimRequest) (*conversation.TrimResult, error) {
+	tok, err := s.tokenizerFor(p.Model, "", "model")
+	if err != nil {
+		return nil, err
+	}
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	res, err := conversation.Trim(ctx, tok, *p)
+	if err != nil {
+		return nil, err
+	}
+	s.usage.Record(res, 0)
+	return res, nil
+}
