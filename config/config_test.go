@@ -1,0 +1,192 @@
+package config
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+func TestParseValid(t *testing.T) {
+	tests := []struct {
+		name string
+		yaml string
+		want func(*Config)
+	}{
+		{"empty file", "", func(*Config) {}},
+		{"only comments", "# nothing\n", func(*Config) {}},
+		{"seed scenario 2", `
+context:
+  budget:
+    total_tokens: 10000
+    system_prompt_reserve: 1000
+    response_reserve: 2000
+    categories:
+      tool_results: 50
+      open_files: 30
+      search_results: 20
+`, func(c *Config) {
+			c.Context.Budget.TotalTokens = 10000
+			c.Context.Budget.SystemPromptReserve = 1000
+			c.Context.Budget.ResponseReserve = 2000
+			c.Context.Budget.Categories = map[string]int{"tool_results": 50, "open_files": 30, "search_results": 20}
+		}},
+		{"encoding and exclude", `
+context:
+  tokenizer: {encoding: cl100k_base}
+  exclude: ["vendor/**", "*.gen.go"]
+  dedup: {overlap_threshold: 0.5}
+`, func(c *Config) {
+			c.Context.Tokenizer.Encoding = "cl100k_base"
+			c.Context.Exclude = []string{"vendor/**", "*.gen.go"}
+			c.Context.Dedup.OverlapThreshold = 0.5
+		}},
+		{"partial source priority keeps the others", `
+context:
+  source_priority: {references: 90}
+`, func(c *Config) { c.Context.SourcePriority["references"] = 90 }},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			got, err := Parse([]byte(tt.yaml), "test.yml")
+			if err != nil {
+				t.Fatalf("Parse: %v", err)
+			}
+			want := Default()
+			tt.want(&want)
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("config (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestParseInvalid(t *testing.T) {
+	tests := []struct {
+		name     string
+		yaml     string
+		key      string
+		line     int
+		contains []string
+	}{
+		{"unknown key with line", "context:\n  budget:\n    total_tokens: 1000\n    totl: 5\n", "context.budget.totl", 4, []string{"unknown key", "total_tokens"}},
+		{"unknown top-level key", "contex:\n  budget: {}\n", "contex", 1, []string{"did you mean \"context\""}},
+		{"unknown category", "context:\n  budget:\n    categories: {tool_results: 100, docs: 0}\n", "context.budget.categories.docs", 3, []string{"unknown category"}},
+		{"sum not 100 (seed scenario 10)", "context:\n  budget:\n    total_tokens: 100000\n    categories:\n      tool_results: 40\n      open_files: 30\n      search_results: 20\n", "context.budget.categories", 0, []string{"sum to 90%", "references", "10%"}},
+		{"available <= 0", "context:\n  budget:\n    total_tokens: 5000\n    system_prompt_reserve: 2000\n    response_reserve: 3000\n", "context.budget.total_tokens", 0, []string{"leaves 0 tokens", "raise total_tokens above 5000"}},
+		{"negative reserve", "context:\n  budget:\n    response_reserve: -1\n", "context.budget.response_reserve", 0, []string{"must not be negative"}},
+		{"negative percentage", "context:\n  budget:\n    categories: {tool_results: 110, open_files: -10}\n", "context.budget.categories.open_files", 0, []string{"0 to 100"}},
+		{"bad type", "context:\n  budget:\n    total_tokens: lots\n", "(value)", 3, []string{"lots"}},
+		{"bad yaml", "context:\n  budget: [\n", "(yaml)", 0, []string{"not valid YAML"}},
+		{"weights over 1", "context:\n  ranking: {relevance_weight: 0.9, recency_weight: 0.3}\n", "context.ranking", 0, []string{"at most 1"}},
+		{"min over max", "context:\n  chunking: {max_chunk_tokens: 100, min_chunk_tokens: 200}\n", "context.chunking.min_chunk_tokens", 0, []string{"larger than max_chunk_tokens"}},
+		{"threshold", "context:\n  dedup: {overlap_threshold: 1.5}\n", "context.dedup.overlap_threshold", 0, []string{"at most 1"}},
+		{"unknown encoding", "context:\n  tokenizer: {encoding: gpt2000}\n", "context.tokenizer.encoding", 0, []string{"o200k_base"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := Parse([]byte(tt.yaml), "test.yml")
+			var ce *Error
+			if !errors.As(err, &ce) {
+				t.Fatalf("Parse error = %v, want *config.Error", err)
+			}
+			var found *Problem
+			for i, p := range ce.Problems {
+				if p.Key == tt.key {
+					found = &ce.Problems[i]
+				}
+			}
+			if found == nil {
+				t.Fatalf("no problem for key %q in %v", tt.key, ce.Problems)
+			}
+			if tt.line != 0 && found.Line != tt.line {
+				t.Errorf("line = %d, want %d", found.Line, tt.line)
+			}
+			if found.Fix == "" {
+				t.Errorf("problem %v has no fix", found)
+			}
+			msg := ce.Error()
+			for _, s := range tt.contains {
+				if !strings.Contains(msg, s) {
+					t.Errorf("message %q does not contain %q", msg, s)
+				}
+			}
+		})
+	}
+}
+
+func TestLoadMissingFileIsDefault(t *testing.T) {
+	got, err := Load(filepath.Join(t.TempDir(), "nope.yml"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if diff := cmp.Diff(Default(), got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+}
+
+func TestLoadFile(t *testing.T) {
+	dir := t.TempDir()
+	p := FilePath(dir)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("context:\n  tokenizer: {model: gpt-4}\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	got, err := Load(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got.Context.Tokenizer.Model != "gpt-4" {
+		t.Errorf("model = %q", got.Context.Tokenizer.Model)
+	}
+}
+
+func TestWithOverrides(t *testing.T) {
+	base := Default()
+	got, err := base.WithOverrides([]byte(`{"model":"gpt-4","budget":{"totalTokens":16000,"systemReserve":1000,"responseReserve":3000,"categories":{"open_files":100}},"serverPath":"/x","trace":{"server":"off"}}`))
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Default()
+	want.Context.Tokenizer.Model = "gpt-4"
+	want.Context.Budget.TotalTokens = 16000
+	want.Context.Budget.SystemPromptReserve = 1000
+	want.Context.Budget.ResponseReserve = 3000
+	want.Context.Budget.Categories = map[string]int{"open_files": 100}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("(-want +got):\n%s", diff)
+	}
+	if diff := cmp.Diff(Default(), base); diff != "" {
+		t.Errorf("base was modified (-want +got):\n%s", diff)
+	}
+	if _, err := base.WithOverrides([]byte(`{"budget":{"totalTokens":100}}`)); err == nil || !strings.Contains(err.Error(), "total_tokens") {
+		t.Errorf("invalid override error = %v", err)
+	}
+	for _, raw := range []string{"", "null", "{}"} {
+		got, err := base.WithOverrides([]byte(raw))
+		if err != nil || !cmp.Equal(base, got) {
+			t.Errorf("WithOverrides(%q) = %v, %v; want unchanged", raw, got, err)
+		}
+	}
+}
+
+func TestAllocationSumsToAvailable(t *testing.T) {
+	cfg := Default()
+	cfg.Context.Budget.TotalTokens = 10007
+	a, err := cfg.Allocation()
+	if err != nil {
+		t.Fatal(err)
+	}
+	var sum int64
+	for _, v := range a.Tokens {
+		sum += v
+	}
+	if sum != a.Available || a.Available != 7 {
+		t.Errorf("sum = %d, available = %d", sum, a.Available)
+	}
+}
