@@ -143,6 +143,11 @@ func sameMessage(in, out Message) bool {
 	if in.Role != out.Role || in.ToolCallID != out.ToolCallID || len(in.ToolCalls) != len(out.ToolCalls) {
 		return false
 	}
+	for k := range in.ToolCalls {
+		if in.ToolCalls[k].ID != out.ToolCalls[k].ID {
+			return false
+		}
+	}
 	if in.Content.Text() == out.Content.Text() {
 		return true
 	}
