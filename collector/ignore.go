@@ -21,6 +21,9 @@ const maxIgnoreFileSize = 1 << 20
 type ignoreRule struct {
 	gi     *ignore.GitIgnore
 	negate bool
+	// inside marks a pattern that ended in "/**": it matches what lies
+	// inside a directory matching gi, never that directory itself.
+	inside bool
 	line   int
 	text   string
 }
@@ -38,7 +41,7 @@ func compileIgnore(base, origin string, lines []string) (*ignoreList, []string) 
 	l := &ignoreList{base: base, origin: origin}
 	var bad []string
 	for i, raw := range lines {
-		pat, negate, ok := libPattern(raw)
+		pat, negate, inside, ok := libPattern(raw)
 		if !ok {
 			if t := strings.TrimSpace(raw); t != "" && !strings.HasPrefix(t, "#") {
 				bad = append(bad, raw)
@@ -48,6 +51,7 @@ func compileIgnore(base, origin string, lines []string) (*ignoreList, []string) 
 		l.rules = append(l.rules, ignoreRule{
 			gi:     ignore.CompileIgnoreLines(pat),
 			negate: negate,
+			inside: inside,
 			line:   i + 1,
 			text:   strings.TrimRight(raw, "\r"),
 		})
@@ -61,11 +65,24 @@ func compileIgnore(base, origin string, lines []string) (*ignoreList, []string) 
 func (l *ignoreList) match(rel string, isDir bool) (decided, ignored bool, rule *ignoreRule) {
 	for i := range l.rules {
 		r := &l.rules[i]
-		if selfMatch(r.gi, rel, isDir) {
+		if r.matches(rel, isDir) {
 			decided, ignored, rule = true, !r.negate, r
 		}
 	}
 	return decided, ignored, rule
+}
+
+// matches reports whether the rule applies to rel.
+func (r *ignoreRule) matches(rel string, isDir bool) bool {
+	if !r.inside {
+		return selfMatch(r.gi, rel, isDir)
+	}
+	for i := 0; i < len(rel); i++ {
+		if rel[i] == '/' && selfMatch(r.gi, rel[:i], true) {
+			return true
+		}
+	}
+	return false
 }
 
 // selfMatch reports whether the pattern matches rel itself.
@@ -116,14 +133,16 @@ const excludeOrigin = "context.exclude"
 //   - leading spaces are trimmed and escaped trailing spaces are not
 //     supported: spaces are kept as [ ];
 //   - a backslash escape is kept by the library as a regular-expression
-//     escape: escaped characters become literals.
+//     escape: escaped characters become literals;
+//   - a trailing "/**" also matches the directory itself: it is cut off and
+//     reported as inside, for the caller to match what lies below.
 //
 // It returns ok=false for blank lines, comments and lines that cannot be a
 // pattern (a lone "!" or a trailing backslash).
-func libPattern(line string) (pat string, negate, ok bool) {
+func libPattern(line string) (pat string, negate, inside, ok bool) {
 	line = strings.TrimSuffix(line, "\r")
 	if line == "" || line[0] == '#' {
-		return "", false, false
+		return "", false, false, false
 	}
 	if line[0] == '!' {
 		negate = true
@@ -134,8 +153,12 @@ func libPattern(line string) (pat string, negate, ok bool) {
 	line = strings.TrimRight(line, "/")
 	anchored := strings.HasPrefix(line, "/") || (strings.Contains(line, "/") && !strings.HasPrefix(line, "**/"))
 	line = strings.TrimLeft(line, "/")
+	if strings.HasSuffix(line, "/**") {
+		inside, dirOnly = true, false
+		line = strings.TrimSuffix(line, "/**")
+	}
 	if line == "" {
-		return "", false, false
+		return "", false, false, false
 	}
 	var b strings.Builder
 	if anchored {
@@ -146,7 +169,7 @@ func libPattern(line string) (pat string, negate, ok bool) {
 		switch c {
 		case '\\':
 			if i+1 == len(line) {
-				return "", false, false
+				return "", false, false, false
 			}
 			i++
 			writeLiteral(&b, line[i])
@@ -169,7 +192,7 @@ func libPattern(line string) (pat string, negate, ok bool) {
 	if dirOnly {
 		b.WriteByte('/')
 	}
-	return b.String(), negate, true
+	return b.String(), negate, inside, true
 }
 
 // writeLiteral writes c so that go-gitignore matches it literally.
