@@ -37,6 +37,9 @@ func (d *Document) Update(ctx context.Context, src []byte, count Counter, opts O
 	if count == nil {
 		return nil, fmt.Errorf("chunker: update %s: nil counter", d.path)
 	}
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("chunker: update %s: %w", d.path, err)
+	}
 	src = append([]byte(nil), src...) // the old text must survive the caller's buffer
 	l := newLayout(ctx, src, count, opts)
 	if d.g == nil || !l.opts.PreferStructural {

@@ -52,15 +52,66 @@ func (g *grammar) parse(ctx context.Context, old *sitter.Tree, src []byte) (*sit
 		p = sitter.NewParser()
 		p.SetLanguage(g.lang)
 	}
-	tree, err := p.ParseCtx(ctx, old, src)
-	if err != nil {
-		// A halted parser resumes its old parse on the next call; drop it.
+	pctx, finish := guardCancel(ctx)
+	tree, err := p.ParseCtx(pctx, old, src)
+	if finish() || err != nil {
+		// A parser halted by cancellation resumes its old parse on the
+		// next call, and its cancel flag may still be raised: drop it.
 		p.Close()
+	} else {
+		g.parsers.Put(p)
+	}
+	if err != nil {
 		return nil, err
 	}
-	g.parsers.Put(p)
 	return tree, nil
 }
+
+// guardCancel returns a context for Parser.ParseCtx that is cancelled with
+// ctx only while the parse runs; finish ends the parse's window and reports
+// whether the cancellation was passed on.
+//
+// Library defect (smacker/go-tree-sitter v0.0.0-20240827094217): ParseCtx
+// starts a goroutine that raises the parser's cancel flag when ctx is done,
+// racing with the end of the parse. If ctx ends just after the parse, the
+// flag stays raised and the parser's next parse fails at once with
+// ErrOperationLimit. Here the context seen by ParseCtx is only cancelled
+// during the parse, and a parser that saw a cancellation is not reused.
+func guardCancel(ctx context.Context) (context.Context, func() bool) {
+	if ctx.Done() == nil {
+		return ctx, func() bool { return false }
+	}
+	var mu sync.Mutex
+	parsing, passed := true, false
+	done, stop := make(chan struct{}), make(chan struct{})
+	go func() {
+		select {
+		case <-ctx.Done():
+			mu.Lock()
+			if parsing {
+				passed = true
+				close(done)
+			}
+			mu.Unlock()
+		case <-stop:
+		}
+	}()
+	return doneCtx{ctx, done}, func() bool {
+		mu.Lock()
+		defer mu.Unlock()
+		parsing = false
+		close(stop)
+		return passed
+	}
+}
+
+// doneCtx is a context whose Done channel is its own.
+type doneCtx struct {
+	context.Context
+	done chan struct{}
+}
+
+func (c doneCtx) Done() <-chan struct{} { return c.done }
 
 // structuralChunks outlines the tree of the layout's source and lays it out.
 func (l *layout) structuralChunks(g *grammar, root *sitter.Node) ([]Chunk, error) {
