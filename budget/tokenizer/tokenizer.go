@@ -4,9 +4,6 @@ import (
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/pkoukk/tiktoken-go"
-	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 )
 
 // Tokenizer counts tokens of text for one encoding.
@@ -65,39 +62,40 @@ func ForEncoding(name string) (Tokenizer, error) {
 	return e, nil
 }
 
-// encoder is the exact tokenizer of one encoding, built once on first use.
+// encoder is the exact tokenizer of one encoding: a hand-written splitter
+// for the encoding's pattern and tiktoken's byte-pair merge over the
+// encoding's ranks, built once on first use.
 type encoder struct {
-	name string
-	once sync.Once
-	err  error
-	tk   *tiktoken.Tiktoken
+	name  string
+	split splitFunc
+	once  sync.Once
+	err   error
+	ranks *rankTable
 }
 
 var encoders = map[string]*encoder{
-	O200kBase:  {name: O200kBase},
-	Cl100kBase: {name: Cl100kBase},
-	P50kBase:   {name: P50kBase},
-	R50kBase:   {name: R50kBase},
+	O200kBase:  {name: O200kBase, split: nextO200k},
+	Cl100kBase: {name: Cl100kBase, split: nextCl100k},
+	P50kBase:   {name: P50kBase, split: nextGPT2},
+	R50kBase:   {name: R50kBase, split: nextGPT2},
 }
 
-var setLoader sync.Once
-
+// load builds the rank table on first use.
 func (e *encoder) load() error {
-	e.once.Do(func() {
-		setLoader.Do(func() { tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader()) })
-		tk, err := tiktoken.GetEncoding(e.name)
-		if err != nil {
-			e.err = fmt.Errorf("tokenizer: load %s: %w", e.name, err)
-			return
-		}
-		e.tk = tk
-	})
+	e.once.Do(func() { e.ranks, e.err = loadRanks(e.name) })
 	return e.err
 }
 
 // Count implements [Tokenizer].
 func (e *encoder) Count(text string) int {
-	return len(e.tk.EncodeOrdinary(toValidUTF8(text)))
+	text = toValidUTF8(text)
+	n := 0
+	for i := 0; i < len(text); {
+		j := e.split(text, i)
+		n += e.ranks.countPiece(text[i:j])
+		i = j
+	}
+	return n
 }
 
 // Encoding implements [Tokenizer].

@@ -1,0 +1,171 @@
+package tokenizer
+
+import (
+	"bytes"
+	"encoding/base64"
+	"fmt"
+	"math/bits"
+
+	"github.com/pkoukk/tiktoken-go-loader/assets"
+)
+
+// noRank is the rank of a byte string that is not a token.
+const noRank = ^uint32(0)
+
+// rankTable maps the byte strings of an encoding's tokens to their ranks:
+// one arena holding every token's bytes and an open-addressing hash table
+// (linear probing, load ≤ 0.5) over it. It is built once and read-only
+// afterwards, so lookups are safe for concurrent use.
+type rankTable struct {
+	slots []uint64 // hash tag<<32 | entry+1; 0 is empty
+	mask  uint64
+	arena string   // token bytes, entry e at arena[off[e]:off[e+1]]
+	off   []uint32 // len(rank)+1 offsets
+	rank  []uint32
+}
+
+// loadRanks builds the rank table of an encoding from the
+// tiktoken-go-loader's embedded assets ("<name>.tiktoken": one
+// "base64(token) rank" per line). No network is ever used.
+func loadRanks(name string) (*rankTable, error) {
+	data, err := assets.Assets.ReadFile(name + ".tiktoken")
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: read ranks of %s: %w", name, err)
+	}
+	n := bytes.Count(data, []byte{'\n'}) + 1
+	arena := make([]byte, 0, len(data)*3/4)
+	t := &rankTable{off: make([]uint32, 0, n+1), rank: make([]uint32, 0, n)}
+	for lineNo := 1; len(data) > 0; lineNo++ {
+		line := data
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
+			line, data = data[:k], data[k+1:]
+		} else {
+			data = nil
+		}
+		if len(line) == 0 {
+			continue
+		}
+		sp := bytes.IndexByte(line, ' ')
+		if sp <= 0 {
+			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: no space", name, lineNo)
+		}
+		at := len(arena)
+		arena = arena[:at+base64.StdEncoding.DecodedLen(sp)]
+		m, err := base64.StdEncoding.Decode(arena[at:], line[:sp])
+		if err != nil {
+			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: %w", name, lineNo, err)
+		}
+		arena = arena[:at+m]
+		r, ok := parseRank(line[sp+1:])
+		if !ok || m == 0 {
+			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: bad entry", name, lineNo)
+		}
+		t.off = append(t.off, uint32(at))
+		t.rank = append(t.rank, r)
+	}
+	t.off = append(t.off, uint32(len(arena)))
+	t.arena = string(arena)
+
+	size := uint64(1) << bits.Len(uint(2*len(t.rank)))
+	t.slots = make([]uint64, size)
+	t.mask = size - 1
+	for e := range t.rank {
+		key := t.arena[t.off[e]:t.off[e+1]]
+		h := hashString(key)
+		i := h & t.mask
+		for t.slots[i] != 0 {
+			if t.key(t.slots[i]) == key {
+				return nil, fmt.Errorf("tokenizer: ranks of %s: duplicate token %q", name, key)
+			}
+			i = (i + 1) & t.mask
+		}
+		t.slots[i] = h&^0xFFFFFFFF | uint64(e+1)
+	}
+	return t, nil
+}
+
+// parseRank parses a decimal rank.
+func parseRank(b []byte) (uint32, bool) {
+	if len(b) == 0 || len(b) > 9 {
+		return 0, false
+	}
+	var r uint32
+	for _, c := range b {
+		if c < '0' || c > '9' {
+			return 0, false
+		}
+		r = r*10 + uint32(c-'0')
+	}
+	return r, true
+}
+
+// key returns the token bytes of a non-empty slot.
+func (t *rankTable) key(slot uint64) string {
+	e := uint32(slot) - 1
+	return t.arena[t.off[e]:t.off[e+1]]
+}
+
+// get returns the rank of the token s, or noRank.
+func (t *rankTable) get(s string) uint32 {
+	h := hashString(s)
+	tag := h &^ 0xFFFFFFFF
+	for i := h & t.mask; ; i = (i + 1) & t.mask {
+		v := t.slots[i]
+		if v == 0 {
+			return noRank
+		}
+		if v&^0xFFFFFFFF == tag {
+			e := uint32(v) - 1
+			if t.arena[t.off[e]:t.off[e+1]] == s {
+				return t.rank[e]
+			}
+		}
+	}
+}
+
+// len returns the number of tokens.
+func (t *rankTable) len() int { return len(t.rank) }
+
+// hashString is a fast non-cryptographic hash for short byte strings
+// (8-byte words folded with a multiply, then a murmur3 finaliser).
+func hashString(s string) uint64 {
+	const m = 0x9E3779B97F4A7C15
+	h := uint64(len(s)) * m
+	for len(s) >= 8 {
+		_ = s[7]
+		w := uint64(s[0]) | uint64(s[1])<<8 | uint64(s[2])<<16 | uint64(s[3])<<24 |
+			uint64(s[4])<<32 | uint64(s[5])<<40 | uint64(s[6])<<48 | uint64(s[7])<<56
+		h = bits.RotateLeft64((h^w)*m, 31)
+		s = s[8:]
+	}
+	var w uint64
+	switch len(s) {
+	case 7:
+		w |= uint64(s[6]) << 48
+		fallthrough
+	case 6:
+		w |= uint64(s[5]) << 40
+		fallthrough
+	case 5:
+		w |= uint64(s[4]) << 32
+		fallthrough
+	case 4:
+		w |= uint64(s[3]) << 24
+		fallthrough
+	case 3:
+		w |= uint64(s[2]) << 16
+		fallthrough
+	case 2:
+		w |= uint64(s[1]) << 8
+		fallthrough
+	case 1:
+		w |= uint64(s[0])
+		h = (h ^ w) * m
+	}
+	h ^= h >> 33
+	h *= 0xFF51AFD7ED558CCD
+	h ^= h >> 33
+	h *= 0xC4CEB9FE1A85EC53
+	h ^= h >> 33
+	return h
+}
