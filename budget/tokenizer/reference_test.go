@@ -96,13 +96,13 @@ var referenceSeeds = []string{
 	"Hello, World! It's a test.",
 	"func main() {\n\tfmt.Println(\"hi\")\n}\n",
 	"  leading and trailing  ",
-	"a\u0085b \u0085 c",           // NEL is \s
+	"a\u0085b \u0085 c",            // NEL is \s
 	"\uFEFFpackage main",           // BOM is not \s
 	"a\u00A0b\u2028c\u3000d\u2029", // Unicode spaces
 	"line1\rline2\r\rline3\r",      // lone CR
 	"crlf\r\n\r\n  \r\nend\r\n",
-	"   \n  \n\t\n    \nx",   // whitespace-only lines
-	"  \t  \n",               // trailing whitespace at the end
+	"   \n  \n\t\n    \nx",    // whitespace-only lines
+	"  \t  \n",                // trailing whitespace at the end
 	" \u3000x  \u3000 y\t\tz", // wide spaces before words
 	"日本語のテキストです。中文字符，한국어 텍스트",
 	"👨‍👩‍👧‍👦 family 🏳️‍🌈 flag 👍🏽 ok",
