@@ -1,0 +1,98 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/conversation"
+)
+
+// runFit implements `acode-lsp fit`: a tool output on stdin, the page (or,
+// with --mode history, the summary) on stdout, the counts and the cursor of
+// the next page on stderr. Exit codes: 0 ok, 1 invalid input, 2 usage, 3
+// maxTokens too small for any of an item.
+func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	tool := fs.String("tool", "", "tool kind: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
+	maxTokens := fs.Int("max", 0, "tokens the page may use (maxTokens, required)")
+	cursor := fs.String("cursor", "", "continuation printed by the previous page")
+	mode := fs.String("mode", conversation.ModePage, "page, or history for a compressed summary")
+	path := fs.String("path", "", "file path shown in a read_file history summary")
+	model := fs.String("model", "", "model whose tokenizer counts (default gpt-4o)")
+	asJSON := fs.Bool("json", false, "print the acode/fitToolResult result object instead of the content")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: acode-lsp fit --tool KIND --max N [--cursor C] [--mode history] < output.txt\n\n"+
+			"Prints the largest leading page of whole items of a tool output that fits N tokens;\n"+
+			"the cursor for the next page is printed on stderr.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "acode-lsp fit: unexpected argument %q (the output is read from stdin)\n", fs.Arg(0))
+		return 2
+	}
+	if *maxTokens <= 0 {
+		fmt.Fprintln(stderr, "acode-lsp fit: --max N is required and must be positive")
+		return 2
+	}
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp fit: read stdin: %v\n", err)
+		return 1
+	}
+	tk, err := tokenizer.ForModel(*model)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
+		return 1
+	}
+	req := conversation.FitRequest{Tool: *tool, Content: string(data), MaxTokens: *maxTokens,
+		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model}
+	res, err := conversation.FitToolResult(ctx, tokenizer.NewCached(tk, 0), req)
+	var tooSmall *conversation.Error
+	switch {
+	case errors.As(err, &tooSmall):
+		fmt.Fprintf(stderr, "acode-lsp fit: %s: %s\n", tooSmall.Code, tooSmall.Message)
+		return 3
+	case err != nil:
+		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
+		return 1
+	}
+	out := []byte(res.Content)
+	if *asJSON {
+		if out, err = marshalCLIResult(res); err != nil {
+			fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
+			return 1
+		}
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "acode-lsp fit: write: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, conversation.FitReport(res))
+	return 0
+}
+
+// marshalCLIResult encodes a result object as indented JSON without HTML
+// escaping, ending in a newline.
+func marshalCLIResult(v any) ([]byte, error) {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	enc.SetIndent("", "  ")
+	if err := enc.Encode(v); err != nil {
+		return nil, fmt.Errorf("encode result: %w", err)
+	}
+	return buf.Bytes(), nil
+}

@@ -1,0 +1,105 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/conversation"
+)
+
+// runTrim implements `acode-lsp trim`: a conversation (OpenAI chat-messages
+// JSON) on stdin, the trimmed conversation in the same shape on stdout, a
+// report on stderr. Exit codes: 0 ok, 1 invalid input, 2 usage, 3 the
+// conversation cannot fit (ACODE-CTX-003).
+func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("trim", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	maxTokens := fs.Int("max", 0, "context window in tokens (maxContextTokens; default: the model's known window)")
+	reserve := fs.Int("reserve", 0, "tokens reserved for the response (reservedOutputTokens)")
+	model := fs.String("model", "", "model whose tokenizer counts (default gpt-4o, or the input's \"model\")")
+	turns := fs.Int("preserve-turns", conversation.DefaultPreserveRecentTurns, "recent turns never dropped (preserveRecentTurns)")
+	maxAge := fs.Int("max-age", conversation.DefaultMaxAge, "assistant steps after which tool outputs are truncated first (maxAge)")
+	small := fs.Int("small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under this many tokens survive the first pass (smallOutputThreshold)")
+	keepErrors := fs.Bool("preserve-errors", true, "error outputs survive the first pass (preserveErrors)")
+	asJSON := fs.Bool("json", false, "print the acode/trimConversation result object instead of the messages")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: acode-lsp trim --max N [--reserve N] [--model M] [flags] < conversation.json\n\n"+
+			"Trims an OpenAI chat-messages conversation (a JSON array, or an object with \"messages\")\n"+
+			"to fit max − reserve tokens and prints it in the same shape; the report goes to stderr.\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "acode-lsp trim: unexpected argument %q (the conversation is read from stdin)\n", fs.Arg(0))
+		return 2
+	}
+	data, err := io.ReadAll(stdin)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: read stdin: %v\n", err)
+		return 1
+	}
+	in, err := conversation.ParseTrimInput(data)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	req := in.Request
+	fs.Visit(func(f *flag.Flag) { // flags given on the command line win over the input's params
+		switch f.Name {
+		case "max":
+			req.MaxContextTokens = *maxTokens
+		case "reserve":
+			req.ReservedOutputTokens = *reserve
+		case "model":
+			req.Model = *model
+		case "preserve-turns":
+			req.PreserveRecentTurns = turns
+		case "max-age":
+			req.MaxAge = maxAge
+		case "small-output":
+			req.SmallOutputThreshold = small
+		case "preserve-errors":
+			req.PreserveErrors = keepErrors
+		}
+	})
+	tk, err := tokenizer.ForModel(req.Model)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	res, err := conversation.Trim(ctx, tokenizer.NewCached(tk, 0), req)
+	var overflow *conversation.Error
+	switch {
+	case errors.As(err, &overflow):
+		fmt.Fprintf(stderr, "acode-lsp trim: %s: %s\n", overflow.Code, overflow.Message)
+		return 3
+	case err != nil:
+		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	var out []byte
+	if *asJSON {
+		out, err = marshalCLIResult(res)
+	} else {
+		out, err = in.Output(res.Messages)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	if _, err := stdout.Write(out); err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: write: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, conversation.TrimReport(res, tk.Encoding(), tk.Exact()))
+	return 0
+}
