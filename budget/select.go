@@ -1,0 +1,281 @@
+package budget
+
+import "sort"
+
+// SelectOptions configure [Select].
+type SelectOptions struct {
+	// Redistribute offers what a category leaves unused to the remaining
+	// candidates of every category, in global rank order (DESIGN rule 7).
+	Redistribute bool
+	// Overhead estimates the formatting tokens an item adds besides its
+	// content: first is true when no chunk of its file is selected yet (so
+	// it brings a header and a fence). Nil means no overhead.
+	Overhead func(it *Item, first bool) int
+	// Count counts tokens; it recounts items trimmed to lines not yet
+	// included.
+	Count func(string) int
+	// FillMin is the smallest leftover (tokens) worth filling with the
+	// leading lines of a candidate that does not fit whole; 0 means 48.
+	FillMin int
+}
+
+// Selection is the outcome of [Select].
+type Selection struct {
+	// Selected holds the chosen items in rank order. Items whose lines were
+	// partly included already are trimmed to the lines still missing (one
+	// item per remaining run of lines).
+	Selected []*Item
+	// OverBudget holds candidates (or the unselected remainder of a
+	// truncated one) that did not fit.
+	OverBudget []*Item
+	// Covered holds candidates whose every line was already included by a
+	// better-ranked item.
+	Covered []*Item
+	// Used is the estimated cost (content + formatting) per category.
+	Used map[string]int64
+	// TrimmedTokens counts the tokens of lines not emitted again.
+	TrimmedTokens int
+}
+
+// Select chooses the items to pack. Per category, in rank order, it takes
+// what fits the category's allocation and skips what does not (trying the
+// next); then, with Redistribute, what the categories left unused goes to
+// the remaining candidates in global rank order. A candidate never brings a
+// line that a better-ranked selected item already brought. If nothing fits
+// that way, the best candidate that fits Available is taken, so content that
+// can fit is never dropped entirely; last, leftover room is filled with the
+// leading whole lines of the best candidates that did not fit whole.
+//
+// items must be in rank order ([Less]).
+func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
+	s := &selector{opts: opts, covered: map[string][]span{}, files: map[string]int{}}
+	if s.opts.FillMin <= 0 {
+		s.opts.FillMin = 48
+	}
+	remaining := map[string]int64{}
+	for _, c := range Categories {
+		remaining[c] = alloc.Tokens[c]
+	}
+	used := map[string]int64{}
+	for _, c := range Categories {
+		used[c] = 0
+	}
+	pending := make([]*Item, 0, len(items))
+
+	take := func(parts []*Item, cost int64) {
+		for _, p := range parts {
+			s.include(p)
+		}
+		used[parts[0].Category] += cost
+	}
+	// Pass 1: each category within its own allocation.
+	for _, it := range items {
+		parts, trimmed := s.cut(it)
+		if len(parts) == 0 {
+			s.sel.Covered = append(s.sel.Covered, it)
+			s.sel.TrimmedTokens += it.Tokens
+			continue
+		}
+		cost := s.cost(parts)
+		if cost <= remaining[it.Category] {
+			remaining[it.Category] -= cost
+			s.sel.TrimmedTokens += trimmed
+			take(parts, cost)
+			continue
+		}
+		pending = append(pending, it)
+	}
+	var leftover int64
+	for _, c := range Categories {
+		leftover += remaining[c]
+	}
+	// Pass 2: leftover to everyone, in global rank order.
+	if opts.Redistribute {
+		rest := pending[:0:0]
+		for _, it := range pending {
+			parts, trimmed := s.cut(it)
+			if len(parts) == 0 {
+				s.sel.Covered = append(s.sel.Covered, it)
+				s.sel.TrimmedTokens += it.Tokens
+				continue
+			}
+			if cost := s.cost(parts); cost <= leftover {
+				leftover -= cost
+				s.sel.TrimmedTokens += trimmed
+				take(parts, cost)
+				continue
+			}
+			rest = append(rest, it)
+		}
+		pending = rest
+	}
+	// Guarantee: content that can fit is never dropped entirely.
+	if len(s.sel.Selected) == 0 {
+		for i, it := range pending {
+			parts, _ := s.cut(it)
+			if cost := s.cost(parts); len(parts) > 0 && cost <= alloc.Available {
+				take(parts, cost)
+				leftover = max(0, alloc.Available-cost)
+				for _, c := range Categories {
+					remaining[c] = 0
+				}
+				pending = append(pending[:i:i], pending[i+1:]...)
+				break
+			}
+		}
+	}
+	// Pass 3: fill leftover room with the leading lines of what did not fit.
+	for _, it := range pending {
+		room := leftover
+		if !opts.Redistribute {
+			room = remaining[it.Category]
+		}
+		if room < int64(s.opts.FillMin) || s.opts.Count == nil {
+			s.sel.OverBudget = append(s.sel.OverBudget, it)
+			continue
+		}
+		parts, _ := s.cut(it)
+		if len(parts) == 0 {
+			s.sel.Covered = append(s.sel.Covered, it)
+			continue
+		}
+		head, rest := s.truncate(parts[0], room)
+		if head == nil {
+			s.sel.OverBudget = append(s.sel.OverBudget, it)
+			continue
+		}
+		cost := s.cost([]*Item{head})
+		take([]*Item{head}, cost)
+		if opts.Redistribute {
+			leftover -= cost
+		} else {
+			remaining[it.Category] -= cost
+		}
+		if rest != nil {
+			s.sel.OverBudget = append(s.sel.OverBudget, rest)
+		}
+		s.sel.OverBudget = append(s.sel.OverBudget, parts[1:]...)
+	}
+	sort.SliceStable(s.sel.Selected, func(i, j int) bool { return Less(s.sel.Selected[i], s.sel.Selected[j]) })
+	s.sel.Used = used
+	return s.sel
+}
+
+type span struct{ start, end int }
+
+type selector struct {
+	opts    SelectOptions
+	sel     Selection
+	covered map[string][]span // lines already selected, per file
+	files   map[string]int    // selected items per file
+}
+
+// cut returns the runs of it's lines not yet covered, as items, and the
+// tokens of the lines cut away (an estimate: whole minus parts).
+func (s *selector) cut(it *Item) ([]*Item, int) {
+	key := it.fileKey()
+	cov := s.covered[key]
+	if key == "" || len(cov) == 0 {
+		return []*Item{it}, 0
+	}
+	var runs []span
+	start := it.StartLine
+	for _, c := range cov {
+		if c.end < start || c.start > it.EndLine {
+			continue
+		}
+		if c.start > start {
+			runs = append(runs, span{start, c.start - 1})
+		}
+		start = max(start, c.end+1)
+	}
+	if start <= it.EndLine {
+		runs = append(runs, span{start, it.EndLine})
+	}
+	if len(runs) == 1 && runs[0].start == it.StartLine && runs[0].end == it.EndLine {
+		return []*Item{it}, 0
+	}
+	parts := make([]*Item, 0, len(runs))
+	sum := 0
+	for _, r := range runs {
+		p := s.part(it, r.start, r.end)
+		sum += p.Tokens
+		parts = append(parts, p)
+	}
+	return parts, max(0, it.Tokens-sum)
+}
+
+func (s *selector) part(it *Item, start, end int) *Item {
+	p := *it
+	p.StartLine, p.EndLine = start, end
+	p.Content = it.Source.Slice(start, end)
+	if s.opts.Count != nil {
+		p.Tokens = s.opts.Count(p.Content)
+	}
+	return &p
+}
+
+func (s *selector) cost(parts []*Item) int64 {
+	var c int64
+	seen := s.files[parts[0].fileKey()] > 0
+	for _, p := range parts {
+		c += int64(p.Tokens)
+		if s.opts.Overhead != nil {
+			c += int64(s.opts.Overhead(p, !seen || p.fileKey() == ""))
+		}
+		seen = true
+	}
+	return c
+}
+
+func (s *selector) include(it *Item) {
+	s.sel.Selected = append(s.sel.Selected, it)
+	key := it.fileKey()
+	if key == "" {
+		return
+	}
+	s.files[key]++
+	cov := append(s.covered[key], span{it.StartLine, it.EndLine})
+	sort.Slice(cov, func(i, j int) bool { return cov[i].start < cov[j].start })
+	merged := cov[:1]
+	for _, c := range cov[1:] {
+		last := &merged[len(merged)-1]
+		if c.start <= last.end+1 {
+			last.end = max(last.end, c.end)
+			continue
+		}
+		merged = append(merged, c)
+	}
+	s.covered[key] = merged
+}
+
+// truncate returns the longest leading run of whole lines of it whose cost
+// fits room, and the rest (nil when nothing fits or nothing is left).
+func (s *selector) truncate(it *Item, room int64) (head, rest *Item) {
+	lo, hi := 0, it.Lines()-1 // number of lines that fit, searched in [lo, hi]
+	first := s.files[it.fileKey()] == 0 || it.fileKey() == ""
+	fits := func(n int) bool {
+		p := s.part(it, it.StartLine, it.StartLine+n-1)
+		c := int64(p.Tokens)
+		if s.opts.Overhead != nil {
+			c += int64(s.opts.Overhead(p, first))
+		}
+		return c <= room
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if fits(mid) {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	if lo == 0 {
+		return nil, nil
+	}
+	head = s.part(it, it.StartLine, it.StartLine+lo-1)
+	if it.StartLine+lo <= it.EndLine {
+		rest = s.part(it, it.StartLine+lo, it.EndLine)
+	}
+	return head, rest
+}

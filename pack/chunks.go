@@ -1,0 +1,81 @@
+package pack
+
+import (
+	"fmt"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/collector"
+)
+
+// categoryOf maps a source type to its budget category.
+var categoryOf = map[collector.SourceType]string{
+	collector.ToolResult:   budget.ToolResults,
+	collector.OpenFile:     budget.OpenFiles,
+	collector.SearchResult: budget.SearchResults,
+	collector.Reference:    budget.References,
+}
+
+// chunk cuts every source into candidate items (DESIGN rule 4): files
+// structurally, ranges and tool output into line windows.
+func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
+	ch := p.e.cfg.Context.Chunking
+	opts := chunker.Options{MaxTokens: ch.MaxChunkTokens, MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
+	count := chunker.Counter(p.tok.Count)
+	var items []*budget.Item
+	var srcIndex []int
+	seq := 0
+	for si, s := range srcs {
+		if si%16 == 0 {
+			if err := p.ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		text := budget.NewText(s.Content)
+		n := text.Lines()
+		if n == 0 {
+			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"})
+			continue
+		}
+		var chunks []chunker.Chunk
+		switch {
+		case s.ranged:
+			start, end := s.StartLine, s.EndLine
+			if end == 0 || end > n {
+				end = n
+			}
+			if start > n {
+				p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", start, n)})
+				continue
+			}
+			chunks = chunker.SplitLines([]byte(s.Content), start, end, count, opts)
+		case s.Type == collector.ToolResult:
+			chunks = chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+		default:
+			var err error
+			chunks, err = chunker.Split(p.ctx, s.Path, []byte(s.Content), count, opts)
+			if err != nil {
+				if p.ctx.Err() != nil {
+					return nil, p.ctx.Err()
+				}
+				chunks = chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+			}
+		}
+		cat := categoryOf[s.Type]
+		lang := chunker.FenceLanguage(s.Path)
+		for _, c := range chunks {
+			if c.Content == "" {
+				continue
+			}
+			items = append(items, &budget.Item{
+				Category: cat, Type: string(s.Type), Path: s.Path, Label: s.Label, Lang: lang,
+				StartLine: c.StartLine, EndLine: c.EndLine, Source: text, Content: c.Content, Tokens: c.Tokens,
+				Priority: p.e.cfg.Context.SourcePriority[cat], Kind: c.Kind, Name: c.Name, Seq: seq,
+			})
+			srcIndex = append(srcIndex, si)
+			seq++
+		}
+	}
+	p.srcOf = srcIndex
+	return items, nil
+}

@@ -1,0 +1,243 @@
+package pack
+
+import (
+	"fmt"
+	"net/url"
+	"path/filepath"
+	"strings"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/collector"
+)
+
+// source is a collected source with its index for stable ordering.
+type source struct {
+	collector.Source
+	ranged bool // StartLine/EndLine restrict it to a range
+}
+
+var sourceTypes = map[string]collector.SourceType{
+	"tool_result":   collector.ToolResult,
+	"open_file":     collector.OpenFile,
+	"search_result": collector.SearchResult,
+	"reference":     collector.Reference,
+}
+
+// collect gathers every source of the request through the collector's
+// filters (DESIGN rule 9); what is not let in goes to p.excluded.
+func (p *run) collect(open []OpenDoc) ([]source, error) {
+	ws := p.e.ws
+	var out []source
+	for i, sp := range p.req.Sources {
+		s, excl, err := p.explicit(i, sp)
+		if err != nil {
+			return nil, err
+		}
+		if excl != nil {
+			p.exclude(*excl)
+			continue
+		}
+		out = append(out, s)
+	}
+	if len(p.req.Paths) > 0 {
+		if ws == nil {
+			return nil, &ParamError{Field: "paths", Message: "no workspace root to walk"}
+		}
+		srcs, excls, err := ws.Walk(p.ctx, collector.OpenFile, p.req.Paths...)
+		if err != nil {
+			return nil, fmt.Errorf("walk: %w", err)
+		}
+		for _, x := range excls {
+			p.exclude(x)
+		}
+		for _, s := range srcs {
+			out = append(out, source{Source: s})
+		}
+	}
+	if p.req.IncludeOpenFiles == nil || *p.req.IncludeOpenFiles {
+		for _, d := range open {
+			if ws == nil {
+				p.exclude(collector.Exclusion{Type: collector.OpenFile, Path: d.AbsPath, Reason: collector.ReasonOutside, Detail: "no workspace root"})
+				continue
+			}
+			s, excl := ws.Read(p.ctx, collector.OpenFile, d.AbsPath)
+			if excl != nil {
+				p.exclude(*excl)
+				continue
+			}
+			if !d.Modified.IsZero() {
+				s.Timestamp = d.Modified
+			}
+			out = append(out, source{Source: s})
+		}
+	}
+	if sp := p.req.Search; sp != nil && sp.Pattern != "" {
+		if ws == nil {
+			return nil, &ParamError{Field: "search", Message: "no workspace root to search"}
+		}
+		ctxLines := 5
+		if sp.ContextLines != nil {
+			if *sp.ContextLines < 0 {
+				return nil, &ParamError{Field: "search.contextLines", Message: "must not be negative"}
+			}
+			ctxLines = *sp.ContextLines
+		}
+		if sp.MaxResults < 0 {
+			return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
+		}
+		srcs, excls, err := ws.Search(p.ctx, sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+		if err != nil {
+			if p.ctx.Err() != nil {
+				return nil, p.ctx.Err()
+			}
+			return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
+		}
+		for _, x := range excls {
+			p.exclude(x)
+		}
+		for _, s := range srcs {
+			out = append(out, source{Source: s, ranged: s.StartLine > 0})
+		}
+	}
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	return out, nil
+}
+
+// explicit turns one request source into a collected source.
+func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, error) {
+	field := func(name string) string { return fmt.Sprintf("sources[%d].%s", i, name) }
+	t, ok := sourceTypes[sp.Type]
+	if !ok {
+		return source{}, nil, &ParamError{Field: field("type"), Message: fmt.Sprintf("%q is not a source type; use tool_result, open_file, search_result or reference", sp.Type)}
+	}
+	if sp.Relevance != nil && (*sp.Relevance < 0 || *sp.Relevance > 1) {
+		return source{}, nil, &ParamError{Field: field("relevance"), Message: "must be within [0,1]"}
+	}
+	start, end, err := lines(sp)
+	if err != nil {
+		return source{}, nil, &ParamError{Field: field("range"), Message: err.Error()}
+	}
+	var ts time.Time
+	if sp.Timestamp != nil {
+		ts = *sp.Timestamp
+	}
+	if t == collector.ToolResult {
+		if sp.Content == nil {
+			return source{}, nil, &ParamError{Field: field("content"), Message: "a tool_result needs content"}
+		}
+		s := collector.NewToolResult(sp.Label, *sp.Content)
+		s.Relevance, s.Timestamp = sp.Relevance, ts
+		if strings.TrimSpace(s.Content) == "" {
+			return source{}, &collector.Exclusion{Type: t, Path: "", Reason: collector.ReasonEmpty, Detail: "tool result " + collector.EscapePath(sp.Label) + " is empty"}, nil
+		}
+		return source{Source: s}, nil, nil
+	}
+	path := sp.Path
+	if sp.URI != "" {
+		path, err = PathFromURI(sp.URI)
+		if err != nil {
+			return source{}, nil, &ParamError{Field: field("uri"), Message: err.Error()}
+		}
+	}
+	if path == "" && sp.Content == nil {
+		return source{}, nil, &ParamError{Field: field("uri"), Message: "a source needs content or a uri"}
+	}
+	ws := p.e.ws
+	var s collector.Source
+	if sp.Content == nil {
+		if ws == nil {
+			return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
+		}
+		var excl *collector.Exclusion
+		s, excl = ws.Read(p.ctx, t, path)
+		if excl != nil {
+			return source{}, excl, nil
+		}
+	} else {
+		s = collector.Source{Type: t, Content: *sp.Content}
+		if path != "" {
+			if ws == nil {
+				return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
+			}
+			abs, rel, inside := "", filepath.ToSlash(filepath.Clean(path)), true
+			if filepath.IsAbs(path) {
+				abs = path
+				rel, inside = ws.Rel(abs)
+			} else if rel == ".." || strings.HasPrefix(rel, "../") {
+				inside = false
+			}
+			if !inside {
+				return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "outside the workspace roots"}, nil
+			}
+			if secret, why := collector.IsSecretPath(rel); secret {
+				return source{}, &collector.Exclusion{Type: t, Path: rel, Reason: collector.ReasonSecret, Detail: why}, nil
+			}
+			s.Path, s.AbsPath = rel, abs
+		}
+		s.Label = sp.Label
+		s.Content, s.Redactions = collector.Redact(strings.ToValidUTF8(s.Content, "\uFFFD"))
+		if strings.TrimSpace(s.Content) == "" {
+			return source{}, &collector.Exclusion{Type: t, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
+		}
+	}
+	if sp.Relevance != nil {
+		s.Relevance = sp.Relevance
+	}
+	if !ts.IsZero() {
+		s.Timestamp = ts
+	}
+	if s.Path == "" && s.Label == "" {
+		s.Label = sp.Type
+	}
+	out := source{Source: s}
+	if start > 0 {
+		out.StartLine, out.EndLine, out.ranged = start, end, true
+	}
+	return out, nil, nil
+}
+
+// lines converts a source's range to 1-based inclusive lines. An LSP range
+// (0-based) maps start.line → start.line+1 and end.line → end.line+1, as the
+// example of DESIGN.md does (range 9:0–40:0 → lines 10–41).
+func lines(sp SourceParams) (int, int, error) {
+	if sp.Range != nil {
+		s, e := int(sp.Range.Start.Line)+1, int(sp.Range.End.Line)+1
+		if e < s {
+			return 0, 0, fmt.Errorf("end (line %d) is before start (line %d)", sp.Range.End.Line, sp.Range.Start.Line)
+		}
+		return s, e, nil
+	}
+	if sp.StartLine > 0 {
+		e := sp.EndLine
+		if e == 0 {
+			e = sp.StartLine
+		}
+		if e < sp.StartLine {
+			return 0, 0, fmt.Errorf("end line %d is before start line %d", e, sp.StartLine)
+		}
+		return sp.StartLine, e, nil
+	}
+	return 0, 0, nil
+}
+
+func (p *run) exclude(x collector.Exclusion) {
+	p.excluded = append(p.excluded, Item{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
+}
+
+// PathFromURI returns the local path of a file: URI; other schemes are an
+// error (go.lsp.dev's uri.URI.Filename panics on them).
+func PathFromURI(raw string) (string, error) {
+	u, err := url.Parse(raw)
+	if err != nil {
+		return "", fmt.Errorf("not a URI: %v", err)
+	}
+	if u.Scheme != "file" {
+		return "", fmt.Errorf("scheme %q is not supported; use a file: URI", u.Scheme)
+	}
+	if u.Path == "" {
+		return "", fmt.Errorf("the file: URI has no path")
+	}
+	return filepath.FromSlash(u.Path), nil
+}

@@ -1,0 +1,343 @@
+package pack
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+// Engine packs contexts for one configuration and workspace. It is safe for
+// concurrent use; it holds no per-request state.
+type Engine struct {
+	cfg config.Config
+	ws  *collector.Workspace
+	// Tokenizer resolves a model or an encoding (the encoding wins) to a
+	// tokenizer; nil means the process-wide cached tokenizers of
+	// [SharedTokenizer].
+	Tokenizer func(model, encoding string) (tokenizer.Tokenizer, error)
+}
+
+// NewEngine returns an engine for cfg; ws may be nil when there is no
+// workspace root (then only sources given with content can be packed).
+func NewEngine(cfg config.Config, ws *collector.Workspace) *Engine {
+	return &Engine{cfg: cfg, ws: ws}
+}
+
+// Config returns the engine's configuration.
+func (e *Engine) Config() config.Config { return e.cfg }
+
+var shared struct {
+	sync.Mutex
+	m map[string]*tokenizer.Cached
+}
+
+// SharedTokenizer returns the process-wide cached tokenizer for a model or an
+// encoding (the encoding wins; an unknown model gets the heuristic). One LRU
+// of cacheSize counts (0 = 10,000) is kept per encoding.
+func SharedTokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
+	var t tokenizer.Tokenizer
+	var err error
+	if encoding != "" {
+		t, err = tokenizer.ForEncoding(encoding)
+	} else {
+		t, err = tokenizer.ForModel(model)
+	}
+	if err != nil {
+		return nil, err
+	}
+	shared.Lock()
+	defer shared.Unlock()
+	if shared.m == nil {
+		shared.m = map[string]*tokenizer.Cached{}
+	}
+	c, ok := shared.m[t.Encoding()]
+	if !ok {
+		c = tokenizer.NewCached(t, cacheSize)
+		shared.m[t.Encoding()] = c
+	}
+	return c, nil
+}
+
+// Pack runs the pipeline for req. open lists the documents open in the
+// editor (packed as open_file sources unless req.IncludeOpenFiles is false);
+// progress, when not nil, is told what stage runs (pct 0..100).
+func (e *Engine) Pack(ctx context.Context, req Request, open []OpenDoc, progress func(msg string, pct int)) (*Result, error) {
+	if progress == nil {
+		progress = func(string, int) {}
+	}
+	p := &run{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
+	res, err := p.pack(open)
+	if err != nil {
+		var pe *ParamError
+		var de *Error
+		if errors.As(err, &pe) || errors.As(err, &de) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+			return nil, err
+		}
+		return nil, &Error{Code: CodePackFailed, Message: err.Error()}
+	}
+	return res, nil
+}
+
+// run is the state of one Pack call.
+type run struct {
+	e        *Engine
+	req      Request
+	ctx      context.Context
+	progress func(string, int)
+	start    time.Time
+	lap      time.Time
+	stats    Stats
+
+	tok   tokenizer.Tokenizer
+	model string
+	alloc budget.Allocation
+	redis bool
+
+	srcOf    []int // source index of each item, by Item.Seq
+	excluded []Item
+	warnings []string
+}
+
+func (p *run) time(stage string) {
+	now := time.Now()
+	from := p.lap
+	if from.IsZero() {
+		from = p.start
+	}
+	p.stats.Timings = append(p.stats.Timings, Timing{Stage: stage, Duration: now.Sub(from)})
+	p.lap = now
+}
+
+func (p *run) pack(open []OpenDoc) (*Result, error) {
+	if err := p.resolve(); err != nil {
+		return nil, err
+	}
+	count := p.tok.Count
+	p.progress("collecting sources", 0)
+	srcs, err := p.collect(open)
+	if err != nil {
+		return nil, err
+	}
+	p.time("collect")
+	p.stats.Sources = len(srcs)
+	p.progress("chunking", 30)
+	items, err := p.chunk(srcs)
+	if err != nil {
+		return nil, err
+	}
+	p.time("chunk+count")
+	p.stats.Chunks = len(items)
+	if len(items) == 0 {
+		return nil, &Error{Code: CodeNoContent, Message: p.noContentMessage(), Data: map[string]any{"excluded": len(p.excluded)}}
+	}
+	p.progress("ranking", 60)
+	p.rank(items, srcs)
+	p.time("rank")
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	dd := p.e.cfg.Context.Dedup
+	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, count)
+	for _, r := range removed {
+		p.excluded = append(p.excluded, itemOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
+	}
+	p.time("dedup")
+	p.stats.Candidates = len(cands)
+	p.progress("selecting", 70)
+	f := newFormatter(count)
+	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count})
+	dstats.TokensSaved += sel.TrimmedTokens
+	for _, it := range sel.Covered {
+		dstats.ExactRemoved++
+		p.excluded = append(p.excluded, itemOf(it, "duplicate", "every line is already included"))
+	}
+	p.time("select")
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.progress("formatting", 85)
+	render := f.markdown
+	if p.req.Template != "" {
+		tmpl, err := parseTemplate(p.req.Template)
+		if err != nil {
+			return nil, &ParamError{Field: "template", Message: err.Error()}
+		}
+		render = func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }
+	}
+	text, tokens, kept, dropped, err := budget.Fit(sel.Selected, int(p.alloc.Available), render, count)
+	if err != nil {
+		return nil, &Error{Code: CodePackFailed, Message: "formatting failed: " + err.Error()}
+	}
+	p.time("format+verify")
+	over := append(append([]*budget.Item(nil), sel.OverBudget...), dropped...)
+	for _, it := range over {
+		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+	}
+	if len(over) > 0 {
+		p.warnings = append(p.warnings, fmt.Sprintf("%d chunks (%d tokens) did not fit the budget of %d tokens", len(over), sumTokens(over), p.alloc.Available))
+	}
+	if len(kept) == 0 {
+		p.warnings = append(p.warnings, "no chunk fits the budget: raise totalTokens or lower the reserves")
+	}
+	p.stats.Selected = len(kept)
+	p.stats.Rejected = len(p.excluded)
+	p.progress("done", 100)
+	return p.result(text, tokens, kept, f, dstats), nil
+}
+
+// resolve applies the request's budget and model over the configuration.
+func (p *run) resolve() error {
+	cfg := p.e.cfg
+	b := cfg.Context.Budget
+	total, sys, resp, cats := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve, b.Categories
+	p.redis = b.Redistribute
+	if rb := p.req.Budget; rb != nil {
+		if rb.TotalTokens != nil {
+			total = *rb.TotalTokens
+		}
+		if rb.SystemReserve != nil {
+			sys = *rb.SystemReserve
+		}
+		if rb.ResponseReserve != nil {
+			resp = *rb.ResponseReserve
+		}
+		if rb.Categories != nil {
+			cats = rb.Categories
+		}
+		if rb.Redistribute != nil {
+			p.redis = *rb.Redistribute
+		}
+	}
+	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), cats)
+	if err != nil {
+		var be *budget.Error
+		if !errors.As(err, &be) {
+			return err
+		}
+		pr := be.Problems[0]
+		field := map[string]string{
+			"context.budget.total_tokens":          "budget.totalTokens",
+			"context.budget.system_prompt_reserve": "budget.systemReserve",
+			"context.budget.response_reserve":      "budget.responseReserve",
+		}[pr.Key]
+		if field == "" {
+			field = "budget." + strings.TrimPrefix(pr.Key, "context.budget.")
+		}
+		msg := fmt.Sprintf("%s = %s: %s; %s", field, pr.Value, pr.Rule, pr.Fix)
+		if int64(total)-int64(sys)-int64(resp) <= 0 && total > 0 && sys >= 0 && resp >= 0 {
+			return &Error{Code: CodeBudget, Message: "no budget available: " + msg, Data: map[string]any{"available": int64(total) - int64(sys) - int64(resp)}}
+		}
+		return &ParamError{Field: field, Message: msg}
+	}
+	p.alloc = alloc
+
+	model, enc := cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding
+	if p.req.Model != "" {
+		model, enc = p.req.Model, ""
+	}
+	if p.req.Encoding != "" {
+		enc = p.req.Encoding
+	}
+	resolveTok := p.e.Tokenizer
+	if resolveTok == nil {
+		resolveTok = func(m, e string) (tokenizer.Tokenizer, error) {
+			return SharedTokenizer(m, e, cfg.Context.Tokenizer.CacheSize)
+		}
+	}
+	tok, err := resolveTok(model, enc)
+	if err != nil {
+		field := "model"
+		if enc != "" {
+			field = "encoding"
+		}
+		return &ParamError{Field: field, Message: err.Error()}
+	}
+	p.tok, p.model = tok, model
+	if !tok.Exact() {
+		p.warnings = append(p.warnings, fmt.Sprintf("model %q is unknown: token counts are estimates (ceil(chars/3.5)); name a known model or an encoding for exact counts", model))
+	}
+	return nil
+}
+
+func (p *run) noContentMessage() string {
+	if len(p.excluded) == 0 {
+		return "no content to pack: give sources, a search, paths or open files"
+	}
+	byReason := map[string]int{}
+	for _, x := range p.excluded {
+		byReason[x.Reason]++
+	}
+	keys := make([]string, 0, len(byReason))
+	for k := range byReason {
+		keys = append(keys, k)
+	}
+	sort.Strings(keys)
+	parts := make([]string, len(keys))
+	for i, k := range keys {
+		parts[i] = fmt.Sprintf("%s: %d", k, byReason[k])
+	}
+	return fmt.Sprintf("no content to pack: every input was excluded (%s)", strings.Join(parts, ", "))
+}
+
+func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
+	res := &Result{
+		Content: text, TokenCount: tokens, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(),
+		Budget: BudgetResult{
+			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
+			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
+		},
+		Included: make([]Item, 0, len(kept)),
+		Excluded: p.excluded,
+		Dedup:    dstats,
+		Warnings: p.warnings,
+		Stats:    p.stats,
+	}
+	used := map[string]int{}
+	seen := map[string]bool{}
+	for _, it := range kept {
+		key := it.Path
+		first := key == "" || !seen[key]
+		seen[key] = true
+		used[it.Category] += it.Tokens + f.overhead(it, first)
+		res.Included = append(res.Included, itemOf(it, "", ""))
+	}
+	for _, c := range budget.Categories {
+		res.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: used[c]}
+	}
+	if res.Excluded == nil {
+		res.Excluded = []Item{}
+	}
+	if res.Warnings == nil {
+		res.Warnings = []string{}
+	}
+	return res
+}
+
+func itemOf(it *budget.Item, reason, detail string) Item {
+	return Item{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
+}
+
+func describe(it *budget.Item) string {
+	name := it.Path
+	if name == "" {
+		name = "tool " + it.Label
+	}
+	return fmt.Sprintf("%s lines %d-%d", name, it.StartLine, it.EndLine)
+}
+
+func sumTokens(items []*budget.Item) int {
+	n := 0
+	for _, it := range items {
+		n += it.Tokens
+	}
+	return n
+}

@@ -1,0 +1,162 @@
+package pack
+
+import (
+	"fmt"
+	"time"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+)
+
+// Request is the params object of acode/packContext.
+type Request struct {
+	Query    string `json:"query,omitempty"`
+	Model    string `json:"model,omitempty"`
+	Encoding string `json:"encoding,omitempty"`
+	// Budget overrides the configured budget for this pack.
+	Budget *BudgetParams `json:"budget,omitempty"`
+	// IncludeOpenFiles packs the documents open in the editor as open_file
+	// sources; nil means true.
+	IncludeOpenFiles *bool          `json:"includeOpenFiles,omitempty"`
+	Search           *SearchParams  `json:"search,omitempty"`
+	Sources          []SourceParams `json:"sources,omitempty"`
+	// Template is an optional Go text/template for the output (an
+	// acode-lsp extension; see docs/ranking.md "Format").
+	Template string `json:"template,omitempty"`
+
+	// Paths are files or directories walked as open_file sources (the
+	// CLI's PATH arguments); not part of the JSON contract.
+	Paths []string `json:"-"`
+}
+
+// BudgetParams overrides the budget of the configuration.
+type BudgetParams struct {
+	TotalTokens     *int           `json:"totalTokens,omitempty"`
+	SystemReserve   *int           `json:"systemReserve,omitempty"`
+	ResponseReserve *int           `json:"responseReserve,omitempty"`
+	Categories      map[string]int `json:"categories,omitempty"`
+	Redistribute    *bool          `json:"redistribute,omitempty"`
+}
+
+// SearchParams asks for a workspace search whose matches become
+// search_result sources.
+type SearchParams struct {
+	Pattern    string `json:"pattern"`
+	MaxResults int    `json:"maxResults,omitempty"`
+	// Regex treats Pattern as an RE2 regular expression (default literal).
+	Regex bool `json:"regex,omitempty"`
+	// ContextLines around each match (default 5).
+	ContextLines *int `json:"contextLines,omitempty"`
+}
+
+// SourceParams is one explicit source.
+type SourceParams struct {
+	Type    string          `json:"type"`
+	Label   string          `json:"label,omitempty"`
+	Content *string         `json:"content,omitempty"`
+	URI     string          `json:"uri,omitempty"`
+	Range   *protocol.Range `json:"range,omitempty"`
+	// Relevance in [0,1], used instead of the lexical relevance.
+	Relevance *float64   `json:"relevance,omitempty"`
+	Timestamp *time.Time `json:"timestamp,omitempty"`
+
+	// Path is a file path (absolute or relative to the primary root) used
+	// instead of URI by the CLI; not part of the JSON contract.
+	Path string `json:"-"`
+	// StartLine/EndLine are a 1-based inclusive range used by the CLI
+	// instead of Range; not part of the JSON contract.
+	StartLine, EndLine int `json:"-"`
+}
+
+// OpenDoc is a document open in the editor.
+type OpenDoc struct {
+	AbsPath  string
+	Text     string
+	Version  int32
+	Modified time.Time
+}
+
+// Result is the result object of acode/packContext.
+type Result struct {
+	Content    string            `json:"content"`
+	TokenCount int               `json:"tokenCount"`
+	Model      string            `json:"model"`
+	Encoding   string            `json:"encoding"`
+	Exact      bool              `json:"exact"`
+	Budget     BudgetResult      `json:"budget"`
+	Included   []Item            `json:"included"`
+	Excluded   []Item            `json:"excluded"`
+	Dedup      budget.DedupStats `json:"dedup"`
+	Warnings   []string          `json:"warnings"`
+	// Stats is for the budget report (--report); not in the JSON result.
+	Stats Stats `json:"-"`
+}
+
+// BudgetResult is the budget part of a Result.
+type BudgetResult struct {
+	Total           int                       `json:"total"`
+	SystemReserve   int                       `json:"systemReserve"`
+	ResponseReserve int                       `json:"responseReserve"`
+	Available       int                       `json:"available"`
+	Categories      map[string]CategoryResult `json:"categories"`
+}
+
+// CategoryResult is the allocation and use of one category. Used is the
+// estimated cost of the category's chunks including their share of headers
+// and fences; the exact count is only known for the whole text (TokenCount).
+type CategoryResult struct {
+	Allocated int `json:"allocated"`
+	Used      int `json:"used"`
+}
+
+// Item is one included or excluded entry of a Result. Lines are 1-based.
+type Item struct {
+	Type      string  `json:"type"`
+	Path      string  `json:"path"`
+	Label     string  `json:"label,omitempty"`
+	StartLine int     `json:"startLine"`
+	EndLine   int     `json:"endLine"`
+	Tokens    int     `json:"tokens"`
+	Score     float64 `json:"score"`
+	Reason    string  `json:"reason,omitempty"`
+	Detail    string  `json:"detail,omitempty"`
+}
+
+// Stats are the counts and timings of a pack, for the budget report.
+type Stats struct {
+	Sources, Chunks, Candidates, Selected, Rejected int
+	Timings                                         []Timing
+}
+
+// Timing is the duration of one pipeline stage.
+type Timing struct {
+	Stage    string
+	Duration time.Duration
+}
+
+// ParamError is an invalid request parameter (-32602 at the RPC boundary).
+type ParamError struct {
+	Field   string
+	Message string
+}
+
+func (e *ParamError) Error() string { return fmt.Sprintf("pack: invalid %s: %s", e.Field, e.Message) }
+
+// Domain error codes of DESIGN "Errors".
+const (
+	CodePackFailed    = "ACODE-CTX-001"
+	CodeTokenCount    = "ACODE-CTX-002"
+	CodeBudget        = "ACODE-CTX-003"
+	CodeNoContent     = "ACODE-CTX-004"
+	CodeInvalidConfig = "ACODE-CFG-001"
+)
+
+// Error is a domain failure (-32803 with data.code at the RPC boundary).
+type Error struct {
+	Code    string
+	Message string
+	Data    map[string]any
+}
+
+func (e *Error) Error() string { return fmt.Sprintf("pack: %s: %s", e.Code, e.Message) }
