@@ -114,8 +114,8 @@ var errGrew = errors.New("collector: file grew past the size cap")
 
 // readRegular reads a regular file that was measured by info. It opens the
 // file without following a symlink and without blocking (a file swapped for
-// a FIFO cannot hang the walk), checks that it is still the file measured,
-// and reads at most max+1 bytes.
+// a FIFO cannot hang the walk), checks that it is still the file measured
+// (same file, size and mtime), and reads at most max+1 bytes.
 func readRegular(abs string, info fs.FileInfo, max int64) ([]byte, error) {
 	f, err := openNoFollow(abs)
 	if err != nil {
@@ -126,7 +126,7 @@ func readRegular(abs string, info fs.FileInfo, max int64) ([]byte, error) {
 	if err != nil {
 		return nil, err
 	}
-	if !now.Mode().IsRegular() || !os.SameFile(info, now) {
+	if !now.Mode().IsRegular() || !os.SameFile(info, now) || now.Size() != info.Size() || !now.ModTime().Equal(info.ModTime()) {
 		return nil, fmt.Errorf("collector: %s changed while being read", EscapePath(abs))
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))

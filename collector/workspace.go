@@ -187,6 +187,9 @@ func (w *Workspace) shown(abs string) string {
 	if rel, ok := w.Rel(abs); ok {
 		return rel
 	}
+	if r, rel := w.locate(abs); r != nil {
+		return r.display(rel) // unresolvable (a dangling symlink), but lexically inside
+	}
 	return abs
 }
 

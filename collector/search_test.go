@@ -1,0 +1,176 @@
+package collector
+
+import (
+	"context"
+	"fmt"
+	"math"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+)
+
+// numbered returns n lines "line i", with the given 1-based lines replaced.
+func numbered(n int, at map[int]string) string {
+	var b strings.Builder
+	for i := 1; i <= n; i++ {
+		if s, ok := at[i]; ok {
+			b.WriteString(s)
+		} else {
+			fmt.Fprintf(&b, "line %d", i)
+		}
+		b.WriteByte('\n')
+	}
+	return b.String()
+}
+
+func searchFixture() []fx {
+	return []fx{
+		// dense: three matching lines in a row, one with two matches
+		file("dense.go", numbered(30, map[int]string{10: "CheckoutService", 11: "CheckoutService x CheckoutService", 12: "CheckoutService"})),
+		// sparse: two clusters far apart
+		file("sparse.go", numbered(40, map[int]string{2: "a CheckoutService", 30: "b CheckoutService"})),
+		// near: two matches 4 lines apart merge with 2 lines of context
+		file("near.go", numbered(20, map[int]string{5: "CheckoutService", 9: "CheckoutService"})),
+		file("lower.txt", "checkoutservice in lower case\n"),
+		file(".gitignore", "ignored.go\n"), file("ignored.go", "CheckoutService\n"),
+		file(".env", "CheckoutService=1\n"),
+	}
+}
+
+func TestSearch(t *testing.T) {
+	w, _ := newWorkspace(t, Options{}, searchFixture()...)
+	type hit struct {
+		Path       string
+		Start, End int
+	}
+	tests := []struct {
+		name    string
+		pattern string
+		regex   bool
+		max     int
+		ctx     int
+		want    []hit
+	}{
+		{
+			name: "literal, ordered by density", pattern: "CheckoutService", ctx: 2,
+			want: []hit{{"dense.go", 8, 14}, {"near.go", 3, 11}, {"sparse.go", 1, 4}, {"sparse.go", 28, 32}},
+		},
+		{
+			name: "no context", pattern: "CheckoutService", ctx: 0,
+			want: []hit{{"dense.go", 10, 12}, {"near.go", 5, 5}, {"near.go", 9, 9}, {"sparse.go", 2, 2}, {"sparse.go", 30, 30}},
+		},
+		{
+			name: "max results keeps the best", pattern: "CheckoutService", ctx: 2, max: 2,
+			want: []hit{{"dense.go", 8, 14}, {"near.go", 3, 11}},
+		},
+		{
+			name: "lower-case literal is case-insensitive", pattern: "checkoutservice", ctx: 0, max: 1,
+			want: []hit{{"dense.go", 10, 12}},
+		},
+		{
+			name: "smart case: lower.txt only matches without upper case", pattern: "checkoutservice in", ctx: 0,
+			want: []hit{{"lower.txt", 1, 1}},
+		},
+		{
+			name: "regex", pattern: `^[ab] Checkout\w+$`, regex: true, ctx: 1,
+			want: []hit{{"sparse.go", 1, 3}, {"sparse.go", 29, 31}},
+		},
+		{
+			name: "regex metacharacters are literal without regex", pattern: "line (1)", ctx: 0,
+			want: []hit{},
+		},
+		{
+			name: "regex group", pattern: "line (1)$", regex: true, ctx: 0,
+			want: []hit{{"dense.go", 1, 1}, {"near.go", 1, 1}, {"sparse.go", 1, 1}},
+		},
+		{
+			name: "no match", pattern: "NoSuchThing", ctx: 2,
+			want: []hit{},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			srcs, excl, err := w.Search(context.Background(), tt.pattern, tt.regex, tt.max, tt.ctx)
+			if err != nil {
+				t.Fatal(err)
+			}
+			got := []hit{}
+			for _, s := range srcs {
+				got = append(got, hit{s.Path, s.StartLine, s.EndLine})
+				if s.Type != SearchResult || s.Relevance == nil || *s.Relevance <= 0 || *s.Relevance >= 1 {
+					t.Errorf("source %s:%d has type %q relevance %v", s.Path, s.StartLine, s.Type, s.Relevance)
+				}
+				if !strings.Contains(s.Content, "line 1\n") && s.Path != "lower.txt" {
+					t.Errorf("source %s does not carry the whole file", s.Path)
+				}
+			}
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("Search mismatch (-want +got):\n%s", diff)
+			}
+			wantExcl := []string{".env secret", "ignored.go ignored"}
+			if diff := cmp.Diff(wantExcl, summarize(nil, excl).Exclusions); diff != "" {
+				t.Errorf("exclusions (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSearchRelevance(t *testing.T) {
+	w, _ := newWorkspace(t, Options{}, searchFixture()...)
+	srcs, _, err := w.Search(context.Background(), "CheckoutService", false, 0, 2)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// dense.go: 4 matches on 3 lines in a 7-line window.
+	want := 0.5*(1-1.0/5) + 0.5*3.0/7
+	if got := *srcs[0].Relevance; math.Abs(got-want) > 1e-12 {
+		t.Errorf("dense relevance = %v, want %v", got, want)
+	}
+	for i := 1; i < len(srcs); i++ {
+		if *srcs[i].Relevance > *srcs[i-1].Relevance {
+			t.Errorf("results not in descending relevance at %d", i)
+		}
+	}
+}
+
+func TestSearchErrors(t *testing.T) {
+	w, _ := newWorkspace(t, Options{}, file("a.go", "x\n"))
+	tests := []struct {
+		name, pattern string
+		regex         bool
+	}{
+		{"empty pattern", "", false},
+		{"bad regex", "a(b", true},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if _, _, err := w.Search(context.Background(), tt.pattern, tt.regex, 0, 0); err == nil {
+				t.Errorf("Search(%q) succeeded", tt.pattern)
+			}
+		})
+	}
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	if _, _, err := w.Search(ctx, "x", false, 0, 0); err == nil {
+		t.Errorf("Search with a canceled context succeeded")
+	}
+}
+
+func BenchmarkSearch(b *testing.B) {
+	tmp := b.TempDir()
+	var entries []fx
+	for f := 0; f < 200; f++ {
+		entries = append(entries, file(fmt.Sprintf("pkg/f%03d.go", f), numbered(200, map[int]string{f%200 + 1: "CheckoutService"})))
+	}
+	build(b, tmp, entries...)
+	w, err := New(Options{Roots: []string{tmp}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	for b.Loop() {
+		if _, _, err := w.Search(context.Background(), "CheckoutService", false, 50, 3); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
