@@ -1,0 +1,376 @@
+// End-to-end test of the extension in real VS Code: installs the .vsix into
+// code-server, opens a copy of the sample workspace in headless chromium
+// (driven by playwright-core) with acode-lsp on PATH and nothing configured,
+// and checks what a user sees: the budget in the status bar, `… tokens` code
+// lenses on a Go file, and "Acode: Pack Context…" producing a context whose
+// token count fits its budget. Keeps screenshots in --artifacts.
+//
+// Usage: node out/e2e/vscode.e2e.js --code-server BIN --vsix FILE
+//        --server-dir DIR --sample DIR --artifacts DIR [--screenshot PNG]
+// Prints "N passed, N failed" and exits non-zero on failure.
+
+import * as cp from 'child_process';
+import * as fs from 'fs';
+import * as net from 'net';
+import * as os from 'os';
+import * as path from 'path';
+import { chromium, type Browser, type Page } from 'playwright-core';
+
+interface Args {
+  codeServer: string;
+  vsix: string;
+  serverDir: string;
+  sample: string;
+  artifacts: string;
+  screenshot?: string;
+  chromium: string;
+}
+
+function parseArgs(argv: string[]): Args {
+  const get = (name: string): string | undefined => {
+    const i = argv.indexOf(`--${name}`);
+    return i >= 0 ? argv[i + 1] : undefined;
+  };
+  const need = (name: string): string => {
+    const v = get(name);
+    if (!v) {
+      throw new Error(`vscode.e2e: missing --${name}`);
+    }
+    return path.resolve(v);
+  };
+  return {
+    codeServer: need('code-server'),
+    vsix: need('vsix'),
+    serverDir: need('server-dir'),
+    sample: need('sample'),
+    artifacts: need('artifacts'),
+    screenshot: get('screenshot') ? path.resolve(get('screenshot')!) : undefined,
+    chromium: get('chromium') ?? '/usr/bin/chromium',
+  };
+}
+
+const results: Array<{ name: string; err?: unknown }> = [];
+
+async function check(name: string, fn: () => Promise<void>): Promise<void> {
+  try {
+    await fn();
+    results.push({ name });
+    console.log(`ok   ${name}`);
+  } catch (err) {
+    results.push({ name, err });
+    console.log(`FAIL ${name}\n${err instanceof Error ? err.stack ?? err.message : String(err)}`);
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = net.createServer();
+    srv.listen(0, '127.0.0.1', () => {
+      const port = (srv.address() as net.AddressInfo).port;
+      srv.close(() => resolve(port));
+    });
+    srv.on('error', reject);
+  });
+}
+
+async function waitHealthy(url: string, child: cp.ChildProcess, ms: number): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`code-server exited with ${child.exitCode}`);
+    }
+    try {
+      const res = await fetch(url);
+      if (res.ok) {
+        return;
+      }
+    } catch {
+      // not listening yet
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`code-server not healthy at ${url} after ${ms} ms`);
+}
+
+/** findGoFile returns a .go file of the workspace, relative to it (shortest path first). */
+function findGoFiles(root: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.') || e.name === 'node_modules' || e.name === 'vendor') {
+        continue;
+      }
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else if (e.name.endsWith('.go') && !e.name.endsWith('_test.go')) {
+        out.push(path.relative(root, p));
+      }
+    }
+  };
+  walk(root);
+  return out.sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
+}
+
+async function runCommand(page: Page, title: string): Promise<void> {
+  await page.keyboard.press('F1');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`>${title}`);
+  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
+  await page.keyboard.press('Enter');
+}
+
+async function openFile(page: Page, rel: string): Promise<void> {
+  await page.keyboard.press('Control+P');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(rel);
+  await page
+    .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(rel) })
+    .first()
+    .waitFor({ timeout: 15000 });
+  await page.keyboard.press('Enter');
+  await page.locator('.tab.active', { hasText: path.basename(rel) }).waitFor({ timeout: 10000 });
+}
+
+/** editorText reads the visible lines of the editor whose tab has the given label. */
+async function editorText(page: Page, group: number): Promise<string> {
+  const lines = page.locator('.editor-group-container').nth(group).locator('.view-lines .view-line');
+  const texts = await lines.allInnerTexts();
+  // Monaco renders lines absolutely positioned: order them by their top offset.
+  const tops = await lines.evaluateAll((els) => els.map((e) => parseFloat((e as HTMLElement).style.top || '0')));
+  return texts
+    .map((t, i) => ({ t: t.replace(/\u00a0/g, ' '), top: tops[i] }))
+    .sort((a, b) => a.top - b.top)
+    .map((x) => x.t)
+    .join('\n');
+}
+
+function parseCount(s: string): number {
+  const m = /^([\d.]+)([KMG]?)$/.exec(s.trim());
+  if (!m) {
+    throw new Error(`not a count: ${s}`);
+  }
+  return parseFloat(m[1]) * ({ '': 1, K: 1e3, M: 1e6, G: 1e9 } as Record<string, number>)[m[2]];
+}
+
+async function main(): Promise<number> {
+  const args = parseArgs(process.argv.slice(2));
+  for (const [what, p] of [
+    ['code-server', args.codeServer],
+    ['vsix', args.vsix],
+    ['acode-lsp', path.join(args.serverDir, 'acode-lsp')],
+    ['sample workspace', args.sample],
+    ['chromium', args.chromium],
+  ]) {
+    if (!fs.existsSync(p)) {
+      throw new Error(`vscode.e2e: ${what} not found at ${p} (run the make target, which installs it)`);
+    }
+  }
+  fs.mkdirSync(args.artifacts, { recursive: true });
+  const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'acode-vscode-e2e-'));
+  const ws = path.join(tmp, 'workspace');
+  fs.cpSync(args.sample, ws, { recursive: true });
+  const userDir = path.join(tmp, 'user');
+  const extDir = path.join(tmp, 'exts');
+  fs.mkdirSync(path.join(userDir, 'User'), { recursive: true });
+  fs.writeFileSync(
+    path.join(userDir, 'User', 'settings.json'),
+    JSON.stringify(
+      {
+        'workbench.startupEditor': 'none',
+        'workbench.tips.enabled': false,
+        'workbench.enableExperiments': false,
+        'security.workspace.trust.enabled': false,
+        'extensions.autoCheckUpdates': false,
+        'extensions.autoUpdate': false,
+        'telemetry.telemetryLevel': 'off',
+        'update.mode': 'none',
+        'git.enabled': false,
+        'editor.codeLens': true,
+        'window.restoreWindows': 'none',
+        'workbench.colorTheme': 'Default Dark Modern',
+      },
+      null,
+      2,
+    ),
+  );
+  // Nothing is configured: acode-lsp is found where `go install` puts it,
+  // ~/go/bin (code-server's extension host takes PATH from a login shell, so
+  // a PATH set here would not reach it).
+  const home = path.join(tmp, 'home');
+  fs.mkdirSync(path.join(home, 'go', 'bin'), { recursive: true });
+  fs.symlinkSync(path.join(args.serverDir, 'acode-lsp'), path.join(home, 'go', 'bin', 'acode-lsp'));
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    HOME: home,
+    XDG_CONFIG_HOME: path.join(tmp, 'xdg-config'),
+    XDG_DATA_HOME: path.join(tmp, 'xdg-data'),
+    XDG_CACHE_HOME: path.join(tmp, 'xdg-cache'),
+  };
+  const log = fs.openSync(path.join(args.artifacts, 'code-server.log'), 'w');
+  const install = cp.spawnSync(
+    args.codeServer,
+    ['--user-data-dir', userDir, '--extensions-dir', extDir, '--install-extension', args.vsix],
+    { env, encoding: 'utf8', timeout: 120000 },
+  );
+  fs.writeSync(log, `${install.stdout}\n${install.stderr}\n`);
+  if (install.status !== 0) {
+    throw new Error(`vscode.e2e: installing the extension failed:\n${install.stdout}\n${install.stderr}`);
+  }
+
+  const port = await freePort();
+  const server = cp.spawn(
+    args.codeServer,
+    [
+      '--auth',
+      'none',
+      '--bind-addr',
+      `127.0.0.1:${port}`,
+      '--disable-telemetry',
+      '--disable-update-check',
+      '--disable-workspace-trust',
+      '--disable-getting-started-override',
+      '--user-data-dir',
+      userDir,
+      '--extensions-dir',
+      extDir,
+      ws,
+    ],
+    { env, detached: true, stdio: ['ignore', log, log] },
+  );
+  let browser: Browser | undefined;
+  try {
+    await waitHealthy(`http://127.0.0.1:${port}/healthz`, server, 60000);
+    browser = await chromium.launch({
+      executablePath: args.chromium,
+      args: [
+        '--headless',
+        '--no-sandbox',
+        '--disable-gpu',
+        '--disable-background-networking',
+        '--disable-component-update',
+        '--disable-sync',
+        '--no-first-run',
+      ],
+    });
+    const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60000 });
+    const item = page.locator('[id="acode-lsp.acode.acode.budget"]');
+
+    await check('status bar shows the budget from acode-lsp', async () => {
+      await item.waitFor({ timeout: 60000 });
+      await page.waitForFunction(
+        () => /\/\s*[\d.]+[KMG]?/.test(document.getElementById('acode-lsp.acode.acode.budget')?.innerText ?? ''),
+        undefined,
+        { timeout: 60000 },
+      );
+      const text = (await item.innerText()).trim();
+      const m = /^≈?([\d.]+[KMG]?)\s*\/\s*([\d.]+[KMG]?)$/.exec(text);
+      if (!m) {
+        throw new Error(`status bar text ${JSON.stringify(text)} is not "<used> / <available>"`);
+      }
+      if (!(parseCount(m[2]) > 0)) {
+        throw new Error(`available budget ${m[2]} is not positive`);
+      }
+    });
+
+    const goFiles = findGoFiles(ws);
+    await check('a Go file shows "… tokens" code lenses', async () => {
+      if (goFiles.length === 0) {
+        throw new Error(`no .go file in ${args.sample}`);
+      }
+      await openFile(page, goFiles[0]);
+      const lenses = page.locator('.codelens-decoration');
+      await lenses.filter({ hasText: /tokens/ }).first().waitFor({ timeout: 60000 });
+      const titles = (await lenses.allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
+      if (!titles.some((t) => /^≈?[\d,]+ tokens · [\d.]+% of budget$/.test(t))) {
+        throw new Error(`no "<N> tokens · <P>% of budget" lens among ${JSON.stringify(titles)}`);
+      }
+      if (!titles.some((t) => /^≈?[\d,]+ tokens$/.test(t))) {
+        throw new Error(`no per-symbol "<N> tokens" lens among ${JSON.stringify(titles)}`);
+      }
+      // The status bar follows the open file.
+      await page.waitForFunction(
+        () => !/^\s*≈?0\s*\//.test(document.getElementById('acode-lsp.acode.acode.budget')?.innerText ?? ''),
+        undefined,
+        { timeout: 30000 },
+      );
+    });
+    await page.screenshot({ path: path.join(args.artifacts, 'vscode-lenses.png') });
+
+    await check('"Acode: Pack Context…" opens a context that fits, with its report', async () => {
+      await runCommand(page, 'Acode: Pack Context…');
+      const input = page.locator('.quick-input-widget input');
+      await page.locator('.quick-input-widget', { hasText: 'Describe the task' }).waitFor({ timeout: 10000 });
+      await input.fill('how are token budgets computed');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No tool output' }).waitFor({ timeout: 10000 });
+      await input.fill('No tool output');
+      await page.keyboard.press('Enter');
+      await page.locator('.tab', { hasText: 'context-report.md' }).waitFor({ timeout: 60000 });
+      await page.locator('.tab', { hasText: 'context.md' }).first().waitFor({ timeout: 10000 });
+      await page.locator('.editor-group-container').nth(1).locator('.view-line', { hasText: 'Tokens:' }).waitFor({ timeout: 10000 });
+      const report = await editorText(page, 1);
+      const m = /\*\*Tokens:\*\* ([\d,]+) of ([\d,]+) available — (fits|DOES NOT FIT)/.exec(report);
+      if (!m) {
+        throw new Error(`no token line in the report:\n${report}`);
+      }
+      const used = Number(m[1].replace(/,/g, ''));
+      const available = Number(m[2].replace(/,/g, ''));
+      if (!(used > 0 && used <= available && m[3] === 'fits')) {
+        throw new Error(`packed ${used} tokens for ${available} available (${m[3]})`);
+      }
+      const context = await editorText(page, 0);
+      if (!/^## (File|Tool): /m.test(context)) {
+        throw new Error(`the context document has no "## File:" section:\n${context.slice(0, 2000)}`);
+      }
+      await page.locator('.notifications-toasts', { hasText: /Packed [\d,]+ tokens — fits/ }).waitFor({ timeout: 10000 });
+    });
+    await page.screenshot({ path: path.join(args.artifacts, 'vscode-pack.png') });
+
+    // The picture for the docs: the Go file with its lenses, and the budget.
+    await page.keyboard.press('Escape');
+    await runCommand(page, 'View: Close All Editor Groups');
+    await page.locator('.tab').first().waitFor({ state: 'detached', timeout: 10000 });
+    await openFile(page, goFiles[0] ?? '');
+    await page.locator('.codelens-decoration', { hasText: /tokens/ }).first().waitFor({ timeout: 30000 });
+    await item.hover();
+    await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Acode context budget' }).first().waitFor({ timeout: 10000 }).catch(() => {});
+    const shot = path.join(args.artifacts, 'vscode.png');
+    await page.screenshot({ path: shot });
+    if (args.screenshot) {
+      fs.mkdirSync(path.dirname(args.screenshot), { recursive: true });
+      fs.copyFileSync(shot, args.screenshot);
+    }
+  } catch (err) {
+    const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];
+    await pages[0]?.screenshot({ path: path.join(args.artifacts, 'vscode-failure.png') }).catch(() => {});
+    throw err;
+  } finally {
+    await browser?.close().catch(() => {});
+    try {
+      if (server.pid) {
+        process.kill(-server.pid, 'SIGTERM');
+      }
+    } catch {
+      // already gone
+    }
+    fs.closeSync(log);
+    fs.rmSync(tmp, { recursive: true, force: true });
+  }
+  const failed = results.filter((r) => r.err !== undefined).length;
+  console.log(`${results.length - failed} passed, ${failed} failed`);
+  return failed === 0 ? 0 : 1;
+}
+
+main().then(
+  (code) => process.exit(code),
+  (err) => {
+    console.error(err instanceof Error ? err.stack ?? err.message : String(err));
+    console.log(`${results.filter((r) => !r.err).length} passed, ${results.filter((r) => r.err).length + 1} failed`);
+    process.exit(1);
+  },
+);

@@ -1,0 +1,62 @@
+# mk/editors.mk — the editor integrations (editors/vscode, editors/neovim):
+# installing the real editors the tests drive, building the VS Code
+# extension, and their tests. Included by the top-level Makefile.
+#
+# Everything installed goes under .cache/ (git-ignored) and is quick to
+# re-run once there. The end-to-end tests use bin/acode-lsp from `make build`.
+
+EDITORS_CACHE    := .cache
+NVIM             := $(EDITORS_CACHE)/nvim/bin/nvim
+CODE_SERVER      := $(EDITORS_CACHE)/code-server/node_modules/.bin/code-server
+VSCODE_DIR       := editors/vscode
+VSCODE_NPM_STAMP := $(VSCODE_DIR)/node_modules/.acode-installed
+VSIX             := $(VSCODE_DIR)/acode.vsix
+VSCODE_SRC       := $(wildcard $(VSCODE_DIR)/src/*.ts $(VSCODE_DIR)/src/test/*.ts $(VSCODE_DIR)/e2e/*.ts)
+NVIM_TEST        := timeout 120 $(NVIM) --headless -u NONE -l
+ACODE_LSP        ?= bin/acode-lsp
+
+.PHONY: nvim code-server vscode-ext test-editors test-editors-unit test-neovim test-neovim-unit \
+	test-neovim-e2e test-vscode test-vscode-unit editors-screenshots lint-editors
+
+nvim: ## install Neovim 0.10 (Debian trixie's, unpacked under .cache/nvim; nothing system-wide)
+	@bash editors/scripts/install-nvim.sh $(EDITORS_CACHE)/nvim
+
+code-server: ## install code-server 4.100.3 under .cache/code-server (+ chromium, ripgrep, libkrb5-dev from apt)
+	@bash editors/scripts/install-code-server.sh $(EDITORS_CACHE)/code-server
+
+$(VSCODE_NPM_STAMP): $(VSCODE_DIR)/package.json $(VSCODE_DIR)/package-lock.json
+	cd $(VSCODE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	@touch $@
+
+$(VSIX): $(VSCODE_NPM_STAMP) $(VSCODE_SRC) $(VSCODE_DIR)/tsconfig.json $(VSCODE_DIR)/README.md $(VSCODE_DIR)/.vscodeignore
+	cd $(VSCODE_DIR) && npx tsc -p . && npx vsce package --allow-missing-repository --skip-license -o acode.vsix </dev/null >/dev/null
+	@echo "built $@"
+
+vscode-ext: $(VSIX) ## build the VS Code extension: npm ci, tsc, vsce package -> editors/vscode/acode.vsix (offline)
+
+test-vscode-unit: $(VSCODE_NPM_STAMP) ## unit tests of the extension's pure logic (node's test runner)
+	cd $(VSCODE_DIR) && npx tsc -p . && node --test out/src/test/
+
+test-vscode: code-server vscode-ext build ## end-to-end: the extension in code-server driven by headless chromium
+	cd $(VSCODE_DIR) && npx tsc -p e2e && node out/e2e/vscode.e2e.js --code-server $(CURDIR)/$(CODE_SERVER) \
+		--vsix $(CURDIR)/$(VSIX) --server-dir $(CURDIR)/$(dir $(ACODE_LSP)) --sample $(CURDIR)/testdata/sample \
+		--artifacts $(CURDIR)/$(VSCODE_DIR)/e2e-artifacts
+
+test-neovim-unit: nvim ## unit tests of acode.nvim's Lua (headless Neovim, no server)
+	$(NVIM_TEST) editors/neovim/tests/unit_spec.lua
+
+test-neovim-e2e: nvim build ## end-to-end: real Neovim 0.10 + bin/acode-lsp on testdata/sample
+	ACODE_LSP=$(CURDIR)/$(ACODE_LSP) ACODE_SAMPLE=$(CURDIR)/testdata/sample $(NVIM_TEST) editors/neovim/tests/e2e_spec.lua
+
+test-neovim: test-neovim-unit test-neovim-e2e ## all Neovim tests
+
+test-editors-unit: test-vscode-unit test-neovim-unit ## the editors' unit tests (no server needed)
+
+test-editors: test-vscode-unit test-neovim test-vscode ## every editor test (unit and end-to-end)
+
+editors-screenshots: nvim code-server vscode-ext build ## refresh docs/screenshots/{vscode,neovim}.png from real editor sessions
+	cd $(VSCODE_DIR) && npx tsc -p e2e && node out/e2e/vscode.e2e.js --code-server $(CURDIR)/$(CODE_SERVER) \
+		--vsix $(CURDIR)/$(VSIX) --server-dir $(CURDIR)/$(dir $(ACODE_LSP)) --sample $(CURDIR)/testdata/sample \
+		--artifacts $(CURDIR)/$(VSCODE_DIR)/e2e-artifacts --screenshot $(CURDIR)/docs/screenshots/vscode.png
+	bash editors/scripts/screenshot-neovim.sh $(CURDIR)/$(NVIM) $(CURDIR)/$(ACODE_LSP) $(CURDIR)/testdata/sample \
+		$(CURDIR)/docs/screenshots/neovim.png
