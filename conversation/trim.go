@@ -378,10 +378,10 @@ func (t *trimmer) overflow(current int) *Error {
 	}
 	kept := current - system - ListOverhead
 	msg := fmt.Sprintf("cannot fit the conversation in %d tokens (maxContextTokens %d − reservedOutputTokens %d): "+
-		"after trimming it still needs %d tokens, of which system messages take %d and the last %d turns %d. "+
+		"after trimming it still needs %d tokens: %d in system messages, %d in the last %d turns (never dropped), %d for the list. "+
 		"Shorten the system prompt, lower preserveRecentTurns, raise maxContextTokens or reserve less output, "+
 		"or start a new session with a summary.",
-		t.o.target, t.o.maxContext, t.o.reserved, current, system, t.o.preserveTurns, kept)
+		t.o.target, t.o.maxContext, t.o.reserved, current, system, kept, t.o.preserveTurns, ListOverhead)
 	return &Error{
 		Code:    CodeBudgetExceeded,
 		Message: msg,
