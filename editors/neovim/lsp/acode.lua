@@ -11,8 +11,8 @@ return {
       on_dir(root)
     end
   end,
-  init_options = {},
-  settings = { acode = {} },
+  init_options = vim.empty_dict(),
+  settings = { acode = vim.empty_dict() },
   handlers = {
     ['acode/budget'] = function(_, result, ctx)
       require('acode.status').update(ctx.client_id, result)

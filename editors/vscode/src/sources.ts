@@ -215,9 +215,18 @@ function span(r: Range): number {
   return lastLine(r) - r.start.line;
 }
 
+/**
+ * EndOfLine is a character past the end of any line. LSP clamps it to the
+ * line's length, so {line: n, character: EndOfLine} ends at the end of line
+ * n under the standard reading, and acode-lsp (which reads range.end.line as
+ * the last line, see DESIGN.md) takes line n too: both agree. It fits the
+ * uint32 of LSP positions.
+ */
+export const EndOfLine = 2147483647;
+
 /** wholeLines is the range of lines first..last (0-based, both included). */
 export function wholeLines(first: number, last: number): Range {
-  return { start: { line: first, character: 0 }, end: { line: last + 1, character: 0 } };
+  return { start: { line: first, character: 0 }, end: { line: last, character: EndOfLine } };
 }
 
 /** lastLine is the last line a range touches (an end at character 0 does not touch its line). */

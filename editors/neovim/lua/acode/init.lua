@@ -23,6 +23,10 @@ end
 function M.server_config()
   local o = config.options
   local settings = vim.deepcopy(o.settings or {})
+  if vim.tbl_isempty(settings) then
+    -- vim.json encodes {} as [], which the server rejects as settings.
+    settings = vim.empty_dict()
+  end
   return {
     name = 'acode',
     cmd = config.cmd(),

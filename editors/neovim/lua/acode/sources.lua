@@ -9,10 +9,16 @@ local M = {}
 
 M.relevance = { selection = 1, definition = 0.9, reference = 0.7 }
 
+--- end_of_line is a character past the end of any line. LSP clamps it to
+--- the line's length, so {line = n, character = end_of_line} ends at the end
+--- of line n under the standard reading, and acode-lsp (which reads
+--- range.end.line as the last line, see DESIGN.md) takes line n too.
+M.end_of_line = 2147483647
+
 --- whole_lines is the LSP range of lines first..last (0-based, both included).
 ---@return lsp.Range
 function M.whole_lines(first, last)
-  return { start = { line = first, character = 0 }, ['end'] = { line = last + 1, character = 0 } }
+  return { start = { line = first, character = 0 }, ['end'] = { line = last, character = M.end_of_line } }
 end
 
 --- last_line is the last line a range touches (an end at character 0 does not touch its line).

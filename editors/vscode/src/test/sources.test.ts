@@ -203,6 +203,14 @@ describe('innermost', () => {
   }
 });
 
+describe('wholeLines', () => {
+  it('spans first..last, both included, under acode-lsp and LSP readings', () => {
+    assert.deepEqual(wholeLines(5, 7), { start: { line: 5, character: 0 }, end: { line: 7, character: 2147483647 } });
+    assert.equal(lastLine(wholeLines(5, 7)), 7);
+    assert.equal(lastLine(wholeLines(0, 0)), 0);
+  });
+});
+
 describe('lastLine', () => {
   const cases: Array<[Range, number]> = [
     [r(3, 0, 3, 0), 3],
