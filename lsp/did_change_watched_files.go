@@ -39,6 +39,7 @@ func (s *Server) pollConfig(ctx context.Context) {
 	}
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
+	var seen fileStamp // a change seen on the previous tick
 	for {
 		select {
 		case <-ctx.Done():
@@ -48,7 +49,19 @@ func (s *Server) pollConfig(ctx context.Context) {
 		s.conf.mu.Lock()
 		path, last := s.conf.configPath(), s.conf.fileStamp
 		s.conf.mu.Unlock()
-		if path != "" && stampOf(path) != last {
+		if path == "" {
+			continue
+		}
+		// A change is reloaded once it has been stable for one tick, so a
+		// file caught in the middle of a save is not read half-written.
+		now := stampOf(path)
+		switch {
+		case now == last:
+			seen = fileStamp{}
+		case now != seen:
+			seen = now
+		default:
+			seen = fileStamp{}
 			s.conf.reloadFile("config file changed")
 		}
 	}

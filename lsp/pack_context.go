@@ -2,7 +2,7 @@ package lsp
 
 import (
 	"context"
-	"sync"
+	"encoding/json"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -14,14 +14,30 @@ import (
 // DESIGN.md) plus the LSP work-done token a client may pass.
 type packParams struct {
 	pack.Request
-	WorkDoneToken *protocol.ProgressToken `json:"workDoneToken,omitempty"`
+	WorkDoneToken *protocol.ProgressToken
+}
+
+// UnmarshalJSON decodes the request and the token separately, so that a
+// field that does not decode is named by its JSON path ("sources[0].uri"),
+// not by its Go path through the embedded struct.
+func (p *packParams) UnmarshalJSON(data []byte) error {
+	if err := json.Unmarshal(data, &p.Request); err != nil {
+		return err
+	}
+	var tok struct {
+		WorkDoneToken *protocol.ProgressToken `json:"workDoneToken"`
+	}
+	if err := json.Unmarshal(data, &tok); err != nil {
+		return err
+	}
+	p.WorkDoneToken = tok.WorkDoneToken
+	return nil
 }
 
 // packContext handles acode/packContext: the pipeline packs the sources,
 // the open documents (includeOpenFiles) and the workspace search into one
 // context under the budget. Progress is reported with
-// window/workDoneProgress once the pipeline walks or searches the
-// workspace.
+// window/workDoneProgress when the pack searches the workspace.
 func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, error) {
 	e := s.conf.env()
 	release, err := s.acquire(ctx)
@@ -30,16 +46,15 @@ func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, 
 	}
 	defer release()
 
-	var (
-		once sync.Once
-		prog *progress
-	)
-	report := func(msg string, pct int) {
-		once.Do(func() { prog = s.startProgress(p.WorkDoneToken, "acode: packing context") })
-		prog.report(msg, pct)
+	// Only a search walks the workspace; other packs are quick and show no
+	// progress.
+	var prog *progress
+	var report func(msg string, pct int)
+	if p.Search != nil {
+		prog = s.startProgress(p.WorkDoneToken, "acode: packing context")
+		report = prog.report
 	}
 	res, err := e.engine.Pack(ctx, p.Request, s.openDocs(), report)
-	once.Do(func() {}) // no progress may start after this point
 	if prog != nil {
 		if err != nil {
 			prog.end("failed")

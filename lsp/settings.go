@@ -170,7 +170,7 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	}
 	e := &env{cfg: cfg, roots: roots, model: model, tok: tok}
 	if len(roots) > 0 {
-		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs})
+		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs, Logger: c.s.log})
 		if err != nil {
 			// Packs can still use content sources; uri sources are refused.
 			c.s.log.Warn("workspace roots unusable", zap.Error(err))
@@ -179,6 +179,10 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 		}
 	}
 	e.engine = pack.NewEngine(cfg, e.workspace)
+	cacheSize := tc.CacheSize
+	e.engine.Tokenizer = func(model, encoding string) (tokenizer.Tokenizer, error) {
+		return c.tokenizer(model, encoding, cacheSize)
+	}
 	return e, nil
 }
 
@@ -234,9 +238,11 @@ func stampOf(path string) fileStamp {
 	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime()}
 }
 
-// editorSection extracts the "acode" section from the settings of
-// workspace/didChangeConfiguration: {"acode": {...}} or, from clients that
-// send the section itself, {...}.
+// editorSection extracts the "acode" section from editor settings
+// (initializationOptions, workspace/didChangeConfiguration): {"acode":
+// {...}}, or the section itself from clients that send it bare. It returns
+// nil when the settings hold nothing for acode-lsp (other servers'
+// sections), so they change nothing.
 func editorSection(settings json.RawMessage) json.RawMessage {
 	settings = bytes.TrimSpace(settings)
 	if len(settings) == 0 || string(settings) == "null" {
@@ -249,5 +255,10 @@ func editorSection(settings json.RawMessage) json.RawMessage {
 	if section, ok := wrapper["acode"]; ok {
 		return section
 	}
-	return settings
+	for _, key := range []string{"model", "encoding", "budget", "exclude"} {
+		if _, ok := wrapper[key]; ok {
+			return settings
+		}
+	}
+	return nil
 }

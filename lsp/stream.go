@@ -90,8 +90,14 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 func (s *frameStream) decode(body []byte) (jsonrpc2.Message, *frameError) {
 	if !json.Valid(body) {
 		// A Content-Length that was too large swallowed the start of the
-		// next frame: keep what precedes it and read the rest again.
-		if p := indexFold(body[1:], headerMarker); p >= 0 {
+		// next frame: keep the first JSON value, or what precedes the next
+		// header, and read the rest again.
+		dec := json.NewDecoder(bytes.NewReader(body))
+		var first json.RawMessage
+		if dec.Decode(&first) == nil {
+			s.r.unread(body[dec.InputOffset():])
+			body = body[:dec.InputOffset()]
+		} else if p := indexFold(body[1:], headerMarker); p >= 0 {
 			s.r.unread(body[p+1:])
 			body = body[:p+1]
 		}

@@ -1,0 +1,131 @@
+package lsp
+
+import (
+	"encoding/json"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+)
+
+// waitBudget waits for an acode/budget notification after index after
+// that satisfies ok, and returns it with the index to continue from.
+func waitBudget(t *testing.T, c *fakeClient, after int, ok func(budgetStatusResult) bool) (budgetStatusResult, int) {
+	t.Helper()
+	var st budgetStatusResult
+	_, next := c.waitNote(methodBudget, after, func(p json.RawMessage) bool {
+		var b budgetStatusResult
+		if err := json.Unmarshal(p, &b); err != nil {
+			t.Fatalf("acode/budget params: %v", err)
+		}
+		if ok(b) {
+			st = b
+			return true
+		}
+		return false
+	})
+	return st, next
+}
+
+func TestBudgetNotifications(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{}, nil)
+	c.initialize(nil, nil, root)
+	tok, _ := tokenizer.ForModel("gpt-4o")
+
+	first, next := waitBudget(t, c, 0, func(budgetStatusResult) bool { return true })
+	want := budgetStatusResult{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: 100000, Available: 90000, Level: levelNormal}
+	if diff := cmp.Diff(want, first); diff != "" {
+		t.Errorf("first acode/budget (-want +got):\n%s", diff)
+	}
+
+	a := "package a\n\n// A is a function.\nfunc A() int { return 1 }\n"
+	b := strings.Repeat("The quick brown fox jumps over the lazy dog.\n", 40)
+	ua := c.open(filepath.Join(root, "a.go"), "go", a)
+	c.open(filepath.Join(root, "b.txt"), "plaintext", b)
+	used := tok.Count(a) + tok.Count(b)
+	st, next := waitBudget(t, c, next, func(s budgetStatusResult) bool { return s.OpenFiles == 2 })
+	want.Used, want.OpenFiles, want.Percent = used, 2, percentOf(used, 90000)
+	if diff := cmp.Diff(want, st); diff != "" {
+		t.Errorf("after two opens (-want +got):\n%s", diff)
+	}
+
+	change(c, ua, 2, map[string]any{"text": a + a})
+	used = tok.Count(a+a) + tok.Count(b)
+	st, next = waitBudget(t, c, next, func(s budgetStatusResult) bool { return s.Used == used })
+	if st.OpenFiles != 2 {
+		t.Errorf("after a change: openFiles = %d", st.OpenFiles)
+	}
+
+	c.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": ua}})
+	st, _ = waitBudget(t, c, next, func(s budgetStatusResult) bool { return s.OpenFiles == 1 })
+	want.Used, want.OpenFiles, want.Percent = tok.Count(b), 1, percentOf(tok.Count(b), 90000)
+	if diff := cmp.Diff(want, st); diff != "" {
+		t.Errorf("after a close (-want +got):\n%s", diff)
+	}
+
+	var status budgetStatusResult
+	c.result(methodBudgetStatus, nil, &status)
+	if diff := cmp.Diff(want, status); diff != "" {
+		t.Errorf("acode/budgetStatus (-want +got):\n%s", diff)
+	}
+}
+
+func TestBudgetLevelsAtTheEdges(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{}, nil)
+	c.initialize(nil, map[string]any{"budget": map[string]any{"totalTokens": 1000, "systemReserve": 0, "responseReserve": 0}}, root)
+	tok, _ := tokenizer.ForModel("gpt-4o")
+	text := strings.Repeat("alpha beta gamma delta\n", 60)
+	c.open(filepath.Join(root, "big.txt"), "plaintext", text)
+	n := tok.Count(text)
+	var st budgetStatusResult
+	c.result(methodBudgetStatus, nil, &st)
+	if st.Used != n || st.Level != budgetLevel(n, 1000) || st.Available != 1000 {
+		t.Errorf("status %+v, want used %d level %s", st, n, budgetLevel(n, 1000))
+	}
+}
+
+func TestBudgetLevel(t *testing.T) {
+	tests := []struct {
+		used, available int
+		want            string
+	}{
+		{0, 100, levelNormal},
+		{79, 100, levelNormal},
+		{80, 100, levelWarning},
+		{90, 100, levelWarning},
+		{91, 100, levelCritical},
+		{7999, 10000, levelNormal},
+		{9001, 10000, levelCritical},
+		{150, 100, levelCritical},
+		{0, 0, levelCritical},
+	}
+	for _, tt := range tests {
+		if got := budgetLevel(tt.used, tt.available); got != tt.want {
+			t.Errorf("budgetLevel(%d, %d) = %s, want %s", tt.used, tt.available, got, tt.want)
+		}
+	}
+}
+
+func TestPercentOf(t *testing.T) {
+	tests := []struct {
+		part, whole int
+		want        float64
+	}{
+		{12345, 90000, 13.7},
+		{1, 3, 33.3},
+		{2, 3, 66.7},
+		{0, 5, 0},
+		{5, 0, 0},
+		{90000, 90000, 100},
+	}
+	for _, tt := range tests {
+		if got := percentOf(tt.part, tt.whole); got != tt.want {
+			t.Errorf("percentOf(%d, %d) = %v, want %v", tt.part, tt.whole, got, tt.want)
+		}
+	}
+}
