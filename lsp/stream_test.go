@@ -103,7 +103,7 @@ func TestFrameStreamHostileInput(t *testing.T) {
 			streamOutcome{Methods: []string{"after"}, Errors: []string{"null -32700"}}},
 		{"over the size limit", string(frame([]byte(big))) + ok, 1000,
 			streamOutcome{Methods: []string{"after"}, Errors: []string{"7 -32600"}}},
-		{"batch", string(frame([]byte("[" + body + "]"))) + ok, 0,
+		{"batch", string(frame([]byte("["+body+"]"))) + ok, 0,
 			streamOutcome{Methods: []string{"after"}, Errors: []string{"null -32600"}}},
 		{"not an object", string(frame([]byte(`42`))) + ok, 0,
 			streamOutcome{Methods: []string{"after"}, Errors: []string{"null -32600"}}},
