@@ -112,11 +112,16 @@ func Load(path string) (Config, error) {
 // Parse decodes and validates YAML config text; name is used in messages.
 func Parse(data []byte, name string) (Config, error) {
 	cfg, probs := decode(data)
-	if len(probs) == 0 {
+	decoded := len(probs) == 0
+	if decoded {
 		probs = cfg.check()
 	}
 	if len(probs) > 0 {
-		return Default(), &Error{File: name, Problems: probs}
+		e := &Error{File: name, Problems: probs}
+		if decoded {
+			e.Decoded = &cfg
+		}
+		return Default(), e
 	}
 	return cfg, nil
 }
@@ -170,6 +175,9 @@ func (p Problem) String() string {
 type Error struct {
 	File     string
 	Problems []Problem
+	// Decoded holds the values as read, when the file decoded but some
+	// values are invalid (for reports; never use it as a configuration).
+	Decoded *Config
 }
 
 func (e *Error) Error() string {

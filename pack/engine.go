@@ -154,17 +154,6 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	p.stats.Candidates = len(cands)
 	p.progress("selecting", 70)
 	f := newFormatter(count)
-	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count})
-	dstats.TokensSaved += sel.TrimmedTokens
-	for _, it := range sel.Covered {
-		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", "every line is already included"))
-	}
-	p.time("select")
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
-	}
-	p.progress("formatting", 85)
 	render := f.markdown
 	if p.req.Template != "" {
 		tmpl, err := parseTemplate(p.req.Template)
@@ -173,9 +162,49 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 		}
 		render = func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }
 	}
-	text, tokens, kept, dropped, err := budget.Fit(sel.Selected, int(p.alloc.Available), render, count)
+	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count}
+	sel := budget.Select(cands, p.alloc, selOpts)
+	p.time("select")
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	p.progress("formatting", 85)
+	available := int(p.alloc.Available)
+	text, tokens, kept, dropped, err := budget.Fit(sel.Selected, available, render, count)
 	if err != nil {
 		return nil, &Error{Code: CodePackFailed, Message: "formatting failed: " + err.Error()}
+	}
+	// Selection adds up per-chunk estimates, which overshoot the exact count
+	// of the joined text (headers are estimated high, and BPE merges across
+	// chunk borders). When that left room and candidates are waiting, select
+	// again with the allocation scaled by the measured overshoot; the exact
+	// recount in Fit still decides (DESIGN rule 3).
+	for iter := 0; iter < 3 && len(sel.OverBudget) > 0 && tokens > 0 && tokens < available*97/100; iter++ {
+		if err := p.ctx.Err(); err != nil {
+			return nil, err
+		}
+		var est int64
+		for _, u := range sel.Used {
+			est += u
+		}
+		factor := float64(est) / float64(tokens)
+		if factor <= 1.0 {
+			factor = float64(available) / float64(tokens)
+		}
+		sel2 := budget.Select(cands, scale(p.alloc, factor), selOpts)
+		text2, tokens2, kept2, dropped2, err := budget.Fit(sel2.Selected, available, render, count)
+		if err != nil {
+			return nil, &Error{Code: CodePackFailed, Message: "formatting failed: " + err.Error()}
+		}
+		if tokens2 <= tokens {
+			break
+		}
+		sel, text, tokens, kept, dropped = sel2, text2, tokens2, kept2, dropped2
+	}
+	dstats.TokensSaved += sel.TrimmedTokens
+	for _, it := range sel.Covered {
+		dstats.ExactRemoved++
+		p.excluded = append(p.excluded, itemOf(it, "duplicate", "every line is already included"))
 	}
 	p.time("format+verify")
 	over := append(append([]*budget.Item(nil), sel.OverBudget...), dropped...)
@@ -301,15 +330,22 @@ func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter,
 		Warnings: p.warnings,
 		Stats:    p.stats,
 	}
-	used := map[string]int{}
+	// Used per category: the exact tokenCount apportioned by the estimated
+	// cost (content + formatting) of each category's chunks, so that the
+	// categories add up to tokenCount exactly.
+	est := map[string]int{}
 	seen := map[string]bool{}
+	estTotal := 0
 	for _, it := range kept {
 		key := it.Path
 		first := key == "" || !seen[key]
 		seen[key] = true
-		used[it.Category] += it.Tokens + f.overhead(it, first)
+		c := it.Tokens + f.overhead(it, first)
+		est[it.Category] += c
+		estTotal += c
 		res.Included = append(res.Included, itemOf(it, "", ""))
 	}
+	used := apportion(tokens, est, estTotal)
 	for _, c := range budget.Categories {
 		res.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: used[c]}
 	}
@@ -320,6 +356,47 @@ func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter,
 		res.Warnings = []string{}
 	}
 	return res
+}
+
+// apportion splits total between the categories in proportion to est
+// (largest remainder), so the parts add up to total.
+func apportion(total int, est map[string]int, estTotal int) map[string]int {
+	out := map[string]int{}
+	if estTotal <= 0 {
+		return out
+	}
+	type rem struct {
+		c string
+		r int64
+	}
+	var rems []rem
+	sum := 0
+	for _, c := range budget.Categories {
+		num := int64(total) * int64(est[c])
+		out[c] = int(num / int64(estTotal))
+		sum += out[c]
+		if est[c] > 0 {
+			rems = append(rems, rem{c, num % int64(estTotal)})
+		}
+	}
+	sort.SliceStable(rems, func(i, j int) bool { return rems[i].r > rems[j].r })
+	for i := 0; sum < total && len(rems) > 0; i = (i + 1) % len(rems) {
+		out[rems[i].c]++
+		sum++
+	}
+	return out
+}
+
+// scale returns a copy of a with the available tokens and every category's
+// allocation multiplied by factor.
+func scale(a budget.Allocation, factor float64) budget.Allocation {
+	out := a
+	out.Available = int64(float64(a.Available) * factor)
+	out.Tokens = make(map[string]int64, len(a.Tokens))
+	for c, v := range a.Tokens {
+		out.Tokens[c] = int64(float64(v) * factor)
+	}
+	return out
 }
 
 func itemOf(it *budget.Item, reason, detail string) Item {

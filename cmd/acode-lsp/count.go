@@ -1,0 +1,225 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+// defaultCountCap is the size cap of `acode-lsp count` (10 MB).
+const defaultCountCap = 10 << 20
+
+type countFile struct {
+	Path   string `json:"path"`
+	Tokens int    `json:"tokens"`
+}
+
+type countResult struct {
+	Encoding string      `json:"encoding"`
+	Exact    bool        `json:"exact"`
+	Files    []countFile `json:"files"`
+	Total    int64       `json:"total"`
+}
+
+// runCount prints the exact token count of each file ("-" = stdin) and the
+// total. A file that cannot be counted (a directory, unreadable, over the
+// cap) is reported on stderr and makes the exit code 1; the others are
+// still counted. Invalid UTF-8 is counted after U+FFFD replacement.
+func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	fs := flag.NewFlagSet("count", flag.ContinueOnError)
+	fs.SetOutput(stderr)
+	model := fs.String("model", "", "model whose tokenizer counts (default: the config's, else gpt-4o)")
+	encoding := fs.String("encoding", "", "encoding to count with: o200k_base, cl100k_base, p50k_base, r50k_base")
+	asJSON := fs.Bool("json", false, `print {"encoding","exact","files":[{"path","tokens"}],"total"}`)
+	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to count, in bytes")
+	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml found from the current directory up)")
+	fs.Usage = func() {
+		fmt.Fprint(stderr, "usage: acode-lsp count [FILE…|-] [--model M | --encoding E] [--json]\n\n")
+		fs.PrintDefaults()
+	}
+	if err := fs.Parse(interleave(fs, args)); err != nil {
+		return 2
+	}
+	if *model != "" && *encoding != "" {
+		fmt.Fprintln(stderr, "acode-lsp count: give --model or --encoding, not both")
+		return 2
+	}
+	tok, err := countTokenizer(*cfgPath, *model, *encoding)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
+		return 2
+	}
+	files := fs.Args()
+	if len(files) == 0 {
+		files = []string{"-"}
+	}
+	res := countResult{Encoding: tok.Encoding(), Exact: tok.Exact(), Files: []countFile{}}
+	failed := false
+	for _, f := range files {
+		if ctx.Err() != nil {
+			return 130
+		}
+		text, err := readCounted(f, stdin, *maxSize)
+		if err != nil {
+			fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
+			failed = true
+			continue
+		}
+		n := tok.Count(text)
+		res.Files = append(res.Files, countFile{Path: f, Tokens: n})
+		res.Total += int64(n)
+	}
+	if *asJSON {
+		enc := json.NewEncoder(stdout)
+		enc.SetIndent("", "  ")
+		_ = enc.Encode(res)
+	} else {
+		approx := ""
+		if !res.Exact {
+			approx = "≈"
+		}
+		for _, f := range res.Files {
+			fmt.Fprintf(stdout, "%s%8d  %s\n", approx, f.Tokens, f.Path)
+		}
+		kind := "exact"
+		if !res.Exact {
+			kind = "estimated, unknown model"
+		}
+		fmt.Fprintf(stdout, "%s%8d  total (%s, %s)\n", approx, res.Total, res.Encoding, kind)
+	}
+	if failed {
+		return 1
+	}
+	return 0
+}
+
+// readCounted reads a file for counting, refusing directories and files
+// over the cap before reading them.
+func readCounted(path string, stdin io.Reader, maxSize int64) (string, error) {
+	if path == "-" {
+		data, err := io.ReadAll(io.LimitReader(stdin, maxSize+1))
+		if err != nil {
+			return "", fmt.Errorf("stdin: %w", err)
+		}
+		if int64(len(data)) > maxSize {
+			return "", fmt.Errorf("stdin: more than the %s cap (raise it with --max-size)", humanBytes(maxSize))
+		}
+		return string(data), nil
+	}
+	fi, err := os.Stat(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, unwrapPathErr(err))
+	}
+	if fi.IsDir() {
+		return "", fmt.Errorf("%s: is a directory (name the files to count, e.g. %s/*.go)", path, path)
+	}
+	if fi.Size() > maxSize {
+		return "", fmt.Errorf("%s: %s is over the %s cap (raise it with --max-size)", path, humanBytes(fi.Size()), humanBytes(maxSize))
+	}
+	data, err := os.ReadFile(path)
+	if err != nil {
+		return "", fmt.Errorf("%s: %w", path, unwrapPathErr(err))
+	}
+	return string(data), nil
+}
+
+// countTokenizer resolves the tokenizer: flags first, then the config file.
+func countTokenizer(cfgPath, model, encoding string) (tokenizer.Tokenizer, error) {
+	if encoding != "" {
+		return tokenizer.ForEncoding(encoding)
+	}
+	if model != "" {
+		return tokenizer.ForModel(model)
+	}
+	cfg, err := loadConfig(cfgPath, "")
+	if err != nil {
+		return nil, err
+	}
+	if e := cfg.Context.Tokenizer.Encoding; e != "" {
+		return tokenizer.ForEncoding(e)
+	}
+	return tokenizer.ForModel(cfg.Context.Tokenizer.Model)
+}
+
+// loadConfig loads --config, or the .agent/config.yml found from start
+// (default: the current directory) upwards, or the defaults.
+func loadConfig(path, start string) (config.Config, error) {
+	if path == "" {
+		path = findConfig(start)
+		if path == "" {
+			return config.Default(), nil
+		}
+	} else if _, err := os.Stat(path); err != nil {
+		return config.Default(), fmt.Errorf("--config %s: %w", path, unwrapPathErr(err))
+	}
+	return config.Load(path)
+}
+
+func unwrapPathErr(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
+}
+
+func humanBytes(n int64) string {
+	switch {
+	case n >= 1<<20:
+		return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+	case n >= 1<<10:
+		return fmt.Sprintf("%.1f KB", float64(n)/(1<<10))
+	}
+	return fmt.Sprintf("%d bytes", n)
+}
+
+// interleave lets flags follow positional arguments ("count a.go --json"),
+// as users of gopls-style tools expect: it moves flags in front.
+func interleave(fs *flag.FlagSet, args []string) []string {
+	var flags, pos []string
+	for i := 0; i < len(args); i++ {
+		a := args[i]
+		if a == "--" {
+			pos = append(pos, args[i+1:]...)
+			break
+		}
+		if len(a) > 1 && a[0] == '-' && a != "-" {
+			flags = append(flags, a)
+			name := a[1:]
+			if len(name) > 0 && name[0] == '-' {
+				name = name[1:]
+			}
+			if eq := indexByte(name, '='); eq >= 0 {
+				continue
+			}
+			if f := fs.Lookup(name); f != nil {
+				if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
+					continue
+				}
+				if i+1 < len(args) {
+					flags = append(flags, args[i+1])
+					i++
+				}
+			}
+			continue
+		}
+		pos = append(pos, a)
+	}
+	return append(flags, pos...)
+}
+
+func indexByte(s string, c byte) int {
+	for i := 0; i < len(s); i++ {
+		if s[i] == c {
+			return i
+		}
+	}
+	return -1
+}

@@ -1,0 +1,85 @@
+// Command acode-lsp is a language server that packs code context for LLM
+// prompts under a token budget it never exceeds, and a command line for the
+// same work.
+//
+//	acode-lsp [serve]             speak LSP on stdin/stdout
+//	acode-lsp pack [PATH…]        pack files into a context (stdout)
+//	acode-lsp count [FILE…|-]     exact token counts
+//	acode-lsp config validate     check .agent/config.yml
+//	acode-lsp trim / fit          conversation budgets for agents
+//	acode-lsp version
+//
+// This file only dispatches; each subcommand lives in its own file.
+package main
+
+import (
+	"context"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"syscall"
+)
+
+// version is set at build time with -ldflags "-X main.version=…".
+var version = "0.1.0-dev"
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stop()
+	os.Exit(code)
+}
+
+// run dispatches a command line and returns the exit code.
+func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	if len(args) == 0 {
+		return runServe(ctx, nil, stdin, stdout, stderr)
+	}
+	cmd, rest := args[0], args[1:]
+	switch cmd {
+	case "serve":
+		return runServe(ctx, rest, stdin, stdout, stderr)
+	case "pack":
+		return runPack(ctx, rest, stdin, stdout, stderr)
+	case "count":
+		return runCount(ctx, rest, stdin, stdout, stderr)
+	case "config":
+		return runConfig(ctx, rest, stdin, stdout, stderr)
+	case "trim":
+		return runTrim(ctx, rest, stdin, stdout, stderr)
+	case "fit":
+		return runFit(ctx, rest, stdin, stdout, stderr)
+	case "version", "--version", "-version":
+		fmt.Fprintf(stdout, "acode-lsp %s\n", version)
+		return 0
+	case "help", "-h", "--help", "-help":
+		usage(stdout)
+		return 0
+	default:
+		if len(cmd) > 0 && cmd[0] == '-' {
+			// Flags without a subcommand belong to serve (editors start
+			// `acode-lsp --log-level debug`).
+			return runServe(ctx, args, stdin, stdout, stderr)
+		}
+		fmt.Fprintf(stderr, "acode-lsp: unknown command %q\n\n", cmd)
+		usage(stderr)
+		return 2
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `acode-lsp packs code context for LLM prompts under an exact token budget.
+
+Usage:
+  acode-lsp [serve] [--log-file F] [--log-level L]   language server on stdio
+  acode-lsp pack [PATH…] [flags]                      pack files into a context (stdout)
+  acode-lsp count [FILE…|-] [--model M|--encoding E] [--json]
+  acode-lsp config validate [--config FILE]
+  acode-lsp trim --max N [--reserve N] [--model M] < conversation.json
+  acode-lsp fit --tool KIND --max N [--cursor C] < output.txt
+  acode-lsp version
+
+Run 'acode-lsp COMMAND -h' for the flags of a command. Docs: docs/ in the repository.
+`)
+}

@@ -1,0 +1,1 @@
+"use strict";var a=function(){return 1};console.log(a());
