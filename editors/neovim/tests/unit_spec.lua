@@ -345,7 +345,7 @@ t.run('statusline follows acode/budget, with the level and highlight', function(
   local acode = require('acode')
   local handler = acode.server_config().handlers['acode/budget']
   handler(nil, vim.tbl_extend('force', base, { used = 85000, percent = 94.4, level = 'critical' }), { client_id = 99 })
-  t.eq('acode 85K/90K 94% critical', acode.statusline())
+  t.eq('acode 85K/90K 94%% critical', acode.statusline())
   t.eq('%#AcodeBudgetCritical#acode 85K/90K 94%% critical%*', acode.statusline({ highlight = true }))
   vim.o.laststatus = 2
   vim.o.statusline = "%{%v:lua.require'acode'.statusline({'highlight': v:true})%}"

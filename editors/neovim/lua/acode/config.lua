@@ -103,7 +103,23 @@ function M.root(bufnr)
   if name == '' or name:match('^%a[%w+.-]*://') then
     return nil
   end
-  local dir = vim.fs.dirname(vim.fs.normalize(vim.fn.fnamemodify(name, ':p')))
+  local file = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
+  local root = M.marked_root(vim.fs.dirname(file))
+  if root then
+    return root
+  end
+  local cwd = vim.fs.normalize(vim.fn.getcwd())
+  if file:sub(1, #cwd + 1) == cwd .. '/' then
+    return cwd
+  end
+  return vim.fs.dirname(file)
+end
+
+--- marked_root returns the nearest folder at or above dir holding the first
+--- of root_markers, else the second, …; nil when none does.
+---@param dir string
+---@return string?
+function M.marked_root(dir)
   for _, marker in ipairs(M.options.root_markers) do
     -- vim.fs.root would answer .agent/ for the marker .agent/config.yml: strip the marker instead.
     local found = vim.fs.find(marker, { upward = true, path = dir, limit = 1 })[1]
@@ -111,12 +127,7 @@ function M.root(bufnr)
       return found:sub(1, #found - #marker - 1)
     end
   end
-  local file = vim.fs.normalize(vim.fn.fnamemodify(name, ':p'))
-  local cwd = vim.fs.normalize(vim.fn.getcwd())
-  if file:sub(1, #cwd + 1) == cwd .. '/' then
-    return cwd
-  end
-  return vim.fs.dirname(file)
+  return nil
 end
 
 return M

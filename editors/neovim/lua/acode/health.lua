@@ -33,25 +33,23 @@ function M.check()
     })
   end
 
+  -- :checkhealth runs in its own buffer: the workspace is that of the
+  -- current directory.
   health.start('workspace')
-  local bufnr = vim.api.nvim_get_current_buf()
-  local root = config.root(bufnr)
+  local cwd = vim.fs.normalize(vim.fn.getcwd())
+  local root = config.marked_root(cwd)
   if root then
-    local marker = vim.iter(config.options.root_markers):find(function(m)
-      return vim.uv.fs_stat(root .. '/' .. m) ~= nil
-    end)
-    if marker then
-      health.ok('root: ' .. root)
-    else
-      health.info(('root: %s (no %s found above the file)'):format(root, table.concat(config.options.root_markers, ' or ')))
-    end
+    health.ok('root: ' .. root)
     if vim.uv.fs_stat(root .. '/.agent/config.yml') then
       health.ok('config: ' .. root .. '/.agent/config.yml')
     else
       health.info('no .agent/config.yml: the defaults apply (gpt-4o, 100000 tokens)')
     end
   else
-    health.info('the current buffer is not a file')
+    health.info(('no %s above %s: files are packed relative to the current directory'):format(
+      table.concat(config.options.root_markers, ' or '),
+      cwd
+    ))
   end
 
   health.start('clients')

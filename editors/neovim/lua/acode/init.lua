@@ -133,10 +133,12 @@ function M.setup(opts)
   end
 end
 
---- statusline returns the budget as statusline text, e.g. `acode 12.3K/90K 14%`
---- (`≈` when estimated, the level when not normal), or '' before the first
---- acode/budget. With {highlight = true} it is wrapped in the level's
---- highlight group (AcodeBudgetNormal/Warning/Critical).
+--- statusline returns the budget as a statusline item, e.g. `acode 12.3K/90K
+--- 14%` (`≈` when estimated, the level when not normal), or '' before the
+--- first acode/budget. The result is statusline format (its `%` doubled):
+--- use it as `%{%v:lua.require'acode'.statusline()%}` or as a lualine
+--- component. With {highlight = true} it is wrapped in the level's highlight
+--- group (AcodeBudgetNormal/Warning/Critical).
 ---@param opts? {highlight?: boolean, prefix?: string, bufnr?: integer}
 ---@return string
 function M.statusline(opts)
@@ -145,9 +147,9 @@ function M.statusline(opts)
   if not s then
     return ''
   end
-  local text = status.text(s, opts.prefix)
+  local text = status.text(s, opts.prefix):gsub('%%', '%%%%')
   if opts.highlight then
-    return ('%%#%s#%s%%*'):format(status.highlight(s.level), text:gsub('%%', '%%%%'))
+    return ('%%#%s#%s%%*'):format(status.highlight(s.level), text)
   end
   return text
 end

@@ -1,0 +1,253 @@
+-- End-to-end test: real Neovim, real acode-lsp, a copy of the sample
+-- workspace. Setup from a clean `-u NONE` exactly as a user's config would
+-- do it (acode-lsp found on PATH, nothing configured); then the statusline,
+-- the code lenses, :AcodePack with definitions/references from a second
+-- language server attached to the buffer, :AcodeCount and :AcodeBudget.
+--
+-- Run: ACODE_LSP=bin/acode-lsp ACODE_SAMPLE=testdata/sample \
+--      nvim --headless -u NONE -l editors/neovim/tests/e2e_spec.lua
+local here = vim.fn.fnamemodify(debug.getinfo(1, 'S').source:sub(2), ':p:h')
+local t = dofile(here .. '/harness.lua')
+local fake = dofile(here .. '/fake_server.lua')
+
+local server = vim.env.ACODE_LSP and vim.fn.fnamemodify(vim.env.ACODE_LSP, ':p') or ''
+local sample = vim.env.ACODE_SAMPLE and vim.fn.fnamemodify(vim.env.ACODE_SAMPLE, ':p'):gsub('/$', '') or ''
+if vim.fn.executable(server) ~= 1 or vim.fn.isdirectory(sample) ~= 1 then
+  t.log(('e2e: set ACODE_LSP (an acode-lsp binary, got %q) and ACODE_SAMPLE (a workspace, got %q); `make test-neovim-e2e` does'):format(server, sample))
+  t.failed = 1
+  t.finish()
+end
+
+-- The workspace: a copy, so the test never touches the tree.
+local ws = vim.fn.resolve(vim.fn.tempname()) .. '/workspace'
+vim.fn.mkdir(vim.fs.dirname(ws), 'p')
+local out = vim.fn.system({ 'cp', '-R', sample, ws })
+assert(vim.v.shell_error == 0, out)
+vim.cmd('cd ' .. vim.fn.fnameescape(ws))
+
+-- As a user: acode-lsp on PATH, the plugin on the runtimepath, setup{}.
+vim.env.PATH = vim.fs.dirname(server) .. ':' .. vim.env.PATH
+vim.o.swapfile = false
+t.use_plugin()
+local messages = {}
+local notify = vim.notify
+vim.notify = function(msg, level, opts)
+  table.insert(messages, msg)
+  return notify(msg, level, opts)
+end
+require('acode').setup({})
+
+-- Pick a Go function declared in one file and called from another, so that
+-- definitions and references lead elsewhere.
+local function pick_target()
+  local files = vim.fs.find(function(name)
+    return name:match('%.go$') ~= nil
+  end, { path = ws, type = 'file', limit = math.huge })
+  table.sort(files)
+  local decl_file = {}
+  for _, f in ipairs(files) do
+    for _, d in ipairs(fake.decls(vim.fn.readfile(f))) do
+      decl_file[d.name] = decl_file[d.name] or f
+    end
+  end
+  for _, f in ipairs(files) do
+    for i, line in ipairs(vim.fn.readfile(f)) do
+      if not line:match('^func') and not line:match('^%s*//') then
+        for name in line:gmatch('([%a_][%w_]*)%(') do
+          if decl_file[name] and decl_file[name] ~= f then
+            return { file = f, line = i, col = line:find(name .. '(', 1, true) - 1, name = name, decl = decl_file[name] }
+          end
+        end
+      end
+    end
+  end
+  return files[1] and { file = files[1], line = 1, col = 0 } or nil
+end
+local target = pick_target()
+if not target then
+  t.log('e2e: no .go file in ' .. sample)
+  t.failed = 1
+  t.finish()
+end
+t.log(('e2e: workspace %s, opening %s'):format(ws, target.file:sub(#ws + 2)))
+
+vim.cmd('edit ' .. vim.fn.fnameescape(target.file))
+local bufnr = vim.api.nvim_get_current_buf()
+vim.api.nvim_win_set_cursor(0, { target.line, target.col })
+
+local acode
+t.run('acode-lsp starts from PATH and attaches with the workspace root', function()
+  t.wait(20000, function()
+    acode = vim.lsp.get_clients({ bufnr = bufnr, name = 'acode' })[1]
+    return acode ~= nil and acode.initialized
+  end, 'the acode client')
+  t.eq(ws, acode.root_dir, 'root_dir')
+  t.truthy(acode.server_capabilities.codeLensProvider, 'codeLensProvider')
+end)
+if not acode then
+  t.finish()
+end
+
+t.run('statusline shows the budget from acode/budget', function()
+  t.wait(20000, function()
+    local s = require('acode').status(bufnr)
+    return s and s.openFiles >= 1 and s.used > 0
+  end, 'an acode/budget with the open file')
+  local s = require('acode').status(bufnr)
+  t.truthy(s.available > 0 and s.total >= s.available, vim.inspect(s))
+  t.truthy(vim.tbl_contains({ 'normal', 'warning', 'critical' }, s.level), 'level ' .. tostring(s.level))
+  vim.o.laststatus = 2
+  vim.o.statusline = "%f %= %{%v:lua.require'acode'.statusline()%}"
+  local got = vim.api.nvim_eval_statusline(vim.o.statusline, { fillchar = ' ', maxwidth = 120 }).str
+  local status = require('acode.status')
+  local want = status.text(s, 'acode')
+  t.truthy(vim.endswith(vim.trim(got), want), ('statusline %q does not end with %q'):format(got, want))
+  t.truthy(
+    want:gsub('≈', ''):match('^acode [%d.]+[KMG]?/[%d.]+[KMG]? %d+%%'),
+    ('statusline text %q is not "acode <used>/<available> <pct>%%"'):format(want)
+  )
+  -- The same numbers as acode/budgetStatus answers.
+  local res = acode.request_sync('acode/budgetStatus', vim.empty_dict(), 5000, bufnr)
+  t.truthy(res and res.result, 'acode/budgetStatus: ' .. vim.inspect(res))
+  t.eq(s.available, res.result.available, 'available')
+  t.eq(s.used, res.result.used, 'used')
+end)
+
+t.run('code lenses show the token cost of the file and its top-level symbols', function()
+  local titles
+  t.wait(20000, function()
+    vim.lsp.codelens.refresh({ bufnr = bufnr })
+    vim.wait(200)
+    titles = {}
+    for _, lens in ipairs(vim.lsp.codelens.get(bufnr)) do
+      if lens.command then
+        table.insert(titles, { line = lens.range.start.line, title = lens.command.title })
+      end
+    end
+    return #titles >= 2
+  end, 'code lenses')
+  local file_lens, symbol_lens
+  for _, l in ipairs(titles) do
+    local title = l.title:gsub('^≈', '') -- (a multibyte ≈ cannot take a pattern's ?)
+    if l.line == 0 and title:match('^[%d,]+ tokens · [%d.]+%% of budget$') then
+      file_lens = l
+    elseif title:match('^[%d,]+ tokens$') then
+      symbol_lens = l
+    end
+  end
+  t.truthy(file_lens, 'no "<N> tokens · <P>% of budget" lens on line 0: ' .. vim.inspect(titles))
+  t.truthy(symbol_lens, 'no "<N> tokens" symbol lens: ' .. vim.inspect(titles))
+end)
+
+-- A second language server on the buffer, for definitions and references.
+local asked = {}
+local fake_id = vim.lsp.start({ name = 'fakels', cmd = fake.cmd(ws, asked), root_dir = ws }, { bufnr = bufnr })
+t.wait(5000, function()
+  local c = vim.lsp.get_client_by_id(fake_id)
+  return c ~= nil and c.initialized
+end, 'the fake language server')
+
+local result
+t.run(':AcodePack packs a context that fits, with the other server\'s definitions and references', function()
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_win_set_cursor(0, { target.line, target.col })
+  local pack = require('acode.pack')
+  pack.last = nil
+  vim.cmd('AcodePack how is ' .. (target.name or 'this') .. ' used')
+  t.wait(30000, function()
+    return pack.last ~= nil
+  end, 'the packed context')
+  result = pack.last.result
+  t.eq('how is ' .. (target.name or 'this') .. ' used', pack.last.query, 'query')
+  t.truthy(result.tokenCount > 0, 'empty context')
+  t.truthy(
+    result.tokenCount <= result.budget.available,
+    ('%d tokens over the %d available'):format(result.tokenCount, result.budget.available)
+  )
+  t.truthy(vim.tbl_contains(asked, 'textDocument/definition'), 'definitions not asked: ' .. vim.inspect(asked))
+  t.truthy(vim.tbl_contains(asked, 'textDocument/references'), 'references not asked: ' .. vim.inspect(asked))
+  if target.decl then
+    local rel = target.decl:sub(#ws + 2)
+    local found = false
+    for _, c in ipairs(vim.list_extend(vim.deepcopy(result.included), result.excluded)) do
+      if c.type == 'reference' and c.path == rel then
+        found = true
+      end
+    end
+    t.truthy(found, ('no reference source from %s in %s'):format(rel, vim.inspect({ result.included, result.excluded })))
+  end
+  -- The context buffer, the report beside it, and the register.
+  local ctx = vim.fn.bufnr('acode://context.md')
+  local rep = vim.fn.bufnr('acode://context-report.md')
+  t.truthy(ctx ~= -1 and rep ~= -1, 'scratch buffers missing')
+  t.eq(vim.split(result.content, '\n', { plain = true }), vim.api.nvim_buf_get_lines(ctx, 0, -1, false), 'context buffer')
+  t.eq('markdown', vim.bo[ctx].filetype, 'filetype')
+  t.truthy(vim.fn.bufwinid(ctx) ~= -1 and vim.fn.bufwinid(rep) ~= -1, 'context and report not both shown')
+  t.truthy(result.content:match('## File: '), 'no "## File:" section')
+  local report = table.concat(vim.api.nvim_buf_get_lines(rep, 0, -1, false), '\n')
+  t.contains(report, ('**Tokens:** %s of %s available — fits'):format(
+    require('acode.report').number(result.tokenCount),
+    require('acode.report').number(result.budget.available)
+  ), 'report')
+  t.eq(result.content, vim.fn.getreg(pack.register()), 'register ' .. pack.register())
+  t.truthy(vim.iter(messages):any(function(m)
+    return m:match('^acode: packed [%d,]+ tokens — fits')
+  end), 'no summary message: ' .. vim.inspect(messages))
+end)
+
+t.run(':AcodePack with a range packs the selection first', function()
+  vim.cmd('tabclose')
+  vim.api.nvim_set_current_buf(bufnr)
+  local pack = require('acode.pack')
+  pack.last = nil
+  vim.cmd('1,3AcodePack explain the header')
+  t.wait(30000, function()
+    return pack.last ~= nil
+  end, 'the packed context')
+  local r = pack.last.result
+  t.truthy(r.tokenCount <= r.budget.available, 'over budget')
+  local rel = target.file:sub(#ws + 2)
+  t.truthy(r.content:find('## File: ' .. rel, 1, true), ('%s not in the context'):format(rel))
+end)
+
+t.run(':AcodeCount counts a range with the server\'s tokenizer', function()
+  vim.cmd('tabclose')
+  vim.api.nvim_set_current_buf(bufnr)
+  messages = {}
+  vim.cmd('1,2AcodeCount')
+  t.wait(10000, function()
+    return #messages > 0
+  end, 'the count message')
+  local n, enc = messages[1]:gsub('≈', ''):match('^acode: ([%d,]+) tokens %(([%w_]+), ')
+  t.truthy(n and tonumber((n:gsub(',', ''))) > 0, 'message ' .. messages[1])
+  local s = require('acode').status(bufnr)
+  t.eq(s.encoding, enc, 'encoding')
+end)
+
+t.run(':AcodeBudget shows the budget report', function()
+  vim.cmd('AcodeBudget')
+  t.wait(10000, function()
+    return vim.fn.bufnr('acode://budget.md') ~= -1
+  end, 'the budget report')
+  local text = table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr('acode://budget.md'), 0, -1, false), '\n')
+  t.contains(text, '# Acode budget')
+  t.contains(text, '# Last packed context')
+end)
+
+t.run(':checkhealth acode finds the binary and the running client', function()
+  vim.cmd('checkhealth acode')
+  local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
+  t.contains(text, 'OK ' .. vim.fn.exepath(server))
+  t.contains(text, 'root: ' .. ws)
+  t.contains(text, ('client %d, root %s: budget '):format(acode.id, ws))
+end)
+
+t.run('the server stops cleanly', function()
+  vim.lsp.stop_client(vim.lsp.get_clients())
+  t.wait(10000, function()
+    return #vim.lsp.get_clients() == 0
+  end, 'the clients to stop')
+end)
+
+vim.fn.delete(vim.fs.dirname(ws), 'rf')
+t.finish()
