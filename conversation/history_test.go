@@ -121,3 +121,25 @@ func TestCompressInvalid(t *testing.T) {
 		t.Errorf("err = %v, want a ParamError on maxTokens", err)
 	}
 }
+
+func FuzzCompress(f *testing.F) {
+	f.Add("a.go\nb/c.md\n", ToolProjectFiles, uint8(5))
+	f.Add("a.go:1:x\n--\nb.go-2-y\n", ToolSearchContent, uint8(3))
+	f.Add("a\n1:x\n\nb\n2-y\n", ToolSearchContent, uint8(9))
+	f.Add("diff --git\n+++ \n+x\n-y\n--- a\n", ToolVCSDiff, uint8(4))
+	f.Add("commit 1234567\nAuthor: <x>\n    s\ncommit abcdefg", ToolVCSLog, uint8(2))
+	f.Add("one\ntwo\nthree\n", ToolReadFile, uint8(1))
+	f.Fuzz(func(t *testing.T, content, tool string, max uint8) {
+		maxTokens := int(max%40) + 1
+		res, err := Compress(context.Background(), words{}, FitRequest{Tool: tool, Content: content, MaxTokens: maxTokens, Path: "p"})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if res.Tokens > maxTokens || res.Tokens != (words{}).Count(res.Content) {
+			t.Fatalf("summary of %d tokens (exact %d) for max %d", res.Tokens, (words{}).Count(res.Content), maxTokens)
+		}
+		if res.Total != len(splitItems(itemKind(tool), content)) || res.Continuation != nil {
+			t.Fatalf("Total %d, Continuation %v", res.Total, res.Continuation)
+		}
+	})
+}

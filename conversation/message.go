@@ -136,10 +136,7 @@ func (m Message) field(k string) (v []byte, ok bool, err error) {
 		if len(m.ToolCalls) == 0 && !decoded {
 			return nil, false, nil
 		}
-		if m.ToolCalls == nil {
-			if raw, ok := m.extra[k]; ok { // decoded as null
-				return raw, true, nil
-			}
+		if m.ToolCalls == nil { // decoded as null
 			return []byte("null"), true, nil
 		}
 		b, err := json.Marshal(m.ToolCalls)
