@@ -3,6 +3,7 @@ package conversation
 import (
 	"bytes"
 	"encoding/json"
+	"errors"
 	"fmt"
 )
 
@@ -28,6 +29,7 @@ type Message struct {
 
 	keys  []string                   // key order as decoded
 	extra map[string]json.RawMessage // fields not modelled above
+	bad   *ParamError                // the first field that did not decode
 }
 
 // knownMessageKeys are the fields Message models, in encoding order.
@@ -40,35 +42,42 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("conversation: message: %w", err)
 	}
 	*m = Message{keys: keys}
+	// A field of the wrong type does not fail decoding: it is recorded and
+	// reported by [Trim] with the message's index ("messages[3].role").
+	bad := func(field, msg string) {
+		if m.bad == nil {
+			m.bad = &ParamError{Field: field, Message: msg}
+		}
+	}
 	for _, k := range keys {
 		raw := fields[k]
 		switch k {
 		case "role":
 			if err := json.Unmarshal(raw, &m.Role); err != nil {
-				return &ParamError{Field: "role", Message: "must be a string"}
+				bad("role", "must be a string")
 			}
 		case "content":
 			if err := json.Unmarshal(raw, &m.Content); err != nil {
-				return err
+				var pe *ParamError
+				if !errors.As(err, &pe) {
+					pe = &ParamError{Message: err.Error()}
+				}
+				bad("content", pe.Message)
 			}
 		case "tool_calls":
 			if isNull(raw) {
 				continue
 			}
 			if err := json.Unmarshal(raw, &m.ToolCalls); err != nil {
-				return &ParamError{Field: "tool_calls", Message: "must be a list of tool calls: " + err.Error()}
+				bad("tool_calls", "must be a list of tool calls: "+err.Error())
 			}
 		case "tool_call_id":
-			if !isNull(raw) {
-				if err := json.Unmarshal(raw, &m.ToolCallID); err != nil {
-					return &ParamError{Field: "tool_call_id", Message: "must be a string"}
-				}
+			if !isNull(raw) && json.Unmarshal(raw, &m.ToolCallID) != nil {
+				bad("tool_call_id", "must be a string")
 			}
 		case "name":
-			if !isNull(raw) {
-				if err := json.Unmarshal(raw, &m.Name); err != nil {
-					return &ParamError{Field: "name", Message: "must be a string"}
-				}
+			if !isNull(raw) && json.Unmarshal(raw, &m.Name) != nil {
+				bad("name", "must be a string")
 			}
 		default:
 			if m.extra == nil {
@@ -164,6 +173,10 @@ func (m Message) hasKey(k string) bool {
 	}
 	return false
 }
+
+// Err reports a field of the decoded message that had the wrong type
+// (its Field is relative to the message, e.g. "content"), or nil.
+func (m Message) Err() *ParamError { return m.bad }
 
 // Extra returns the raw JSON of a field Message does not model.
 func (m Message) Extra(key string) (json.RawMessage, bool) {

@@ -2,6 +2,7 @@ package conversation
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"errors"
 	"strings"
@@ -83,20 +84,29 @@ func keysOf(t *testing.T, s string) string {
 
 func TestMessageDecodeErrors(t *testing.T) {
 	tests := []struct{ name, in, field string }{
-		{"content number", `{"role":"user","content":42}`, "content"},
-		{"role number", `{"role":7,"content":"x"}`, "role"},
-		{"part without type", `{"role":"user","content":[{"text":"x"}]}`, "content"},
-		{"tool calls object", `{"role":"assistant","tool_calls":{}}`, "tool_calls"},
+		{"content number", `{"role":"user","content":42}`, "messages[1].content"},
+		{"role number", `{"role":7,"content":"x"}`, "messages[1].role"},
+		{"part without type", `{"role":"user","content":[{"text":"x"}]}`, "messages[1].content"},
+		{"part not an object", `{"role":"user","content":["x"]}`, "messages[1].content"},
+		{"tool calls object", `{"role":"assistant","tool_calls":{}}`, "messages[1].tool_calls"},
+		{"tool call id number", `{"role":"tool","tool_call_id":1,"content":"x"}`, "messages[1].tool_call_id"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			var m Message
-			err := json.Unmarshal([]byte(tt.in), &m)
+			var msgs []Message
+			if err := json.Unmarshal([]byte(`[{"role":"user","content":"ok"},`+tt.in+`]`), &msgs); err != nil {
+				t.Fatalf("decoding failed instead of being reported by Trim: %v", err)
+			}
+			_, err := Trim(context.Background(), words{}, TrimRequest{Messages: msgs, MaxContextTokens: 100})
 			var pe *ParamError
 			if !errors.As(err, &pe) || pe.Field != tt.field {
 				t.Errorf("err = %v, want a ParamError on %q", err, tt.field)
 			}
 		})
+	}
+	var m Message
+	if err := json.Unmarshal([]byte(`"not an object"`), &m); err == nil {
+		t.Error("a message that is not an object decoded")
 	}
 }
 

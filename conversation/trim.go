@@ -89,6 +89,9 @@ func (req *TrimRequest) options() (trimOptions, error) {
 		return o, paramErrorf("smallOutputThreshold", "must not be negative, got %d", o.smallThreshold)
 	}
 	for i, m := range req.Messages {
+		if pe := m.Err(); pe != nil {
+			return o, paramErrorf(fmt.Sprintf("messages[%d].%s", i, pe.Field), "%s", pe.Message)
+		}
 		switch m.Role {
 		case RoleSystem, RoleDeveloper, RoleUser, RoleAssistant, RoleTool:
 		case "":
