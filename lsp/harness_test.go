@@ -55,6 +55,7 @@ type fakeClient struct {
 	mu        sync.Mutex
 	cond      *sync.Cond
 	responses map[string][]rpcMsg // by raw id; more than one means a duplicate answer
+	consumed  map[string]int      // responses returned by await, by raw id
 	notes     []rpcMsg            // notifications and server requests, in order
 	closed    bool
 	seq       int
@@ -77,7 +78,7 @@ func startServer(t *testing.T, opts Options, setup func(*Server)) *fakeClient {
 		opts.BudgetDebounce = 10 * time.Millisecond
 	}
 	serverEnd, clientEnd := net.Pipe()
-	c := &fakeClient{t: t, conn: clientEnd, code: make(chan int, 1), responses: map[string][]rpcMsg{}}
+	c := &fakeClient{t: t, conn: clientEnd, code: make(chan int, 1), responses: map[string][]rpcMsg{}, consumed: map[string]int{}}
 	c.cond = sync.NewCond(&c.mu)
 	go func() { c.code <- serve(context.Background(), serverEnd, serverEnd, opts, setup) }()
 	go c.readLoop()
@@ -192,13 +193,14 @@ func (c *fakeClient) send(id any, method string, params any) {
 	c.writeJSON(msg)
 }
 
-// await waits for the response with the given raw id.
+// await waits for the next response with the given raw id (ids may repeat:
+// "null" answers every message whose id is unknown).
 func (c *fakeClient) await(rawID string) rpcMsg {
 	c.t.Helper()
 	deadline := time.Now().Add(waitLimit)
 	c.mu.Lock()
 	defer c.mu.Unlock()
-	for len(c.responses[rawID]) == 0 {
+	for len(c.responses[rawID]) <= c.consumed[rawID] {
 		if c.closed {
 			c.t.Fatalf("connection closed before the response to %s", rawID)
 		}
@@ -207,7 +209,8 @@ func (c *fakeClient) await(rawID string) rpcMsg {
 		}
 		c.waitLocked()
 	}
-	return c.responses[rawID][0]
+	c.consumed[rawID]++
+	return c.responses[rawID][c.consumed[rawID]-1]
 }
 
 // waitLocked waits on the condition, waking at least every 50 ms to check

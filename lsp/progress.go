@@ -28,8 +28,9 @@ type progress struct {
 	begun   bool
 	ended   bool
 	failed  bool
-	lastMsg string
+	lastMsg string // of the latest report
 	lastPct int
+	endMsg  string
 }
 
 // startProgress begins progress reporting. With a token from the request
@@ -87,7 +88,7 @@ func (p *progress) end(msg string) {
 		return
 	}
 	p.ended = true
-	p.lastMsg = msg
+	p.endMsg = msg
 	p.sendLocked()
 }
 
@@ -108,16 +109,14 @@ func (p *progress) sendLocked() {
 		if p.lastPct >= 0 {
 			begin.Percentage = uint32(p.lastPct)
 		}
-		if !p.ended {
-			begin.Message = p.lastMsg
-		}
+		begin.Message = p.lastMsg
 		p.c.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: begin})
 		if !p.ended {
 			return
 		}
 	}
 	if p.ended {
-		p.c.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: &protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd, Message: p.lastMsg}})
+		p.c.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: &protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd, Message: p.endMsg}})
 		p.failed = true // nothing more may be sent
 		return
 	}
