@@ -16,7 +16,7 @@ func TestRead(t *testing.T) {
 		link("ln.go", "sub/b.go"), link("out.txt", "../outside/secret.txt"), link("dangling.go", "gone.go"),
 		fifo("pipe"), file("img.bin", "\x00\x01"), file("l1.txt", "\xff\n"), file("e.txt", ""),
 		file("huge.txt", strings.Repeat("y", 200)), file(".gitignore", "tmp/\n"), file("tmp/t.go", "x"),
-		link(".env.link", "a.go"),
+		link(".env.link", "a.go"), file(".git/config", "[core]\n"),
 	}
 	type result struct {
 		Path, AbsPath, Content string
@@ -36,6 +36,7 @@ func TestRead(t *testing.T) {
 		{"secret", ".env", result{Path: ".env", Reason: ReasonSecret}},
 		{"secret by link name", ".env.link", result{Path: "a.go", Reason: ReasonSecret}},
 		{"ignored directory", "tmp/t.go", result{Path: "tmp/t.go", Reason: ReasonIgnored}},
+		{"inside .git", ".git/config", result{Path: ".git/config", Reason: ReasonIgnored}},
 		{"missing", "nope.go", result{Path: "nope.go", Reason: ReasonUnreadable}},
 		{"dangling symlink", "dangling.go", result{Path: "dangling.go", Reason: ReasonUnreadable}},
 		{"named pipe is never opened", "pipe", result{Path: "pipe", Reason: ReasonUnreadable}},

@@ -56,10 +56,6 @@ var (
 	authHeaderRe = regexp.MustCompile(`(?i)\b(?:bearer|basic)[ \t]+([A-Za-z0-9._~+/-]{16,}=*)`)
 	// urlCredRe finds the password of a URL with user info.
 	urlCredRe = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'` + "`" + `]+:([^/\s@"'` + "`" + `]+)@`)
-	// assignRe finds `name = value`, `name: value`, `name := value` and
-	// `name => value`, the name optionally quoted, the value quoted or bare.
-	assignRe = regexp.MustCompile(`(?:^|[^A-Za-z0-9_$])["'` + "`" + `]?([A-Za-z_][A-Za-z0-9_.-]*)["'` + "`" + `]?[ \t]*(:=|=>|=|:)[ \t]*` +
-		`("(?:[^"\\]|\\.)*"|'(?:[^'\\]|\\.)*'|` + "`[^`]*`" + `|[^\s"'` + "`" + `,;(){}\[\]<>&|]+)`)
 	// pemBeginRe and pemEndRe delimit a private key block.
 	pemBeginRe = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
 	pemEndRe   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
@@ -111,11 +107,15 @@ func Redact(text string) (string, int) {
 	if text == "" {
 		return text, 0
 	}
-	active := activeFormats(text)
 	lines := strings.Split(text, "\n")
 	total := redactPEMBlocks(lines)
+	if total > 0 {
+		text = strings.Join(lines, "\n")
+	}
+	g := newGates(text)
+	lower := strings.Split(g.lower, "\n")
 	for i, line := range lines {
-		out, n := redactLine(line, active)
+		out, n := redactLine(line, lower[i], g)
 		lines[i] = out
 		total += n
 	}
@@ -123,6 +123,34 @@ func Redact(text string) (string, int) {
 		return text, 0
 	}
 	return strings.Join(lines, "\n"), total
+}
+
+// gates records which rules can match anywhere in a text, so that lines
+// skip the others; lower is the text with ASCII letters in lower case (same
+// byte offsets).
+type gates struct {
+	active            []*keyFormat
+	lower             string
+	auth, url, assign bool
+}
+
+func newGates(text string) *gates {
+	g := &gates{active: activeFormats(text), lower: asciiLower(text)}
+	g.auth = strings.Contains(g.lower, "bearer") || strings.Contains(g.lower, "basic")
+	g.url = strings.Contains(text, "://")
+	g.assign = hasSecretWordLower(g.lower)
+	return g
+}
+
+// asciiLower lowers ASCII letters only, keeping every byte offset.
+func asciiLower(s string) string {
+	b := []byte(s)
+	for i, c := range b {
+		if c >= 'A' && c <= 'Z' {
+			b[i] = c + 'a' - 'A'
+		}
+	}
+	return string(b)
 }
 
 // activeFormats returns the key formats whose markers occur in text.
@@ -219,17 +247,19 @@ func redactRuns(s string, first *bool) string {
 // span is a byte range of a line to replace.
 type span struct{ start, end int }
 
-// redactLine applies the single-line rules until nothing more is found.
-func redactLine(line string, active []*keyFormat) (string, int) {
+// redactLine applies the single-line rules until nothing more is found;
+// lower is line with ASCII letters in lower case.
+func redactLine(line, lower string, g *gates) (string, int) {
 	count := 0
 	for pass := 0; pass < maxRedactPasses; pass++ {
-		spans := findSecrets(line, active)
+		spans := findSecrets(line, lower, g)
 		if len(spans) == 0 {
 			return line, count
 		}
 		line, count = replaceSpans(line, spans), count+len(spans)
+		lower = asciiLower(line)
 	}
-	if len(findSecrets(line, active)) > 0 {
+	if len(findSecrets(line, lower, g)) > 0 {
 		// Overlapping matches kept uncovering new ones: give up on the
 		// line rather than risk leaking part of it.
 		cr := ""
@@ -242,63 +272,162 @@ func redactLine(line string, active []*keyFormat) (string, int) {
 }
 
 // findSecrets returns the merged spans of every secret on a line.
-func findSecrets(line string, active []*keyFormat) []span {
+func findSecrets(line, lower string, g *gates) []span {
 	var spans []span
-	for _, f := range active {
+	for _, f := range g.active {
 		for _, loc := range f.re.FindAllStringIndex(line, -1) {
 			if f.valid == nil || f.valid(line[loc[0]:loc[1]]) {
 				spans = append(spans, span{loc[0], loc[1]})
 			}
 		}
 	}
-	if hasFold(line, "bearer") || hasFold(line, "basic") {
+	if g.auth && (strings.Contains(lower, "bearer") || strings.Contains(lower, "basic")) {
 		for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
 			if v := line[m[2]:m[3]]; looksRandom(v) && !strings.Contains(v, "REDACTED") {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if strings.Contains(line, "://") {
+	if g.url && strings.Contains(line, "://") {
 		for _, m := range urlCredRe.FindAllStringSubmatchIndex(line, -1) {
 			if v := line[m[2]:m[3]]; v != redacted && !isPlaceholder(v) {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if hasSecretWord(line) {
+	if g.assign && hasSecretWordLower(lower) {
 		spans = append(spans, findAssignments(line)...)
 	}
 	return mergeSpans(spans)
 }
 
 // findAssignments returns the spans of secret values assigned to
-// secret-looking names. For a quoted value the span is inside the quotes.
+// secret-looking names: `name = value`, `name: value`, `name := value` and
+// `name => value`, the name optionally quoted, the value quoted or bare. For
+// a quoted value the span is inside the quotes. It is a hand-written scanner
+// rather than a regular expression because it runs on most lines of most
+// files.
 func findAssignments(line string) []span {
 	var spans []span
-	for _, m := range assignRe.FindAllStringSubmatchIndex(line, -1) {
-		name := line[m[2]:m[3]]
-		vs, ve := m[6], m[7]
-		if line[vs] == '=' {
-			continue // a comparison (==), not an assignment
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if c != '=' && c != ':' {
+			continue
+		}
+		opStart, opEnd := i, i+1
+		switch {
+		case c == ':' && opEnd < len(line) && line[opEnd] == '=':
+			opEnd++ // :=
+		case c == '=' && opEnd < len(line) && line[opEnd] == '>':
+			opEnd++ // =>
+		case c == '=' && opEnd < len(line) && line[opEnd] == '=':
+			i = opEnd // == is a comparison
+			continue
+		case c == ':' && opEnd < len(line) && line[opEnd] == ':':
+			i = opEnd // :: is a scope
+			continue
+		}
+		name := nameBefore(line, opStart)
+		if name == "" || !hasSecretWord(name) {
+			i = opEnd - 1
+			continue
+		}
+		vs, ve, quoted := valueAfter(line, opEnd)
+		if vs < 0 {
+			i = opEnd - 1
+			continue
+		}
+		i = ve - 1
+		if quoted {
+			i = ve // the closing quote
 		}
 		kind := nameKind(name)
 		if kind == notSecret {
 			continue
 		}
-		quoted := false
-		if c := line[vs]; c == '"' || c == '\'' || c == '`' {
-			quoted = true
-			vs, ve = vs+1, ve-1
-		}
-		value := line[vs:ve]
 		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
 			continue // a call or an index expression
 		}
-		if secretValue(value, quoted, kind == passwordName) {
+		if secretValue(line[vs:ve], quoted, kind == passwordName) {
 			spans = append(spans, span{vs, ve})
 		}
 	}
 	return spans
+}
+
+// nameBefore returns the name that ends just before the operator at op:
+// letters, digits, _ . and -, optionally quoted, spaces allowed before the
+// operator. It is empty when there is none, when the name has no letter, or
+// when it is a shell or PHP variable ($name).
+func nameBefore(line string, op int) string {
+	j := op
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+		j--
+	}
+	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'' || line[j-1] == '`') {
+		j--
+	}
+	end := j
+	for j > 0 && isNameByte(line[j-1]) {
+		j--
+	}
+	for j < end && !isLetter(line[j]) && line[j] != '_' {
+		j++ // a name starts with a letter or _
+	}
+	if j == end || (j > 0 && line[j-1] == '$') {
+		return ""
+	}
+	return line[j:end]
+}
+
+// valueAfter returns the value that starts after the operator ending at
+// from (spaces skipped): a quoted string (span inside the quotes, quoted
+// true) or a bare run up to white space, a quote or one of , ; ( ) { } [ ]
+// < > & |. vs is -1 when there is no value.
+func valueAfter(line string, from int) (vs, ve int, quoted bool) {
+	k := from
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	if k == len(line) {
+		return -1, -1, false
+	}
+	switch q := line[k]; q {
+	case '"', '\'', '`':
+		for e := k + 1; e < len(line); e++ {
+			switch line[e] {
+			case '\\':
+				if q != '`' {
+					e++
+				}
+			case q:
+				return k + 1, e, true
+			}
+		}
+		return -1, -1, false
+	}
+	e := k
+	for e < len(line) && !isValueStop(line[e]) {
+		e++
+	}
+	if e == k || line[k] == '=' {
+		return -1, -1, false // nothing, or a comparison written with spaces
+	}
+	return k, e, false
+}
+
+func isNameByte(c byte) bool {
+	return isLetter(c) || c >= '0' && c <= '9' || c == '_' || c == '.' || c == '-'
+}
+
+func isLetter(c byte) bool { return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' }
+
+func isValueStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '\v', '\f', '"', '\'', '`', ',', ';', '(', ')', '{', '}', '[', ']', '<', '>', '&', '|':
+		return true
+	}
+	return false
 }
 
 type nameClass int
@@ -459,11 +588,24 @@ func hasDigitAndLetter(s string) bool {
 	}) >= 0
 }
 
-// hasSecretWord is the cheap gate of the assignment rule: the line mentions
-// one of the secret words in any case.
-func hasSecretWord(line string) bool {
-	for _, w := range []string{"key", "secret", "token", "pass", "pwd", "auth", "credential"} {
-		if hasFold(line, w) {
+// secretWordStems are the stems of secret-looking names, the cheap gate of
+// the assignment rule.
+var secretWordStems = []string{"key", "secret", "token", "pass", "pwd", "auth", "credential"}
+
+// hasSecretWord reports whether s mentions a secret word in any case.
+func hasSecretWord(s string) bool {
+	for _, w := range secretWordStems {
+		if hasFold(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// hasSecretWordLower is hasSecretWord for a lower-case text.
+func hasSecretWordLower(lower string) bool {
+	for _, w := range secretWordStems {
+		if strings.Contains(lower, w) {
 			return true
 		}
 	}
