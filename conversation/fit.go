@@ -90,12 +90,12 @@ func FitToolResult(ctx context.Context, c Counter, req FitRequest) (*FitResult, 
 		if p.end > items[p.completed].start { // the page ends inside an oversized item
 			last = p.completed + 1
 		}
-		res.Note = fmt.Sprintf("Use cursor %s to continue (%s %s shown)", next, noun, itemRange(first, last, len(items)))
+		res.Note = fmt.Sprintf("Use cursor %s to continue (items %s shown; items are %s)", next, itemRange(first, last, len(items)), noun)
 		if last > p.completed {
 			res.Note += fmt.Sprintf("; item %d is larger than maxTokens and continues on the next page", last)
 		}
 	} else {
-		res.Note = fmt.Sprintf("%s %s shown, nothing more", capitalize(noun), itemRange(first, last, len(items)))
+		res.Note = fmt.Sprintf("Items %s shown, nothing more (items are %s)", itemRange(first, last, len(items)), noun)
 	}
 	return res, nil
 }
@@ -105,13 +105,6 @@ func itemRange(first, last, total int) string {
 		return fmt.Sprintf("%d of %d", last, total)
 	}
 	return fmt.Sprintf("%d–%d of %d", first, last, total)
-}
-
-func capitalize(s string) string {
-	if s == "" {
-		return s
-	}
-	return strings.ToUpper(s[:1]) + s[1:]
 }
 
 // page is where a page ends: the byte offset end, the number of items

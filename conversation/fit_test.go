@@ -105,10 +105,10 @@ func TestFitToolResultPages(t *testing.T) {
 		t.Errorf("(-want +got):\n%s", diff)
 	}
 	first := pages[0]
-	if !strings.HasPrefix(first.Note, "Use cursor "+*first.Continuation+" to continue (lines 1–2 of 10 shown)") {
+	if !strings.HasPrefix(first.Note, "Use cursor "+*first.Continuation+" to continue (items 1–2 of 10 shown; items are lines)") {
 		t.Errorf("Note = %q", first.Note)
 	}
-	if last := pages[len(pages)-1]; last.Note != "Lines 9–10 of 10 shown, nothing more" {
+	if last := pages[len(pages)-1]; last.Note != "Items 9–10 of 10 shown, nothing more (items are lines)" {
 		t.Errorf("last Note = %q", last.Note)
 	}
 	// Stable: the same request gives the same cursor.
@@ -130,7 +130,7 @@ func TestFitToolResultWholeItems(t *testing.T) {
 	if want := "diff --git a/x b/x\n--- a/x\n+++ b/x\n@@ -1 +1 @@\n-a\n+b\n"; res.Content != want || res.Returned != 1 || res.Total != 2 {
 		t.Errorf("page = %q %d/%d, want the first hunk with its header", res.Content, res.Returned, res.Total)
 	}
-	if !strings.Contains(res.Note, "hunks 1 of 2 shown") {
+	if !strings.Contains(res.Note, "items 1 of 2 shown; items are hunks") {
 		t.Errorf("Note = %q", res.Note)
 	}
 }
