@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -159,6 +160,14 @@ func TestWalkExclusionReasons(t *testing.T) {
 			if diff := cmp.Diff(tt.want, summarize(srcs, excl)); diff != "" {
 				t.Errorf("Walk mismatch (-want +got):\n%s", diff)
 			}
+			for _, s := range srcs {
+				if rel, inside := w.Rel(s.AbsPath); !inside || rel != s.Path {
+					t.Errorf("source %s: Rel(AbsPath) = %q, %v", s.Path, rel, inside)
+				}
+				if s.Type != OpenFile || strings.TrimSpace(s.Content) == "" || !utf8.ValidString(s.Content) {
+					t.Errorf("source %s: type %q, content %q", s.Path, s.Type, s.Content)
+				}
+			}
 			for _, e := range excl {
 				if e.Detail == "" {
 					t.Errorf("exclusion %s (%s) has no detail", e.Path, e.Reason)
@@ -172,7 +181,7 @@ func TestWalkExclusionReasons(t *testing.T) {
 }
 
 func TestWalkSourceFields(t *testing.T) {
-	w, root := newWorkspace(t, Options{Overlay: nil},
+	w, root := newWorkspace(t, Options{},
 		file("a.go", "package a\n\nconst apiKey = \""+fakeHex+"\"\n"),
 		file("sub/b.md", "# B\n"))
 	srcs, _, err := w.Walk(context.Background(), OpenFile)
@@ -204,13 +213,9 @@ func TestWalkSourceFields(t *testing.T) {
 }
 
 func TestWalkOverlayPreferred(t *testing.T) {
-	tmpW, root := newWorkspace(t, Options{}, file("a.go", "on disk\n"), file("b.go", "disk b\n"))
-	ov := fakeOverlay{filepath.Join(root, "a.go"): "in editor\n"}
-	w, err := New(Options{Roots: []string{root}, Overlay: ov})
-	if err != nil {
-		t.Fatal(err)
-	}
-	_ = tmpW
+	ov := fakeOverlay{}
+	w, root := newWorkspace(t, Options{Overlay: ov}, file("a.go", "on disk\n"), file("b.go", "disk b\n"))
+	ov[filepath.Join(root, "a.go")] = "in editor\n"
 	srcs, _, err := w.Walk(context.Background(), OpenFile)
 	if err != nil {
 		t.Fatal(err)
@@ -279,8 +284,7 @@ func TestWalkErrors(t *testing.T) {
 }
 
 func TestWalkMultipleRoots(t *testing.T) {
-	w1, root := newWorkspace(t, Options{}, file("a.go", "x"))
-	_ = w1
+	_, root := newWorkspace(t, Options{}, file("a.go", "x"))
 	other := filepath.Join(filepath.Dir(root), "outside")
 	w, err := New(Options{Roots: []string{root, other, root}})
 	if err != nil {
