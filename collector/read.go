@@ -112,6 +112,9 @@ func (w *Workspace) openOverlay(abs, alias string) (string, time.Time, bool) {
 // errGrew reports a file that grew past the cap after it was measured.
 var errGrew = errors.New("collector: file grew past the size cap")
 
+// errChanged reports a file that is not the one measured any more.
+var errChanged = errors.New("collector: file changed while being read")
+
 // readRegular reads a regular file that was measured by info. It opens the
 // file without following a symlink and without blocking (a file swapped for
 // a FIFO cannot hang the walk), checks that it is still the file measured
@@ -127,7 +130,7 @@ func readRegular(abs string, info fs.FileInfo, max int64) ([]byte, error) {
 		return nil, err
 	}
 	if !now.Mode().IsRegular() || !os.SameFile(info, now) || now.Size() != info.Size() || !now.ModTime().Equal(info.ModTime()) {
-		return nil, fmt.Errorf("collector: %s changed while being read", EscapePath(abs))
+		return nil, errChanged
 	}
 	data, err := io.ReadAll(io.LimitReader(f, max+1))
 	if err != nil {

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -143,8 +144,8 @@ func TestReadReplacedFile(t *testing.T) {
 		t.Errorf("readRegular of a removed file succeeded")
 	}
 	build(t, tmp, file("f.txt", "second\n"))
-	if _, err := readRegular(p, info, 100); err == nil {
-		t.Errorf("readRegular of a replaced file succeeded")
+	if _, err := readRegular(p, info, 100); !errors.Is(err, errChanged) {
+		t.Errorf("readRegular of a replaced file = %v, want errChanged", err)
 	}
 	info2, err := os.Stat(p)
 	if err != nil {

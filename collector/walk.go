@@ -144,7 +144,6 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 	w := st.w
 	rel := r.display(mustRel(r.abs, p))
 	target := p
-	var info fs.FileInfo
 	if typ&fs.ModeSymlink != 0 {
 		resolved, err := filepath.EvalSymlinks(p)
 		if err != nil {
@@ -156,6 +155,11 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 			return nil
 		}
 		target = resolved
+		if tr, _ := w.locate(target); tr == nil {
+			// Never touched: not even a stat of what lies outside.
+			st.skip(w.exclude(st.t, rel, ReasonOutside, "symlink resolves outside the workspace roots", 0))
+			return nil
+		}
 	}
 	info, err := os.Stat(target)
 	if err != nil {
@@ -173,9 +177,6 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 	if target != p {
 		tr, _ := w.locate(target)
 		switch {
-		case tr == nil:
-			st.skip(w.exclude(st.t, rel, ReasonOutside, "symlink resolves outside the workspace roots", 0))
-			return nil
 		case !w.follow:
 			st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink not followed (FollowSymlinks is off)", 0))
 			return nil

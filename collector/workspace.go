@@ -230,6 +230,8 @@ func (w *Workspace) exclude(t SourceType, path string, reason Reason, detail str
 // describeErr is a short Detail for a file system error.
 func describeErr(err error) string {
 	switch {
+	case errors.Is(err, errChanged):
+		return "changed while being read"
 	case errors.Is(err, os.ErrNotExist):
 		return "no such file"
 	case errors.Is(err, os.ErrPermission):
