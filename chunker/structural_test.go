@@ -2,6 +2,7 @@ package chunker
 
 import (
 	"context"
+	"math"
 	"strings"
 	"testing"
 
@@ -437,5 +438,38 @@ func TestSplitStructural(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestLensRecipe checks the options the code lens path uses: no merging and
+// no size limit give exactly one TopLevel chunk per top-level declaration.
+func TestLensRecipe(t *testing.T) {
+	src := lines(
+		"package a",
+		"",
+		"import \"fmt\"",
+		"",
+		"type T struct{ a, b, c, d, e, f, g, h int }",
+		"",
+		"// Big is big.",
+		"func Big() {",
+		"\tfmt.Println(\""+strings.Repeat("x", 5000)+"\")",
+		"}",
+		"func Small() {}",
+	)
+	opts := Options{PreferStructural: true, NoMerge: true, MaxTokens: math.MaxInt}
+	cs, err := Split(t.Context(), "a.go", []byte(src), quarter, opts)
+	if err != nil {
+		t.Fatal(err)
+	}
+	checkChunks(t, []byte(src), cs, quarter, opts)
+	var top []string
+	for _, c := range cs {
+		if c.TopLevel {
+			top = append(top, c.Name)
+		}
+	}
+	if diff := cmp.Diff([]string{"T", "Big", "Small"}, top); diff != "" {
+		t.Errorf("top-level chunks (-want +got):\n%s", diff)
 	}
 }
