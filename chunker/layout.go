@@ -79,7 +79,7 @@ func (l *layout) windowChunks(first, last int) ([]Chunk, error) {
 // piece of one line may exceed it; it is flagged oversize. Pieces keep the
 // kind of u; a named u gives its pieces a " (part i/n)" suffix.
 func (l *layout) windows(u unit) ([]unit, error) {
-	max := l.opts.MaxTokens
+	limit := l.opts.MaxTokens
 	var out []unit
 	for i := u.first; i <= u.last; {
 		if err := l.ctx.Err(); err != nil {
@@ -88,16 +88,16 @@ func (l *layout) windows(u unit) ([]unit, error) {
 		// Grow by per-line counts (BPE counts are nearly additive), then
 		// correct with the exact count of the window.
 		j, sum := i, l.lineTokens(i)
-		for j < u.last && sum+l.lineTokens(j+1) <= max {
+		for j < u.last && sum+l.lineTokens(j+1) <= limit {
 			j++
 			sum += l.lineTokens(j)
 		}
-		for j > i && l.tokens(i, j) > max {
+		for j > i && l.tokens(i, j) > limit {
 			j--
 		}
 		// Per-line sums overestimate short lines; gallop to the real end.
 		for step := 1; step > 0; {
-			if j+step <= u.last && l.tokens(i, j+step) <= max {
+			if j+step <= u.last && l.tokens(i, j+step) <= limit {
 				j += step
 				step *= 2
 			} else {
@@ -107,7 +107,7 @@ func (l *layout) windows(u unit) ([]unit, error) {
 		p := u
 		p.first, p.last = i, j
 		p.members = nil
-		p.oversize = i == j && l.tokens(i, j) > max
+		p.oversize = i == j && l.tokens(i, j) > limit
 		out = append(out, p)
 		i = j + 1
 	}
