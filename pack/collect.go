@@ -222,7 +222,19 @@ func lines(sp SourceParams) (int, int, error) {
 	return 0, 0, nil
 }
 
+// exclude records an input that was not let in, once per path and reason
+// (a search walks the same files as the paths it is given with).
 func (p *run) exclude(x collector.Exclusion) {
+	key := string(x.Type) + "\x00" + x.Path + "\x00" + string(x.Reason)
+	if x.Path != "" {
+		if p.seenExcl == nil {
+			p.seenExcl = map[string]bool{}
+		}
+		if p.seenExcl[key] {
+			return
+		}
+		p.seenExcl[key] = true
+	}
 	p.excluded = append(p.excluded, Item{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
 }
 

@@ -104,6 +104,7 @@ type run struct {
 
 	srcOf    []int // source index of each item, by Item.Seq
 	excluded []Item
+	seenExcl map[string]bool
 	warnings []string
 }
 

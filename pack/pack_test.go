@@ -1,0 +1,260 @@
+package pack
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"regexp"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"golang.org/x/tools/txtar"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
+
+// fixedTime is the mtime of every test file, so recency is reproducible.
+var fixedTime = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
+
+// caseArgs is the args.json section of a golden case.
+type caseArgs struct {
+	Request Request  `json:"request"`
+	Paths   []string `json:"paths"`
+	// Open names workspace files that are open in the editor; their
+	// Modified time is fixedTime plus the index in minutes.
+	Open []string `json:"open"`
+}
+
+// TestGolden packs the workspace of each testdata/*.txtar (files under
+// ws/) with args.json and compares the context (want.md) and a summary of
+// the result (want.summary). Run with -update to rewrite them.
+func TestGolden(t *testing.T) {
+	files, err := filepath.Glob("testdata/*.txtar")
+	if err != nil || len(files) == 0 {
+		t.Fatalf("no golden cases: %v", err)
+	}
+	for _, file := range files {
+		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
+			ar, err := txtar.ParseFile(file)
+			if err != nil {
+				t.Fatal(err)
+			}
+			root := t.TempDir()
+			var args caseArgs
+			for _, f := range ar.Files {
+				switch {
+				case f.Name == "args.json":
+					if err := json.Unmarshal(f.Data, &args); err != nil {
+						t.Fatalf("args.json: %v", err)
+					}
+				case strings.HasPrefix(f.Name, "ws/"):
+					writeFile(t, filepath.Join(root, f.Name[3:]), f.Data)
+				}
+			}
+			res := packDir(t, root, args)
+			got := map[string]string{"want.md": res.Content, "want.summary": summary(res)}
+			checkInvariants(t, res)
+			if *update {
+				for i, f := range ar.Files {
+					if g, ok := got[f.Name]; ok {
+						ar.Files[i].Data = []byte(g)
+						delete(got, f.Name)
+					}
+				}
+				for _, name := range []string{"want.md", "want.summary"} {
+					if g, ok := got[name]; ok {
+						ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(g)})
+					}
+				}
+				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
+					t.Fatal(err)
+				}
+				return
+			}
+			for _, f := range ar.Files {
+				if g, ok := got[f.Name]; ok {
+					if diff := cmp.Diff(string(f.Data), g); diff != "" {
+						t.Errorf("%s (-want +got):\n%s", f.Name, diff)
+					}
+					delete(got, f.Name)
+				}
+			}
+			if len(got) > 0 {
+				t.Errorf("missing sections %v: run go test ./pack -update", keys(got))
+			}
+		})
+	}
+}
+
+func writeFile(t *testing.T, path string, data []byte) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(path, fixedTime, fixedTime); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// packDir packs root as the CLI would: the config of root, the paths
+// walked as open_file sources.
+func packDir(t *testing.T, root string, args caseArgs) *Result {
+	t.Helper()
+	cfg, err := config.Load(config.FilePath(root))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := args.Request
+	for _, p := range args.Paths {
+		req.Paths = append(req.Paths, filepath.Join(root, p))
+	}
+	for i := range req.Sources {
+		if u := req.Sources[i].URI; strings.HasPrefix(u, "file:///ws/") {
+			req.Sources[i].URI = "file://" + filepath.ToSlash(root) + "/" + strings.TrimPrefix(u, "file:///ws/")
+		}
+	}
+	var open []OpenDoc
+	for i, p := range args.Open {
+		abs := filepath.Join(root, p)
+		data, err := os.ReadFile(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		open = append(open, OpenDoc{AbsPath: abs, Text: string(data), Modified: fixedTime.Add(time.Duration(i) * time.Minute)})
+	}
+	ws, err := collector.New(collector.Options{Roots: []string{root}, Exclude: cfg.Context.Exclude, Overlay: overlay(open)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	res, err := NewEngine(cfg, ws).Pack(context.Background(), req, open, nil)
+	if err != nil {
+		t.Fatalf("Pack: %v", err)
+	}
+	return res
+}
+
+type overlay []OpenDoc
+
+func (o overlay) Open(abs string) (string, time.Time, bool) {
+	for _, d := range o {
+		if d.AbsPath == abs {
+			return d.Text, d.Modified, true
+		}
+	}
+	return "", time.Time{}, false
+}
+
+// summary is a stable text form of a result without the content.
+func summary(r *Result) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "tokenCount %d of available %d (%s, exact=%v)\n", r.TokenCount, r.Budget.Available, r.Encoding, r.Exact)
+	for _, c := range []string{"tool_results", "open_files", "search_results", "references"} {
+		cr := r.Budget.Categories[c]
+		fmt.Fprintf(&b, "category %s allocated %d used %d\n", c, cr.Allocated, cr.Used)
+	}
+	fmt.Fprintf(&b, "dedup exact %d merged %d saved %d\n", r.Dedup.ExactRemoved, r.Dedup.OverlapsMerged, r.Dedup.TokensSaved)
+	for _, it := range r.Included {
+		fmt.Fprintf(&b, "included %s %s%s %d-%d tokens %d score %.4f\n", it.Type, it.Path, it.Label, it.StartLine, it.EndLine, it.Tokens, it.Score)
+	}
+	for _, it := range r.Excluded {
+		fmt.Fprintf(&b, "excluded %s %s %s %d-%d %s\n", it.Reason, it.Type, it.Path, it.StartLine, it.EndLine, it.Detail)
+	}
+	for _, w := range r.Warnings {
+		fmt.Fprintf(&b, "warning %s\n", w)
+	}
+	return b.String()
+}
+
+func keys(m map[string]string) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}
+
+var headerRe = regexp.MustCompile("^## (File|Tool): (.*?)(?: \\(lines ([0-9, -]+)\\))?$")
+
+// checkInvariants verifies the rules every pack must keep: the exact count
+// of the final text is tokenCount and fits available (rule 3), no source
+// line appears twice and the shown lines are the file's (rules 6, 8).
+func checkInvariants(t *testing.T, r *Result) {
+	t.Helper()
+	tok, err := tokenizer.ForEncoding(r.Encoding)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if n := tok.Count(r.Content); n != r.TokenCount {
+		t.Errorf("tokenCount %d but the content counts %d", r.TokenCount, n)
+	}
+	if r.TokenCount > r.Budget.Available {
+		t.Errorf("tokenCount %d exceeds available %d", r.TokenCount, r.Budget.Available)
+	}
+	seen := map[string][][2]int{}
+	for _, it := range r.Included {
+		if it.Path == "" {
+			continue
+		}
+		for _, s := range seen[it.Path] {
+			if it.StartLine <= s[1] && s[0] <= it.EndLine {
+				t.Errorf("%s lines %d-%d included twice (overlaps %d-%d)", it.Path, it.StartLine, it.EndLine, s[0], s[1])
+			}
+		}
+		seen[it.Path] = append(seen[it.Path], [2]int{it.StartLine, it.EndLine})
+	}
+	// Parse the content: each header's ranges are disjoint and ascending,
+	// and the fenced body has exactly their lines plus one gap marker
+	// between ranges.
+	lines := strings.Split(r.Content, "\n")
+	headers := map[string]bool{}
+	for i := 0; i < len(lines); i++ {
+		m := headerRe.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		if headers[m[1]+m[2]] {
+			t.Errorf("header for %s %s appears twice", m[1], m[2])
+		}
+		headers[m[1]+m[2]] = true
+		if m[3] == "" {
+			continue
+		}
+		want, last := 0, 0
+		for j, rg := range strings.Split(m[3], ", ") {
+			a, b, _ := strings.Cut(rg, "-")
+			s, _ := strconv.Atoi(a)
+			e, _ := strconv.Atoi(b)
+			if s <= last || e < s {
+				t.Errorf("%s: ranges %q not ascending and disjoint", m[2], m[3])
+			}
+			last = e
+			want += e - s + 1
+			if j > 0 {
+				want++
+			}
+		}
+		fence := lines[i+1][:strings.LastIndex(lines[i+1], "`")+1]
+		body := 0
+		for k := i + 2; k < len(lines) && lines[k] != fence; k++ {
+			body++
+		}
+		if body != want {
+			t.Errorf("%s: body has %d lines, want %d for ranges %s", m[2], body, want, m[3])
+		}
+	}
+}
