@@ -28,9 +28,7 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	lenses := make([]protocol.CodeLens, 0, len(chunks)+1)
 	lenses = append(lenses, lensAt(0, title))
 	for _, c := range chunks {
-		if c.TopLevel {
-			lenses = append(lenses, lensAt(uint32(c.StartLine-1), formatTokens(c.Tokens, exact)))
-		}
+		lenses = append(lenses, lensAt(uint32(c.line), formatTokens(c.tokens, exact)))
 	}
 	return lenses, nil
 }

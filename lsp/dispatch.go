@@ -12,6 +12,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/collector"
 )
 
 // requestFunc handles a request; its result is encoded as the response.
@@ -92,17 +94,17 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 		rerr := rpcError(ctx, err)
 		if rerr != nil {
 			result = nil
-			s.log.Debug("request failed", zap.String("method", method), zap.Stringer("id", idString(call.ID())),
+			s.log.Debug("request failed", methodField(method), zap.Stringer("id", idString(call.ID())),
 				zap.Int32("code", int32(rerr.Code)), zap.String("error", rerr.Message), zap.Duration("took", time.Since(start)))
 		} else {
-			s.log.Debug("request done", zap.String("method", method), zap.Stringer("id", idString(call.ID())), zap.Duration("took", time.Since(start)))
+			s.log.Debug("request done", methodField(method), zap.Stringer("id", idString(call.ID())), zap.Duration("took", time.Since(start)))
 		}
 		var e error
 		if rerr != nil {
 			e = rerr
 		}
 		if werr := reply(replyCtx, result, e); werr != nil {
-			s.log.Warn("write response", zap.String("method", method), zap.Error(werr))
+			s.log.Warn("write response", methodField(method), zap.Error(werr))
 		}
 	}
 
@@ -156,7 +158,7 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 func (s *Server) safeRequest(ctx context.Context, method string, h requestFunc, params json.RawMessage) (result any, err error) {
 	defer func() {
 		if v := recover(); v != nil {
-			s.log.Error("handler panicked", zap.String("method", method), zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
+			s.log.Error("handler panicked", methodField(method), zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
 			result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("internal error in %s: %v", method, v))
 		}
 	}()
@@ -176,32 +178,32 @@ func (s *Server) handleNotification(ctx context.Context, n *jsonrpc2.Notificatio
 	}
 	switch s.lifecycle() {
 	case stateNew:
-		s.log.Debug("notification before initialize dropped", zap.String("method", method))
+		s.log.Debug("notification before initialize dropped", methodField(method))
 		return
 	case stateShutdown:
-		s.log.Debug("notification after shutdown dropped", zap.String("method", method))
+		s.log.Debug("notification after shutdown dropped", methodField(method))
 		return
 	}
 	h, ok := s.notifications[method]
 	if !ok {
-		s.log.Debug("notification ignored", zap.String("method", method))
+		s.log.Debug("notification ignored", methodField(method))
 		return
 	}
 	start := time.Now()
 	err := func() (err error) {
 		defer func() {
 			if v := recover(); v != nil {
-				s.log.Error("notification handler panicked", zap.String("method", method), zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
+				s.log.Error("notification handler panicked", methodField(method), zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
 				err = fmt.Errorf("internal error in %s: %v", method, v)
 			}
 		}()
 		return h(ctx, n.Params())
 	}()
 	if err != nil {
-		s.log.Warn("notification failed", zap.String("method", method), zap.Error(err), zap.Duration("took", time.Since(start)))
+		s.log.Warn("notification failed", methodField(method), zap.Error(err), zap.Duration("took", time.Since(start)))
 		return
 	}
-	s.log.Debug("notification done", zap.String("method", method), zap.Duration("took", time.Since(start)))
+	s.log.Debug("notification done", methodField(method), zap.Duration("took", time.Since(start)))
 }
 
 // pendingCall is a request being handled in its own goroutine.
@@ -295,4 +297,10 @@ func rawIDKey(raw json.RawMessage) (idKey, bool) {
 		return idKey(strconv.Quote(v)), true
 	}
 	return "", false
+}
+
+// methodField is the log field of a method name, escaped: it came from the
+// client.
+func methodField(method string) zap.Field {
+	return zap.String("method", collector.EscapePath(method))
 }

@@ -47,7 +47,7 @@ type rpcErr struct {
 // fakeClient is an editor in a test: it speaks LSP to a server running
 // in-process over net.Pipe.
 type fakeClient struct {
-	t    *testing.T
+	t    testing.TB
 	conn net.Conn
 	wmu  sync.Mutex
 	code chan int // Serve's exit code
@@ -65,11 +65,9 @@ type fakeClient struct {
 	answer func(m rpcMsg) any
 }
 
-type clientOption func(*Options, *fakeClient)
-
 // startServer runs Serve with setup on one end of a pipe and returns the
 // fake client on the other end.
-func startServer(t *testing.T, opts Options, setup func(*Server)) *fakeClient {
+func startServer(t testing.TB, opts Options, setup func(*Server)) *fakeClient {
 	t.Helper()
 	if opts.Logger == nil {
 		opts.Logger = zaptest.NewLogger(t, zaptest.Level(zap.WarnLevel))

@@ -6,6 +6,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/collector"
 )
 
 // initializeParams is the part of InitializeParams the server reads.
@@ -34,11 +36,11 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	s.mu.Unlock()
 
 	roots := s.rootsOf(p)
+	fields := []zap.Field{zap.Strings("roots", escapeAll(roots))}
 	if p.ClientInfo != nil {
-		s.log.Info("initialize", zap.String("client", p.ClientInfo.Name), zap.String("clientVersion", p.ClientInfo.Version), zap.Strings("roots", roots))
-	} else {
-		s.log.Info("initialize", zap.Strings("roots", roots))
+		fields = append(fields, zap.String("client", collector.EscapePath(p.ClientInfo.Name)), zap.String("clientVersion", collector.EscapePath(p.ClientInfo.Version)))
 	}
+	s.log.Info("initialize", fields...)
 	s.conf.setInitOptions(editorSection(p.InitializationOptions))
 	s.conf.setRoots(roots)
 	s.setLifecycle(stateInitialized)
@@ -119,4 +121,13 @@ func parseCaps(raw json.RawMessage) clientCaps {
 		configuration:     isTrue(c.Workspace.Configuration),
 		codeLensRefresh:   isTrue(c.Workspace.CodeLens.RefreshSupport),
 	}
+}
+
+// escapeAll escapes strings that came from the client for a log field.
+func escapeAll(ss []string) []string {
+	out := make([]string, len(ss))
+	for i, s := range ss {
+		out[i] = collector.EscapePath(s)
+	}
+	return out
 }

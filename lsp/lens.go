@@ -17,22 +17,36 @@ import (
 // declaration: no merging, and a limit no declaration reaches.
 var lensChunkOptions = chunker.Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
 
+// liveTrees is how many documents keep their parsed tree between edits.
+// Only documents being edited gain from incremental parsing; a tree costs
+// about as much C memory as tens of bytes per byte of source, so the others
+// are freed and parsed from scratch when they change again.
+const liveTrees = 8
+
+// lensChunk is what a code lens needs of a top-level chunk.
+type lensChunk struct {
+	line   int // 0-based first line
+	tokens int
+}
+
 // lensCache keeps, per open document, the chunker's parsed document (so an
-// edit is re-parsed incrementally with tree-sitter) and the chunks of the
-// last version. Chunk counts go through the cached tokenizer, keyed by
-// content, so after an edit only the chunks whose text changed are counted
-// again.
+// edit is re-parsed incrementally with tree-sitter) and the top-level
+// chunks of the last version. Chunk counts go through the cached
+// tokenizer, keyed by content, so after an edit only the chunks whose text
+// changed are counted again.
 type lensCache struct {
-	mu sync.Mutex
-	m  map[protocol.DocumentURI]*lensState
+	mu   sync.Mutex
+	m    map[protocol.DocumentURI]*lensState
+	live []*lensState // states holding a tree, most recently used last
 }
 
 type lensState struct {
 	mu     sync.Mutex
+	path   string
 	cd     *chunker.Document
 	doc    *document // the version chunks belong to
 	enc    string
-	chunks []chunker.Chunk
+	chunks []lensChunk
 	closed bool
 }
 
@@ -41,11 +55,11 @@ func newLensCache() *lensCache {
 }
 
 // chunks returns the top-level chunks of doc, counted with tok.
-func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tokenizer) ([]chunker.Chunk, error) {
+func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tokenizer) ([]lensChunk, error) {
 	c.mu.Lock()
 	st := c.m[doc.URI]
 	if st == nil {
-		st = &lensState{cd: chunker.NewDocument(chunkPath(doc))}
+		st = &lensState{path: chunkPath(doc)}
 		c.m[doc.URI] = st
 	}
 	c.mu.Unlock()
@@ -56,16 +70,64 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 	if st.doc == doc && st.enc == enc {
 		return st.chunks, nil
 	}
+	var (
+		chunks []chunker.Chunk
+		err    error
+	)
 	if st.closed {
 		// Closed while this request ran: answer without keeping state.
-		return chunker.Split(ctx, chunkPath(doc), []byte(doc.Text), tok.Count, lensChunkOptions)
+		chunks, err = chunker.Split(ctx, st.path, []byte(doc.Text), tok.Count, lensChunkOptions)
+	} else {
+		if st.cd == nil {
+			st.cd = chunker.NewDocument(st.path)
+		}
+		chunks, err = st.cd.Update(ctx, []byte(doc.Text), tok.Count, lensChunkOptions)
+		c.touch(st)
 	}
-	chunks, err := st.cd.Update(ctx, []byte(doc.Text), tok.Count, lensChunkOptions)
 	if err != nil {
 		return nil, fmt.Errorf("lsp: chunk %s: %w", doc.URI, err)
 	}
-	st.doc, st.enc, st.chunks = doc, enc, chunks
-	return chunks, nil
+	top := make([]lensChunk, 0, len(chunks))
+	for _, ch := range chunks {
+		if ch.TopLevel {
+			top = append(top, lensChunk{line: ch.StartLine - 1, tokens: ch.Tokens})
+		}
+	}
+	st.doc, st.enc, st.chunks = doc, enc, top
+	return top, nil
+}
+
+// touch marks st (locked by the caller) as holding a live tree, and frees
+// the tree of the least recently used state beyond liveTrees.
+func (c *lensCache) touch(st *lensState) {
+	c.mu.Lock()
+	for i, s := range c.live {
+		if s == st {
+			c.live = append(c.live[:i], c.live[i+1:]...)
+			break
+		}
+	}
+	c.live = append(c.live, st)
+	var evict *lensState
+	if len(c.live) > liveTrees {
+		evict = c.live[0]
+		c.live = c.live[1:]
+	}
+	c.mu.Unlock()
+	if evict != nil && evict != st {
+		// Never wait for a state that is busy: its next Update re-parses
+		// from scratch either way.
+		if evict.mu.TryLock() {
+			if evict.cd != nil {
+				evict.cd.Close()
+			}
+			evict.mu.Unlock()
+		} else {
+			c.mu.Lock()
+			c.live = append(c.live, evict) // try again on the next touch
+			c.mu.Unlock()
+		}
+	}
 }
 
 // drop frees the state of a closed document.
@@ -73,6 +135,12 @@ func (c *lensCache) drop(u protocol.DocumentURI) {
 	c.mu.Lock()
 	st := c.m[u]
 	delete(c.m, u)
+	for i, s := range c.live {
+		if s == st {
+			c.live = append(c.live[:i], c.live[i+1:]...)
+			break
+		}
+	}
 	c.mu.Unlock()
 	if st != nil {
 		st.close()
@@ -84,6 +152,7 @@ func (c *lensCache) closeAll() {
 	c.mu.Lock()
 	states := c.m
 	c.m = make(map[protocol.DocumentURI]*lensState)
+	c.live = nil
 	c.mu.Unlock()
 	for _, st := range states {
 		st.close()
@@ -95,7 +164,9 @@ func (st *lensState) close() {
 	defer st.mu.Unlock()
 	if !st.closed {
 		st.closed = true
-		st.cd.Close()
+		if st.cd != nil {
+			st.cd.Close()
+		}
 	}
 }
 

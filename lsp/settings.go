@@ -105,7 +105,7 @@ func (c *configState) reloadFile(why string) {
 		c.fileStamp = stampOf(path)
 		cfg, err := config.Load(path)
 		if err != nil {
-			c.s.log.Warn("config rejected", zap.String("path", path), zap.String("reason", why))
+			c.s.log.Warn("config rejected", zap.String("path", collector.EscapePath(path)), zap.String("trigger", why))
 			c.s.client.showMessage(protocol.MessageTypeError, configMessage(err)+" — keeping the last good configuration.")
 		} else {
 			c.file = cfg
@@ -152,7 +152,7 @@ func (c *configState) rebuildLocked(why string) {
 		return
 	}
 	c.cur.Store(e)
-	c.s.log.Info("configuration applied", zap.String("why", why), zap.String("model", e.model),
+	c.s.log.Info("configuration applied", zap.String("why", why), zap.String("model", collector.EscapePath(e.model)),
 		zap.String("encoding", e.tok.Encoding()), zap.Int("available", cfg.Available()), zap.Int("roots", len(c.roots)))
 	c.s.configChanged()
 }

@@ -1,0 +1,183 @@
+package lsp
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"runtime/debug"
+	"sort"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+
+	"go.uber.org/zap"
+)
+
+// benchClient starts a server for a benchmark, with logging off.
+func benchClient(b *testing.B, root string) *fakeClient {
+	b.Helper()
+	c := startServer(b, Options{Logger: zap.NewNop(), BudgetDebounce: 50 * time.Millisecond}, nil)
+	c.initialize(nil, nil, root)
+	return c
+}
+
+// goFile returns a Go source of n lines: functions of ten lines each.
+func goFile(n int) string {
+	var sb strings.Builder
+	sb.WriteString("package big\n\n")
+	for i := 0; sb.Len() == 0 || strings.Count(sb.String(), "\n") < n-10; i++ {
+		fmt.Fprintf(&sb, "// F%d adds numbers.\nfunc F%d(a, b int) int {\n\tc := a + b\n\tif c > %d {\n\t\treturn c - %d\n\t}\n\treturn c * 2\n}\n\n", i, i, i, i)
+	}
+	return sb.String()
+}
+
+// BenchmarkLensRefresh measures one keystroke in a 5,000-line Go file: the
+// didChange of one line, then the code lenses of the new version (parse,
+// chunk, count), over the protocol.
+func BenchmarkLensRefresh(b *testing.B) {
+	root := b.TempDir()
+	text := goFile(5000)
+	path := filepath.Join(root, "big.go")
+	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+		b.Fatal(err)
+	}
+	c := benchClient(b, root)
+	u := c.open(path, "go", text)
+	params := map[string]any{"textDocument": map[string]any{"uri": u}}
+	c.call("textDocument/codeLens", params) // the first, full parse and count
+	line := strings.Count(text, "\n") / 2
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		// Type one character on a line in the middle of the file.
+		change(c, u, i+2, map[string]any{"range": rng(line, 1, line, 1), "text": strconv.Itoa(i % 10)})
+		if m := c.call("textDocument/codeLens", params); m.Error != nil {
+			b.Fatal(m.Error.Message)
+		}
+	}
+}
+
+// BenchmarkPackWarm measures acode/packContext with 20 open files, after a
+// first pack has warmed the caches.
+func BenchmarkPackWarm(b *testing.B) {
+	root := b.TempDir()
+	c := benchClient(b, root)
+	for i := range 20 {
+		text := goFile(300)
+		path := filepath.Join(root, fmt.Sprintf("f%02d.go", i))
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			b.Fatal(err)
+		}
+		c.open(path, "go", text)
+	}
+	params := map[string]any{"query": "adds numbers F12", "includeOpenFiles": true}
+	if m := c.call(methodPackContext, params); m.Error != nil {
+		b.Fatal(m.Error.Message)
+	}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		if m := c.call(methodPackContext, params); m.Error != nil {
+			b.Fatal(m.Error.Message)
+		}
+	}
+}
+
+// BenchmarkOpen200Files opens 200 Go files made of the standard library's
+// net/http tree (its 112 files, then copies of them under another
+// directory), asks for their lenses and the budget, and reports the memory
+// then in use: MB-heap (live heap after a GC) and MB-rss (resident set of
+// the process, Linux only).
+func BenchmarkOpen200Files(b *testing.B) {
+	root := b.TempDir()
+	files := netHTTPFiles(b, root, 200)
+	for i := 0; i < b.N; i++ {
+		c := benchClient(b, root)
+		for _, f := range files {
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			u := c.open(f, "go", string(data))
+			if m := c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}); m.Error != nil {
+				b.Fatal(m.Error.Message)
+			}
+		}
+		var st budgetStatusResult
+		c.result(methodBudgetStatus, nil, &st)
+		if st.OpenFiles != len(files) {
+			b.Fatalf("openFiles = %d, want %d", st.OpenFiles, len(files))
+		}
+		runtime.GC()
+		debug.FreeOSMemory() // RSS then counts memory in use, not memory the runtime kept
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MB-heap")
+		if rss, ok := residentMB(); ok {
+			b.ReportMetric(rss, "MB-rss")
+		}
+		c.shutdownExit()
+	}
+}
+
+// netHTTPFiles copies the Go files of GOROOT/src/net/http under root,
+// again and again in numbered directories, until there are n, and returns
+// their paths.
+func netHTTPFiles(b *testing.B, root string, n int) []string {
+	b.Helper()
+	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	var src []string
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && strings.HasSuffix(p, ".go") {
+			src = append(src, p)
+		}
+		return nil
+	})
+	if err != nil || len(src) == 0 {
+		b.Fatalf("no Go files under %s: %v", dir, err)
+	}
+	sort.Strings(src)
+	var files []string
+	for copyN := 0; len(files) < n; copyN++ {
+		for _, p := range src {
+			if len(files) == n {
+				break
+			}
+			rel, _ := filepath.Rel(dir, p)
+			dst := filepath.Join(root, fmt.Sprintf("copy%d", copyN), rel)
+			data, err := os.ReadFile(p)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if err := os.MkdirAll(filepath.Dir(dst), 0o755); err != nil {
+				b.Fatal(err)
+			}
+			if err := os.WriteFile(dst, data, 0o644); err != nil {
+				b.Fatal(err)
+			}
+			files = append(files, dst)
+		}
+	}
+	return files
+}
+
+// residentMB reads the resident set size of the process.
+func residentMB() (float64, bool) {
+	data, err := os.ReadFile("/proc/self/statm")
+	if err != nil {
+		return 0, false
+	}
+	fields := strings.Fields(string(data))
+	if len(fields) < 2 {
+		return 0, false
+	}
+	pages, err := strconv.ParseFloat(fields[1], 64)
+	if err != nil {
+		return 0, false
+	}
+	return pages * float64(os.Getpagesize()) / (1 << 20), true
+}
