@@ -91,12 +91,17 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 	if err := stream.Close(); err != nil {
 		log.Debug("close input", zap.Error(err))
 	}
-	timer := time.NewTimer(exitGrace)
-	defer timer.Stop()
-	select {
-	case <-conn.Done():
-	case <-timer.C:
-		log.Warn("read loop still blocked at exit")
+	// Closing a pipe or a socket ends the read loop; closing an *os.File
+	// (stdin) does not, and the process is about to exit anyway, so the
+	// loop is only waited for when it can end.
+	if _, isFile := in.(*os.File); !isFile {
+		timer := time.NewTimer(exitGrace)
+		defer timer.Stop()
+		select {
+		case <-conn.Done():
+		case <-timer.C:
+			log.Warn("read loop still blocked at exit")
+		}
 	}
 	log.Info("exit", zap.Int("code", code))
 	_ = log.Sync()
