@@ -90,6 +90,8 @@ t.run('report.pack_report lines', function()
   local want = {
     '**Task:** `why does checkout fail`',
     '**Tokens:** 11,873 of 12,000 available — fits',
+    '**Included:** 1 chunk — reference 1',
+    '**Left out:** 2 chunks — over_budget 1, secret 1',
     '**Model:** `gpt-4o` · encoding `o200k_base` · exact count',
     '| open_files | 3,600 | 0 |',
     '| tool_results | 4,800 | 4,700 |',

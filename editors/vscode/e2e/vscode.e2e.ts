@@ -51,6 +51,9 @@ function parseArgs(argv: string[]): Args {
 
 const results: Array<{ name: string; err?: unknown }> = [];
 
+let failureShot: ((file: string) => Promise<unknown>) | undefined;
+let artifactsDir = '.';
+
 async function check(name: string, fn: () => Promise<void>): Promise<void> {
   try {
     await fn();
@@ -58,6 +61,7 @@ async function check(name: string, fn: () => Promise<void>): Promise<void> {
     console.log(`ok   ${name}`);
   } catch (err) {
     results.push({ name, err });
+    await failureShot?.(path.join(artifactsDir, `failure-${results.length}.png`)).catch(() => {});
     console.log(`FAIL ${name}\n${err instanceof Error ? err.stack ?? err.message : String(err)}`);
   }
 }
@@ -103,7 +107,7 @@ function findGoFiles(root: string): string[] {
       const p = path.join(dir, e.name);
       if (e.isDirectory()) {
         walk(p);
-      } else if (e.name.endsWith('.go') && !e.name.endsWith('_test.go')) {
+      } else if (e.name.endsWith('.go') && !e.name.endsWith('_test.go') && !e.name.includes('.generated.')) {
         out.push(path.relative(root, p));
       }
     }
@@ -112,13 +116,65 @@ function findGoFiles(root: string): string[] {
   return out.sort((a, b) => a.split(path.sep).length - b.split(path.sep).length || a.localeCompare(b));
 }
 
+/** findFiles lists the workspace files with an extension, relative, sorted. */
+function findFiles(root: string, ext: string): string[] {
+  const out: string[] = [];
+  const walk = (dir: string): void => {
+    for (const e of fs.readdirSync(dir, { withFileTypes: true })) {
+      if (e.name.startsWith('.') || e.name === 'node_modules' || e.name === 'dist') {
+        continue;
+      }
+      const p = path.join(dir, e.name);
+      if (e.isDirectory()) {
+        walk(p);
+      } else if (e.name.endsWith(ext)) {
+        out.push(path.relative(root, p));
+      }
+    }
+  };
+  walk(root);
+  return out.sort();
+}
+
+/** importedUse finds the first use of a named import: 1-based line and column. */
+function importedUse(text: string): { line: number; col: number; name: string } | undefined {
+  const m = /import\s*\{\s*([A-Za-z_$][\w$]*)/.exec(text);
+  if (!m) {
+    return undefined;
+  }
+  const name = m[1];
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    if (/^\s*import\b/.test(lines[i])) {
+      continue;
+    }
+    const col = lines[i].search(new RegExp(`\\b${name.replace(/\$/g, '\\$')}\\b`));
+    if (col >= 0) {
+      return { line: i + 1, col: col + 2, name };
+    }
+  }
+  return undefined;
+}
+
+async function gotoLine(page: Page, line: number, col: number): Promise<void> {
+  await page.keyboard.press('Control+G');
+  const input = page.locator('.quick-input-widget input');
+  await input.waitFor({ state: 'visible', timeout: 10000 });
+  await input.fill(`:${line}:${col}`);
+  await page.keyboard.press('Enter');
+  await input.waitFor({ state: 'hidden', timeout: 10000 });
+}
+
 async function runCommand(page: Page, title: string): Promise<void> {
   await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
   await input.fill(`>${title}`);
-  await page.locator('.quick-input-list .monaco-list-row', { hasText: title }).first().waitFor({ timeout: 10000 });
-  await page.keyboard.press('Enter');
+  // Click the command whose label is exactly the title (Enter would run the top match).
+  const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
+  const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact }) });
+  await row.first().waitFor({ timeout: 10000 });
+  await row.first().click();
 }
 
 async function openFile(page: Page, rel: string): Promise<void> {
@@ -126,11 +182,12 @@ async function openFile(page: Page, rel: string): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
   await input.fill(rel);
-  await page
+  const row = page
     .locator('.quick-input-list .monaco-list-row', { hasText: path.basename(rel) })
-    .first()
-    .waitFor({ timeout: 15000 });
-  await page.keyboard.press('Enter');
+    .filter({ hasText: path.dirname(rel) === '.' ? '' : path.dirname(rel) })
+    .first();
+  await row.waitFor({ timeout: 15000 });
+  await row.click();
   await page.locator('.tab.active', { hasText: path.basename(rel) }).waitFor({ timeout: 10000 });
 }
 
@@ -189,6 +246,9 @@ async function main(): Promise<number> {
         'update.mode': 'none',
         'git.enabled': false,
         'editor.codeLens': true,
+        'workbench.editor.enablePreview': false,
+        // One view line per report line, so that the test reads whole lines.
+        '[markdown]': { 'editor.wordWrap': 'off' },
         'window.restoreWindows': 'none',
         'workbench.colorTheme': 'Default Dark Modern',
       },
@@ -256,6 +316,8 @@ async function main(): Promise<number> {
       ],
     });
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
+    failureShot = (file) => page.screenshot({ path: file });
+    artifactsDir = args.artifacts;
     await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
     await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60000 });
     const item = page.locator('[id="acode-lsp.acode.acode.budget"]');
@@ -301,6 +363,42 @@ async function main(): Promise<number> {
     });
     await page.screenshot({ path: path.join(args.artifacts, 'vscode-lenses.png') });
 
+    // The other language server: VS Code's built-in TypeScript support. With
+    // the cursor on a symbol defined in another file, the pack gathers its
+    // definition and references through vscode.executeDefinitionProvider.
+    const tsFile = findFiles(ws, '.ts').find((f) => /import .* from/.test(fs.readFileSync(path.join(ws, f), 'utf8')));
+    let tsTarget: { line: number; col: number; name: string } | undefined;
+    if (tsFile) {
+      tsTarget = importedUse(fs.readFileSync(path.join(ws, tsFile), 'utf8'));
+    }
+    await check('the TypeScript language server answers definitions (the pack\'s other server)', async () => {
+      if (!tsFile || !tsTarget) {
+        throw new Error(`no .ts file using an imported symbol in ${args.sample}`);
+      }
+      await openFile(page, tsFile);
+      await gotoLine(page, tsTarget.line, tsTarget.col);
+      // tsserver starts lazily: peek the definition until it shows the other file.
+      const deadline = Date.now() + 60000;
+      for (;;) {
+        // The command only shows once the TypeScript extension has registered its provider.
+        const ran = await runCommand(page, 'Peek Definition').then(() => true, () => false);
+        const peeked = ran && await page
+          .locator('.peekview-widget', { hasText: /\.ts\b/ })
+          .first()
+          .waitFor({ timeout: 3000 })
+          .then(() => true, () => false);
+        await page.keyboard.press('Escape');
+        if (peeked) {
+          break;
+        }
+        if (Date.now() > deadline) {
+          throw new Error(`no definition peeked from ${tsFile}:${tsTarget.line}:${tsTarget.col}`);
+        }
+      }
+      await page.locator('.peekview-widget').first().waitFor({ state: 'hidden', timeout: 10000 });
+      await page.locator('.tab.active', { hasText: path.basename(tsFile) }).waitFor({ timeout: 10000 });
+    });
+
     await check('"Acode: Pack Context…" opens a context that fits, with its report', async () => {
       await runCommand(page, 'Acode: Pack Context…');
       const input = page.locator('.quick-input-widget input');
@@ -323,6 +421,9 @@ async function main(): Promise<number> {
       if (!(used > 0 && used <= available && m[3] === 'fits')) {
         throw new Error(`packed ${used} tokens for ${available} available (${m[3]})`);
       }
+      if (tsTarget && !/\*\*Included:\*\* .*\breference [1-9]/.test(report)) {
+        throw new Error(`no reference source (definition of ${tsTarget.name}) included:\n${report}`);
+      }
       const context = await editorText(page, 0);
       if (!/^## (File|Tool): /m.test(context)) {
         throw new Error(`the context document has no "## File:" section:\n${context.slice(0, 2000)}`);
@@ -335,7 +436,7 @@ async function main(): Promise<number> {
     await page.keyboard.press('Escape');
     await runCommand(page, 'View: Close All Editor Groups');
     await page.locator('.tab').first().waitFor({ state: 'detached', timeout: 10000 });
-    await openFile(page, goFiles[0] ?? '');
+    await openFile(page, goFiles.find((f) => f.includes('service')) ?? goFiles[0] ?? '');
     await page.locator('.codelens-decoration', { hasText: /tokens/ }).first().waitFor({ timeout: 30000 });
     await item.hover();
     await page.locator('.monaco-hover, .workbench-hover', { hasText: 'Acode context budget' }).first().waitFor({ timeout: 10000 }).catch(() => {});

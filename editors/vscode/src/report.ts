@@ -27,6 +27,10 @@ export function renderPackReport(r: PackResult, query: string): string {
   lines.push(
     `**Tokens:** ${formatNumber(r.tokenCount)} of ${formatNumber(r.budget.available)} available — ${fits(r) ? 'fits' : 'DOES NOT FIT'}`,
     '',
+    `**Included:** ${tally(r.included, (c) => String(c.type))}`,
+    '',
+    `**Left out:** ${tally(r.excluded, (c) => c.reason ?? 'unknown')}`,
+    '',
     `**Model:** ${inline(r.model)} · encoding ${inline(r.encoding)} · ${approx} count`,
     '',
     `**Window:** ${formatNumber(r.budget.total)} total − ${formatNumber(r.budget.systemReserve)} system reserve − ${formatNumber(r.budget.responseReserve)} response reserve`,
@@ -64,6 +68,19 @@ export function renderPackReport(r: PackResult, query: string): string {
     lines.push('');
   }
   return lines.join('\n');
+}
+
+/** tally counts chunks by a key: "5 chunks — open_file 3, reference 2" (keys sorted). */
+export function tally(chunks: ChunkReport[], key: (c: ChunkReport) => string): string {
+  if (chunks.length === 0) {
+    return 'nothing';
+  }
+  const counts = new Map<string, number>();
+  for (const c of chunks) {
+    counts.set(key(c), (counts.get(key(c)) ?? 0) + 1);
+  }
+  const parts = [...counts.entries()].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)).map(([k, n]) => `${k} ${n}`);
+  return `${chunks.length} ${chunks.length === 1 ? 'chunk' : 'chunks'} — ${parts.join(', ')}`;
 }
 
 function chunkTable(chunks: ChunkReport[], withReason: boolean): string[] {

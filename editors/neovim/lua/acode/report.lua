@@ -46,6 +46,25 @@ local function inline(text)
 end
 M.inline = inline
 
+--- tally counts chunks by a key: "5 chunks — open_file 3, reference 2" (keys sorted).
+function M.tally(chunks, key)
+  if #chunks == 0 then
+    return 'nothing'
+  end
+  local counts = {}
+  for _, c in ipairs(chunks) do
+    local k = key(c)
+    counts[k] = (counts[k] or 0) + 1
+  end
+  local keys = vim.tbl_keys(counts)
+  table.sort(keys)
+  local parts = {}
+  for _, k in ipairs(keys) do
+    table.insert(parts, k .. ' ' .. counts[k])
+  end
+  return ('%d %s — %s'):format(#chunks, #chunks == 1 and 'chunk' or 'chunks', table.concat(parts, ', '))
+end
+
 local function chunk_table(lines, chunks, with_reason)
   if #chunks == 0 then
     vim.list_extend(lines, { '_none_', '' })
@@ -86,6 +105,14 @@ function M.pack_report(r, query)
       M.number(b.available),
       M.fits(r) and 'fits' or 'DOES NOT FIT'
     ),
+    '',
+    '**Included:** ' .. M.tally(r.included or {}, function(c)
+      return tostring(c.type)
+    end),
+    '',
+    '**Left out:** ' .. M.tally(r.excluded or {}, function(c)
+      return c.reason or 'unknown'
+    end),
     '',
     ('**Model:** %s · encoding %s · %s count'):format(
       inline(r.model),

@@ -30,6 +30,8 @@ describe('renderPackReport', () => {
   const lines = [
     '**Task:** `why does checkout fail`',
     '**Tokens:** 11,873 of 12,000 available — fits',
+    '**Included:** 1 chunk — reference 1',
+    '**Left out:** 2 chunks — over_budget 1, secret 1',
     '**Model:** `gpt-4o` · encoding `o200k_base` · exact count',
     '| open_files | 3,600 | 0 |',
     '| tool_results | 4,800 | 4,700 |',
@@ -50,6 +52,7 @@ describe('renderPackReport', () => {
   it('says when nothing was left out', () => {
     const r = renderPackReport({ ...result, excluded: [], warnings: [] }, '');
     assert.ok(r.includes('## Left out (0)\n\n_none_'));
+    assert.ok(r.includes('**Left out:** nothing'));
     assert.ok(!r.includes('**Task:**'));
     assert.ok(!r.includes('## Warnings'));
   });
