@@ -1,12 +1,30 @@
 package pack
 
 import (
+	"crypto/sha256"
 	"fmt"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
 )
+
+// chunkCache keeps the structural chunks of recently packed files, keyed by
+// path, content hash, options and encoding, so a warm pack does not parse
+// again. Chunk contents are substrings of the file text, so an entry costs
+// about the size of its file; 512 entries bound it.
+var chunkCache, _ = lru.New[[32]byte, []chunker.Chunk](512)
+
+func chunkKey(path, content string, opts chunker.Options, encoding string) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00%s\x00%d/%d/%v/%v\x00", path, encoding, opts.MaxTokens, opts.MinTokens, opts.PreferStructural, opts.NoMerge)
+	h.Write([]byte(content))
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
 
 // categoryOf maps a source type to its budget category.
 var categoryOf = map[collector.SourceType]string{
@@ -52,6 +70,11 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 		case s.Type == collector.ToolResult:
 			chunks = chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
 		default:
+			key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
+			if c, ok := chunkCache.Get(key); ok {
+				chunks = c
+				break
+			}
 			var err error
 			chunks, err = chunker.Split(p.ctx, s.Path, []byte(s.Content), count, opts)
 			if err != nil {
@@ -59,6 +82,9 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 					return nil, p.ctx.Err()
 				}
 				chunks = chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+			}
+			if p.tok.Exact() {
+				chunkCache.Add(key, chunks)
 			}
 		}
 		cat := categoryOf[s.Type]

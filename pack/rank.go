@@ -2,9 +2,9 @@ package pack
 
 import (
 	"math"
-	"strings"
 	"time"
 	"unicode"
+	"unicode/utf8"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -54,11 +54,15 @@ func (p *run) rank(items []*budget.Item, srcs []source) {
 	}
 }
 
+// maxQueryTerms caps the distinct query terms used (one bit each).
+const maxQueryTerms = 64
+
 // query is a search query prepared for lexical relevance.
 type query struct {
 	terms []string
-	sets  []map[string]bool // term set of each item, by Item.Seq
-	idf   map[string]float64
+	index map[string]int // term → bit
+	hits  []uint64       // query terms found in each item's content, by Item.Seq
+	idf   []float64
 	total float64
 }
 
@@ -67,27 +71,44 @@ type query struct {
 // idf(t) = ln(1 + N/(1+df(t))). It returns nil for an empty query.
 func newQuery(text string, items []*budget.Item) *query {
 	terms := uniq(Terms(text))
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
 	if len(terms) == 0 {
 		return nil
 	}
-	q := &query{terms: terms, idf: map[string]float64{}}
-	df := map[string]int{}
-	q.sets = make([]map[string]bool, len(items))
+	q := &query{terms: terms, index: map[string]int{}, idf: make([]float64, len(terms))}
+	for i, t := range terms {
+		q.index[t] = i
+	}
+	df := make([]int, len(terms))
+	q.hits = make([]uint64, len(items))
 	for _, it := range items {
-		set := termSet(it.Content)
-		q.sets[it.Seq] = set
-		for _, t := range terms {
-			if set[t] {
-				df[t]++
+		h := q.match(it.Content)
+		q.hits[it.Seq] = h
+		for i := range terms {
+			if h&(1<<i) != 0 {
+				df[i]++
 			}
 		}
 	}
 	n := float64(len(items))
-	for _, t := range terms {
-		q.idf[t] = math.Log(1 + n/(1+float64(df[t])))
-		q.total += q.idf[t]
+	for i := range terms {
+		q.idf[i] = math.Log(1 + n/(1+float64(df[i])))
+		q.total += q.idf[i]
 	}
 	return q
+}
+
+// match returns the set of query terms that occur in text.
+func (q *query) match(text string) uint64 {
+	var h uint64
+	scanTerms(text, func(t []byte) {
+		if i, ok := q.index[string(t)]; ok {
+			h |= 1 << i
+		}
+	})
+	return h
 }
 
 // relevance is 0.75·coverage + 0.25·name match, where coverage is the
@@ -97,15 +118,15 @@ func (q *query) relevance(it *budget.Item) float64 {
 	if q.total == 0 {
 		return 0
 	}
-	set := q.sets[it.Seq]
-	names := termSet(it.Name + " " + it.Path + " " + it.Label)
+	h := q.hits[it.Seq]
+	names := q.match(it.Name + " " + it.Path + " " + it.Label)
 	var cov float64
 	named := 0
-	for _, t := range q.terms {
-		if set[t] {
-			cov += q.idf[t]
+	for i := range q.terms {
+		if h&(1<<i) != 0 {
+			cov += q.idf[i]
 		}
-		if names[t] {
+		if names&(1<<i) != 0 {
 			named++
 		}
 	}
@@ -122,60 +143,87 @@ var stopwords = map[string]bool{
 // Terms splits text into lower-case terms, identifier-aware: words are cut at
 // non-alphanumerics, camelCase humps and digit boundaries ("parseHTTPRequest2"
 // → parse, http, request, 2), and a compound identifier also yields itself
-// ("checkoutservice"). Stop words and one-letter terms are dropped, and a
+// ("parsehttprequest2"). Stop words and one-letter terms are dropped, and a
 // plural "s" is removed ("carts" → "cart").
 func Terms(text string) []string {
 	var out []string
-	for _, word := range strings.FieldsFunc(text, func(r rune) bool { return !unicode.IsLetter(r) && !unicode.IsDigit(r) }) {
-		parts := splitIdent(word)
-		if len(parts) > 1 {
-			out = appendTerm(out, strings.ToLower(word))
-		}
-		for _, part := range parts {
-			out = appendTerm(out, strings.ToLower(part))
-		}
-	}
+	scanTerms(text, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
 
-func appendTerm(out []string, t string) []string {
-	if len(t) < 2 || stopwords[t] {
-		return out
+// scanTerms calls fn with each term of text (see [Terms]); the slice is
+// only valid during the call.
+func scanTerms(text string, fn func([]byte)) {
+	var buf []byte
+	emit := func(word string) {
+		buf = buf[:0]
+		for _, r := range word {
+			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		}
+		if len(buf) < 2 || stopwords[string(buf)] {
+			return
+		}
+		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+			buf = buf[:len(buf)-1]
+		}
+		fn(buf)
 	}
-	if len(t) > 3 && strings.HasSuffix(t, "s") && !strings.HasSuffix(t, "ss") {
-		t = t[:len(t)-1]
+	i := 0
+	for i < len(text) {
+		// Skip to the start of a word.
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if !isWordRune(r) {
+			i += size
+			continue
+		}
+		start := i
+		for i < len(text) {
+			r, size = utf8.DecodeRuneInString(text[i:])
+			if !isWordRune(r) {
+				break
+			}
+			i += size
+		}
+		word := text[start:i]
+		parts := 0
+		forEachPart(word, func(p string) {
+			parts++
+			emit(p)
+		})
+		if parts > 1 {
+			emit(word)
+		}
 	}
-	return append(out, t)
 }
 
-// splitIdent cuts an identifier at camelCase humps and letter/digit borders.
-func splitIdent(w string) []string {
-	rs := []rune(w)
-	var parts []string
+func isWordRune(r rune) bool {
+	if r < 0x80 {
+		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+// forEachPart cuts an identifier at camelCase humps and letter/digit borders.
+func forEachPart(w string, fn func(string)) {
 	start := 0
-	for i := 1; i < len(rs); i++ {
-		prev, cur := rs[i-1], rs[i]
-		var next rune
-		if i+1 < len(rs) {
-			next = rs[i+1]
+	var prev rune = -1
+	for i, cur := range w {
+		if prev >= 0 {
+			next, _ := utf8.DecodeRuneInString(w[i+utf8.RuneLen(cur):])
+			if i+utf8.RuneLen(cur) >= len(w) {
+				next = 0
+			}
+			cut := (unicode.IsLower(prev) && unicode.IsUpper(cur)) ||
+				(unicode.IsUpper(prev) && unicode.IsUpper(cur) && next != 0 && unicode.IsLower(next)) ||
+				(unicode.IsDigit(prev) != unicode.IsDigit(cur))
+			if cut {
+				fn(w[start:i])
+				start = i
+			}
 		}
-		cut := (unicode.IsLower(prev) && unicode.IsUpper(cur)) ||
-			(unicode.IsUpper(prev) && unicode.IsUpper(cur) && next != 0 && unicode.IsLower(next)) ||
-			(unicode.IsDigit(prev) != unicode.IsDigit(cur))
-		if cut {
-			parts = append(parts, string(rs[start:i]))
-			start = i
-		}
+		prev = cur
 	}
-	return append(parts, string(rs[start:]))
-}
-
-func termSet(text string) map[string]bool {
-	set := map[string]bool{}
-	for _, t := range Terms(text) {
-		set[t] = true
-	}
-	return set
+	fn(w[start:])
 }
 
 func uniq(list []string) []string {

@@ -1,0 +1,144 @@
+package pack
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"runtime"
+	"testing"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+// netHTTP is Go's net/http tree (~2 MB of Go and test data): the benchmark input.
+func netHTTP(b *testing.B) string {
+	dir := filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	if _, err := os.Stat(dir); err != nil {
+		b.Fatalf("need Go's sources: %v", err)
+	}
+	return dir
+}
+
+// benchItems makes n candidate chunks of real Go code.
+func benchItems(b *testing.B, n int) []*budget.Item {
+	dir := netHTTP(b)
+	data, err := os.ReadFile(filepath.Join(dir, "server.go"))
+	if err != nil {
+		b.Fatal(err)
+	}
+	text := budget.NewText(string(data))
+	tok, _ := tokenizer.ForEncoding("o200k_base")
+	items := make([]*budget.Item, n)
+	for i := range items {
+		start := 1 + (i*7)%(text.Lines()-40)
+		c := text.Slice(start, start+30)
+		items[i] = &budget.Item{Category: budget.Categories[i%4], Type: "open_file", Path: fmt.Sprintf("f%d.go", i%50), StartLine: start, EndLine: start + 30,
+			Source: text, Content: c, Tokens: tok.Count(c), Priority: 80, Seq: i}
+	}
+	return items
+}
+
+func BenchmarkRank1000(b *testing.B) {
+	items := benchItems(b, 1000)
+	srcs := []source{{}}
+	p := &run{e: NewEngine(config.Default(), nil), req: Request{Query: "how does the server handle keep-alive connections"}, srcOf: make([]int, len(items))}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		p.rank(items, srcs)
+	}
+}
+
+func BenchmarkDedup1000(b *testing.B) {
+	items := benchItems(b, 1000)
+	tok, _ := tokenizer.ForEncoding("o200k_base")
+	opts := budget.DedupOptions{Enabled: true, OverlapThreshold: 0.8, MergeOverlapping: true}
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		fresh := make([]*budget.Item, len(items))
+		for j, it := range items {
+			c := *it
+			fresh[j] = &c
+		}
+		budget.Dedup(fresh, opts, tok.Count)
+	}
+}
+
+// BenchmarkCountNetHTTP is the floor: reading and counting every file that
+// a pack of net/http lets in, with no cache.
+func BenchmarkCountNetHTTP(b *testing.B) {
+	dir := netHTTP(b)
+	ws, err := collector.New(collector.Options{Roots: []string{dir}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	srcs, _, err := ws.Walk(context.Background(), collector.OpenFile)
+	if err != nil {
+		b.Fatal(err)
+	}
+	tok, _ := tokenizer.ForEncoding("o200k_base")
+	var bytes int64
+	for _, s := range srcs {
+		bytes += int64(len(s.Content))
+	}
+	b.SetBytes(bytes)
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		for _, s := range srcs {
+			tok.Count(s.Content)
+		}
+	}
+}
+
+// BenchmarkPackNetHTTP packs all of net/http at a 100K budget: cold (a new
+// count cache every time) and warm (the cache of the previous run).
+func BenchmarkPackNetHTTP(b *testing.B) {
+	dir := netHTTP(b)
+	ws, err := collector.New(collector.Options{Roots: []string{dir}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	req := Request{Query: "how does the server handle keep-alive connections", Paths: []string{dir}}
+	for _, mode := range []string{"cold", "warm"} {
+		b.Run(mode, func(b *testing.B) {
+			e := NewEngine(config.Default(), ws)
+			warm := tokenizer.NewCached(mustTok(b), 100000)
+			e.Tokenizer = func(string, string) (tokenizer.Tokenizer, error) {
+				if mode == "cold" {
+					return tokenizer.NewCached(mustTok(b), 100000), nil
+				}
+				return warm, nil
+			}
+			if mode == "warm" {
+				if _, err := e.Pack(context.Background(), req, nil, nil); err != nil {
+					b.Fatal(err)
+				}
+			}
+			b.ReportAllocs()
+			b.ResetTimer()
+			for i := 0; i < b.N; i++ {
+				if mode == "cold" {
+					chunkCache.Purge()
+				}
+				res, err := e.Pack(context.Background(), req, nil, nil)
+				if err != nil {
+					b.Fatal(err)
+				}
+				if res.TokenCount > res.Budget.Available {
+					b.Fatal("over budget")
+				}
+			}
+		})
+	}
+}
+
+func mustTok(b *testing.B) tokenizer.Tokenizer {
+	t, err := tokenizer.ForEncoding("o200k_base")
+	if err != nil {
+		b.Fatal(err)
+	}
+	return t
+}
