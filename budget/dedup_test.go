@@ -103,7 +103,9 @@ func TestOverlap(t *testing.T) {
 
 func TestSelectCategoriesAndRedistribution(t *testing.T) {
 	src := NewText(lines(100, "w")) // 3 words a line
-	mk := func(cat, path string, start, end int, score float64) *Item { return item(src, cat, path, start, end, score) }
+	mk := func(cat, path string, start, end int, score float64) *Item {
+		return item(src, cat, path, start, end, score)
+	}
 	alloc := Allocation{Available: 100, Tokens: map[string]int64{ToolResults: 40, OpenFiles: 30, SearchResults: 20, References: 10}}
 	items := []*Item{
 		mk(ToolResults, "t1", 1, 20, 0.9),  // 60 tokens: over its 40, waits for leftover

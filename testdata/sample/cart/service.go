@@ -20,11 +20,11 @@ type Inventory interface {
 
 // CheckoutService turns carts into paid orders.
 type CheckoutService struct {
-	Payments  PaymentGateway
-	Stock     Inventory
-	TaxRate   float64
-	Now       func() time.Time
-	apiKey    string
+	Payments PaymentGateway
+	Stock    Inventory
+	TaxRate  float64
+	Now      func() time.Time
+	apiKey   string
 }
 
 // Order is a paid cart.
