@@ -80,6 +80,7 @@ type budgetNotifier struct {
 	run sync.Mutex // one computation at a time, so notifications stay in order
 }
 
+// newBudgetNotifier returns a notifier that waits delay after the last trigger.
 func newBudgetNotifier(s *Server, delay time.Duration) *budgetNotifier {
 	return &budgetNotifier{s: s, delay: delay}
 }

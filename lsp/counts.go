@@ -17,6 +17,7 @@ type countCache struct {
 	m  map[protocol.DocumentURI]*countEntry
 }
 
+// countEntry is the count of one document snapshot under one encoding.
 type countEntry struct {
 	doc  *document
 	enc  string
@@ -24,6 +25,7 @@ type countEntry struct {
 	n    int
 }
 
+// newCountCache returns an empty cache.
 func newCountCache() *countCache {
 	return &countCache{m: make(map[protocol.DocumentURI]*countEntry)}
 }

@@ -66,6 +66,7 @@ type fieldError struct {
 	field, msg string
 }
 
+// Error implements error.
 func (e *fieldError) Error() string { return fmt.Sprintf("%s: %s", e.field, e.msg) }
 
 // required returns a -32602 error naming field when ok is false.

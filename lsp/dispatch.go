@@ -227,6 +227,7 @@ type callTable struct {
 	calls map[idKey]*pendingCall
 }
 
+// add records a request in flight.
 func (t *callTable) add(key idKey, p *pendingCall) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -236,6 +237,7 @@ func (t *callTable) add(key idKey, p *pendingCall) {
 	t.calls[key] = p
 }
 
+// remove forgets a request that has finished, unless its id was reused.
 func (t *callTable) remove(key idKey, p *pendingCall) {
 	t.mu.Lock()
 	defer t.mu.Unlock()
@@ -275,6 +277,7 @@ func (t *callTable) cancelAll() {
 // never collide ("#5" and "\"5\"").
 type idKey string
 
+// String implements fmt.Stringer, for log fields.
 func (k idKey) String() string { return string(k) }
 
 // idString returns the key of a jsonrpc2 request id.

@@ -28,6 +28,7 @@ type documentStore struct {
 	byPath map[string]*document
 }
 
+// newDocumentStore returns an empty store.
 func newDocumentStore() *documentStore {
 	return &documentStore{byURI: make(map[protocol.DocumentURI]*document), byPath: make(map[string]*document)}
 }

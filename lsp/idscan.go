@@ -32,12 +32,14 @@ func scanID(data []byte) json.RawMessage {
 	return validID(sc.id)
 }
 
+// keep appends c to the value being captured, up to maxIDBytes.
 func (sc *idScanner) keep(c byte) {
 	if len(sc.buf) < maxIDBytes {
 		sc.buf = append(sc.buf, c)
 	}
 }
 
+// feed scans the next piece of the text.
 func (sc *idScanner) feed(p []byte) {
 	for _, c := range p {
 		if sc.id != nil {

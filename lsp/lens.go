@@ -40,6 +40,7 @@ type lensCache struct {
 	live []*lensState // states holding a tree, most recently used last
 }
 
+// lensState is the lens state of one open document; mu serialises its updates.
 type lensState struct {
 	mu     sync.Mutex
 	path   string
@@ -50,6 +51,7 @@ type lensState struct {
 	closed bool
 }
 
+// newLensCache returns an empty cache.
 func newLensCache() *lensCache {
 	return &lensCache{m: make(map[protocol.DocumentURI]*lensState)}
 }
@@ -159,6 +161,7 @@ func (c *lensCache) closeAll() {
 	}
 }
 
+// close frees the state's tree for good.
 func (st *lensState) close() {
 	st.mu.Lock()
 	defer st.mu.Unlock()

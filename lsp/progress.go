@@ -9,6 +9,7 @@ import (
 	"go.uber.org/zap"
 )
 
+// progressSeq numbers the progress tokens the server creates.
 var progressSeq atomic.Int64
 
 // progress reports window/workDoneProgress for one long operation. Reports
@@ -92,6 +93,7 @@ func (p *progress) end(msg string) {
 	p.sendLocked()
 }
 
+// send sends what the client has not seen yet.
 func (p *progress) send() {
 	p.mu.Lock()
 	defer p.mu.Unlock()

@@ -59,6 +59,8 @@ type Server struct {
 	heavy chan struct{}
 }
 
+// newServer returns the session state for conn. The session context is
+// cancelled by stop, not by ctx (Serve watches ctx itself).
 func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.Logger) *Server {
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Server{
@@ -100,18 +102,21 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 	return s
 }
 
+// lifecycle returns the session's state.
 func (s *Server) lifecycle() lifecycle {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	return s.state
 }
 
+// setLifecycle moves the session to state l.
 func (s *Server) setLifecycle(l lifecycle) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	s.state = l
 }
 
+// clientCaps returns the client capabilities of initialize.
 func (s *Server) clientCaps() clientCaps {
 	s.mu.Lock()
 	defer s.mu.Unlock()

@@ -51,6 +51,7 @@ type configState struct {
 	tokenizers map[string]*tokenizer.Cached
 }
 
+// newConfigState starts with the defaults and no roots.
 func newConfigState(s *Server) *configState {
 	c := &configState{s: s, file: config.Default(), tokenizers: make(map[string]*tokenizer.Cached)}
 	e, err := c.build(config.Default(), nil)
@@ -230,6 +231,7 @@ type fileStamp struct {
 	modTime time.Time
 }
 
+// stampOf returns the stamp of a file; a missing file has the zero stamp.
 func stampOf(path string) fileStamp {
 	fi, err := os.Stat(path)
 	if err != nil {
@@ -261,4 +263,20 @@ func editorSection(settings json.RawMessage) json.RawMessage {
 		}
 	}
 	return nil
+}
+
+// configChanged is called after a new configuration was applied: editors
+// are told the new budget and, when they can, to ask for lenses again.
+func (s *Server) configChanged() {
+	if s.lifecycle() != stateInitialized {
+		return // initialize applies the first configuration; initialized notifies
+	}
+	s.budget.trigger()
+	if s.clientCaps().codeLensRefresh {
+		s.spawn(func() {
+			if err := s.client.refreshCodeLenses(s.ctx); err != nil {
+				s.log.Debug("code lens refresh failed")
+			}
+		})
+	}
 }

@@ -47,6 +47,7 @@ type frameStream struct {
 	closed atomic.Bool
 }
 
+// newFrameStream reads frames from in and writes them to out.
 func newFrameStream(in io.Reader, out io.Writer, max int64, log *zap.Logger) *frameStream {
 	s := &frameStream{r: &frameReader{src: in}, out: out, max: max, log: log}
 	if c, ok := in.(io.Closer); ok {
@@ -188,6 +189,7 @@ func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, e
 	return s.writeFrame(ctx, data)
 }
 
+// writeFrame writes one frame: the header, then body.
 func (s *frameStream) writeFrame(ctx context.Context, body []byte) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
@@ -260,8 +262,10 @@ type frameReader struct {
 	err error // sticky error of src
 }
 
+// pending returns the bytes read but not consumed.
 func (r *frameReader) pending() []byte { return r.buf[r.off:] }
 
+// consume drops n pending bytes.
 func (r *frameReader) consume(n int) { r.off += n }
 
 // fill reads more bytes from src into the buffer.
@@ -387,6 +391,7 @@ func (r *frameReader) seekMarker() (int, error) {
 	}
 }
 
+// errLongLine is a header line longer than maxHeaderLine.
 var errLongLine = errors.New("lsp: header line too long")
 
 // peekLine returns the next line, "\n" included, without consuming it.
