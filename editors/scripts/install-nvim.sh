@@ -1,10 +1,13 @@
 #!/usr/bin/env bash
 # install-nvim.sh unpacks Debian 13 (trixie)'s Neovim 0.10 into a private
-# folder and writes a launcher at DEST/bin/nvim. Nothing on the system is
-# touched: apt reads a private source list and keeps its lists and downloads
-# in DEST/apt, and the launcher runs nvim through the unpacked glibc's loader
-# (trixie's nvim needs glibc >= 2.38; Debian 12 has 2.36). Only nvim uses the
-# unpacked libraries; the language servers it starts run with the system's.
+# folder and writes a launcher at DEST/bin/nvim. Nothing else on the system
+# changes: apt reads a private source list and keeps its lists and downloads
+# in DEST/apt. trixie's nvim needs glibc >= 2.38 (Debian 12 has 2.36), so the
+# unpacked nvim binary is patched (patchelf, installed from apt if missing)
+# to use the unpacked glibc's loader and libraries: running it through the
+# loader instead would break the TUI, which re-executes /proc/self/exe with
+# --embed. Only nvim uses the unpacked libraries; the language servers it
+# starts run with the system's.
 #
 # Usage: install-nvim.sh [DEST]   (default .cache/nvim). Quick when installed.
 set -euo pipefail
@@ -12,8 +15,17 @@ set -euo pipefail
 dest=$(mkdir -p "${1:-.cache/nvim}" && cd "${1:-.cache/nvim}" && pwd)
 launcher=$dest/bin/nvim
 
-if [ -x "$launcher" ] && "$launcher" --version 2>/dev/null | grep -q '^NVIM v0\.1[0-9]'; then
+if [ -x "$launcher" ] && "$launcher" --version 2>/dev/null | grep -q '^NVIM v0\.1[0-9]' &&
+	grep -q patchelf "$launcher"; then
 	exit 0
+fi
+
+if ! command -v patchelf >/dev/null; then
+	echo "install-nvim: apt-get install patchelf" >&2
+	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q patchelf >/dev/null 2>&1 ||
+		{ apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null 2>&1 &&
+			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q patchelf >/dev/null; } ||
+		{ echo "install-nvim: cannot install patchelf" >&2; exit 1; }
 fi
 
 pkgs=(neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 libluajit-5.1-common
@@ -53,11 +65,15 @@ root=$dest/root
 libdir=$root/usr/lib/x86_64-linux-gnu
 loader=$libdir/ld-linux-x86-64.so.2
 [ -e "$loader" ] || loader=$root/lib/x86_64-linux-gnu/ld-linux-x86-64.so.2
+# DT_RPATH (--force-rpath), unlike RUNPATH, also applies to the libraries'
+# own dependencies (libluv -> libuv, …), so none of them come from the system.
+patchelf --set-interpreter "$loader" --force-rpath \
+	--set-rpath "$libdir:$root/lib/x86_64-linux-gnu:$libdir/lua/5.1" "$root/usr/bin/nvim"
 cat >"$launcher" <<LAUNCHER
 #!/bin/sh
-# Launcher written by editors/scripts/install-nvim.sh: trixie's nvim with its own glibc.
+# Launcher written by editors/scripts/install-nvim.sh: trixie's nvim, patchelf'd to its own glibc.
 export VIMRUNTIME="$root/usr/share/nvim/runtime"
-exec "$loader" --library-path "$libdir:$root/lib/x86_64-linux-gnu:$libdir/lua/5.1" "$root/usr/bin/nvim" "\$@"
+exec "$root/usr/bin/nvim" "\$@"
 LAUNCHER
 chmod +x "$launcher"
 "$launcher" --version | head -1 >&2
