@@ -335,6 +335,7 @@ t.run('lsp/acode.lua is a vim.lsp.Config', function()
 end)
 
 t.run('setup defines the commands and the statusline is empty before a budget', function()
+  vim.cmd('silent %bwipeout!')
   require('acode').setup({ cmd = { '/nonexistent/acode-lsp' } })
   local cmds = vim.api.nvim_get_commands({})
   for _, name in ipairs({ 'AcodePack', 'AcodeCount', 'AcodeBudget' }) do

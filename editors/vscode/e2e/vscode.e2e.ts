@@ -161,8 +161,13 @@ async function gotoLine(page: Page, line: number, col: number): Promise<void> {
   const input = page.locator('.quick-input-widget input');
   await input.waitFor({ state: 'visible', timeout: 10000 });
   await input.fill(`:${line}:${col}`);
-  await page.keyboard.press('Enter');
-  await input.waitFor({ state: 'hidden', timeout: 10000 });
+  // Enter only goes to the line once the widget has taken the value in.
+  await page.locator(`.quick-input-widget input[aria-label^="Go to line ${line}"]`).waitFor({ timeout: 10000 });
+  for (let i = 0; i < 5 && (await input.isVisible()); i++) {
+    await page.keyboard.press('Enter');
+    await input.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
+  }
+  await input.waitFor({ state: 'hidden', timeout: 1000 });
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
