@@ -358,6 +358,18 @@ t.run('statusline follows acode/budget, with the level and highlight', function(
   t.eq('', acode.statusline())
 end)
 
+t.run('doc/acode.txt has help tags for every command, without duplicates', function()
+  local dir = vim.fn.tempname()
+  vim.fn.mkdir(dir, 'p')
+  vim.fn.writefile(vim.fn.readfile(t.plugin_root .. '/doc/acode.txt'), dir .. '/acode.txt')
+  vim.cmd('helptags ' .. vim.fn.fnameescape(dir)) -- E154 on a duplicate tag
+  local tags = table.concat(vim.fn.readfile(dir .. '/tags'), '\n')
+  for _, tag in ipairs({ ':AcodePack', ':AcodeCount', ':AcodeBudget', 'acode-options', 'acode-statusline', 'acode-health' }) do
+    t.contains(tags, tag .. '\t', 'tags')
+  end
+  vim.fn.delete(dir, 'rf')
+end)
+
 t.run('health check runs', function()
   vim.cmd('checkhealth acode')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
