@@ -3,7 +3,8 @@ package budget
 import (
 	"crypto/sha256"
 	"sort"
-	"strings"
+	"unicode"
+	"unicode/utf8"
 )
 
 // DedupOptions are the settings of DESIGN rule 6.
@@ -134,7 +135,37 @@ func Overlap(a, b *Item) float64 {
 // NormalizedHash is the SHA-256 of text with every run of white space folded
 // to one space and the ends trimmed.
 func NormalizedHash(text string) [32]byte {
-	return sha256.Sum256([]byte(strings.Join(strings.Fields(text), " ")))
+	h := sha256.New()
+	buf := make([]byte, 0, 4096)
+	started, pending := false, false // a word was written; white space since
+	for i := 0; i < len(text); {
+		c, size := text[i], 1
+		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+		if c >= utf8.RuneSelf {
+			var r rune
+			r, size = utf8.DecodeRuneInString(text[i:])
+			space = unicode.IsSpace(r)
+		}
+		if space {
+			pending = true
+			i += size
+			continue
+		}
+		if pending && started {
+			buf = append(buf, ' ')
+		}
+		started, pending = true, false
+		buf = append(buf, text[i:i+size]...)
+		if len(buf) >= cap(buf)-8 {
+			h.Write(buf)
+			buf = buf[:0]
+		}
+		i += size
+	}
+	h.Write(buf)
+	var out [32]byte
+	h.Sum(out[:0])
+	return out
 }
 
 // merge grows into to span other too, re-cutting the content from the source.

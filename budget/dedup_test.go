@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"crypto/sha256"
 	"fmt"
 	"strings"
 	"testing"
@@ -200,3 +201,21 @@ func TestTextSlice(t *testing.T) {
 		t.Error("Lines of empty / single line")
 	}
 }
+
+func TestNormalizedHash(t *testing.T) {
+	want := sha256Of("a b c")
+	for _, in := range []string{"a b c", "  a\tb\n\nc  ", "a\u00a0b\u2003c\n", "\na  b c"} {
+		if got := NormalizedHash(in); got != want {
+			t.Errorf("NormalizedHash(%q) differs from the hash of %q", in, "a b c")
+		}
+	}
+	long := strings.Repeat("word ", 5000)
+	if NormalizedHash(long) != sha256Of(strings.TrimSpace(long)) {
+		t.Error("long text hash differs")
+	}
+	if NormalizedHash("ab") == NormalizedHash("a b") {
+		t.Error("white space between words must count")
+	}
+}
+
+func sha256Of(s string) [32]byte { return sha256.Sum256([]byte(s)) }

@@ -3,6 +3,9 @@ package pack
 import (
 	"crypto/sha256"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 
@@ -11,11 +14,11 @@ import (
 	"github.com/acode-lsp/acode-lsp/collector"
 )
 
-// chunkCache keeps the structural chunks of recently packed files, keyed by
+// chunkCache keeps the chunk boundaries of recently packed files, keyed by
 // path, content hash, options and encoding, so a warm pack does not parse
-// again. Chunk contents are substrings of the file text, so an entry costs
-// about the size of its file; 512 entries bound it.
-var chunkCache, _ = lru.New[[32]byte, []chunker.Chunk](512)
+// again. Entries hold no text (contents are re-cut on a hit), about 100
+// bytes a chunk; 4,096 files bound it.
+var chunkCache, _ = lru.New[[32]byte, []chunker.Chunk](4096)
 
 func chunkKey(path, content string, opts chunker.Options, encoding string) [32]byte {
 	h := sha256.New()
@@ -35,73 +38,106 @@ var categoryOf = map[collector.SourceType]string{
 }
 
 // chunk cuts every source into candidate items (DESIGN rule 4): files
-// structurally, ranges and tool output into line windows.
+// structurally, ranges and tool output into line windows. Sources are cut
+// in parallel (one worker per CPU); items are assembled in source order, so
+// the output does not depend on scheduling.
 func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 	ch := p.e.cfg.Context.Chunking
 	opts := chunker.Options{MaxTokens: ch.MaxChunkTokens, MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
-	count := chunker.Counter(p.tok.Count)
+	texts := make([]*budget.Text, len(srcs))
+	cut := make([][]chunker.Chunk, len(srcs))
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(1, len(srcs)))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= len(srcs) || p.ctx.Err() != nil {
+					return
+				}
+				texts[i] = budget.NewText(srcs[i].Content)
+				cut[i] = p.cutSource(srcs[i], texts[i].Lines(), opts)
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
 	var items []*budget.Item
 	var srcIndex []int
-	seq := 0
 	for si, s := range srcs {
-		if si%16 == 0 {
-			if err := p.ctx.Err(); err != nil {
-				return nil, err
-			}
-		}
-		text := budget.NewText(s.Content)
-		n := text.Lines()
+		n := texts[si].Lines()
 		if n == 0 {
 			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"})
 			continue
 		}
-		var chunks []chunker.Chunk
-		switch {
-		case s.ranged:
-			start, end := s.StartLine, s.EndLine
-			if end == 0 || end > n {
-				end = n
-			}
-			if start > n {
-				p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", start, n)})
-				continue
-			}
-			chunks = chunker.SplitLines([]byte(s.Content), start, end, count, opts)
-		case s.Type == collector.ToolResult:
-			chunks = chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
-		default:
-			key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
-			if c, ok := chunkCache.Get(key); ok {
-				chunks = c
-				break
-			}
-			var err error
-			chunks, err = chunker.Split(p.ctx, s.Path, []byte(s.Content), count, opts)
-			if err != nil {
-				if p.ctx.Err() != nil {
-					return nil, p.ctx.Err()
-				}
-				chunks = chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
-			}
-			if p.tok.Exact() {
-				chunkCache.Add(key, chunks)
-			}
+		if s.ranged && s.StartLine > n {
+			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)})
+			continue
 		}
 		cat := categoryOf[s.Type]
 		lang := chunker.FenceLanguage(s.Path)
-		for _, c := range chunks {
+		for _, c := range cut[si] {
 			if c.Content == "" {
 				continue
 			}
 			items = append(items, &budget.Item{
 				Category: cat, Type: string(s.Type), Path: s.Path, Label: s.Label, Lang: lang,
-				StartLine: c.StartLine, EndLine: c.EndLine, Source: text, Content: c.Content, Tokens: c.Tokens,
-				Priority: p.e.cfg.Context.SourcePriority[cat], Kind: c.Kind, Name: c.Name, Seq: seq,
+				StartLine: c.StartLine, EndLine: c.EndLine, Source: texts[si], Content: c.Content, Tokens: c.Tokens,
+				Priority: p.e.cfg.Context.SourcePriority[cat], Kind: c.Kind, Name: c.Name, Seq: len(items),
 			})
 			srcIndex = append(srcIndex, si)
-			seq++
 		}
 	}
 	p.srcOf = srcIndex
 	return items, nil
+}
+
+// cutSource chunks one source of n lines; it is safe for concurrent use.
+func (p *run) cutSource(s source, n int, opts chunker.Options) []chunker.Chunk {
+	count := chunker.Counter(p.tok.Count)
+	switch {
+	case n == 0:
+		return nil
+	case s.ranged:
+		if s.StartLine > n {
+			return nil
+		}
+		end := s.EndLine
+		if end == 0 || end > n {
+			end = n
+		}
+		return chunker.SplitLines([]byte(s.Content), s.StartLine, end, count, opts)
+	case s.Type == collector.ToolResult:
+		return chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+	}
+	key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
+	if c, ok := chunkCache.Get(key); ok {
+		chunks := make([]chunker.Chunk, len(c))
+		for i, ch := range c {
+			ch.Content = s.Content[ch.StartByte:ch.EndByte]
+			chunks[i] = ch
+		}
+		return chunks
+	}
+	chunks, err := chunker.Split(p.ctx, s.Path, []byte(s.Content), count, opts)
+	if err != nil {
+		if p.ctx.Err() != nil {
+			return nil
+		}
+		return chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+	}
+	if p.tok.Exact() {
+		slim := make([]chunker.Chunk, len(chunks))
+		for i, ch := range chunks {
+			ch.Content = "" // re-cut from the text on a hit: the cache holds no file text
+			slim[i] = ch
+		}
+		chunkCache.Add(key, slim)
+	}
+	return chunks
 }

@@ -152,13 +152,23 @@ func Terms(text string) []string {
 }
 
 // scanTerms calls fn with each term of text (see [Terms]); the slice is
-// only valid during the call.
+// only valid during the call. ASCII words take a fast path.
 func scanTerms(text string, fn func([]byte)) {
-	var buf []byte
-	emit := func(word string) {
+	buf := make([]byte, 0, 64)
+	emit := func(word string, ascii bool) {
 		buf = buf[:0]
-		for _, r := range word {
-			buf = utf8.AppendRune(buf, unicode.ToLower(r))
+		if ascii {
+			for i := 0; i < len(word); i++ {
+				c := word[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				}
+				buf = append(buf, c)
+			}
+		} else {
+			for _, r := range word {
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			}
 		}
 		if len(buf) < 2 || stopwords[string(buf)] {
 			return
@@ -171,36 +181,76 @@ func scanTerms(text string, fn func([]byte)) {
 	i := 0
 	for i < len(text) {
 		// Skip to the start of a word.
-		r, size := utf8.DecodeRuneInString(text[i:])
-		if !isWordRune(r) {
+		if c := text[i]; c < utf8.RuneSelf {
+			if !asciiWord(c) {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(text[i:]); !isWordRune(r) {
 			i += size
 			continue
 		}
-		start := i
+		start, ascii := i, true
 		for i < len(text) {
-			r, size = utf8.DecodeRuneInString(text[i:])
+			if c := text[i]; c < utf8.RuneSelf {
+				if !asciiWord(c) {
+					break
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
 			if !isWordRune(r) {
 				break
 			}
+			ascii = false
 			i += size
 		}
 		word := text[start:i]
 		parts := 0
-		forEachPart(word, func(p string) {
+		part := func(p string) {
 			parts++
-			emit(p)
-		})
+			emit(p, ascii)
+		}
+		if ascii {
+			forEachPartASCII(word, part)
+		} else {
+			forEachPart(word, part)
+		}
 		if parts > 1 {
-			emit(word)
+			emit(word, ascii)
 		}
 	}
 }
 
 func isWordRune(r rune) bool {
-	if r < 0x80 {
-		return r >= 'a' && r <= 'z' || r >= 'A' && r <= 'Z' || r >= '0' && r <= '9'
+	if r < utf8.RuneSelf {
+		return asciiWord(byte(r))
 	}
 	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func asciiWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9'
+}
+
+// forEachPartASCII is forEachPart for ASCII words.
+func forEachPartASCII(w string, fn func(string)) {
+	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	start := 0
+	for i := 1; i < len(w); i++ {
+		prev, cur := w[i-1], w[i]
+		cut := (lower(prev) && upper(cur)) ||
+			(upper(prev) && upper(cur) && i+1 < len(w) && lower(w[i+1])) ||
+			(digit(prev) != digit(cur))
+		if cut {
+			fn(w[start:i])
+			start = i
+		}
+	}
+	fn(w[start:])
 }
 
 // forEachPart cuts an identifier at camelCase humps and letter/digit borders.
