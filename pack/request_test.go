@@ -1,0 +1,111 @@
+package pack
+
+import (
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+func strp(s string) *string { return &s }
+func intp(i int) *int       { return &i }
+
+func TestRequestErrors(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, "a.go"), []byte("package a\n"))
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	no := false
+	tests := []struct {
+		name  string
+		req   Request
+		field string // ParamError field, or
+		code  string // Error code
+	}{
+		{"bad type", Request{Sources: []SourceParams{{Type: "file", Content: strp("x")}}}, "sources[0].type", ""},
+		{"tool result without content", Request{Sources: []SourceParams{{Type: "tool_result", Label: "t"}}}, "sources[0].content", ""},
+		{"reference without uri or content", Request{Sources: []SourceParams{{Type: "reference"}}}, "sources[0].uri", ""},
+		{"non-file uri", Request{Sources: []SourceParams{{Type: "reference", URI: "https://example.com/a.go"}}}, "sources[0].uri", ""},
+		{"relevance out of range", Request{Sources: []SourceParams{{Type: "reference", Content: strp("x"), Relevance: func() *float64 { f := 1.5; return &f }()}}}, "sources[0].relevance", ""},
+		{"backwards range", Request{Sources: []SourceParams{{Type: "reference", URI: "file://" + root + "/a.go", Range: &protocol.Range{Start: protocol.Position{Line: 5}, End: protocol.Position{Line: 2}}}}}, "sources[0].range", ""},
+		{"unknown encoding", Request{Encoding: "gpt2000", Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "encoding", ""},
+		{"negative reserve", Request{Budget: &BudgetParams{SystemReserve: intp(-1)}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
+		{"categories sum", Request{Budget: &BudgetParams{Categories: map[string]int{"open_files": 50}}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
+		{"no budget available", Request{Budget: &BudgetParams{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", CodeBudget},
+		{"nothing to pack", Request{IncludeOpenFiles: &no}, "", CodeNoContent},
+		{"everything excluded", Request{Sources: []SourceParams{{Type: "reference", URI: "file:///etc/passwd"}}}, "", CodeNoContent},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			_, err := NewEngine(config.Default(), ws).Pack(context.Background(), tt.req, nil, nil)
+			var pe *ParamError
+			var de *Error
+			switch {
+			case tt.field != "":
+				if !errors.As(err, &pe) || pe.Field != tt.field {
+					t.Errorf("err = %v, want a ParamError for %s", err, tt.field)
+				}
+			case !errors.As(err, &de) || de.Code != tt.code:
+				t.Errorf("err = %v, want code %s", err, tt.code)
+			}
+		})
+	}
+}
+
+func TestExplicitSources(t *testing.T) {
+	root := t.TempDir()
+	var b strings.Builder
+	for i := 1; i <= 60; i++ {
+		b.WriteString("line " + strings.Repeat("x", i%7) + "\n")
+	}
+	writeFile(t, filepath.Join(root, "cart", "service.go"), []byte(b.String()))
+	writeFile(t, filepath.Join(root, ".env"), []byte("KEY=abc\n"))
+	outside := t.TempDir()
+	writeFile(t, filepath.Join(outside, "x.go"), []byte("package x\n"))
+	if err := os.Symlink(filepath.Join(outside, "x.go"), filepath.Join(root, "link.go")); err != nil {
+		t.Fatal(err)
+	}
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	uri := func(p string) string { return "file://" + filepath.ToSlash(p) }
+	req := Request{Sources: []SourceParams{
+		{Type: "reference", URI: uri(filepath.Join(root, "cart", "service.go")), Range: &protocol.Range{Start: protocol.Position{Line: 9}, End: protocol.Position{Line: 40}}},
+		{Type: "reference", URI: uri(filepath.Join(outside, "x.go"))},
+		{Type: "reference", URI: uri(filepath.Join(root, "link.go"))},
+		{Type: "open_file", URI: uri(filepath.Join(root, ".env"))},
+		{Type: "open_file", URI: uri(filepath.Join(root, ".env.local")), Content: strp("TOKEN=1\n")},
+		{Type: "search_result", URI: uri(filepath.Join(outside, "y.go")), Content: strp("package y\n")},
+		{Type: "tool_result", Label: "go vet", Content: strp("")},
+	}}
+	res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Included) != 1 || res.Included[0].StartLine != 10 || res.Included[0].EndLine != 41 || res.Included[0].Path != "cart/service.go" {
+		t.Errorf("included = %+v, want cart/service.go lines 10-41 (range 9:0-40:0, as DESIGN.md's example)", res.Included)
+	}
+	got := map[string]string{}
+	for _, x := range res.Excluded {
+		got[filepath.Base(x.Path)] = x.Reason
+	}
+	want := map[string]string{"x.go": "outside_workspace", "link.go": "outside_workspace", ".env": "secret", ".env.local": "secret", "y.go": "outside_workspace", ".": "empty"}
+	for k, v := range want {
+		if got[k] != v {
+			t.Errorf("%q excluded as %q, want %q (all: %+v)", k, got[k], v, res.Excluded)
+		}
+	}
+	if strings.Contains(res.Content, "package x") || strings.Contains(res.Content, "KEY=") {
+		t.Error("excluded content reached the context")
+	}
+}
