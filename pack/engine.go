@@ -123,6 +123,11 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 		return nil, err
 	}
 	count := p.tok.Count
+	cached, _ := p.tok.(*tokenizer.Cached)
+	var before tokenizer.CacheStats
+	if cached != nil {
+		before = cached.Stats()
+	}
 	p.progress("collecting sources", 0)
 	srcs, err := p.collect(open)
 	if err != nil {
@@ -221,6 +226,11 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	p.stats.Selected = len(kept)
 	p.stats.Rejected = len(p.excluded)
 	p.progress("done", 100)
+	if cached != nil {
+		after := cached.Stats()
+		p.stats.Cache = &tokenizer.CacheStats{Hits: after.Hits - before.Hits, Misses: after.Misses - before.Misses,
+			Evictions: after.Evictions - before.Evictions, Size: after.Size, Capacity: after.Capacity}
+	}
 	return p.result(text, tokens, kept, f, dstats), nil
 }
 

@@ -64,6 +64,9 @@ func Report(r *Result) string {
 		}
 		b.WriteString("\n")
 	}
+	if c := s.Cache; c != nil {
+		fmt.Fprintf(&b, "Token Count Cache:\n  Hits: %d   Misses: %d   Evictions: %d   Entries: %d of %d\n\n", c.Hits, c.Misses, c.Evictions, c.Size, c.Capacity)
+	}
 	if len(s.Timings) > 0 {
 		b.WriteString("Performance:\n")
 		var total time.Duration

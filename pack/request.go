@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
 // Request is the params object of acode/packContext.
@@ -127,6 +128,10 @@ type Item struct {
 type Stats struct {
 	Sources, Chunks, Candidates, Selected, Rejected int
 	Timings                                         []Timing
+	// Cache is what this pack did to the token-count cache (hits, misses
+	// and evictions during the pack; size and capacity after it), when
+	// the tokenizer is cached.
+	Cache *tokenizer.CacheStats
 }
 
 // Timing is the duration of one pipeline stage.
