@@ -629,7 +629,6 @@ func keys(t *testing.T, raw json.RawMessage) []string {
 	return out
 }
 
-
 // object decodes a JSON object into its raw fields.
 func object(t *testing.T, raw json.RawMessage) map[string]json.RawMessage {
 	t.Helper()
