@@ -7,19 +7,24 @@
 
 EDITORS_CACHE    := .cache
 NVIM             := $(EDITORS_CACHE)/nvim/bin/nvim
+NVIM_NEXT        := $(EDITORS_CACHE)/nvim-next/bin/nvim
 CODE_SERVER      := $(EDITORS_CACHE)/code-server/node_modules/.bin/code-server
 VSCODE_DIR       := editors/vscode
 VSCODE_NPM_STAMP := $(VSCODE_DIR)/node_modules/.acode-installed
 VSIX             := $(VSCODE_DIR)/acode.vsix
 VSCODE_SRC       := $(wildcard $(VSCODE_DIR)/src/*.ts $(VSCODE_DIR)/src/test/*.ts $(VSCODE_DIR)/e2e/*.ts)
 NVIM_TEST        := timeout 120 $(NVIM) --headless -u NONE -l
+NVIM_NEXT_TEST   := timeout 120 $(NVIM_NEXT) --headless -u NONE -l
 ACODE_LSP        ?= bin/acode-lsp
 
-.PHONY: nvim code-server vscode-ext test-editors test-editors-unit test-neovim test-neovim-unit \
-	test-neovim-e2e test-vscode test-vscode-unit editors-screenshots lint-editors
+.PHONY: nvim nvim-next code-server vscode-ext test-editors test-editors-unit test-neovim test-neovim-unit \
+	test-neovim-e2e test-neovim-next test-vscode test-vscode-unit editors-screenshots
 
 nvim: ## install Neovim 0.10 (Debian trixie's, unpacked under .cache/nvim; nothing system-wide)
-	@bash editors/scripts/install-nvim.sh $(EDITORS_CACHE)/nvim
+	@bash editors/scripts/install-nvim.sh $(EDITORS_CACHE)/nvim trixie
+
+nvim-next: ## install the newest Neovim (Debian forky's, 0.12 when written) under .cache/nvim-next
+	@bash editors/scripts/install-nvim.sh $(EDITORS_CACHE)/nvim-next forky
 
 code-server: ## install code-server 4.100.3 under .cache/code-server (+ chromium, ripgrep, libkrb5-dev from apt)
 	@bash editors/scripts/install-code-server.sh $(EDITORS_CACHE)/code-server
@@ -48,7 +53,11 @@ test-neovim-unit: nvim ## unit tests of acode.nvim's Lua (headless Neovim, no se
 test-neovim-e2e: nvim build ## end-to-end: real Neovim 0.10 + bin/acode-lsp on testdata/sample
 	ACODE_LSP=$(CURDIR)/$(ACODE_LSP) ACODE_SAMPLE=$(CURDIR)/testdata/sample $(NVIM_TEST) editors/neovim/tests/e2e_spec.lua
 
-test-neovim: test-neovim-unit test-neovim-e2e ## all Neovim tests
+test-neovim-next: nvim-next build ## unit and end-to-end tests again on the newest Neovim (the vim.lsp.config/enable path)
+	$(NVIM_NEXT_TEST) editors/neovim/tests/unit_spec.lua
+	ACODE_LSP=$(CURDIR)/$(ACODE_LSP) ACODE_SAMPLE=$(CURDIR)/testdata/sample $(NVIM_NEXT_TEST) editors/neovim/tests/e2e_spec.lua
+
+test-neovim: test-neovim-unit test-neovim-e2e test-neovim-next ## all Neovim tests (0.10 and the newest)
 
 test-editors-unit: test-vscode-unit test-neovim-unit ## the editors' unit tests (no server needed)
 

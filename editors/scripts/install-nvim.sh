@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# install-nvim.sh unpacks Debian 13 (trixie)'s Neovim 0.10 into a private
+# install-nvim.sh unpacks Debian 13 (trixie)'s Neovim 0.10 (or a later suite's) into a private
 # folder and writes a launcher at DEST/bin/nvim. Nothing else on the system
 # changes: apt reads a private source list and keeps its lists and downloads
 # in DEST/apt. trixie's nvim needs glibc >= 2.38 (Debian 12 has 2.36), so the
@@ -9,14 +9,18 @@
 # --embed. Only nvim uses the unpacked libraries; the language servers it
 # starts run with the system's.
 #
-# Usage: install-nvim.sh [DEST]   (default .cache/nvim). Quick when installed.
+# Usage: install-nvim.sh [DEST] [SUITE]   (default .cache/nvim, trixie).
+# SUITE forky gives the newest Neovim (0.12 when written): the packages are
+# the dependency closure of neovim in that suite, so renamed libraries follow.
+# Quick when installed.
 set -euo pipefail
 
 dest=$(mkdir -p "${1:-.cache/nvim}" && cd "${1:-.cache/nvim}" && pwd)
+suite=${2:-trixie}
 launcher=$dest/bin/nvim
 
 if [ -x "$launcher" ] && "$launcher" --version 2>/dev/null | grep -q '^NVIM v0\.1[0-9]' &&
-	grep -q patchelf "$launcher"; then
+	grep -q "patchelf, $suite" "$launcher"; then
 	exit 0
 fi
 
@@ -28,17 +32,15 @@ if ! command -v patchelf >/dev/null; then
 		{ echo "install-nvim: cannot install patchelf" >&2; exit 1; }
 fi
 
-pkgs=(neovim neovim-runtime libc6 libgcc-s1 libluajit-5.1-2 libluajit-5.1-common
-	libmsgpack-c2 libvterm0 libtree-sitter0.22 libunibilium4 libuv1t64 lua-lpeg lua-luv)
-
 apt_dir=$dest/apt
 rm -rf "$dest/root" "$dest/debs"
 mkdir -p "$apt_dir/sources" "$apt_dir/lists/partial" "$apt_dir/cache/archives/partial" \
 	"$dest/debs" "$dest/root" "$dest/bin"
-cat >"$apt_dir/sources/trixie.sources" <<SOURCES
+rm -f "$apt_dir"/sources/*.sources
+cat >"$apt_dir/sources/$suite.sources" <<SOURCES
 Types: deb
 URIs: http://deb.debian.org/debian
-Suites: trixie
+Suites: $suite
 Components: main
 Signed-By: /usr/share/keyrings/debian-archive-keyring.gpg
 SOURCES
@@ -48,12 +50,17 @@ apt_opts=(
 	-o "Dir::Etc::SourceParts=$apt_dir/sources"
 	-o "Dir::State::Lists=$apt_dir/lists"
 	-o "Dir::Cache=$apt_dir/cache"
+	-o Dir::State::status=/dev/null
 	-o APT::Get::List-Cleanup=0
 	-q
 )
-echo "install-nvim: fetching the trixie package lists" >&2
+echo "install-nvim: fetching the $suite package lists" >&2
 apt-get "${apt_opts[@]}" update >"$apt_dir/update.log" 2>&1 ||
 	{ cat "$apt_dir/update.log" >&2; echo "install-nvim: apt-get update failed" >&2; exit 1; }
+# With an empty dpkg status, the closure is every package nvim needs.
+mapfile -t pkgs < <(apt-cache "${apt_opts[@]}" depends --recurse --no-recommends --no-suggests --no-conflicts \
+	--no-breaks --no-replaces --no-enhances neovim 2>/dev/null | grep -E '^[a-z0-9]' | sort -u)
+[ ${#pkgs[@]} -gt 0 ] || { echo "install-nvim: no neovim in $suite" >&2; exit 1; }
 echo "install-nvim: downloading ${pkgs[*]}" >&2
 (cd "$dest/debs" && apt-get "${apt_opts[@]}" download "${pkgs[@]}" >"$apt_dir/download.log" 2>&1) ||
 	{ cat "$apt_dir/download.log" >&2; echo "install-nvim: apt-get download failed" >&2; exit 1; }
@@ -71,7 +78,7 @@ patchelf --set-interpreter "$loader" --force-rpath \
 	--set-rpath "$libdir:$root/lib/x86_64-linux-gnu:$libdir/lua/5.1" "$root/usr/bin/nvim"
 cat >"$launcher" <<LAUNCHER
 #!/bin/sh
-# Launcher written by editors/scripts/install-nvim.sh: trixie's nvim, patchelf'd to its own glibc.
+# Launcher written by editors/scripts/install-nvim.sh (patchelf, $suite): Debian $suite's nvim with its own glibc.
 export VIMRUNTIME="$root/usr/share/nvim/runtime"
 exec "$root/usr/bin/nvim" "\$@"
 LAUNCHER

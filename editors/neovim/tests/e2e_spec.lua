@@ -28,6 +28,7 @@ vim.cmd('cd ' .. vim.fn.fnameescape(ws))
 -- As a user: acode-lsp on PATH, the plugin on the runtimepath, setup{}.
 vim.env.PATH = vim.fs.dirname(server) .. ':' .. vim.env.PATH
 vim.o.swapfile = false
+vim.cmd('filetype plugin on') -- as Neovim does by default without -u NONE
 t.use_plugin()
 -- Messages are kept for the checks (headless Neovim would print them without newlines).
 local messages = {}
@@ -106,7 +107,12 @@ t.run('statusline shows the budget from acode/budget', function()
     ('statusline text %q is not "acode <used>/<available> <pct>%%"'):format(want)
   )
   -- The same numbers as acode/budgetStatus answers.
-  local res = acode.request_sync('acode/budgetStatus', vim.empty_dict(), 5000, bufnr)
+  local res
+  if vim.fn.has('nvim-0.11') == 1 then
+    res = acode:request_sync('acode/budgetStatus', vim.empty_dict(), 5000, bufnr)
+  else
+    res = acode.request_sync('acode/budgetStatus', vim.empty_dict(), 5000, bufnr)
+  end
   t.truthy(res and res.result, 'acode/budgetStatus: ' .. vim.inspect(res))
   t.eq(s.available, res.result.available, 'available')
   t.eq(s.used, res.result.used, 'used')
@@ -114,11 +120,20 @@ end)
 
 t.run('code lenses show the token cost of the file and its top-level symbols', function()
   local titles
-  t.wait(20000, function()
+  -- Neovim 0.12 returns {client_id, lens} items and refreshes by itself.
+  local function lenses()
+    if vim.lsp.codelens.enable then
+      return vim.tbl_map(function(item)
+        return item.lens
+      end, vim.lsp.codelens.get({ bufnr = bufnr }))
+    end
     vim.lsp.codelens.refresh({ bufnr = bufnr })
     vim.wait(200)
+    return vim.lsp.codelens.get(bufnr)
+  end
+  t.wait(20000, function()
     titles = {}
-    for _, lens in ipairs(vim.lsp.codelens.get(bufnr)) do
+    for _, lens in ipairs(lenses()) do
       if lens.command then
         table.insert(titles, { line = lens.range.start.line, title = lens.command.title })
       end

@@ -69,6 +69,11 @@ local function enable_codelens(bufnr)
     return
   end
   vim.b[bufnr].acode_codelens = true
+  if vim.lsp.codelens.enable then
+    -- Neovim 0.12+: enabled lenses refresh themselves (refresh() is deprecated).
+    vim.lsp.codelens.enable(true, { bufnr = bufnr })
+    return
+  end
   vim.lsp.codelens.refresh({ bufnr = bufnr })
   vim.api.nvim_create_autocmd(o.events, {
     group = group,
@@ -115,6 +120,19 @@ function M.setup(opts)
     end
     vim.lsp.config('acode', cfg)
     vim.lsp.enable('acode')
+    -- vim.lsp.enable starts on FileType, which files of no known type never
+    -- fire: start those here, so that every file gets its lenses.
+    vim.api.nvim_create_autocmd({ 'BufReadPost', 'BufNewFile' }, {
+      group = group,
+      desc = 'acode: start acode-lsp for files of no known type',
+      callback = function(args)
+        vim.schedule(function()
+          if vim.api.nvim_buf_is_valid(args.buf) and vim.bo[args.buf].filetype == '' then
+            M.start(args.buf)
+          end
+        end)
+      end,
+    })
     return
   end
 
