@@ -217,6 +217,19 @@ function parseCount(s: string): number {
   return parseFloat(m[1]) * ({ '': 1, K: 1e3, M: 1e6, G: 1e9 } as Record<string, number>)[m[2]];
 }
 
+/**
+ * availableOf reads total_tokens − system_prompt_reserve − response_reserve
+ * from a workspace config (DESIGN.md defaults for what it leaves out).
+ */
+function availableOf(configFile: string): number {
+  const text = fs.existsSync(configFile) ? fs.readFileSync(configFile, 'utf8') : '';
+  const num = (key: string, def: number): number => {
+    const m = new RegExp(`^\\s*${key}:\\s*(\\d+)`, 'm').exec(text);
+    return m ? Number(m[1]) : def;
+  };
+  return num('total_tokens', 100000) - num('system_prompt_reserve', 2000) - num('response_reserve', 8000);
+}
+
 async function main(): Promise<number> {
   const args = parseArgs(process.argv.slice(2));
   for (const [what, p] of [
@@ -339,9 +352,23 @@ async function main(): Promise<number> {
       if (!m) {
         throw new Error(`status bar text ${JSON.stringify(text)} is not "<used> / <available>"`);
       }
-      if (!(parseCount(m[2]) > 0)) {
-        throw new Error(`available budget ${m[2]} is not positive`);
+      // The sample's .agent/config.yml sets the window and reserves.
+      const want = availableOf(path.join(ws, '.agent', 'config.yml'));
+      const got = parseCount(m[2]);
+      if (Math.abs(got - want) > want * 0.01) {
+        throw new Error(`status bar shows ${m[2]} available, the workspace config gives ${want}`);
       }
+    });
+
+    await check('clicking the status bar opens the budget report', async () => {
+      await item.click();
+      await page.locator('.tab', { hasText: 'budget.md' }).waitFor({ timeout: 20000 });
+      await page.locator('.view-line', { hasText: 'Acode budget' }).first().waitFor({ timeout: 10000 });
+      const report = await editorText(page, 0);
+      if (!/\*\*Model:\*\* `[^`]+` · encoding `[a-z0-9_]+` · (exact|estimated) count/.test(report)) {
+        throw new Error(`no model line in the budget report:\n${report}`);
+      }
+      await runCommand(page, 'View: Close Editor');
     });
 
     const goFiles = findGoFiles(ws);

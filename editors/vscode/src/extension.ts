@@ -27,6 +27,7 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     vscode.workspace.registerTextDocumentContentProvider(Scheme, docs),
     server.onBudget((s) => statusBar.update(s)),
     server.onFailure((reason) => statusBar.failed(reason)),
+    server.onStarting(() => statusBar.starting()),
     ...commands.register(),
   );
   await server.start();

@@ -39,11 +39,14 @@ export class AcodeServer implements vscode.Disposable {
   private crashes: number[] = [];
   private readonly budget = new vscode.EventEmitter<BudgetStatus>();
   private readonly failure = new vscode.EventEmitter<string>();
+  private readonly starting = new vscode.EventEmitter<void>();
   private readonly disposables: vscode.Disposable[] = [];
   /** onBudget fires on every acode/budget notification and budgetStatus answer. */
   readonly onBudget = this.budget.event;
   /** onFailure fires with a reason when the server cannot run. */
   readonly onFailure = this.failure.event;
+  /** onStarting fires when the server is being (re)started. */
+  readonly onStarting = this.starting.event;
 
   constructor(
     private readonly output: vscode.OutputChannel,
@@ -71,6 +74,7 @@ export class AcodeServer implements vscode.Disposable {
 
   /** start finds the binary and starts the client; failures are reported, not thrown. */
   async start(): Promise<void> {
+    this.starting.fire();
     const configured = vscode.workspace.getConfiguration('acode').get<string>('serverPath') ?? '';
     const command = resolveServerPath(configured, process.env, os.homedir(), process.platform, isExecutable);
     if (!command || !isExecutable(command)) {
@@ -179,6 +183,7 @@ export class AcodeServer implements vscode.Disposable {
     }
     this.budget.dispose();
     this.failure.dispose();
+    this.starting.dispose();
   }
 }
 
