@@ -33,7 +33,7 @@ func (t *rankTable) mergeSmall(p string) int {
 		pos[i] = uint8(i)
 	}
 	for i := 0; i+2 < n; i++ {
-		rk[i] = t.get(p[i : i+2])
+		rk[i] = t.pair[uint16(p[i])<<8|uint16(p[i+1])]
 	}
 	rk[n-2] = noRank
 	for n > 2 {

@@ -22,6 +22,7 @@ type rankTable struct {
 	arena string   // token bytes, entry e at arena[off[e]:off[e+1]]
 	off   []uint32 // len(rank)+1 offsets
 	rank  []uint32
+	pair  []uint32 // rank of every 2-byte string, indexed by b0<<8|b1
 }
 
 // loadRanks builds the rank table of an encoding from the
@@ -66,6 +67,10 @@ func loadRanks(name string) (*rankTable, error) {
 	t.off = append(t.off, uint32(len(arena)))
 	t.arena = string(arena)
 
+	t.pair = make([]uint32, 1<<16)
+	for i := range t.pair {
+		t.pair[i] = noRank
+	}
 	size := uint64(1) << bits.Len(uint(2*len(t.rank)))
 	t.slots = make([]uint64, size)
 	t.mask = size - 1
@@ -80,6 +85,9 @@ func loadRanks(name string) (*rankTable, error) {
 			i = (i + 1) & t.mask
 		}
 		t.slots[i] = h&^0xFFFFFFFF | uint64(e+1)
+		if len(key) == 2 {
+			t.pair[uint16(key[0])<<8|uint16(key[1])] = t.rank[e]
+		}
 	}
 	return t, nil
 }
@@ -107,6 +115,9 @@ func (t *rankTable) key(slot uint64) string {
 
 // get returns the rank of the token s, or noRank.
 func (t *rankTable) get(s string) uint32 {
+	if len(s) == 2 {
+		return t.pair[uint16(s[0])<<8|uint16(s[1])]
+	}
 	h := hashString(s)
 	tag := h &^ 0xFFFFFFFF
 	for i := h & t.mask; ; i = (i + 1) & t.mask {
