@@ -5,6 +5,8 @@ import (
 	"sync"
 	"testing"
 
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
+
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer/internal/benchcorpus"
 )
 
@@ -97,5 +99,20 @@ func BenchmarkCachedHit(b *testing.B) {
 	b.SetBytes(int64(len(text)))
 	for b.Loop() {
 		c.Count(text)
+	}
+}
+
+// BenchmarkLoadReference measures the tiktoken-go-loader's own decoding of
+// the same assets into a map[string]int, for the ratio with BenchmarkLoad.
+func BenchmarkLoadReference(b *testing.B) {
+	for _, enc := range Encodings() {
+		b.Run(enc, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(enc + ".tiktoken"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
 	}
 }
