@@ -1,7 +1,5 @@
 package tokenizer
 
-import "container/heap"
-
 // smallPiece is the longest piece merged with the quadratic scan on stack
 // arrays; longer pieces use a heap.
 const smallPiece = 64
@@ -77,7 +75,7 @@ func (t *rankTable) mergeLarge(p string) int {
 	next := make([]int32, n+1) // next[b]: the boundary after boundary b
 	prev := make([]int32, n+1)
 	cur := make([]uint32, n+1) // cur[b]: rank of the pair starting at boundary b
-	h := make(pairHeap, 0, n)
+	h := pairHeap(make([]uint64, 0, n))
 	for b := 0; b <= n; b++ {
 		next[b], prev[b] = int32(b+1), int32(b-1)
 		cur[b] = noRank
@@ -95,10 +93,10 @@ func (t *rankTable) mergeLarge(p string) int {
 			h = append(h, uint64(r)<<32|uint64(b))
 		}
 	}
-	heap.Init(&h)
+	h.init()
 	parts := n
-	for h.Len() > 0 {
-		top := heap.Pop(&h).(uint64)
+	for len(h) > 0 {
+		top := h.pop()
 		r, b := uint32(top>>32), int32(uint32(top))
 		if cur[b] != r {
 			continue // stale: the pair at b has changed or b was dropped
@@ -112,27 +110,63 @@ func (t *rankTable) mergeLarge(p string) int {
 		}
 		parts--
 		if cur[b] = pair(b); cur[b] != noRank {
-			heap.Push(&h, uint64(cur[b])<<32|uint64(b))
+			h.push(uint64(cur[b])<<32 | uint64(b))
 		}
 		if pb := prev[b]; pb >= 0 {
 			if cur[pb] = pair(pb); cur[pb] != noRank {
-				heap.Push(&h, uint64(cur[pb])<<32|uint64(pb))
+				h.push(uint64(cur[pb])<<32 | uint64(pb))
 			}
 		}
 	}
 	return parts
 }
 
-// pairHeap is a min-heap of rank<<32 | start.
+// pairHeap is a binary min-heap of rank<<32 | start.
 type pairHeap []uint64
 
-func (h pairHeap) Len() int           { return len(h) }
-func (h pairHeap) Less(i, j int) bool { return h[i] < h[j] }
-func (h pairHeap) Swap(i, j int)      { h[i], h[j] = h[j], h[i] }
-func (h *pairHeap) Push(x any)        { *h = append(*h, x.(uint64)) }
-func (h *pairHeap) Pop() any {
-	old := *h
-	x := old[len(old)-1]
-	*h = old[:len(old)-1]
-	return x
+func (h pairHeap) init() {
+	for i := len(h)/2 - 1; i >= 0; i-- {
+		h.down(i)
+	}
+}
+
+func (h *pairHeap) push(x uint64) {
+	*h = append(*h, x)
+	s := *h
+	for i := len(s) - 1; i > 0; {
+		parent := (i - 1) / 2
+		if s[parent] <= s[i] {
+			break
+		}
+		s[parent], s[i] = s[i], s[parent]
+		i = parent
+	}
+}
+
+func (h *pairHeap) pop() uint64 {
+	s := *h
+	top := s[0]
+	last := len(s) - 1
+	s[0] = s[last]
+	*h = s[:last]
+	h.down(0)
+	return top
+}
+
+func (h pairHeap) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(h) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(h) && h[r] < h[l] {
+			m = r
+		}
+		if h[i] <= h[m] {
+			return
+		}
+		h[i], h[m] = h[m], h[i]
+		i = m
+	}
 }
