@@ -7,21 +7,19 @@ import "strings"
 // (cl100k_base). Sources: OpenAI's tiktoken model.py and the model docs.
 var modelPrefixes = map[string]string{
 	// o200k_base: GPT-4o and later.
-	"gpt-4o":      O200kBase,
-	"chatgpt-4o":  O200kBase,
-	"gpt-4.1":     O200kBase,
-	"gpt-4.5":     O200kBase,
-	"gpt-5":       O200kBase,
-	"gpt-oss":     O200kBase, // o200k_harmony: o200k_base plus special tokens only
-	"o1":          O200kBase,
-	"o3":          O200kBase,
-	"o4":          O200kBase,
-	"codex-mini":  O200kBase,
-	"ft:gpt-4o":   O200kBase,
-	"ft:gpt-4.1":  O200kBase,
-	"ft:o4-mini":  O200kBase,
-	"omni-moder":  O200kBase,
-	"computer-us": O200kBase,
+	"gpt-4o":     O200kBase,
+	"chatgpt-4o": O200kBase,
+	"gpt-4.1":    O200kBase,
+	"gpt-4.5":    O200kBase,
+	"gpt-5":      O200kBase,
+	"gpt-oss":    O200kBase, // o200k_harmony: o200k_base plus special tokens only
+	"o1":         O200kBase,
+	"o3":         O200kBase,
+	"o4":         O200kBase,
+	"codex-mini": O200kBase,
+	"ft:gpt-4o":  O200kBase,
+	"ft:gpt-4.1": O200kBase,
+	"ft:o4-mini": O200kBase,
 
 	// cl100k_base: GPT-4, GPT-3.5 and the current embeddings.
 	"gpt-4":                  Cl100kBase,

@@ -271,3 +271,29 @@ func TestRandomMatchesOfficialCore(t *testing.T) {
 		}
 	}
 }
+
+// TestModelsMatchOfficialCore checks EncodingForModel against the model
+// table shipped with the npm tiktoken package. p50k_edit and gpt2 share the
+// ranks and pattern of p50k_base and r50k_base, which count them.
+func TestModelsMatchOfficialCore(t *testing.T) {
+	path := filepath.Join(refDir, "node_modules", "tiktoken", "model_to_encoding.json")
+	data, err := os.ReadFile(path)
+	if err != nil {
+		t.Fatalf("OpenAI's tiktoken core is not installed (%v): run make tokenizer-ref", err)
+	}
+	var models map[string]string
+	if err := json.Unmarshal(data, &models); err != nil {
+		t.Fatalf("%s: %v", path, err)
+	}
+	same := map[string]string{"p50k_edit": P50kBase, "gpt2": R50kBase}
+	for model, want := range models {
+		if s, ok := same[want]; ok {
+			want = s
+		}
+		t.Run(model, func(t *testing.T) {
+			if got, ok := EncodingForModel(model); !ok || got != want {
+				t.Errorf("EncodingForModel(%q) = %q, %v; want %q", model, got, ok, want)
+			}
+		})
+	}
+}
