@@ -103,6 +103,12 @@ func TestForEncoding(t *testing.T) {
 			}
 		})
 	}
+	t.Run("case and spaces", func(t *testing.T) {
+		tk, err := ForEncoding(" CL100K_Base ")
+		if err != nil || tk.Encoding() != Cl100kBase {
+			t.Errorf("ForEncoding(\" CL100K_Base \") = %v, %v; want cl100k_base", tk, err)
+		}
+	})
 	t.Run("unknown", func(t *testing.T) {
 		_, err := ForEncoding("gpt2_base")
 		if err == nil {

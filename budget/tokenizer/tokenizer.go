@@ -49,10 +49,11 @@ func ForModel(model string) (Tokenizer, error) {
 	return ForEncoding(enc)
 }
 
-// ForEncoding returns the exact tokenizer for an encoding name. An unknown
-// name is an error listing the valid ones.
+// ForEncoding returns the exact tokenizer for an encoding name (case and
+// surrounding spaces ignored). An unknown name is an error listing the
+// valid ones.
 func ForEncoding(name string) (Tokenizer, error) {
-	e, ok := encoders[name]
+	e, ok := encoders[strings.ToLower(strings.TrimSpace(name))]
 	if !ok {
 		return nil, fmt.Errorf("tokenizer: unknown encoding %q (valid: %s)", name, strings.Join(Encodings(), ", "))
 	}
