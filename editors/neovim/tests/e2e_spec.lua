@@ -224,6 +224,35 @@ t.run(':AcodePack with a range packs the selection first', function()
   t.truthy(r.content:find('## File: ' .. rel, 1, true), ('%s not in the context'):format(rel))
 end)
 
+t.run(':AcodePack! packs the output of a command as a tool result', function()
+  vim.cmd('tabclose')
+  vim.api.nvim_set_current_buf(bufnr)
+  local pack = require('acode.pack')
+  pack.last = nil
+  -- The user picks "Run a command…" and types the command.
+  local select, input = vim.ui.select, vim.ui.input
+  vim.ui.select = function(items, _, on_choice)
+    on_choice(items[#items])
+  end
+  vim.ui.input = function(_, on_confirm)
+    on_confirm('printf "FAIL: TestCheckout empty cart\\n"')
+  end
+  local ok, err = pcall(vim.cmd, 'AcodePack! why does the test fail')
+  vim.ui.select, vim.ui.input = select, input
+  assert(ok, err)
+  t.wait(30000, function()
+    return pack.last ~= nil
+  end, 'the packed context')
+  local r = pack.last.result
+  t.truthy(r.tokenCount <= r.budget.available, 'over budget')
+  t.contains(r.content, '## Tool: printf', 'context')
+  t.contains(r.content, 'FAIL: TestCheckout empty cart', 'context')
+  local tool = vim.iter(r.included):find(function(c)
+    return c.type == 'tool_result'
+  end)
+  t.truthy(tool, 'no tool_result included: ' .. vim.inspect(r.included))
+end)
+
 t.run(':AcodeCount counts a range with the server\'s tokenizer', function()
   vim.cmd('tabclose')
   vim.api.nvim_set_current_buf(bufnr)

@@ -395,6 +395,20 @@ async function main(): Promise<number> {
     });
     await page.screenshot({ path: path.join(args.artifacts, 'vscode-lenses.png') });
 
+    await check('"Acode: Count Tokens in Selection" counts with the server\'s tokenizer', async () => {
+      await page.locator('.monaco-editor .view-lines').first().click();
+      await page.keyboard.press('Control+A');
+      await runCommand(page, 'Acode: Count Tokens in Selection');
+      const toast = page.locator('.notifications-toasts', { hasText: /Acode: Selection: ≈?[\d,]+ tokens \([a-z0-9_]+, (exact|estimated)\)/ });
+      await toast.waitFor({ timeout: 20000 });
+      const text = await toast.innerText();
+      const n = Number(/Selection: ≈?([\d,]+) tokens/.exec(text)?.[1].replace(/,/g, ''));
+      if (!(n > 0)) {
+        throw new Error(`no token count in ${JSON.stringify(text)}`);
+      }
+      await page.keyboard.press('Escape');
+    });
+
     // The other language server: VS Code's built-in TypeScript support. With
     // the cursor on a symbol defined in another file, the pack gathers its
     // definition and references through vscode.executeDefinitionProvider.
