@@ -18,14 +18,17 @@ import {
   type ServerOptions,
 } from 'vscode-languageclient/node';
 import { Methods, type BudgetStatus } from './protocol';
+import { CrashBudget } from './crashBudget';
 import { missingServerMessage, resolveServerPath } from './serverPath';
 import { serverSettings, type ServerSettings } from './settings';
 
 /** StopTimeoutMs is how long the server gets to answer shutdown before it is killed. */
 export const StopTimeoutMs = 3000;
 
-/** CrashBudget: more than `max` crashes within `windowMs` and the server is left stopped. */
-export const CrashBudget = { max: 5, windowMs: 3 * 60 * 1000 };
+/** MaxCrashes crashes within CrashWindowMs are restarted; one more and the server stays stopped. */
+export const MaxCrashes = 5;
+/** CrashWindowMs is the window of the crash budget. */
+export const CrashWindowMs = 3 * 60 * 1000;
 
 /** currentSettings reads the acode.* settings into the server's shape. */
 export function currentSettings(): ServerSettings {
@@ -36,7 +39,7 @@ export function currentSettings(): ServerSettings {
 /** AcodeServer owns the language client of acode-lsp. */
 export class AcodeServer implements vscode.Disposable {
   private client?: LanguageClient;
-  private crashes: number[] = [];
+  private readonly crashes = new CrashBudget(MaxCrashes, CrashWindowMs);
   private readonly budget = new vscode.EventEmitter<BudgetStatus>();
   private readonly failure = new vscode.EventEmitter<string>();
   private readonly starting = new vscode.EventEmitter<void>();
@@ -144,7 +147,7 @@ export class AcodeServer implements vscode.Disposable {
 
   /** restart stops and starts the server, resetting the crash budget. */
   async restart(): Promise<void> {
-    this.crashes = [];
+    this.crashes.reset();
     await this.stop();
     await this.start();
   }
@@ -161,17 +164,14 @@ export class AcodeServer implements vscode.Disposable {
     return {
       error: (): ErrorHandlerResult => ({ action: ErrorAction.Continue }),
       closed: (): CloseHandlerResult => {
-        const now = Date.now();
-        this.crashes = this.crashes.filter((t) => now - t < CrashBudget.windowMs);
-        this.crashes.push(now);
-        if (this.crashes.length > CrashBudget.max) {
+        if (!this.crashes.crashed(Date.now())) {
           this.failure.fire('acode-lsp keeps crashing');
           return {
             action: CloseAction.DoNotRestart,
-            message: `Acode: acode-lsp crashed ${this.crashes.length} times in 3 minutes and will not be restarted. See the "Acode" output, then run "Acode: Restart Language Server".`,
+            message: `Acode: acode-lsp crashed ${this.crashes.count} times in 3 minutes and will not be restarted. See the "Acode" output, then run "Acode: Restart Language Server".`,
           };
         }
-        this.output.appendLine(`acode-lsp stopped unexpectedly; restarting (${this.crashes.length}/${CrashBudget.max}).`);
+        this.output.appendLine(`acode-lsp stopped unexpectedly; restarting (${this.crashes.count}/${MaxCrashes}).`);
         return { action: CloseAction.Restart, handled: true };
       },
     };
