@@ -153,6 +153,28 @@ t.run('code lenses show the token cost of the file and its top-level symbols', f
   t.truthy(symbol_lens, 'no "<N> tokens" symbol lens: ' .. vim.inspect(titles))
 end)
 
+t.run('the budget follows the files opened and closed', function()
+  local before = vim.deepcopy(require('acode').status(bufnr))
+  local other = target.decl or vim.fs.find(function(name)
+    return name:match('%.md$') ~= nil
+  end, { path = ws, type = 'file' })[1]
+  vim.cmd('split ' .. vim.fn.fnameescape(other))
+  local other_buf = vim.api.nvim_get_current_buf()
+  t.wait(20000, function()
+    local s = require('acode').status(bufnr)
+    return s.openFiles == before.openFiles + 1
+  end, 'acode/budget with one more open file')
+  local s = require('acode').status(bufnr)
+  t.truthy(s.used > before.used, ('used %d did not grow from %d'):format(s.used, before.used))
+  vim.cmd('bwipeout ' .. other_buf)
+  t.wait(20000, function()
+    local after = require('acode').status(bufnr)
+    return after.openFiles == before.openFiles and after.used == before.used
+  end, 'acode/budget back to one file after closing the other')
+  vim.api.nvim_set_current_buf(bufnr)
+  vim.api.nvim_win_set_cursor(0, { target.line, target.col })
+end)
+
 -- A second language server on the buffer, for definitions and references.
 local asked = {}
 local fake_id = vim.lsp.start({ name = 'fakels', cmd = fake.cmd(ws, asked), root_dir = ws }, { bufnr = bufnr })
@@ -286,7 +308,13 @@ t.run(':checkhealth acode finds the binary and the running client', function()
 end)
 
 t.run('the server stops cleanly', function()
-  vim.lsp.stop_client(vim.lsp.get_clients())
+  for _, client in ipairs(vim.lsp.get_clients()) do
+    if vim.fn.has('nvim-0.11') == 1 then
+      client:stop()
+    else
+      client.stop()
+    end
+  end
   t.wait(10000, function()
     return #vim.lsp.get_clients() == 0
   end, 'the clients to stop')
