@@ -291,6 +291,12 @@ t.run('config.merge keeps defaults', function()
   t.eq('+', config.options.pack.register)
 end)
 
+t.run('config.merge rejects options that are not a table', function()
+  local ok, err = pcall(config.merge, 'gpt-4')
+  t.eq(false, ok)
+  t.contains(err, 'acode: setup() takes a table of options, got string')
+end)
+
 t.run('config.cmd prefers the option, then PATH', function()
   config.merge({ cmd = { '/opt/x/acode-lsp', '--log-file', '/tmp/l' } })
   t.eq({ '/opt/x/acode-lsp', '--log-file', '/tmp/l' }, config.cmd())

@@ -48,7 +48,9 @@ M.options = vim.deepcopy(M.defaults)
 ---@param opts? table
 ---@return acode.Options
 function M.merge(opts)
-  vim.validate({ opts = { opts, 'table', true } })
+  if opts ~= nil and type(opts) ~= 'table' then
+    error(('acode: setup() takes a table of options, got %s'):format(type(opts)), 3)
+  end
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
   return M.options
 end
