@@ -736,3 +736,319 @@ func TestE2ELifecycle(t *testing.T) {
 		}
 	})
 }
+
+// ---------------------------------------------------------------------------
+// Code lenses.
+
+// lens is a code lens as the editor shows it.
+type lens struct {
+	Line  int
+	Title string
+}
+
+// lenses asks for the code lenses of a document.
+func (e *editor) lenses(path string) []lens {
+	e.t.Helper()
+	var raw []struct {
+		Range struct {
+			Start struct {
+				Line int `json:"line"`
+			} `json:"start"`
+		} `json:"range"`
+		Command *struct {
+			Title string `json:"title"`
+		} `json:"command"`
+	}
+	e.result("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": fileURI(path)}}, &raw)
+	out := make([]lens, len(raw))
+	for i, r := range raw {
+		if r.Command == nil {
+			e.t.Fatalf("lens %d has no command (title)", i)
+		}
+		out[i] = lens{Line: r.Range.Start.Line, Title: r.Command.Title}
+	}
+	return out
+}
+
+// goDecls returns, for Go source, the top-level declarations (func, type,
+// var, const) as 0-based [first, last] lines, the first line including the
+// doc comment above the declaration.
+func goDecls(text string) [][2]int {
+	lines := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
+	var out [][2]int
+	for i := 0; i < len(lines); i++ {
+		l := lines[i]
+		if !(strings.HasPrefix(l, "func ") || strings.HasPrefix(l, "type ") || strings.HasPrefix(l, "var ") || strings.HasPrefix(l, "const ")) {
+			continue
+		}
+		start := i
+		for start > 0 && strings.HasPrefix(lines[start-1], "//") {
+			start--
+		}
+		end := i
+		if strings.HasSuffix(l, "{") || strings.HasSuffix(l, "(") {
+			for end = i + 1; end < len(lines) && lines[end] != "}" && lines[end] != ")"; end++ {
+			}
+		}
+		out = append(out, [2]int{start, end})
+		i = end
+	}
+	return out
+}
+
+// linesOf returns the 0-based lines first..last of text with their newlines.
+func linesOf(text string, first, last int) string {
+	lines := strings.SplitAfter(text, "\n")
+	return strings.Join(lines[first:last+1], "")
+}
+
+// wantLenses is what DESIGN.md asks for a Go document: the document's cost
+// on line 0, then one lens per top-level declaration, counted by countFn.
+// A declaration's chunk runs to the next declaration (the blank lines
+// between them are whole lines of the chunk before).
+func wantLenses(text string, available int, countFn func(string) int, approx string) []lens {
+	n := countFn(text)
+	want := []lens{{0, fmt.Sprintf("%s%d tokens · %.1f%% of budget", approx, n, round1(n, available))}}
+	decls := goDecls(text)
+	last := strings.Count(strings.TrimSuffix(text, "\n"), "\n")
+	for i, d := range decls {
+		end := last
+		if i+1 < len(decls) {
+			end = decls[i+1][0] - 1
+		}
+		want = append(want, lens{d[0], fmt.Sprintf("%s%d tokens", approx, countFn(linesOf(text, d[0], end)))})
+	}
+	return want
+}
+
+func TestE2ECodeLens(t *testing.T) {
+	exact := func(text string) int { return count(t, "o200k_base", text) }
+	t.Run("exact model", func(t *testing.T) {
+		e, root := session(t, nil)
+		for _, rel := range []string{"cart/service.go", "cart/model.go"} {
+			path := filepath.Join(root, rel)
+			text := readFile(t, path)
+			e.open(path, "go", text)
+			// The sample config: 16000 − 1000 − 3000 = 12000 available.
+			if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), e.lenses(path)); diff != "" {
+				t.Errorf("%s lenses (-want +got):\n%s", rel, diff)
+			}
+		}
+		if got := e.lenses(filepath.Join(root, "cart/service_test.go")); len(got) != 0 {
+			t.Errorf("lenses of a document that is not open: %v, want none", got)
+		}
+	})
+	t.Run("unknown model is marked approximate", func(t *testing.T) {
+		e, root := session(t, map[string]any{"model": "my-local-llama"})
+		path := filepath.Join(root, "cart/service.go")
+		text := readFile(t, path)
+		e.open(path, "go", text)
+		if diff := cmp.Diff(wantLenses(text, 12000, heuristicCount, "≈"), e.lenses(path)); diff != "" {
+			t.Errorf("lenses (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("recomputed after didChange", func(t *testing.T) {
+		e, root := session(t, nil)
+		path := filepath.Join(root, "cart/model.go")
+		text := readFile(t, path)
+		e.open(path, "go", text)
+		_ = e.lenses(path)
+
+		// An incremental insertion at the end of the document.
+		nLines := strings.Count(text, "\n")
+		added := "\n// Extra is new: 😀 price.\nfunc Extra() int { return 42 }\n"
+		text += added
+		e.notify("textDocument/didChange", map[string]any{
+			"textDocument": map[string]any{"uri": fileURI(path), "version": 2},
+			"contentChanges": []any{map[string]any{
+				"range": map[string]any{"start": map[string]any{"line": nLines, "character": 0}, "end": map[string]any{"line": nLines, "character": 0}},
+				"text":  added,
+			}},
+		})
+		if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), e.lenses(path)); diff != "" {
+			t.Errorf("after an insertion (-want +got):\n%s", diff)
+		}
+
+		// An edit after a character outside the BMP: positions are UTF-16.
+		line := nLines + 1 // "// Extra is new: 😀 price."
+		col := len([]rune("// Extra is new: ")) + 2 + 1
+		text = strings.Replace(text, "😀 price.", "😀 total price of everything in the cart.", 1)
+		e.notify("textDocument/didChange", map[string]any{
+			"textDocument": map[string]any{"uri": fileURI(path), "version": 3},
+			"contentChanges": []any{map[string]any{
+				"range": map[string]any{"start": map[string]any{"line": line, "character": col}, "end": map[string]any{"line": line, "character": col + len("price.")}},
+				"text":  "total price of everything in the cart.",
+			}},
+		})
+		if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), e.lenses(path)); diff != "" {
+			t.Errorf("after an edit behind an emoji (-want +got):\n%s", diff)
+		}
+
+		// A full-text change (no range) replaces the document.
+		text = "package cart\n\n// Only is all that is left.\nfunc Only() {}\n"
+		e.notify("textDocument/didChange", map[string]any{
+			"textDocument":   map[string]any{"uri": fileURI(path), "version": 4},
+			"contentChanges": []any{map[string]any{"text": text}},
+		})
+		if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), e.lenses(path)); diff != "" {
+			t.Errorf("after a full change (-want +got):\n%s", diff)
+		}
+	})
+}
+
+// ---------------------------------------------------------------------------
+// acode/budget and acode/budgetStatus.
+
+// budgetFields are the fields of acode/budget, exactly (DESIGN.md).
+var budgetFields = []string{"available", "encoding", "exact", "level", "model", "openFiles", "percent", "total", "used"}
+
+// budgetStatus is the payload of acode/budget.
+type budgetStatus struct {
+	Model     string  `json:"model"`
+	Encoding  string  `json:"encoding"`
+	Exact     bool    `json:"exact"`
+	Total     int     `json:"total"`
+	Available int     `json:"available"`
+	Used      int     `json:"used"`
+	Percent   float64 `json:"percent"`
+	Level     string  `json:"level"`
+	OpenFiles int     `json:"openFiles"`
+}
+
+// decodeBudget checks the exact field set and decodes the payload.
+func decodeBudget(t *testing.T, raw json.RawMessage) budgetStatus {
+	t.Helper()
+	if diff := cmp.Diff(budgetFields, keys(t, raw)); diff != "" {
+		t.Errorf("acode/budget fields (-want +got):\n%s", diff)
+	}
+	var b budgetStatus
+	if err := json.Unmarshal(raw, &b); err != nil {
+		t.Fatalf("acode/budget %s: %v", raw, err)
+	}
+	return b
+}
+
+// levelOf is the level of DESIGN.md: normal below 80 %, warning from 80 to
+// 90 %, critical above 90 %, computed without rounding.
+func levelOf(used, available int) string {
+	switch {
+	case used*100 < 80*available:
+		return "normal"
+	case used*100 <= 90*available:
+		return "warning"
+	}
+	return "critical"
+}
+
+func TestE2EBudgetNotification(t *testing.T) {
+	e, root := session(t, nil)
+	svc, model := filepath.Join(root, "cart/service.go"), filepath.Join(root, "cart/model.go")
+	svcText, modelText := readFile(t, svc), readFile(t, model)
+	nSvc, nModel := count(t, "o200k_base", svcText), count(t, "o200k_base", modelText)
+	status := func(used, open int) budgetStatus {
+		return budgetStatus{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: 16000, Available: 12000,
+			Used: used, Percent: round1(used, 12000), Level: levelOf(used, 12000), OpenFiles: open}
+	}
+	// waitBudget waits for the notification that reports want.
+	waitBudget := func(from int, want budgetStatus) {
+		t.Helper()
+		raw := e.waitNote(from, "acode/budget", func(p json.RawMessage) bool {
+			var b budgetStatus
+			return json.Unmarshal(p, &b) == nil && b.OpenFiles == want.OpenFiles && b.Used == want.Used
+		})
+		if diff := cmp.Diff(want, decodeBudget(t, raw)); diff != "" {
+			t.Errorf("acode/budget (-want +got):\n%s", diff)
+		}
+		var got json.RawMessage
+		e.result("acode/budgetStatus", nil, &got)
+		if diff := cmp.Diff(want, decodeBudget(t, got)); diff != "" {
+			t.Errorf("acode/budgetStatus (-want +got):\n%s", diff)
+		}
+	}
+
+	from := e.mark()
+	e.open(svc, "go", svcText)
+	waitBudget(from, status(nSvc, 1))
+
+	from = e.mark()
+	e.open(model, "go", modelText)
+	waitBudget(from, status(nSvc+nModel, 2))
+
+	from = e.mark()
+	changed := modelText + "\n// Later is added later.\nfunc Later() {}\n"
+	e.notify("textDocument/didChange", map[string]any{
+		"textDocument":   map[string]any{"uri": fileURI(model), "version": 2},
+		"contentChanges": []any{map[string]any{"text": changed}},
+	})
+	waitBudget(from, status(nSvc+count(t, "o200k_base", changed), 2))
+
+	from = e.mark()
+	e.notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(svc)}})
+	waitBudget(from, status(count(t, "o200k_base", changed), 1))
+
+	// A configuration change is announced too.
+	from = e.mark()
+	e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"acode": map[string]any{
+		"model": "gpt-4", "budget": map[string]any{"totalTokens": 50000}}}})
+	raw := e.waitNote(from, "acode/budget", func(p json.RawMessage) bool {
+		var b budgetStatus
+		return json.Unmarshal(p, &b) == nil && b.Total == 50000
+	})
+	n := count(t, "cl100k_base", changed)
+	want := budgetStatus{Model: "gpt-4", Encoding: "cl100k_base", Exact: true, Total: 50000, Available: 46000,
+		Used: n, Percent: round1(n, 46000), Level: "normal", OpenFiles: 1}
+	if diff := cmp.Diff(want, decodeBudget(t, raw)); diff != "" {
+		t.Errorf("acode/budget after a configuration change (-want +got):\n%s", diff)
+	}
+}
+
+func TestE2EBudgetLevels(t *testing.T) {
+	e, root := session(t, nil)
+	// A document whose count is a multiple of 36, so that 80 % and 90 % of
+	// some budget are whole numbers of tokens.
+	var text string
+	n := 0
+	for k := 72; ; k++ {
+		if k > 2000 {
+			t.Fatal("no text with a count that is a multiple of 36")
+		}
+		text = strings.Repeat("checkout cart ", k/2) + strings.Repeat("empty ", k%2) + "\n"
+		if n = count(t, "o200k_base", text); n%36 == 0 {
+			break
+		}
+	}
+	path := filepath.Join(root, "notes.txt")
+	writeFile(t, path, text)
+	e.open(path, "plaintext", text)
+
+	tests := []struct {
+		name      string
+		available int
+		level     string
+	}{
+		{"half", 2 * n, "normal"},
+		{"just below 80 %", n*100/80 + 1, "normal"},
+		{"exactly 80 %", n * 100 / 80, "warning"},
+		{"85 %", n * 100 / 85, "warning"},
+		{"exactly 90 %", n * 100 / 90, "warning"},
+		{"just above 90 %", n*100/90 - 1, "critical"},
+		{"full", n, "critical"},
+		{"over", n / 2, "critical"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if got := levelOf(n, tt.available); got != tt.level {
+				t.Fatalf("test table: %d of %d is %s, not %s", n, tt.available, got, tt.level)
+			}
+			e.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"acode": map[string]any{
+				"budget": map[string]any{"totalTokens": tt.available, "systemReserve": 0, "responseReserve": 0}}}})
+			var raw json.RawMessage
+			e.result("acode/budgetStatus", nil, &raw)
+			want := budgetStatus{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: tt.available, Available: tt.available,
+				Used: n, Percent: round1(n, tt.available), Level: tt.level, OpenFiles: 1}
+			if diff := cmp.Diff(want, decodeBudget(t, raw)); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+}
