@@ -5,6 +5,10 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"reflect"
+	"sort"
+	"strings"
+	"time"
 
 	"go.lsp.dev/jsonrpc2"
 )
@@ -20,26 +24,153 @@ func decodeParams(raw json.RawMessage, v any) *jsonrpc2.Error {
 		return invalidParams("params", "must be an object")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return decodeError(err)
+		return decodeError(err, fieldPath(raw, reflect.TypeOf(v)))
 	}
 	return nil
 }
 
-// decodeError describes a JSON decoding error as a -32602 error.
-func decodeError(err error) *jsonrpc2.Error {
+// decodeError describes a JSON decoding error as a -32602 error. path is
+// the JSON path of the value that does not decode ("" when unknown).
+func decodeError(err error, path string) *jsonrpc2.Error {
+	var fe *fieldError
+	if errors.As(err, &fe) {
+		return invalidParams(fe.field, "%s", fe.msg)
+	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
-		field := te.Field
+		field := path
+		if field == "" {
+			field = te.Field
+		}
 		if field == "" {
 			field = "params"
 		}
 		return invalidParams(field, "expected %s, got %s", jsonKind(te.Type.Kind().String()), te.Value)
 	}
-	var fe *fieldError
-	if errors.As(err, &fe) {
-		return invalidParams(fe.field, "%s", fe.msg)
+	if path == "" {
+		path = "params"
 	}
-	return invalidParams("params", "%v", err)
+	var pe *time.ParseError
+	if errors.As(err, &pe) {
+		return invalidParams(path, "%q is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)", pe.Value)
+	}
+	return invalidParams(path, "%v", err)
+}
+
+// fieldPath returns the JSON path ("sources[0].timestamp") of the part of
+// raw that does not decode into a value of type t, or "" when no single
+// part is to blame. encoding/json names a field without the indices of the
+// arrays on its way ("sources.timestamp"), and not at all when the field's
+// own UnmarshalJSON fails (a malformed time), so the path is found here by
+// decoding the parts of raw one by one, following t; when no part of a
+// value is to blame (a type that decodes itself), the value is. It only
+// runs for params that failed to decode; its cost is bounded by the depth
+// of t.
+func fieldPath(raw json.RawMessage, t reflect.Type) string {
+	return locate(raw, t, "")
+}
+
+// locate is fieldPath below path.
+func locate(raw json.RawMessage, t reflect.Type, path string) string {
+	for t.Kind() == reflect.Pointer {
+		t = t.Elem()
+	}
+	if path != "" && json.Unmarshal(raw, reflect.New(t).Interface()) == nil {
+		return ""
+	}
+	switch t.Kind() {
+	case reflect.Struct:
+		var fields map[string]json.RawMessage
+		if json.Unmarshal(raw, &fields) != nil {
+			return path
+		}
+		names := make([]string, 0, len(fields))
+		for name := range fields {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if ft, ok := jsonField(t, name); ok {
+				if p := locate(fields[name], ft, joinPath(path, name)); p != "" {
+					return p
+				}
+			}
+		}
+	case reflect.Slice, reflect.Array:
+		var elems []json.RawMessage
+		if json.Unmarshal(raw, &elems) != nil {
+			return path
+		}
+		for i, el := range elems {
+			if p := locate(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+				return p
+			}
+		}
+	case reflect.Map:
+		var entries map[string]json.RawMessage
+		if t.Key().Kind() != reflect.String || json.Unmarshal(raw, &entries) != nil {
+			return path
+		}
+		names := make([]string, 0, len(entries))
+		for name := range entries {
+			names = append(names, name)
+		}
+		sort.Strings(names)
+		for _, name := range names {
+			if p := locate(entries[name], t.Elem(), joinPath(path, name)); p != "" {
+				return p
+			}
+		}
+	}
+	return path
+}
+
+// jsonField returns the type of the field of struct type t that
+// encoding/json decodes the JSON key name into, looking into embedded
+// structs as encoding/json does.
+func jsonField(t reflect.Type, name string) (reflect.Type, bool) {
+	var fold reflect.Type
+	for i := 0; i < t.NumField(); i++ {
+		f := t.Field(i)
+		tag, _, _ := strings.Cut(f.Tag.Get("json"), ",")
+		if tag == "-" {
+			continue
+		}
+		if f.Anonymous && tag == "" {
+			inner := f.Type
+			if inner.Kind() == reflect.Pointer {
+				inner = inner.Elem()
+			}
+			if inner.Kind() == reflect.Struct {
+				if ft, ok := jsonField(inner, name); ok {
+					return ft, true
+				}
+				continue
+			}
+		}
+		if !f.IsExported() {
+			continue
+		}
+		key := tag
+		if key == "" {
+			key = f.Name
+		}
+		if key == name {
+			return f.Type, true
+		}
+		if fold == nil && strings.EqualFold(key, name) {
+			fold = f.Type
+		}
+	}
+	return fold, fold != nil
+}
+
+// joinPath appends a key to a JSON path.
+func joinPath(path, key string) string {
+	if path == "" {
+		return key
+	}
+	return path + "." + key
 }
 
 // jsonKind names a Go kind the way a JSON user would.
