@@ -1491,6 +1491,7 @@ func TestE2EPackContextSources(t *testing.T) {
 	t.Run("filters of DESIGN rule 9", func(t *testing.T) {
 		writeFile(t, filepath.Join(root, "keys/server.pem"), "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----\n")
 		writeFile(t, filepath.Join(root, "bad.txt"), "ok\xff\xfe\n")
+		writeFile(t, filepath.Join(root, "big.txt"), strings.Repeat("a line of a large file\n", 60000))
 		outside := filepath.Join(t.TempDir(), "outside.go")
 		writeFile(t, outside, "package outside\n")
 		if err := os.Symlink(outside, filepath.Join(root, "link.go")); err != nil {
@@ -1505,6 +1506,7 @@ func TestE2EPackContextSources(t *testing.T) {
 			{"bad.txt", "bad.txt", "invalid_utf8"},
 			{"link.go", "link.go", "outside_workspace"},
 			{"missing.go", "missing.go", "unreadable"},
+			{"big.txt", "big.txt", "too_large"},
 		}
 		for _, tt := range tests {
 			t.Run(tt.rel, func(t *testing.T) {
@@ -1653,4 +1655,147 @@ func TestE2EPackContextErrors(t *testing.T) {
 			})
 		}
 	})
+}
+
+// ---------------------------------------------------------------------------
+// acode/countTokens.
+
+func TestE2ECountTokens(t *testing.T) {
+	e, root := session(t, nil)
+	model := filepath.Join(root, "cart/model.go")
+	modelText := readFile(t, model)
+	text := "Hello, world! <|endoftext|> is ordinary text here.\n"
+	type result struct {
+		Tokens   int    `json:"tokens"`
+		Encoding string `json:"encoding"`
+		Exact    bool   `json:"exact"`
+	}
+	tests := []struct {
+		name   string
+		params map[string]any
+		want   result
+	}{
+		{"text, configured model", map[string]any{"text": text}, result{count(t, "o200k_base", text), "o200k_base", true}},
+		{"text, model", map[string]any{"text": text, "model": "gpt-4"}, result{count(t, "cl100k_base", text), "cl100k_base", true}},
+		{"text, encoding", map[string]any{"text": text, "encoding": "p50k_base"}, result{count(t, "p50k_base", text), "p50k_base", true}},
+		{"text, r50k", map[string]any{"text": text, "encoding": "r50k_base"}, result{count(t, "r50k_base", text), "r50k_base", true}},
+		{"text, unknown model", map[string]any{"text": text, "model": "my-local-llama"}, result{heuristicCount(text), "heuristic", false}},
+		{"empty text", map[string]any{"text": ""}, result{0, "o200k_base", true}},
+		{"uri", map[string]any{"uri": fileURI(model)}, result{count(t, "o200k_base", modelText), "o200k_base", true}},
+		{"uri, model", map[string]any{"uri": fileURI(model), "model": "gpt-3.5-turbo"}, result{count(t, "cl100k_base", modelText), "cl100k_base", true}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			var raw json.RawMessage
+			e.result("acode/countTokens", tt.params, &raw)
+			if diff := cmp.Diff([]string{"encoding", "exact", "tokens"}, keys(t, raw)); diff != "" {
+				t.Errorf("fields (-want +got):\n%s", diff)
+			}
+			var got result
+			_ = json.Unmarshal(raw, &got)
+			if diff := cmp.Diff(tt.want, got); diff != "" {
+				t.Errorf("(-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("uri of an open document counts the editor's text", func(t *testing.T) {
+		edited := modelText + "\n// one more line in the editor\n"
+		e.open(model, "go", edited)
+		var got result
+		e.result("acode/countTokens", map[string]any{"uri": fileURI(model)}, &got)
+		if want := count(t, "o200k_base", edited); got.Tokens != want {
+			t.Errorf("tokens = %d, want %d (the open document)", got.Tokens, want)
+		}
+	})
+	t.Run("errors", func(t *testing.T) {
+		tests := []struct {
+			name   string
+			params any
+			code   int
+			field  string // for -32602
+			data   string // for -32803
+		}{
+			{"neither text nor uri", map[string]any{}, -32602, "text", ""},
+			{"text and uri", map[string]any{"text": "a", "uri": fileURI(model)}, -32602, "uri", ""},
+			{"text of the wrong type", map[string]any{"text": 5}, -32602, "text", ""},
+			{"unknown encoding", map[string]any{"text": "a", "encoding": "no_such_base"}, -32602, "encoding", ""},
+			{"secret file", map[string]any{"uri": fileURI(filepath.Join(root, ".env"))}, -32803, "", "ACODE-CTX-002"},
+			{"outside the workspace", map[string]any{"uri": "file:///etc/passwd"}, -32803, "", "ACODE-CTX-002"},
+		}
+		for _, tt := range tests {
+			t.Run(tt.name, func(t *testing.T) {
+				err := e.callError("acode/countTokens", tt.params)
+				if err.Code != tt.code {
+					t.Errorf("code %d (%s), want %d", err.Code, err.Message, tt.code)
+				}
+				if tt.field != "" && !strings.Contains(err.Message, tt.field+":") {
+					t.Errorf("message %q does not name %s", err.Message, tt.field)
+				}
+				if tt.data != "" && err.dataCode() != tt.data {
+					t.Errorf("data %s, want data.code %s", err.Data, tt.data)
+				}
+				for _, s := range secrets {
+					if strings.Contains(err.Message+string(err.Data), s) {
+						t.Errorf("the error leaks %q", s)
+					}
+				}
+			})
+		}
+	})
+}
+
+// ---------------------------------------------------------------------------
+// Cancellation.
+
+// bigText returns about size bytes of varied words, different for each seed.
+func bigText(seed uint32, size int) string {
+	words := []string{"checkout", "cart", "empty", "order", "stock", "charge", "receipt", "payment", "service", "item"}
+	var b strings.Builder
+	b.Grow(size + 32)
+	x := seed*2654435761 + 1
+	for b.Len() < size {
+		x = x*1664525 + 1013904223
+		b.WriteString(words[x>>28%uint32(len(words))])
+		b.WriteString(strconv.Itoa(int(x>>8) % 100000))
+		if x&7 == 0 {
+			b.WriteString(".\n")
+		} else {
+			b.WriteByte(' ')
+		}
+	}
+	return b.String()
+}
+
+func TestE2ECancelRequest(t *testing.T) {
+	e, _ := session(t, nil)
+	// Two counts of 10 MB each take long enough that both are still in
+	// flight when their cancellations, sent right behind them, arrive.
+	numeric := e.send(1001, "acode/countTokens", map[string]any{"text": bigText(1, 10<<20)})
+	str := e.send("req-b", "acode/countTokens", map[string]any{"text": bigText(2, 10<<20)})
+	e.notify("$/cancelRequest", map[string]any{"id": "req-b"})
+	e.notify("$/cancelRequest", map[string]any{"id": 1001})
+	for _, id := range []string{numeric, str} {
+		m := e.await(id)
+		if m.Error == nil || m.Error.Code != -32800 {
+			t.Errorf("request %s after $/cancelRequest: %+v %.100s, want error -32800", id, m.Error, m.Result)
+		}
+	}
+	// The server keeps serving.
+	var got struct {
+		Tokens int `json:"tokens"`
+	}
+	e.result("acode/countTokens", map[string]any{"text": "still here"}, &got)
+	if want := count(t, "o200k_base", "still here"); got.Tokens != want {
+		t.Errorf("tokens = %d, want %d", got.Tokens, want)
+	}
+	if code := e.shutdown(); code != 0 {
+		t.Errorf("exit code %d, want 0", code)
+	}
+	e.mu.Lock()
+	defer e.mu.Unlock()
+	for _, id := range []string{numeric, str} {
+		if n := len(e.responses[id]); n != 1 {
+			t.Errorf("request %s answered %d times, want once", id, n)
+		}
+	}
 }
