@@ -1768,12 +1768,12 @@ func bigText(seed uint32, size int) string {
 
 func TestE2ECancelRequest(t *testing.T) {
 	e, _ := session(t, nil)
-	// Two counts of 10 MB each take long enough that both are still in
-	// flight when their cancellations, sent right behind them, arrive.
-	numeric := e.send(1001, "acode/countTokens", map[string]any{"text": bigText(1, 10<<20)})
-	str := e.send("req-b", "acode/countTokens", map[string]any{"text": bigText(2, 10<<20)})
-	e.notify("$/cancelRequest", map[string]any{"id": "req-b"})
+	// A count of 8 MB takes long enough that it is still in flight when
+	// its cancellation, sent right behind it, arrives.
+	numeric := e.send(1001, "acode/countTokens", map[string]any{"text": bigText(1, 8<<20)})
 	e.notify("$/cancelRequest", map[string]any{"id": 1001})
+	str := e.send("req-b", "acode/countTokens", map[string]any{"text": bigText(2, 8<<20)})
+	e.notify("$/cancelRequest", map[string]any{"id": "req-b"})
 	for _, id := range []string{numeric, str} {
 		m := e.await(id)
 		if m.Error == nil || m.Error.Code != -32800 {
