@@ -206,9 +206,18 @@ func (e *rpcError) dataCode() string {
 	return d.Code
 }
 
-// editor is a language-server session with the binary.
+// editor is a language-server session with the binary, seen from one test
+// (see in).
 type editor struct {
-	t     *testing.T
+	t *testing.T
+	*proc
+}
+
+// in returns the editor for a subtest: failures are reported on t.
+func (e *editor) in(t *testing.T) *editor { return &editor{t: t, proc: e.proc} }
+
+// proc is the state of the session shared by the tests that use it.
+type proc struct {
 	cmd   *exec.Cmd
 	stdin io.WriteCloser
 	wmu   sync.Mutex
@@ -250,7 +259,7 @@ func startServer(t *testing.T, dir string, args ...string) *editor {
 	t.Helper()
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
-	e := &editor{t: t, cmd: cmd, responses: map[string][]*message{}, exited: make(chan struct{})}
+	e := &editor{t: t, proc: &proc{cmd: cmd, responses: map[string][]*message{}, exited: make(chan struct{})}}
 	e.cond = sync.NewCond(&e.mu)
 	cmd.Stderr = &e.stderr
 	stdin, err := cmd.StdinPipe()
@@ -1037,6 +1046,7 @@ func TestE2EBudgetLevels(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			e := e.in(t)
 			if got := levelOf(n, tt.available); got != tt.level {
 				t.Fatalf("test table: %d of %d is %s, not %s", n, tt.available, got, tt.level)
 			}
@@ -1443,6 +1453,7 @@ func TestE2EPackContextSources(t *testing.T) {
 	files := workspaceFiles(t, root, map[string]string{"cart/service.go": edited})
 
 	t.Run("includeOpenFiles", func(t *testing.T) {
+		e := e.in(t)
 		tool := map[string]any{"type": "tool_result", "label": "t", "content": "toolMarker\n"}
 		with := e.pack(map[string]any{"includeOpenFiles": true, "sources": []any{tool}}, files)
 		if !strings.Contains(with.Content, "editedMarker") || len(find(with.Included, "open_file", "cart/service.go")) == 0 {
@@ -1454,6 +1465,7 @@ func TestE2EPackContextSources(t *testing.T) {
 		}
 	})
 	t.Run("a uri source reads the open document", func(t *testing.T) {
+		e := e.in(t)
 		res := e.pack(map[string]any{"includeOpenFiles": false, "sources": []any{
 			map[string]any{"type": "reference", "uri": fileURI(svc), "range": lspRange(14, 19)},
 		}}, files)
@@ -1465,6 +1477,7 @@ func TestE2EPackContextSources(t *testing.T) {
 		}
 	})
 	t.Run("every source type by content", func(t *testing.T) {
+		e := e.in(t)
 		var srcs []any
 		for typ := range sourceTypes {
 			srcs = append(srcs, map[string]any{"type": typ, "label": typ + "-label", "content": typ + "Marker body\n"})
@@ -1489,6 +1502,7 @@ func TestE2EPackContextSources(t *testing.T) {
 		}
 	})
 	t.Run("filters of DESIGN rule 9", func(t *testing.T) {
+		e := e.in(t)
 		writeFile(t, filepath.Join(root, "keys/server.pem"), "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----\n")
 		writeFile(t, filepath.Join(root, "bad.txt"), "ok\xff\xfe\n")
 		writeFile(t, filepath.Join(root, "big.txt"), strings.Repeat("a line of a large file\n", 60000))
@@ -1510,6 +1524,7 @@ func TestE2EPackContextSources(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.rel, func(t *testing.T) {
+				e := e.in(t)
 				res := e.pack(map[string]any{"includeOpenFiles": false, "sources": []any{
 					map[string]any{"type": "tool_result", "label": "t", "content": "keep\n"},
 					map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root, tt.rel))},
@@ -1526,6 +1541,7 @@ func TestE2EPackContextSources(t *testing.T) {
 		}
 	})
 	t.Run("search maxResults", func(t *testing.T) {
+		e := e.in(t)
 		pathsOf := func(max int) map[string]bool {
 			res := e.pack(map[string]any{"includeOpenFiles": false, "search": map[string]any{"pattern": "CheckoutService", "maxResults": max}}, files)
 			paths := map[string]bool{}
@@ -1557,6 +1573,7 @@ func TestE2EPackContextBudget(t *testing.T) {
 	srcs = append(srcs, map[string]any{"type": "tool_result", "label": "log", "content": strings.Repeat("checkout failed: empty cart\n", 40)})
 
 	t.Run("never exceeded", func(t *testing.T) {
+		e := e.in(t)
 		for _, total := range []int{120, 300, 700, 1500, 4000} {
 			res := e.pack(map[string]any{"includeOpenFiles": false, "sources": srcs,
 				"budget": map[string]any{"totalTokens": total, "systemReserve": 10, "responseReserve": 10}}, files)
@@ -1578,6 +1595,7 @@ func TestE2EPackContextBudget(t *testing.T) {
 		}
 	})
 	t.Run("categories override", func(t *testing.T) {
+		e := e.in(t)
 		res := e.pack(map[string]any{"includeOpenFiles": false, "sources": srcs,
 			"budget": map[string]any{"totalTokens": 1100, "systemReserve": 50, "responseReserve": 50,
 				"categories": map[string]any{"tool_results": 70, "open_files": 30}}}, files)
@@ -1589,12 +1607,14 @@ func TestE2EPackContextBudget(t *testing.T) {
 		}
 	})
 	t.Run("unknown model", func(t *testing.T) {
+		e := e.in(t)
 		res := e.pack(map[string]any{"includeOpenFiles": false, "sources": srcs, "model": "my-local-llama"}, files)
 		if res.Exact || res.Encoding != "heuristic" || res.Model != "my-local-llama" {
 			t.Errorf("exact/encoding/model = %v/%s/%s, want false/heuristic/my-local-llama", res.Exact, res.Encoding, res.Model)
 		}
 	})
 	t.Run("encoding", func(t *testing.T) {
+		e := e.in(t)
 		res := e.pack(map[string]any{"includeOpenFiles": false, "sources": srcs, "encoding": "p50k_base"}, files)
 		if !res.Exact || res.Encoding != "p50k_base" {
 			t.Errorf("exact/encoding = %v/%s, want true/p50k_base", res.Exact, res.Encoding)
@@ -1606,6 +1626,7 @@ func TestE2EPackContextErrors(t *testing.T) {
 	e, root := session(t, nil)
 	tool := map[string]any{"type": "tool_result", "content": "x"}
 	t.Run("invalid params name the field", func(t *testing.T) {
+		e := e.in(t)
 		tests := []struct {
 			params any
 			field  string
@@ -1625,6 +1646,7 @@ func TestE2EPackContextErrors(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.field, func(t *testing.T) {
+				e := e.in(t)
 				err := e.callError("acode/packContext", tt.params)
 				if err.Code != -32602 || !strings.Contains(err.Message, tt.field+":") {
 					t.Errorf("error %d %q, want -32602 naming %s", err.Code, err.Message, tt.field)
@@ -1633,6 +1655,7 @@ func TestE2EPackContextErrors(t *testing.T) {
 		}
 	})
 	t.Run("domain failures", func(t *testing.T) {
+		e := e.in(t)
 		tests := []struct {
 			name   string
 			params any
@@ -1648,6 +1671,7 @@ func TestE2EPackContextErrors(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
+				e := e.in(t)
 				err := e.callError("acode/packContext", tt.params)
 				if err.Code != -32803 || err.dataCode() != tt.code {
 					t.Errorf("error %d data %s (%s), want -32803 with data.code %s", err.Code, err.Data, err.Message, tt.code)
@@ -1686,6 +1710,7 @@ func TestE2ECountTokens(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
+			e := e.in(t)
 			var raw json.RawMessage
 			e.result("acode/countTokens", tt.params, &raw)
 			if diff := cmp.Diff([]string{"encoding", "exact", "tokens"}, keys(t, raw)); diff != "" {
@@ -1699,6 +1724,7 @@ func TestE2ECountTokens(t *testing.T) {
 		})
 	}
 	t.Run("uri of an open document counts the editor's text", func(t *testing.T) {
+		e := e.in(t)
 		edited := modelText + "\n// one more line in the editor\n"
 		e.open(model, "go", edited)
 		var got result
@@ -1708,6 +1734,7 @@ func TestE2ECountTokens(t *testing.T) {
 		}
 	})
 	t.Run("errors", func(t *testing.T) {
+		e := e.in(t)
 		tests := []struct {
 			name   string
 			params any
@@ -1724,6 +1751,7 @@ func TestE2ECountTokens(t *testing.T) {
 		}
 		for _, tt := range tests {
 			t.Run(tt.name, func(t *testing.T) {
+				e := e.in(t)
 				err := e.callError("acode/countTokens", tt.params)
 				if err.Code != tt.code {
 					t.Errorf("code %d (%s), want %d", err.Code, err.Message, tt.code)
@@ -1798,4 +1826,280 @@ func TestE2ECancelRequest(t *testing.T) {
 			t.Errorf("request %s answered %d times, want once", id, n)
 		}
 	}
+}
+
+// ---------------------------------------------------------------------------
+// Conversation budgets.
+
+// sectionPercents are DESIGN.md's default section shares, in percent.
+var sectionPercents = map[string]int{"systemPrompt": 15, "goal": 5, "memory": 10, "workingState": 5,
+	"conversationSummary": 15, "retrievedContext": 10, "recentMessages": 35, "scaffoldingReminder": 5}
+
+func TestE2ESectionBudget(t *testing.T) {
+	e, _ := session(t, nil)
+	type result map[string]json.RawMessage
+	get := func(params any) result {
+		t.Helper()
+		var r result
+		e.result("acode/sectionBudget", params, &r)
+		return r
+	}
+	intOf := func(raw json.RawMessage) int {
+		var n int
+		if err := json.Unmarshal(raw, &n); err != nil {
+			t.Errorf("%s is not an integer", raw)
+		}
+		return n
+	}
+	for _, limit := range []int{128000, 200000, 8192} {
+		t.Run(fmt.Sprintf("contextLimit %d", limit), func(t *testing.T) {
+			r := get(map[string]any{"contextLimit": limit, "safety": 0.8})
+			total := limit * 8 / 10
+			got, want := map[string]int{}, map[string]int{}
+			for name, pct := range sectionPercents {
+				want[name] = total * pct / 100
+				got[name] = intOf(r[name])
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("sections of floor(%d·0.8) (-want +got):\n%s", limit, diff)
+			}
+		})
+	}
+	t.Run("used, available and level", func(t *testing.T) {
+		total := 102400
+		tests := []struct {
+			used  int
+			level string
+		}{
+			{600, "normal"}, {total*8/10 - 1, "normal"}, {total * 8 / 10, "warning"}, {total * 9 / 10, "warning"},
+			{total*9/10 + 1, "critical"},
+		}
+		for _, tt := range tests {
+			memory := 500
+			r := get(map[string]any{"contextLimit": 128000, "safety": 0.8,
+				"used": map[string]any{"memory": memory, "recentMessages": tt.used - memory}})
+			var level string
+			_ = json.Unmarshal(r["level"], &level)
+			if level != tt.level {
+				t.Errorf("used %d of %d: level %q, want %q", tt.used, total, level, tt.level)
+			}
+			var avail map[string]int
+			if err := json.Unmarshal(r["available"], &avail); err != nil {
+				t.Fatalf("available = %s: %v", r["available"], err)
+			}
+			if want := total*10/100 - memory; avail["memory"] != want {
+				t.Errorf("available.memory = %d, want %d", avail["memory"], want)
+			}
+		}
+	})
+	t.Run("ratios over 1 are invalid", func(t *testing.T) {
+		e := e.in(t)
+		err := e.callError("acode/sectionBudget", map[string]any{"contextLimit": 128000, "ratios": map[string]any{"memory": 0.5, "recentMessages": 0.6}})
+		if err.Code != -32602 || !strings.Contains(err.Message, "ratios") {
+			t.Errorf("error %d %q, want -32602 naming ratios", err.Code, err.Message)
+		}
+	})
+}
+
+// chatMessage is a message of acode/trimConversation.
+type chatMessage map[string]any
+
+// messageCost is DESIGN.md's cost of a message: content tokens + 4, +10
+// and the name and arguments of each tool call, 1,000 per image.
+func messageCost(t *testing.T, m chatMessage) int {
+	n := 4
+	switch c := m["content"].(type) {
+	case string:
+		n += count(t, "o200k_base", c)
+	case []any:
+		for _, p := range c {
+			part := p.(map[string]any)
+			if part["type"] == "image" || part["type"] == "image_url" {
+				n += 1000
+			} else if s, ok := part["text"].(string); ok {
+				n += count(t, "o200k_base", s)
+			}
+		}
+	}
+	calls, _ := m["tool_calls"].([]any)
+	for _, c := range calls {
+		fn := c.(map[string]any)["function"].(map[string]any)
+		n += 10 + count(t, "o200k_base", fn["name"].(string)) + count(t, "o200k_base", fn["arguments"].(string))
+	}
+	return n
+}
+
+// listCost is the cost of a message list: its messages + 3.
+func listCost(t *testing.T, msgs []chatMessage) int {
+	n := 3
+	for _, m := range msgs {
+		n += messageCost(t, m)
+	}
+	return n
+}
+
+func TestE2ETrimConversation(t *testing.T) {
+	e, _ := session(t, nil)
+	type trimResult struct {
+		Messages       []chatMessage `json:"messages"`
+		Truncated      bool          `json:"truncated"`
+		DroppedCount   int           `json:"droppedCount"`
+		OriginalTokens int           `json:"originalTokens"`
+		FinalTokens    int           `json:"finalTokens"`
+	}
+	toolOutput := strings.Repeat("cart/service.go\ncart/model.go\nweb/src/checkout.ts\n", 40)
+	conversation := []chatMessage{
+		{"role": "system", "content": "You are terse."},
+		{"role": "user", "content": "list the files"},
+		{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": "c1", "type": "function",
+			"function": map[string]any{"name": "project_files", "arguments": `{"dir":"."}`}}}},
+		{"role": "tool", "tool_call_id": "c1", "content": toolOutput},
+		{"role": "assistant", "content": "There are 120 files."},
+		{"role": "user", "content": []any{map[string]any{"type": "text", "text": "what is in this screenshot?"}, map[string]any{"type": "image"}}},
+	}
+	// Seven more steps (assistant turns with tool calls), with small outputs.
+	for i := 0; i < 7; i++ {
+		id := fmt.Sprintf("r%d", i)
+		conversation = append(conversation,
+			chatMessage{"role": "assistant", "content": fmt.Sprintf("step %d", i), "tool_calls": []any{map[string]any{"id": id, "type": "function",
+				"function": map[string]any{"name": "read_file", "arguments": fmt.Sprintf(`{"path":"cart/f%d.go"}`, i)}}}},
+			chatMessage{"role": "tool", "tool_call_id": id, "content": fmt.Sprintf("package cart // f%d", i)})
+	}
+	conversation = append(conversation, chatMessage{"role": "assistant", "content": "Done."}, chatMessage{"role": "user", "content": "thanks"})
+	original := listCost(t, conversation)
+
+	t.Run("fits", func(t *testing.T) {
+		e := e.in(t)
+		var r trimResult
+		e.result("acode/trimConversation", map[string]any{"messages": conversation, "model": "gpt-4o",
+			"maxContextTokens": original + 100, "reservedOutputTokens": 100}, &r)
+		wantMsgs, _ := json.Marshal(conversation)
+		gotMsgs, _ := json.Marshal(r.Messages)
+		if diff := cmp.Diff(string(wantMsgs), string(gotMsgs)); diff != "" {
+			t.Errorf("messages changed though they fit (-want +got):\n%s", diff)
+		}
+		r.Messages = nil
+		want := trimResult{OriginalTokens: original, FinalTokens: original}
+		if diff := cmp.Diff(want, r); diff != "" {
+			t.Errorf("(-want +got):\n%s", diff)
+		}
+	})
+	t.Run("old tool output becomes a placeholder", func(t *testing.T) {
+		e := e.in(t)
+		var r trimResult
+		e.result("acode/trimConversation", map[string]any{"messages": conversation, "model": "gpt-4o",
+			"maxContextTokens": original - 200, "reservedOutputTokens": 0, "maxAge": 5, "preserveRecentTurns": 4}, &r)
+		if !r.Truncated || r.OriginalTokens != original {
+			t.Errorf("truncated %v, originalTokens %d; want true, %d", r.Truncated, r.OriginalTokens, original)
+		}
+		if got := listCost(t, r.Messages); r.FinalTokens != got || got > original-200 {
+			t.Errorf("finalTokens %d, the returned messages cost %d, the limit is %d", r.FinalTokens, got, original-200)
+		}
+		// Pass 1 is enough: only the output older than maxAge steps goes,
+		// the small ones stay.
+		want := make([]chatMessage, len(conversation))
+		copy(want, conversation)
+		want[3] = chatMessage{"role": "tool", "tool_call_id": "c1",
+			"content": fmt.Sprintf("[content truncated - %d steps ago, %d tokens]", 7, count(t, "o200k_base", toolOutput))}
+		wantJSON, _ := json.Marshal(want)
+		gotJSON, _ := json.Marshal(r.Messages)
+		if diff := cmp.Diff(string(wantJSON), string(gotJSON)); diff != "" {
+			t.Errorf("messages (-want +got):\n%s", diff)
+		}
+		if r.DroppedCount != 0 {
+			t.Errorf("droppedCount = %d, want 0", r.DroppedCount)
+		}
+	})
+	t.Run("cannot fit", func(t *testing.T) {
+		e := e.in(t)
+		// System messages are never dropped.
+		long := append([]chatMessage{{"role": "system", "content": strings.Repeat("Always answer in full sentences. ", 20)}}, conversation[1:]...)
+		err := e.callError("acode/trimConversation", map[string]any{"messages": long, "model": "gpt-4o",
+			"maxContextTokens": 100, "reservedOutputTokens": 10})
+		var data struct {
+			Code          string `json:"code"`
+			CurrentTokens *int   `json:"currentTokens"`
+			MaxTokens     *int   `json:"maxTokens"`
+		}
+		_ = json.Unmarshal(err.Data, &data)
+		if err.Code != -32803 || data.Code != "ACODE-CTX-003" || data.CurrentTokens == nil || data.MaxTokens == nil || *data.MaxTokens != 90 || *data.CurrentTokens <= 90 {
+			t.Errorf("error %d %s, want -32803 with data {code ACODE-CTX-003, currentTokens > 90, maxTokens 90}", err.Code, err.Data)
+		}
+	})
+}
+
+func TestE2EFitToolResult(t *testing.T) {
+	e, _ := session(t, nil)
+	type fitResult struct {
+		Content      string  `json:"content"`
+		Tokens       int     `json:"tokens"`
+		Returned     int     `json:"returned"`
+		Total        int     `json:"total"`
+		Continuation *string `json:"continuation"`
+		Note         string  `json:"note"`
+	}
+	var lines []string
+	for i := 1; i <= 80; i++ {
+		lines = append(lines, fmt.Sprintf("cart/service.go:%d: CheckoutService", i))
+	}
+	output := strings.Join(lines, "\n") + "\n"
+
+	t.Run("pages", func(t *testing.T) {
+		e := e.in(t)
+		var pages []string
+		returned := 0
+		var cursor any
+		for n := 0; ; n++ {
+			if n > 40 {
+				t.Fatal("more than 40 pages")
+			}
+			params := map[string]any{"tool": "search_content", "content": output, "maxTokens": 60}
+			if cursor != nil {
+				params["cursor"] = cursor
+			}
+			var raw json.RawMessage
+			e.result("acode/fitToolResult", params, &raw)
+			for _, k := range []string{"content", "tokens", "returned", "total", "continuation", "note"} {
+				if _, ok := object(t, raw)[k]; !ok {
+					t.Errorf("page %d has no %q", n, k)
+				}
+			}
+			var r fitResult
+			_ = json.Unmarshal(raw, &r)
+			if r.Tokens != count(t, "o200k_base", r.Content) || r.Tokens > 60 {
+				t.Errorf("page %d: tokens %d, content counts %d, maxTokens 60", n, r.Tokens, count(t, "o200k_base", r.Content))
+			}
+			if r.Total != 80 || r.Returned != strings.Count(r.Content, "\n") {
+				t.Errorf("page %d: returned %d of %d, content has %d lines", n, r.Returned, r.Total, strings.Count(r.Content, "\n"))
+			}
+			returned += r.Returned
+			pages = append(pages, r.Content)
+			if r.Continuation == nil {
+				break
+			}
+			// The largest leading page: one more item would not fit.
+			next := lines[returned]
+			if count(t, "o200k_base", r.Content+next+"\n") <= 60 {
+				t.Errorf("page %d stops before %q, which fits", n, next)
+			}
+			if !strings.Contains(r.Note, *r.Continuation) {
+				t.Errorf("note %q does not give the cursor", r.Note)
+			}
+			cursor = *r.Continuation
+		}
+		if diff := cmp.Diff(output, strings.Join(pages, "")); diff != "" {
+			t.Errorf("pages joined (-want +got):\n%s", diff)
+		}
+	})
+	t.Run("history", func(t *testing.T) {
+		e := e.in(t)
+		var r fitResult
+		e.result("acode/fitToolResult", map[string]any{"tool": "search_content", "content": output, "maxTokens": 40, "mode": "history"}, &r)
+		if r.Tokens != count(t, "o200k_base", r.Content) || r.Tokens > 40 {
+			t.Errorf("tokens %d, content counts %d, maxTokens 40", r.Tokens, count(t, "o200k_base", r.Content))
+		}
+		if !strings.Contains(r.Content, "cart/service.go") || !strings.Contains(r.Content, "80") {
+			t.Errorf("history %q: want the match count per file (cart/service.go: 80)", r.Content)
+		}
+	})
 }
