@@ -580,10 +580,16 @@ func (e *editor) wait() int {
 // given initializationOptions (nil: none) and returns the result.
 func (e *editor) initialize(root string, initOptions any) map[string]any {
 	e.t.Helper()
+	return e.initializeCaps(root, map[string]any{}, initOptions)
+}
+
+// initializeCaps is initialize with client capabilities.
+func (e *editor) initializeCaps(root string, caps, initOptions any) map[string]any {
+	e.t.Helper()
 	params := map[string]any{
 		"processId":    os.Getpid(),
 		"rootUri":      fileURI(root),
-		"capabilities": map[string]any{},
+		"capabilities": caps,
 		"clientInfo":   map[string]any{"name": "e2e"},
 	}
 	if root != "" {
@@ -1293,7 +1299,7 @@ func checkFormat(t *testing.T, res packResult, files map[string]string) {
 		var want []string
 		for i, r := range sec.ranges {
 			if i > 0 {
-				want = append(want, "<gap>")
+				want = append(want, fmt.Sprintf("lines %d-%d omitted", sec.ranges[i-1][1]+1, r[0]-1))
 			}
 			if r[1] > len(src) {
 				t.Errorf("%s range %v is past the end (%d lines)", sec.path, r, len(src))
@@ -1308,9 +1314,9 @@ func checkFormat(t *testing.T, res packResult, files map[string]string) {
 		for i := range want {
 			got := sec.body[i]
 			switch {
-			case want[i] == "<gap>":
-				if !strings.Contains(got, "omitted") {
-					t.Errorf("%s: line %d of the body is %q, want a gap marker", sec.path, i+1, got)
+			case strings.HasPrefix(want[i], "lines ") && strings.HasSuffix(want[i], " omitted") && i > 0 && i < len(want)-1:
+				if !strings.Contains(got, "… "+want[i]+" …") {
+					t.Errorf("%s: line %d of the body is %q, want the gap marker \"… %s …\"", sec.path, i+1, got, want[i])
 				}
 			case got != want[i] && !strings.Contains(got, "[REDACTED]"):
 				t.Errorf("%s: body line %d = %q, want the source line %q", sec.path, i+1, got, want[i])
@@ -2414,4 +2420,171 @@ func TestE2ECLIPack(t *testing.T) {
 			t.Errorf("exit %d, stdout %q, stderr %q: want a failure with ACODE-CTX-003", r.code, r.stdout, r.stderr)
 		}
 	})
+}
+
+// ---------------------------------------------------------------------------
+// Configuration reloads, progress, determinism, fences.
+
+func TestE2EConfigReload(t *testing.T) {
+	e, root := session(t, nil)
+	cfgPath := filepath.Join(root, ".agent/config.yml")
+	cfgURI := fileURI(cfgPath)
+	sampleCfg := readFile(t, cfgPath)
+	withTotal := func(n int) string {
+		return strings.Replace(sampleCfg, "total_tokens: 16000", fmt.Sprintf("total_tokens: %d", n), 1)
+	}
+	total := func() int {
+		t.Helper()
+		var b budgetStatus
+		e.result("acode/budgetStatus", nil, &b)
+		return b.Total
+	}
+	if got := total(); got != 16000 {
+		t.Fatalf("total %d, want the sample's 16000", got)
+	}
+
+	writeFile(t, cfgPath, withTotal(20000))
+	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": cfgURI}})
+	if got := total(); got != 20000 {
+		t.Errorf("after didSave of the config: total %d, want 20000", got)
+	}
+
+	from := e.mark()
+	writeFile(t, cfgPath, withTotal(-5))
+	e.notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": cfgURI}})
+	msg := e.waitNote(from, "window/showMessage", nil)
+	var shown struct {
+		Type    int    `json:"type"`
+		Message string `json:"message"`
+	}
+	_ = json.Unmarshal(msg, &shown)
+	if shown.Type != 1 || !strings.Contains(shown.Message, "total_tokens") {
+		t.Errorf("window/showMessage %s: want an error naming total_tokens", msg)
+	}
+	if got := total(); got != 20000 {
+		t.Errorf("after an invalid edit: total %d, want the last good 20000", got)
+	}
+
+	writeFile(t, cfgPath, withTotal(30000))
+	e.notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": cfgURI, "type": 2}}})
+	if got := total(); got != 30000 {
+		t.Errorf("after didChangeWatchedFiles: total %d, want 30000", got)
+	}
+
+	// Without any notification: the server notices the file by itself.
+	from = e.mark()
+	writeFile(t, cfgPath, withTotal(40000))
+	e.waitNote(from, "acode/budget", func(p json.RawMessage) bool {
+		var b budgetStatus
+		return json.Unmarshal(p, &b) == nil && b.Total == 40000
+	})
+}
+
+func TestE2EProgress(t *testing.T) {
+	type progressParams struct {
+		Token any `json:"token"`
+		Value struct {
+			Kind string `json:"kind"`
+		} `json:"value"`
+	}
+	// kinds returns the $/progress kinds for token, waiting for the end.
+	kinds := func(e *editor, from int, token any) []string {
+		e.waitNote(from, "$/progress", func(p json.RawMessage) bool {
+			var pp progressParams
+			return json.Unmarshal(p, &pp) == nil && fmt.Sprint(pp.Token) == fmt.Sprint(token) && pp.Value.Kind == "end"
+		})
+		e.mu.Lock()
+		defer e.mu.Unlock()
+		var out []string
+		for _, n := range e.notes[from:] {
+			var pp progressParams
+			if n.Method == "$/progress" && json.Unmarshal(n.Params, &pp) == nil && fmt.Sprint(pp.Token) == fmt.Sprint(token) {
+				out = append(out, pp.Value.Kind)
+			}
+		}
+		return out
+	}
+	check := func(t *testing.T, got []string) {
+		t.Helper()
+		if len(got) < 2 || got[0] != "begin" || got[len(got)-1] != "end" {
+			t.Errorf("$/progress kinds %v, want begin, [report…], end", got)
+		}
+		for _, k := range got[1 : len(got)-1] {
+			if k != "report" {
+				t.Errorf("$/progress kinds %v, want begin, [report…], end", got)
+			}
+		}
+	}
+	t.Run("workDoneToken of the request", func(t *testing.T) {
+		e, _ := session(t, nil)
+		from := e.mark()
+		e.result("acode/packContext", map[string]any{"workDoneToken": "tok-1", "search": map[string]any{"pattern": "Checkout"}}, nil)
+		check(t, kinds(e, from, "tok-1"))
+	})
+	t.Run("token created by the server", func(t *testing.T) {
+		root := sample(t)
+		e := startServer(t, root)
+		e.initializeCaps(root, map[string]any{"window": map[string]any{"workDoneProgress": true}}, nil)
+		from := e.mark()
+		e.result("acode/packContext", map[string]any{"search": map[string]any{"pattern": "Checkout"}}, nil)
+		raw := e.waitNote(from, "window/workDoneProgress/create", nil)
+		var create struct {
+			Token any `json:"token"`
+		}
+		_ = json.Unmarshal(raw, &create)
+		if create.Token == nil {
+			t.Fatalf("window/workDoneProgress/create %s without a token", raw)
+		}
+		check(t, kinds(e, from, create.Token))
+	})
+}
+
+func TestE2EDeterministic(t *testing.T) {
+	root := sample(t)
+	args := []string{"pack", "--json", "--query", "empty cart checkout", "--search", "Cart", "--budget", "3000", "--system-reserve", "0", "--response-reserve", "0"}
+	first := runBinary(t, root, "", args...)
+	for i := 0; i < 2; i++ {
+		again := runBinary(t, root, "", args...)
+		if diff := cmp.Diff(first.stdout, again.stdout); diff != "" {
+			t.Fatalf("pack is not byte-identical on the same input (-first +again):\n%s", diff)
+		}
+	}
+	e, root2 := session(t, nil)
+	params := map[string]any{"query": "empty cart checkout", "search": map[string]any{"pattern": "Cart"},
+		"budget":  map[string]any{"totalTokens": 3000, "systemReserve": 0, "responseReserve": 0},
+		"sources": []any{map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root2, "cart/model.go"))}}}
+	var a, b json.RawMessage
+	e.result("acode/packContext", params, &a)
+	e.result("acode/packContext", params, &b)
+	if diff := cmp.Diff(string(a), string(b)); diff != "" {
+		t.Errorf("acode/packContext is not identical on the same input (-first +second):\n%s", diff)
+	}
+}
+
+func TestE2EFencesCannotBeClosedByContent(t *testing.T) {
+	e, root := session(t, nil)
+	doc := "# Fences\n\nA block:\n\n````go\n```\nnot the end\n```\n````\n\nAnd ``````six`````` ticks.\n"
+	writeFile(t, filepath.Join(root, "docs/fences.md"), doc)
+	tool := "output with a fence:\n`````\nstill output\n"
+	files := workspaceFiles(t, root, nil)
+	res := e.pack(map[string]any{"includeOpenFiles": false, "sources": []any{
+		map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root, "docs/fences.md"))},
+		map[string]any{"type": "tool_result", "label": "fenced", "content": tool},
+	}}, files) // checkFormat re-reads the file section up to its closing fence
+	if len(parseSections(t, res.Content)) != 1 {
+		t.Errorf("want one file section:\n%s", res.Content)
+	}
+	head, body, ok := strings.Cut(res.Content, "## Tool: fenced\n")
+	_ = head
+	if !ok {
+		t.Fatalf("no tool section:\n%s", res.Content)
+	}
+	fence, rest, _ := strings.Cut(body, "\n")
+	fence = strings.TrimRight(fence, "abcdefghijklmnopqrstuvwxyz")
+	if len(fence) <= 5 || strings.Trim(fence, "`") != "" {
+		t.Errorf("tool fence %q, want more than 5 backticks (the content has a run of 5)", fence)
+	}
+	if !strings.HasPrefix(rest, tool) || !strings.HasPrefix(rest[len(tool):], fence+"\n") {
+		t.Errorf("tool section is not the content closed by its fence:\n%s", body)
+	}
 }
