@@ -37,7 +37,13 @@ func Report(r *Result) string {
 		tu += cr.Used
 		fmt.Fprintf(&b, "  %-16s %10s %10s %10s %7s\n", categoryTitles[c], num(cr.Allocated), num(cr.Used), num(max(0, cr.Allocated-cr.Used)), pct(cr.Used, cr.Allocated))
 	}
-	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %7s\n\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), pct(tu, ta))
+	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %7s\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), pct(tu, ta))
+	for _, c := range budget.Categories {
+		if cr := bu.Categories[c]; cr.Used > cr.Allocated {
+			fmt.Fprintf(&b, "  (%s used %s tokens left unused by other categories: redistribute)\n", categoryTitles[c], num(cr.Used-cr.Allocated))
+		}
+	}
+	b.WriteString("\n")
 	fmt.Fprintf(&b, "Packed context: %s tokens, exact recount of the final text (%s of available)\n\n", num(r.TokenCount), pct(r.TokenCount, bu.Available))
 	d := r.Dedup
 	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %d chunks\n  Overlapping Chunks Merged: %d chunks\n  Total Savings: %s tokens\n\n", d.ExactRemoved, d.OverlapsMerged, num(d.TokensSaved))
