@@ -8,7 +8,8 @@ package main_test
 // result fields, error codes, exclusion reasons, flags and outputs.
 //
 // Token counts are checked against an independent count made here with
-// budget/tokenizer, never against the server's own numbers.
+// budget/tokenizer and pkoukk/tiktoken-go, never against the server's own
+// numbers.
 
 import (
 	"bufio"
@@ -30,6 +31,8 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/pkoukk/tiktoken-go"
+	tiktoken_loader "github.com/pkoukk/tiktoken-go-loader"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
@@ -119,14 +122,45 @@ func readFile(t *testing.T, path string) string {
 // fileURI is the file: URI of an absolute path.
 func fileURI(path string) string { return "file://" + filepath.ToSlash(path) }
 
-// count is the independent exact count of text under an encoding.
+// count is the independent exact count of text under an encoding: the
+// project's tokenizer, cross-checked with pkoukk/tiktoken-go (ordinary
+// encoding: special tokens count as text) for texts of a reasonable size.
 func count(t *testing.T, encoding, text string) int {
 	t.Helper()
 	tok, err := tokenizer.ForEncoding(encoding)
 	if err != nil {
 		t.Fatal(err)
 	}
-	return tok.Count(text)
+	n := tok.Count(text)
+	if len(text) <= 64<<10 {
+		if ref := len(reference(t, encoding).EncodeOrdinary(text)); ref != n {
+			t.Fatalf("budget/tokenizer counts %d, tiktoken-go %d under %s for %.80q", n, ref, encoding, text)
+		}
+	}
+	return n
+}
+
+// The reference tokenizer, with the BPE ranks loaded offline.
+var (
+	refMu   sync.Mutex
+	refEncs = map[string]*tiktoken.Tiktoken{}
+)
+
+// reference returns tiktoken-go's encoder for an encoding.
+func reference(t *testing.T, encoding string) *tiktoken.Tiktoken {
+	t.Helper()
+	refMu.Lock()
+	defer refMu.Unlock()
+	if enc, ok := refEncs[encoding]; ok {
+		return enc
+	}
+	tiktoken.SetBpeLoader(tiktoken_loader.NewOfflineLoader())
+	enc, err := tiktoken.GetEncoding(encoding)
+	if err != nil {
+		t.Fatalf("tiktoken-go %s: %v", encoding, err)
+	}
+	refEncs[encoding] = enc
+	return enc
 }
 
 // heuristicCount is DESIGN rule 1's estimate for unknown models.
