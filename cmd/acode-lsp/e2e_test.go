@@ -2622,3 +2622,158 @@ func TestE2EFencesCannotBeClosedByContent(t *testing.T) {
 		t.Errorf("tool section is not the content closed by its fence:\n%s", body)
 	}
 }
+
+// ---------------------------------------------------------------------------
+// Ranking, selection, dedup, workspace roots.
+
+func TestE2ERankingAndSelection(t *testing.T) {
+	e, root := session(t, nil)
+	files := workspaceFiles(t, root, nil)
+	t.Run("score formula", func(t *testing.T) {
+		e := e.in(t)
+		// Same timestamp, so recency is equal: scores differ by
+		// 0.5·Δrelevance and 0.2·Δpriority/100 (DESIGN rule 5).
+		ts := "2026-11-22T10:00:00Z"
+		var raw json.RawMessage
+		e.result("acode/packContext", map[string]any{"includeOpenFiles": false, "sources": []any{
+			map[string]any{"type": "tool_result", "label": "a", "content": "alpha output\n", "relevance": 0.9, "timestamp": ts},
+			map[string]any{"type": "tool_result", "label": "b", "content": "beta output\n", "relevance": 0.1, "timestamp": ts},
+			map[string]any{"type": "open_file", "label": "c", "content": "gamma output\n", "relevance": 0.9, "timestamp": ts},
+			map[string]any{"type": "search_result", "label": "d", "content": "delta output\n", "relevance": 0.9, "timestamp": ts},
+			map[string]any{"type": "reference", "label": "e", "content": "epsilon output\n", "relevance": 0.9, "timestamp": ts},
+		}}, &raw)
+		res := checkPackResult(t, raw, files)
+		var labelled struct {
+			Included []struct {
+				Label string  `json:"label"`
+				Score float64 `json:"score"`
+			} `json:"included"`
+		}
+		_ = json.Unmarshal(raw, &labelled)
+		byLabel := map[string]float64{}
+		for _, it := range labelled.Included {
+			byLabel[it.Label] = it.Score
+		}
+		diffs := map[string]float64{
+			"relevance 0.9 vs 0.1":     byLabel["a"] - byLabel["b"],
+			"tool_result vs open_file": byLabel["a"] - byLabel["c"],
+			"tool_result vs search":    byLabel["a"] - byLabel["d"],
+			"tool_result vs reference": byLabel["a"] - byLabel["e"],
+		}
+		want := map[string]float64{
+			"relevance 0.9 vs 0.1":     0.5 * 0.8,
+			"tool_result vs open_file": 0.2 * 0.2,
+			"tool_result vs search":    0.2 * 0.4,
+			"tool_result vs reference": 0.2 * 0.6,
+		}
+		if diff := cmp.Diff(want, diffs, cmp.Comparer(func(a, b float64) bool { return math.Abs(a-b) < 0.0002 })); diff != "" {
+			t.Errorf("score differences (-want +got):\n%s\nscores %v", diff, byLabel)
+		}
+		if len(res.Included) != 5 {
+			t.Errorf("%d included, want 5", len(res.Included))
+		}
+	})
+	var big strings.Builder
+	for i := 0; i < 400; i++ {
+		fmt.Fprintf(&big, "tool output line %d that is long enough to matter\n", i)
+	}
+	selection := func(t *testing.T, redistribute bool) packResult {
+		return e.in(t).pack(map[string]any{"includeOpenFiles": false,
+			"budget": map[string]any{"totalTokens": 2000, "systemReserve": 0, "responseReserve": 0, "redistribute": redistribute,
+				"categories": map[string]any{"tool_results": 50, "references": 50}},
+			"sources": []any{
+				map[string]any{"type": "tool_result", "label": "big", "content": big.String(), "relevance": 1},
+				map[string]any{"type": "reference", "label": "small", "content": strings.Repeat("reference line\n", 60), "relevance": 0},
+			}}, files)
+	}
+	t.Run("a category is never starved", func(t *testing.T) {
+		for _, redistribute := range []bool{true, false} {
+			res := selection(t, redistribute)
+			refs := 0
+			for _, it := range res.Included {
+				if it.Type == "reference" {
+					refs++
+				}
+			}
+			if refs == 0 {
+				t.Errorf("redistribute %v: the low-ranked reference lost its allocation to the tool result: %+v", redistribute, res.Included)
+			}
+		}
+	})
+	t.Run("redistribute", func(t *testing.T) {
+		on, off := selection(t, true), selection(t, false)
+		if got := off.Budget.Categories["tool_results"]; got.Used > got.Allocated {
+			t.Errorf("redistribute false: tool_results used %d of %d", got.Used, got.Allocated)
+		}
+		if on.Budget.Categories["tool_results"].Used <= off.Budget.Categories["tool_results"].Used {
+			t.Errorf("redistribute true: tool_results used %d, no more than without (%d): the references' leftover was not shared",
+				on.Budget.Categories["tool_results"].Used, off.Budget.Categories["tool_results"].Used)
+		}
+	})
+}
+
+func TestE2EDedup(t *testing.T) {
+	e, root := session(t, nil)
+	files := workspaceFiles(t, root, nil)
+	svc := fileURI(filepath.Join(root, "cart/service.go"))
+	res := e.pack(map[string]any{"includeOpenFiles": false, "sources": []any{
+		map[string]any{"type": "open_file", "uri": fileURI(filepath.Join(root, "cart/model.go"))},
+		map[string]any{"type": "open_file", "uri": fileURI(filepath.Join(root, "legacy/model_copy.go"))},
+		map[string]any{"type": "reference", "uri": svc, "range": lspRange(9, 40), "relevance": 0.9},
+		map[string]any{"type": "reference", "uri": svc, "range": lspRange(12, 39), "relevance": 0.5},
+		map[string]any{"type": "reference", "uri": svc, "range": lspRange(35, 60), "relevance": 0.4},
+	}}, files) // checkFormat: no line twice, one header per file
+	reasons := map[string]int{}
+	for _, it := range res.Excluded {
+		reasons[it.Path+" "+it.Reason]++
+	}
+	if reasons["legacy/model_copy.go duplicate"] == 0 || res.Dedup.ExactRemoved == 0 {
+		t.Errorf("the copy of cart/model.go is not removed as a duplicate: %v, dedup %+v", reasons, res.Dedup)
+	}
+	if reasons["cart/service.go merged"] == 0 || res.Dedup.OverlapsMerged == 0 {
+		t.Errorf("lines 13-40 inside 10-41 are not merged: %v, dedup %+v", reasons, res.Dedup)
+	}
+	if res.Dedup.TokensSaved <= 0 {
+		t.Errorf("dedup.tokensSaved = %d, want the saving", res.Dedup.TokensSaved)
+	}
+	if strings.Contains(res.Content, "legacy/model_copy.go") {
+		t.Errorf("the duplicate is in the content")
+	}
+}
+
+func TestE2EWorkspaceRoots(t *testing.T) {
+	root := sample(t)
+	other, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(other, "lib/util.go"), "package lib\n\n// Util helps.\nfunc Util() int { return 1 }\n")
+	third, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	writeFile(t, filepath.Join(third, "x.go"), "package x\n\n// ThirdRootMarker is late.\nvar ThirdRootMarker = 3\n")
+	e := startServer(t, root)
+	e.result("initialize", map[string]any{"processId": os.Getpid(), "rootUri": fileURI(root), "capabilities": map[string]any{},
+		"workspaceFolders": []any{map[string]any{"uri": fileURI(root), "name": "shop"}, map[string]any{"uri": fileURI(other), "name": "lib"}}}, nil)
+	e.notify("initialized", map[string]any{})
+	ref := func(path string) map[string]any {
+		return map[string]any{"includeOpenFiles": false, "sources": []any{map[string]any{"type": "reference", "uri": fileURI(path)},
+			map[string]any{"type": "tool_result", "label": "t", "content": "keep\n"}}}
+	}
+	var res packResult
+	e.result("acode/packContext", ref(filepath.Join(other, "lib/util.go")), &res)
+	if !strings.Contains(res.Content, "func Util()") {
+		t.Errorf("a file of the second workspace folder is not packed: excluded %+v", res.Excluded)
+	}
+	e.result("acode/packContext", ref(filepath.Join(third, "x.go")), &res)
+	if strings.Contains(res.Content, "ThirdRootMarker") || len(res.Excluded) != 1 || res.Excluded[0].Reason != "outside_workspace" {
+		t.Errorf("a file outside every folder: excluded %+v, want outside_workspace", res.Excluded)
+	}
+	e.notify("workspace/didChangeWorkspaceFolders", map[string]any{"event": map[string]any{
+		"added": []any{map[string]any{"uri": fileURI(third), "name": "third"}}, "removed": []any{}}})
+	e.result("acode/packContext", ref(filepath.Join(third, "x.go")), &res)
+	if !strings.Contains(res.Content, "ThirdRootMarker") {
+		t.Errorf("a file of an added workspace folder is not packed: excluded %+v", res.Excluded)
+	}
+}
