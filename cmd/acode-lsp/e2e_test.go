@@ -773,6 +773,21 @@ func TestE2ELifecycle(t *testing.T) {
 			t.Errorf("exit code %d, want 1", code)
 		}
 	})
+	t.Run("serve subcommand", func(t *testing.T) {
+		root := sample(t)
+		e := startServer(t, root, "serve")
+		e.initialize(root, nil)
+		if code := e.shutdown(); code != 0 {
+			t.Errorf("exit code %d, want 0", code)
+		}
+	})
+	t.Run("end of input without shutdown ends with 1", func(t *testing.T) {
+		e, _ := session(t, nil)
+		_ = e.stdin.Close()
+		if code := e.wait(); code != 1 {
+			t.Errorf("exit code %d, want 1", code)
+		}
+	})
 	t.Run("requests after shutdown are invalid", func(t *testing.T) {
 		e, _ := session(t, nil)
 		e.result("shutdown", nil, nil)
@@ -2776,4 +2791,82 @@ func TestE2EWorkspaceRoots(t *testing.T) {
 	if !strings.Contains(res.Content, "ThirdRootMarker") {
 		t.Errorf("a file of an added workspace folder is not packed: excluded %+v", res.Excluded)
 	}
+}
+
+func TestE2ERedaction(t *testing.T) {
+	e, root := session(t, nil)
+	keys := []string{
+		"sk-proj-Zt8Qm2Lx9Vb4Nc7Rw1Ks5Hd3Jf6Gp0Ye",
+		"sk_live_51Mz9QxLk2WeRtYuIoPaSdFgHjKl",
+		"AKIAZ7Q3M4N5P6R7S8T9",
+		"ghp_aB3dE5fG7hJ9kL1mN3pQ5rS7tU9vW1xY3zA5",
+		"Xq7!mK2#pL9@vR4$wN8^tB",
+	}
+	src := "package billing\n\n" +
+		"// Client talks to the payment provider.\n" +
+		"type Client struct{ key string }\n\n" +
+		"const openAIKey = \"" + keys[0] + "\"\n" +
+		"const stripeKey = \"" + keys[1] + "\"\n" +
+		"var awsAccessKeyID = \"" + keys[2] + "\"\n" +
+		"var githubToken = \"" + keys[3] + "\"\n" +
+		"const DB_PASSWORD = \"" + keys[4] + "\"\n\n" +
+		"// Charge charges a customer.\n" +
+		"func (c *Client) Charge(cents int64) error { return nil }\n"
+	path := filepath.Join(root, "billing/client.go")
+	writeFile(t, path, src)
+	files := workspaceFiles(t, root, nil)
+	res := e.pack(map[string]any{"includeOpenFiles": false, "sources": []any{
+		map[string]any{"type": "reference", "uri": fileURI(path)}}}, files) // checkFormat: only redacted lines differ
+	for _, k := range keys {
+		if strings.Contains(res.Content, k) {
+			t.Errorf("the key %q is in the context", k)
+		}
+	}
+	if n := strings.Count(res.Content, "[REDACTED]"); n != len(keys) {
+		t.Errorf("%d values redacted, want %d:\n%s", n, len(keys), res.Content)
+	}
+	for _, want := range []string{"func (c *Client) Charge(cents int64) error { return nil }", "const stripeKey = "} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("the rest of the file is not usable: %q missing", want)
+		}
+	}
+}
+
+func TestE2ECLIPackPaths(t *testing.T) {
+	root := sample(t)
+	files := workspaceFiles(t, root, nil)
+	paths := func(res packResult) []string {
+		set := map[string]bool{}
+		for _, it := range res.Included {
+			set[it.Path] = true
+		}
+		var out []string
+		for p := range set {
+			out = append(out, p)
+		}
+		sort.Strings(out)
+		return out
+	}
+	tests := []struct {
+		args []string
+		want []string
+	}{
+		{[]string{"cart/model.go"}, []string{"cart/model.go"}},
+		{[]string{"cart/model.go", "tools"}, []string{"cart/model.go", "tools/report.py"}},
+		{[]string{"web"}, []string{"web/.gitignore", "web/src/api.ts", "web/src/checkout.ts"}},
+	}
+	for _, tt := range tests {
+		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, paths(packJSON(t, root, "", files, tt.args...))); diff != "" {
+				t.Errorf("packed files (-want +got):\n%s", diff)
+			}
+		})
+	}
+	t.Run("quiet stderr", func(t *testing.T) {
+		// Progress goes to stderr only when it is a terminal.
+		r := runBinary(t, root, "", "pack", "--search", "Cart")
+		if r.code != 0 || r.stderr != "" {
+			t.Errorf("exit %d, stderr %q: want 0 and nothing on a stderr that is not a terminal", r.code, r.stderr)
+		}
+	})
 }
