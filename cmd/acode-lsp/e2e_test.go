@@ -2870,3 +2870,90 @@ func TestE2ECLIPackPaths(t *testing.T) {
 		}
 	})
 }
+
+func TestE2EModelFamilies(t *testing.T) {
+	e, _ := session(t, nil)
+	tests := []struct {
+		model, encoding string
+	}{
+		{"gpt-4o", "o200k_base"}, {"gpt-4o-mini", "o200k_base"}, {"gpt-4.1", "o200k_base"}, {"gpt-4.1-nano", "o200k_base"},
+		{"o1", "o200k_base"}, {"o1-mini", "o200k_base"}, {"o3", "o200k_base"}, {"o3-mini", "o200k_base"}, {"o4-mini", "o200k_base"},
+		{"gpt-5", "o200k_base"}, {"gpt-5-mini", "o200k_base"},
+		{"gpt-4", "cl100k_base"}, {"gpt-4-turbo", "cl100k_base"}, {"gpt-4-32k", "cl100k_base"},
+		{"gpt-3.5-turbo", "cl100k_base"}, {"gpt-3.5-turbo-16k", "cl100k_base"},
+		{"text-embedding-3-small", "cl100k_base"}, {"text-embedding-3-large", "cl100k_base"},
+		{"claude-3-opus", "heuristic"},
+	}
+	text := "func (s *CheckoutService) Checkout(ctx context.Context) error { return ErrEmptyCart } // ✓ naïve\n"
+	for _, tt := range tests {
+		t.Run(tt.model, func(t *testing.T) {
+			e := e.in(t)
+			var got struct {
+				Tokens   int    `json:"tokens"`
+				Encoding string `json:"encoding"`
+				Exact    bool   `json:"exact"`
+			}
+			e.result("acode/countTokens", map[string]any{"text": text, "model": tt.model}, &got)
+			want := heuristicCount(text)
+			if tt.encoding != "heuristic" {
+				want = count(t, tt.encoding, text)
+			}
+			if got.Encoding != tt.encoding || got.Exact != (tt.encoding != "heuristic") || got.Tokens != want {
+				t.Errorf("got %+v, want %d tokens under %s", got, want, tt.encoding)
+			}
+		})
+	}
+}
+
+func TestE2ETrimDropsWholeToolExchanges(t *testing.T) {
+	e, _ := session(t, nil)
+	msgs := []chatMessage{{"role": "system", "content": "You are terse."}}
+	for i := 0; i < 12; i++ {
+		id := fmt.Sprintf("call%d", i)
+		msgs = append(msgs,
+			chatMessage{"role": "user", "content": fmt.Sprintf("question %d about the checkout service and its carts", i)},
+			chatMessage{"role": "assistant", "content": nil, "tool_calls": []any{map[string]any{"id": id, "type": "function",
+				"function": map[string]any{"name": "read_file", "arguments": fmt.Sprintf(`{"path":"cart/f%d.go"}`, i)}}}},
+			chatMessage{"role": "tool", "tool_call_id": id, "content": fmt.Sprintf("package cart // file %d, short", i)},
+			chatMessage{"role": "assistant", "content": fmt.Sprintf("answer %d: the cart is fine", i)})
+	}
+	original := listCost(t, msgs)
+	limit := original / 3
+	var r struct {
+		Messages       []chatMessage `json:"messages"`
+		Truncated      bool          `json:"truncated"`
+		DroppedCount   int           `json:"droppedCount"`
+		OriginalTokens int           `json:"originalTokens"`
+		FinalTokens    int           `json:"finalTokens"`
+	}
+	e.result("acode/trimConversation", map[string]any{"messages": msgs, "model": "gpt-4o", "maxContextTokens": limit,
+		"reservedOutputTokens": 0, "preserveRecentTurns": 2}, &r)
+	if !r.Truncated || r.OriginalTokens != original || r.FinalTokens != listCost(t, r.Messages) || r.FinalTokens > limit {
+		t.Errorf("truncated %v, tokens %d → %d (messages cost %d), limit %d", r.Truncated, r.OriginalTokens, r.FinalTokens, listCost(t, r.Messages), limit)
+	}
+	if r.DroppedCount == 0 || len(r.Messages) != len(msgs)-r.DroppedCount {
+		t.Errorf("droppedCount %d, %d of %d messages left", r.DroppedCount, len(r.Messages), len(msgs))
+	}
+	if len(r.Messages) == 0 || r.Messages[0]["role"] != "system" {
+		t.Errorf("the system message was dropped")
+	}
+	calls, results := map[string]bool{}, map[string]bool{}
+	for _, m := range r.Messages {
+		if id, ok := m["tool_call_id"].(string); ok {
+			results[id] = true
+		}
+		list, _ := m["tool_calls"].([]any)
+		for _, c := range list {
+			calls[c.(map[string]any)["id"].(string)] = true
+		}
+	}
+	if diff := cmp.Diff(calls, results); diff != "" {
+		t.Errorf("a tool call was split from its result (calls -, results +):\n%s", diff)
+	}
+	tail := msgs[len(msgs)-8:] // the last two turns (user … assistant)
+	gotTail, _ := json.Marshal(r.Messages[len(r.Messages)-len(tail):])
+	wantTail, _ := json.Marshal(tail)
+	if diff := cmp.Diff(string(wantTail), string(gotTail)); diff != "" {
+		t.Errorf("the last 2 turns were not preserved (-want +got):\n%s", diff)
+	}
+}
