@@ -11,8 +11,11 @@ import (
 // budget" for the whole document, and "<N> tokens" on the first line of
 // every top-level chunk, counted from the in-memory text under the current
 // model ("≈" in front when the model has no exact tokenizer). A document
-// that is not open has no lenses.
+// that is not open has no lenses; a request without a document is invalid.
 func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+	if err := required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
+		return nil, err
+	}
 	doc, ok := s.docs.get(p.TextDocument.URI)
 	if !ok {
 		return []protocol.CodeLens{}, nil

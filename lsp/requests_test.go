@@ -173,6 +173,8 @@ func TestInvalidParamsNameTheField(t *testing.T) {
 		{methodPackContext, map[string]any{"budget": map[string]any{"totalTokens": "many"}}, "budget.totalTokens"},
 		{"textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": 7}}, "textDocument.uri"},
 		{"textDocument/codeLens", nil, "params"},
+		{"textDocument/codeLens", map[string]any{}, "textDocument.uri"},
+		{"textDocument/codeLens", map[string]any{"textDocument": map[string]any{}}, "textDocument.uri"},
 		{methodTrimConversation, map[string]any{"messages": 3}, "messages"},
 		{methodSectionBudget, map[string]any{"contextLimit": "big"}, "contextLimit"},
 		{methodFitToolResult, map[string]any{"maxTokens": []int{1}}, "maxTokens"},

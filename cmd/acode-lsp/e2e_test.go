@@ -901,6 +901,9 @@ func TestE2ECodeLens(t *testing.T) {
 		if got := e.lenses(filepath.Join(root, "cart/service_test.go")); len(got) != 0 {
 			t.Errorf("lenses of a document that is not open: %v, want none", got)
 		}
+		if err := e.callError("textDocument/codeLens", map[string]any{}); err.Code != -32602 || !strings.Contains(err.Message, "textDocument") {
+			t.Errorf("codeLens without a document: %d %q, want -32602 naming textDocument.uri", err.Code, err.Message)
+		}
 	})
 	t.Run("unknown model is marked approximate", func(t *testing.T) {
 		e, root := session(t, map[string]any{"model": "my-local-llama"})
@@ -2957,3 +2960,4 @@ func TestE2ETrimDropsWholeToolExchanges(t *testing.T) {
 		t.Errorf("the last 2 turns were not preserved (-want +got):\n%s", diff)
 	}
 }
+
