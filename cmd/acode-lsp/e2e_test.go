@@ -2960,4 +2960,3 @@ func TestE2ETrimDropsWholeToolExchanges(t *testing.T) {
 		t.Errorf("the last 2 turns were not preserved (-want +got):\n%s", diff)
 	}
 }
-
