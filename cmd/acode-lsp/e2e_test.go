@@ -2173,7 +2173,12 @@ func TestE2EStdoutIsProtocolOnly(t *testing.T) {
 	svc := filepath.Join(root, "cart/service.go")
 	e.open(svc, "go", readFile(t, svc))
 	_ = e.lenses(svc)
-	_ = e.call("no/such/method", map[string]any{})
+	if err := e.callError("no/such/method", map[string]any{}); err.Code != -32601 {
+		t.Errorf("unknown method: %d %q, want -32601", err.Code, err.Message)
+	}
+	if err := e.callError("initialize", map[string]any{"capabilities": map[string]any{}}); err.Code != -32600 {
+		t.Errorf("second initialize: %d %q, want -32600", err.Code, err.Message)
+	}
 	_ = e.call("acode/packContext", map[string]any{"sources": "nope"})
 	e.writeRaw([]byte(`{"jsonrpc":"2.0","id":77,"method":`))
 	if m := e.await("77"); m.Error == nil || m.Error.Code != -32700 {
@@ -2464,6 +2469,13 @@ func TestE2ECLIPack(t *testing.T) {
 			if !strings.Contains(report, want) {
 				t.Errorf("the report on stderr does not mention %q:\n%s", want, r.stderr)
 			}
+		}
+	})
+	t.Run("nothing to pack", func(t *testing.T) {
+		empty := t.TempDir()
+		r := runBinary(t, empty, "", "pack")
+		if r.code != 1 || r.stdout != "" || !strings.Contains(r.stderr, "ACODE-CTX-004") {
+			t.Errorf("exit %d, stdout %q, stderr %q: want 1 with ACODE-CTX-004", r.code, r.stdout, r.stderr)
 		}
 	})
 	t.Run("no budget left", func(t *testing.T) {
