@@ -1641,6 +1641,11 @@ func TestE2EPackContextBudget(t *testing.T) {
 			if len(res.Included) == 0 {
 				t.Errorf("total %d: nothing included though small chunks fit", total)
 			}
+			for _, it := range append(res.Included, res.Excluded...) {
+				if it.Tokens > 600 {
+					t.Errorf("total %d: chunk %+v is over the sample's max_chunk_tokens 600 (rule 4)", total, it)
+				}
+			}
 			over := 0
 			for _, it := range res.Excluded {
 				if it.Reason == "over_budget" {
