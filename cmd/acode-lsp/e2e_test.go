@@ -2977,3 +2977,34 @@ func TestE2ETrimDropsWholeToolExchanges(t *testing.T) {
 		t.Errorf("the last 2 turns were not preserved (-want +got):\n%s", diff)
 	}
 }
+
+func TestE2EOpenDocumentsAreFiltered(t *testing.T) {
+	e, root := session(t, nil)
+	outside, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	secret := "OPEN_SECRET_KEY=sk_live_51OpenInEditorQwErTyUiOpAsDfGh\n"
+	e.open(filepath.Join(root, ".env"), "dotenv", secret)
+	e.open(filepath.Join(outside, "notes.go"), "go", "package notes // outsideMarker\n")
+	e.open(filepath.Join(root, "debug.log"), "log", "ignoredMarker\n")
+	var raw json.RawMessage
+	e.result("acode/packContext", map[string]any{"includeOpenFiles": true, "sources": []any{
+		map[string]any{"type": "tool_result", "label": "t", "content": "keep\n"},
+		map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root, ".env"))},
+	}}, &raw)
+	res := checkPackResult(t, raw, nil)
+	for _, leak := range []string{"sk_live_51OpenInEditor", "outsideMarker", "ignoredMarker"} {
+		if strings.Contains(res.Content, leak) {
+			t.Errorf("an open document that rule 9 keeps out is packed: %q", leak)
+		}
+	}
+	got := map[string]string{}
+	for _, it := range res.Excluded {
+		got[it.Type+" "+filepath.Base(it.Path)] = it.Reason
+	}
+	want := map[string]string{"open_file .env": "secret", "reference .env": "secret", "open_file notes.go": "outside_workspace", "open_file debug.log": "ignored"}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("exclusions (-want +got):\n%s", diff)
+	}
+}
