@@ -34,7 +34,7 @@ func (w *Workspace) Read(ctx context.Context, t SourceType, path string) (Source
 	}
 	r, _ := w.locate(resolved)
 	if r == nil {
-		return Source{}, w.exclude(t, abs, ReasonOutside, "resolves outside the workspace roots", 0)
+		return Source{}, w.exclude(t, w.shown(abs), ReasonOutside, "resolves outside the workspace roots", 0)
 	}
 	rel, _ := w.relResolved(resolved)
 	info, statErr := os.Stat(resolved)

@@ -62,7 +62,8 @@ type Source struct {
 // Exclusion is an input that was not let in, with its reason.
 type Exclusion struct {
 	Type SourceType
-	// Path is workspace-relative if inside a root, else the absolute path
+	// Path is workspace-relative if the path as given lies inside a root
+	// (also a symlink there that resolves outside), else the absolute path
 	// as given.
 	Path   string
 	Reason Reason

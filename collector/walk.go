@@ -77,7 +77,7 @@ func (st *walk) named(ctx context.Context, p string) error {
 	}
 	r, _ := w.locate(resolved)
 	if r == nil {
-		st.skip(w.exclude(st.t, abs, ReasonOutside, "resolves outside the workspace roots", 0))
+		st.skip(w.exclude(st.t, w.shown(abs), ReasonOutside, "resolves outside the workspace roots", 0))
 		return nil
 	}
 	rel, _ := w.relResolved(resolved)
