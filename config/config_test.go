@@ -164,7 +164,7 @@ func TestWithOverrides(t *testing.T) {
 	if diff := cmp.Diff(Default(), base); diff != "" {
 		t.Errorf("base was modified (-want +got):\n%s", diff)
 	}
-	if _, err := base.WithOverrides([]byte(`{"budget":{"totalTokens":100}}`)); err == nil || !strings.Contains(err.Error(), "total_tokens") {
+	if _, err := base.WithOverrides([]byte(`{"budget":{"totalTokens":100}}`)); err == nil || !strings.Contains(err.Error(), "acode.budget.totalTokens (editor setting)") {
 		t.Errorf("invalid override error = %v", err)
 	}
 	for _, raw := range []string{"", "null", "{}"} {

@@ -2,7 +2,7 @@ package config
 
 import (
 	"encoding/json"
-	"fmt"
+	"strings"
 )
 
 // Overrides is the shape of editor settings (initializationOptions and
@@ -65,11 +65,37 @@ func (c Config) WithOverrides(raw json.RawMessage) (Config, error) {
 	}
 	if probs := out.check(); len(probs) > 0 {
 		for i := range probs {
-			probs[i].Key = fmt.Sprintf("%s (from editor settings)", probs[i].Key)
+			probs[i].Key = settingName(probs[i].Key) + " (editor setting)"
 		}
 		return c, &Error{File: "editor settings (acode)", Problems: probs}
 	}
 	return out, nil
+}
+
+// settingNames maps file keys to the names editors use for them.
+var settingNames = map[string]string{
+	"context.budget.total_tokens":          "acode.budget.totalTokens",
+	"context.budget.system_prompt_reserve": "acode.budget.systemReserve",
+	"context.budget.response_reserve":      "acode.budget.responseReserve",
+	"context.budget.categories":            "acode.budget.categories",
+	"context.budget.redistribute":          "acode.budget.redistribute",
+	"context.tokenizer.encoding":           "acode.encoding",
+	"context.tokenizer.model":              "acode.model",
+	"context.exclude":                      "acode.exclude",
+}
+
+// settingName returns the editor setting a file key stands for, so that a
+// problem names what the user typed.
+func settingName(key string) string {
+	if n, ok := settingNames[key]; ok {
+		return n
+	}
+	for k, n := range settingNames {
+		if strings.HasPrefix(key, k+".") {
+			return n + key[len(k):]
+		}
+	}
+	return key
 }
 
 // clone returns a deep copy of c.

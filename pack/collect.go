@@ -71,7 +71,10 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 			out = append(out, source{Source: s})
 		}
 	}
-	if sp := p.req.Search; sp != nil && sp.Pattern != "" {
+	if sp := p.req.Search; sp != nil {
+		if strings.TrimSpace(sp.Pattern) == "" {
+			return nil, &ParamError{Field: "search.pattern", Message: "is empty; give the text (or regex) to search for, or leave out search"}
+		}
 		if ws == nil {
 			return nil, &ParamError{Field: "search", Message: "no workspace root to search"}
 		}

@@ -98,6 +98,15 @@ func files(items []*budget.Item) []File {
 	return out
 }
 
+// snippetTitle names a source given by content without a path in its
+// header: its label, else its type.
+func snippetTitle(it *budget.Item) string {
+	if it.Label != "" {
+		return oneLine(it.Label)
+	}
+	return it.Type
+}
+
 func buildFile(items []*budget.Item) File {
 	first := items[0]
 	var segs []Segment
@@ -131,12 +140,19 @@ func buildFile(items []*budget.Item) File {
 	}
 	f := File{Path: first.Path, Tool: first.Label, Language: lang, Ranges: r, Body: body.String(), Segments: segs, Fence: fence(body.String())}
 	if first.Path == "" {
-		f.Tool = first.Label
-		if f.Tool == "" {
-			f.Tool = "output"
-		}
+		// Tool output gets "## Tool: <label>" (rule 8); other sources given
+		// by content without a uri have no path, so "## Snippet: <label>".
 		whole := len(segs) == 1 && segs[0].StartLine == 1 && segs[0].EndLine == first.Source.Lines()
-		f.Header = "## Tool: " + oneLine(f.Tool)
+		if first.Type == "tool_result" {
+			f.Tool = first.Label
+			if f.Tool == "" {
+				f.Tool = "output"
+			}
+			f.Header = "## Tool: " + oneLine(f.Tool)
+		} else {
+			f.Tool = ""
+			f.Header = "## Snippet: " + snippetTitle(first)
+		}
 		if !whole {
 			f.Header += " (lines " + r + ")"
 		}
@@ -148,8 +164,11 @@ func buildFile(items []*budget.Item) File {
 }
 
 func header(it *budget.Item, ranges string) string {
-	if it.Path == "" {
+	if it.Path == "" && it.Type == "tool_result" {
 		return "## Tool: " + oneLine(it.Label) + " (lines " + ranges + ")\n"
+	}
+	if it.Path == "" {
+		return "## Snippet: " + snippetTitle(it) + " (lines " + ranges + ")\n"
 	}
 	return "## File: " + it.Path + " (lines " + ranges + ")\n"
 }

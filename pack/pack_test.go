@@ -188,7 +188,7 @@ func keys(m map[string]string) []string {
 	return out
 }
 
-var headerRe = regexp.MustCompile("^## (File|Tool): (.*?)(?: \\(lines ([0-9, -]+)\\))?$")
+var headerRe = regexp.MustCompile("^## (File|Tool|Snippet): (.*?)(?: \\(lines ([0-9, -]+)\\))?$")
 
 // checkInvariants verifies the rules every pack must keep: the exact count
 // of the final text is tokenCount and fits available (rule 3), no source

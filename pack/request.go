@@ -111,7 +111,10 @@ type CategoryResult struct {
 	Used      int `json:"used"`
 }
 
-// Item is one included or excluded entry of a Result. Lines are 1-based.
+// Item is one included or excluded entry of a Result. Lines are 1-based;
+// an input excluded whole before it was read (secret, binary, ignored,
+// outside_workspace, too_large, …) has no lines: its startLine and endLine
+// are 0, present so every item has the same fields.
 type Item struct {
 	Type      string  `json:"type"`
 	Path      string  `json:"path"`

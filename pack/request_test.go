@@ -2,6 +2,7 @@ package pack
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -40,6 +41,7 @@ func TestRequestErrors(t *testing.T) {
 		{"unknown encoding", Request{Encoding: "gpt2000", Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "encoding", ""},
 		{"negative reserve", Request{Budget: &BudgetParams{SystemReserve: intp(-1)}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
 		{"categories sum", Request{Budget: &BudgetParams{Categories: map[string]int{"open_files": 50}}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
+		{"empty search pattern", Request{Search: &SearchParams{Pattern: " ", MaxResults: 3}}, "search.pattern", ""},
 		{"no budget available", Request{Budget: &BudgetParams{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", CodeBudget},
 		{"nothing to pack", Request{IncludeOpenFiles: &no}, "", CodeNoContent},
 		{"everything excluded", Request{Sources: []SourceParams{{Type: "reference", URI: "file:///etc/passwd"}}}, "", CodeNoContent},
@@ -107,5 +109,39 @@ func TestExplicitSources(t *testing.T) {
 	}
 	if strings.Contains(res.Content, "package x") || strings.Contains(res.Content, "KEY=") {
 		t.Error("excluded content reached the context")
+	}
+}
+
+func TestSnippetAndExcludedJSON(t *testing.T) {
+	root := t.TempDir()
+	writeFile(t, filepath.Join(root, ".env"), []byte("KEY=abc\n"))
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	req := Request{Sources: []SourceParams{
+		{Type: "reference", Label: "checkout snippet", Content: strp("func Checkout() {}\n")},
+		{Type: "tool_result", Label: "go test", Content: strp("ok\n")},
+		{Type: "open_file", URI: "file://" + filepath.ToSlash(filepath.Join(root, ".env"))},
+	}}
+	res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{"## Snippet: checkout snippet\n", "## Tool: go test\n"} {
+		if !strings.Contains(res.Content, want) {
+			t.Errorf("content lacks %q:\n%s", want, res.Content)
+		}
+	}
+	data, err := json.Marshal(res.Excluded)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := string(data); !strings.Contains(got, `"startLine":0,"endLine":0`) || !strings.Contains(got, `"reason":"secret"`) {
+		t.Errorf("a file excluded unread has lines 0-0 (no lines), with the fields present: %s", got)
+	}
+	data, _ = json.Marshal(res.Included)
+	if !strings.Contains(string(data), `"startLine":1`) {
+		t.Errorf("included items carry 1-based lines: %s", data)
 	}
 }
