@@ -241,18 +241,24 @@ func (p *run) exclude(x collector.Exclusion) {
 	p.excluded = append(p.excluded, Item{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
 }
 
-// PathFromURI returns the local path of a file: URI; other schemes are an
-// error (go.lsp.dev's uri.URI.Filename panics on them).
+// PathFromURI returns the absolute, cleaned local path of a file: URI. The
+// scheme is checked before the path is taken: other schemes (untitled:,
+// git:, https:), remote hosts and relative paths are errors. This is the one
+// URI → path helper of the project; the language server uses it too
+// (go.lsp.dev's uri.URI.Filename panics on non-file URIs).
 func PathFromURI(raw string) (string, error) {
 	u, err := url.Parse(raw)
 	if err != nil {
 		return "", fmt.Errorf("not a URI: %v", err)
 	}
-	if u.Scheme != "file" {
+	if !strings.EqualFold(u.Scheme, "file") {
 		return "", fmt.Errorf("scheme %q is not supported; use a file: URI", u.Scheme)
 	}
-	if u.Path == "" {
-		return "", fmt.Errorf("the file: URI has no path")
+	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
+		return "", fmt.Errorf("file: URI with a remote host %q", u.Host)
 	}
-	return filepath.FromSlash(u.Path), nil
+	if u.Path == "" || !strings.HasPrefix(u.Path, "/") {
+		return "", fmt.Errorf("the file: URI has no absolute path")
+	}
+	return filepath.Clean(filepath.FromSlash(u.Path)), nil
 }
