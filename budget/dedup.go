@@ -2,7 +2,10 @@ package budget
 
 import (
 	"crypto/sha256"
+	"hash"
+	"io"
 	"sort"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -136,29 +139,34 @@ func Overlap(a, b *Item) float64 {
 // to one space and the ends trimmed.
 func NormalizedHash(text string) [32]byte {
 	h := sha256.New()
-	buf := make([]byte, 0, 4096)
+	bp := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(bp)
+	buf := (*bp)[:0]
 	started, pending := false, false // a word was written; white space since
 	for i := 0; i < len(text); {
-		c, size := text[i], 1
-		space := c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
-		if c >= utf8.RuneSelf {
-			var r rune
-			r, size = utf8.DecodeRuneInString(text[i:])
-			space = unicode.IsSpace(r)
-		}
-		if space {
-			pending = true
-			i += size
+		c := text[i]
+		if c < utf8.RuneSelf {
+			if asciiSpace(c) {
+				pending = true
+				i++
+				continue
+			}
+			// A run of ASCII non-space bytes goes in one append.
+			j := i + 1
+			for j < len(text) && text[j] < utf8.RuneSelf && !asciiSpace(text[j]) {
+				j++
+			}
+			buf = word(h, buf, text[i:j], started && pending)
+			started, pending = true, false
+			i = j
 			continue
 		}
-		if pending && started {
-			buf = append(buf, ' ')
-		}
-		started, pending = true, false
-		buf = append(buf, text[i:i+size]...)
-		if len(buf) >= cap(buf)-8 {
-			h.Write(buf)
-			buf = buf[:0]
+		r, size := utf8.DecodeRuneInString(text[i:])
+		if unicode.IsSpace(r) {
+			pending = true
+		} else {
+			buf = word(h, buf, text[i:i+size], started && pending)
+			started, pending = true, false
 		}
 		i += size
 	}
@@ -166,6 +174,31 @@ func NormalizedHash(text string) [32]byte {
 	var out [32]byte
 	h.Sum(out[:0])
 	return out
+}
+
+// hashBufs recycles the folding buffers of NormalizedHash.
+var hashBufs = sync.Pool{New: func() any { b := make([]byte, 0, 8192); return &b }}
+
+// word appends s (after a space when sep) to buf, flushing buf into h when
+// it would overflow.
+func word(h hash.Hash, buf []byte, s string, sep bool) []byte {
+	if len(buf)+len(s)+1 > cap(buf) {
+		h.Write(buf)
+		buf = buf[:0]
+	}
+	if sep {
+		buf = append(buf, ' ')
+	}
+	if len(s) > cap(buf)-len(buf) {
+		h.Write(buf)
+		io.WriteString(h, s)
+		return buf[:0]
+	}
+	return append(buf, s...)
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // merge grows into to span other too, re-cutting the content from the source.

@@ -213,6 +213,10 @@ func TestNormalizedHash(t *testing.T) {
 	if NormalizedHash(long) != sha256Of(strings.TrimSpace(long)) {
 		t.Error("long text hash differs")
 	}
+	huge := strings.Repeat("x", 20000)
+	if NormalizedHash(" "+huge+"  y ") != sha256Of(huge+" y") {
+		t.Error("a word longer than the buffer hashes differently")
+	}
 	if NormalizedHash("ab") == NormalizedHash("a b") {
 		t.Error("white space between words must count")
 	}

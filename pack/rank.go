@@ -59,6 +59,7 @@ const maxQueryTerms = 64
 
 // query is a search query prepared for lexical relevance.
 type query struct {
+	lens  uint64 // bit n set when a term has n bytes (n < 64): skips most lookups
 	terms []string
 	index map[string]int // term → bit
 	hits  []uint64       // query terms found in each item's content, by Item.Seq
@@ -80,6 +81,11 @@ func newQuery(text string, items []*budget.Item) *query {
 	q := &query{terms: terms, index: map[string]int{}, idf: make([]float64, len(terms))}
 	for i, t := range terms {
 		q.index[t] = i
+		if len(t) < 64 {
+			q.lens |= 1 << len(t)
+		} else {
+			q.lens |= 1 << 63 // long terms: look every long word up
+		}
 	}
 	df := make([]int, len(terms))
 	q.hits = make([]uint64, len(items))
@@ -103,7 +109,11 @@ func newQuery(text string, items []*budget.Item) *query {
 // match returns the set of query terms that occur in text.
 func (q *query) match(text string) uint64 {
 	var h uint64
-	scanTerms(text, func(t []byte) {
+	scanTerms(text, false, func(t []byte) {
+		n := min(len(t), 63)
+		if q.lens&(1<<n) == 0 {
+			return
+		}
 		if i, ok := q.index[string(t)]; ok {
 			h |= 1 << i
 		}
@@ -147,13 +157,15 @@ var stopwords = map[string]bool{
 // plural "s" is removed ("carts" → "cart").
 func Terms(text string) []string {
 	var out []string
-	scanTerms(text, func(t []byte) { out = append(out, string(t)) })
+	scanTerms(text, true, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
 
 // scanTerms calls fn with each term of text (see [Terms]); the slice is
-// only valid during the call. ASCII words take a fast path.
-func scanTerms(text string, fn func([]byte)) {
+// only valid during the call. ASCII words take a fast path. Stop words are
+// dropped only when stop is set (matching against query terms, which hold
+// none, can skip that lookup).
+func scanTerms(text string, stop bool, fn func([]byte)) {
 	buf := make([]byte, 0, 64)
 	emit := func(word string, ascii bool) {
 		buf = buf[:0]
@@ -170,7 +182,7 @@ func scanTerms(text string, fn func([]byte)) {
 				buf = utf8.AppendRune(buf, unicode.ToLower(r))
 			}
 		}
-		if len(buf) < 2 || stopwords[string(buf)] {
+		if len(buf) < 2 || stop && stopwords[string(buf)] {
 			return
 		}
 		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
