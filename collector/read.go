@@ -91,7 +91,7 @@ func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statE
 	if reason != "" {
 		return Source{}, w.exclude(t, rel, reason, detail, size)
 	}
-	content, n := Redact(text)
+	content, n := redactCached(text)
 	return Source{Type: t, Path: rel, AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
 }
 

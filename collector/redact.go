@@ -1,11 +1,15 @@
 package collector
 
 import (
+	"crypto/sha256"
+	"io"
 	"math"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+
+	lru "github.com/hashicorp/golang-lru/v2"
 )
 
 // redacted replaces every secret value.
@@ -670,4 +674,29 @@ func replaceSpans(line string, spans []span) string {
 	}
 	b.WriteString(line[prev:])
 	return b.String()
+}
+
+// cleanTexts remembers the content hashes of texts that Redact left
+// unchanged, so that a file read again unchanged (the next pack of the same
+// tree) is not scanned again. It holds hashes only, never text.
+var cleanTexts, _ = lru.New[[32]byte, struct{}](16384)
+
+// redactCached is Redact with the clean-text memo; short texts are scanned
+// directly, which costs less than hashing them.
+func redactCached(text string) (string, int) {
+	if len(text) < 4096 {
+		return Redact(text)
+	}
+	h := sha256.New()
+	_, _ = io.WriteString(h, text)
+	var k [32]byte
+	h.Sum(k[:0])
+	if cleanTexts.Contains(k) {
+		return text, 0
+	}
+	out, n := Redact(text)
+	if n == 0 {
+		cleanTexts.Add(k, struct{}{})
+	}
+	return out, n
 }

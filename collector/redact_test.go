@@ -202,3 +202,19 @@ func BenchmarkRedact(b *testing.B) {
 		Redact(text)
 	}
 }
+
+func TestRedactCached(t *testing.T) {
+	clean := strings.Repeat("func f() int { return 1 }\n", 400)
+	if out, n := redactCached(clean); out != clean || n != 0 {
+		t.Fatalf("clean text changed: %d", n)
+	}
+	if out, n := redactCached(clean); out != clean || n != 0 {
+		t.Fatalf("clean text changed on the second read: %d", n)
+	}
+	dirty := clean + "const apiKey = \"sk-proj-Zq3J9vT2mLp8RwZk4YbN7cHd1FgS6aUe0WiOy5Rt\"\n"
+	for i := 0; i < 2; i++ {
+		if out, n := redactCached(dirty); n != 1 || strings.Contains(out, "sk-proj-") {
+			t.Fatalf("read %d: a secret survived (n=%d)", i, n)
+		}
+	}
+}
