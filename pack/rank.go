@@ -109,7 +109,7 @@ func newQuery(text string, items []*budget.Item) *query {
 // match returns the set of query terms that occur in text.
 func (q *query) match(text string) uint64 {
 	var h uint64
-	scanTerms(text, false, func(t []byte) {
+	scanTerms(text, false, q.lens, func(t []byte) {
 		n := min(len(t), 63)
 		if q.lens&(1<<n) == 0 {
 			return
@@ -157,17 +157,25 @@ var stopwords = map[string]bool{
 // plural "s" is removed ("carts" → "cart").
 func Terms(text string) []string {
 	var out []string
-	scanTerms(text, true, func(t []byte) { out = append(out, string(t)) })
+	scanTerms(text, true, 0, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
 
 // scanTerms calls fn with each term of text (see [Terms]); the slice is
 // only valid during the call. ASCII words take a fast path. Stop words are
 // dropped only when stop is set (matching against query terms, which hold
-// none, can skip that lookup).
-func scanTerms(text string, stop bool, fn func([]byte)) {
+// none, can skip that lookup). A non-zero lens (bit n: some wanted term has
+// n bytes, bit 63: a longer one) skips ASCII words that cannot become a
+// wanted term before they are lowered.
+func scanTerms(text string, stop bool, lens uint64, fn func([]byte)) {
 	buf := make([]byte, 0, 64)
 	emit := func(word string, ascii bool) {
+		if lens != 0 && ascii {
+			n := min(len(word), 63)
+			if lens&(1<<n) == 0 && (n < 2 || lens&(1<<(n-1)) == 0) {
+				return // neither the word nor its singular has a wanted length
+			}
+		}
 		buf = buf[:0]
 		if ascii {
 			for i := 0; i < len(word); i++ {
