@@ -24,6 +24,18 @@ const binarySample = 8 << 10
 // starts a private key block. What it lets in is redacted. Used for
 // references and for sources named by URI.
 func (w *Workspace) Read(ctx context.Context, t SourceType, path string) (Source, *Exclusion) {
+	return w.read(ctx, t, path, nil)
+}
+
+// ReadText is Read for text the caller already has (a source sent with its
+// content and a uri): every rule of the path applies (outside the roots,
+// ignored, excluded, secret) and the text goes through the content rules
+// (size, binary, UTF-8, empty, redaction) in place of the file's.
+func (w *Workspace) ReadText(ctx context.Context, t SourceType, path, text string) (Source, *Exclusion) {
+	return w.read(ctx, t, path, &text)
+}
+
+func (w *Workspace) read(ctx context.Context, t SourceType, path string, given *string) (Source, *Exclusion) {
 	abs := w.absPath(path)
 	if err := ctx.Err(); err != nil {
 		return Source{}, w.exclude(t, w.shown(abs), ReasonUnreadable, "canceled: "+err.Error(), 0)
@@ -47,13 +59,14 @@ func (w *Workspace) Read(ctx context.Context, t SourceType, path string) (Source
 			return Source{}, w.exclude(t, rel, ReasonSecret, why+" (symlink)", sizeOf(info))
 		}
 	}
-	return w.admit(t, resolved, rel, info, statErr, abs)
+	return w.admit(t, resolved, rel, info, statErr, abs, given)
 }
 
 // admit applies the per-file rules to the resolved file abs shown as rel.
 // info and statErr are the result of os.Stat(abs); alias is the path as
-// named before resolving symlinks, also tried in the overlay.
-func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string) (Source, *Exclusion) {
+// named before resolving symlinks, also tried in the overlay. given, when
+// not nil, is the text to use instead of the overlay's or the disk's.
+func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
 	if secret, why := IsSecretPath(rel); secret {
 		return Source{}, w.exclude(t, rel, ReasonSecret, why, sizeOf(info))
 	}
@@ -61,7 +74,11 @@ func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statE
 		data []byte
 		mod  time.Time
 	)
-	if text, m, ok := w.openOverlay(abs, alias); ok {
+	text, m, ok := w.openOverlay(abs, alias)
+	if given != nil {
+		text, m, ok = *given, time.Time{}, true
+	}
+	if ok {
 		if int64(len(text)) > w.maxSize {
 			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(int64(len(text)), w.maxSize), int64(len(text)))
 		}

@@ -251,3 +251,38 @@ func TestRel(t *testing.T) {
 		})
 	}
 }
+
+func TestReadText(t *testing.T) {
+	root := t.TempDir()
+	if err := os.WriteFile(filepath.Join(root, ".gitignore"), []byte("gen/\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	tests := []struct {
+		path, text string
+		reason     Reason // "" = let in
+	}{
+		{"new.go", "package x // not on disk yet\n", ""},
+		{"gen/out.go", "package gen\n", ReasonIgnored},
+		{".env.local", "A=1\n", ReasonSecret},
+		{"../elsewhere.go", "package y\n", ReasonOutside},
+		{"blank.go", "  \n", ReasonEmpty},
+		{"bin.dat", "a\x00b", ReasonBinary},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			src, excl := w.ReadText(context.Background(), Reference, tt.path, tt.text)
+			switch {
+			case tt.reason == "" && excl != nil:
+				t.Fatalf("excluded: %+v", excl)
+			case tt.reason == "" && src.Content != tt.text:
+				t.Errorf("content = %q", src.Content)
+			case tt.reason != "" && (excl == nil || excl.Reason != tt.reason):
+				t.Errorf("exclusion = %+v, want %s", excl, tt.reason)
+			}
+		})
+	}
+}

@@ -149,40 +149,28 @@ func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, er
 	}
 	ws := p.e.ws
 	var s collector.Source
-	if sp.Content == nil {
-		if ws == nil {
-			return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
-		}
+	switch {
+	case path != "" && ws == nil:
+		return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
+	case path != "":
+		// The collector applies every rule of the path (outside, ignored,
+		// secret) and of the content, whether it reads the text or was given it.
 		var excl *collector.Exclusion
-		s, excl = ws.Read(p.ctx, t, path)
+		if sp.Content == nil {
+			s, excl = ws.Read(p.ctx, t, path)
+		} else {
+			s, excl = ws.ReadText(p.ctx, t, path, *sp.Content)
+		}
 		if excl != nil {
 			return source{}, excl, nil
 		}
-	} else {
-		s = collector.Source{Type: t, Content: *sp.Content}
-		if path != "" {
-			if ws == nil {
-				return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
-			}
-			abs, rel, inside := "", filepath.ToSlash(filepath.Clean(path)), true
-			if filepath.IsAbs(path) {
-				abs = path
-				rel, inside = ws.Rel(abs)
-			} else if rel == ".." || strings.HasPrefix(rel, "../") {
-				inside = false
-			}
-			if !inside {
-				return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "outside the workspace roots"}, nil
-			}
-			if secret, why := collector.IsSecretPath(rel); secret {
-				return source{}, &collector.Exclusion{Type: t, Path: rel, Reason: collector.ReasonSecret, Detail: why}, nil
-			}
-			s.Path, s.AbsPath = rel, abs
-		}
 		s.Label = sp.Label
-		s.Content, s.Redactions = collector.Redact(strings.ToValidUTF8(s.Content, "\uFFFD"))
+	default:
+		// Content without a path: only the content rules apply.
+		s = collector.Source{Type: t, Label: sp.Label}
+		s.Content, s.Redactions = collector.Redact(strings.ToValidUTF8(*sp.Content, "\uFFFD"))
 		if strings.TrimSpace(s.Content) == "" {
-			return source{}, &collector.Exclusion{Type: t, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
+			return source{}, &collector.Exclusion{Type: t, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
 		}
 	}
 	if sp.Relevance != nil {

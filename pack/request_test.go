@@ -71,6 +71,7 @@ func TestExplicitSources(t *testing.T) {
 	}
 	writeFile(t, filepath.Join(root, "cart", "service.go"), []byte(b.String()))
 	writeFile(t, filepath.Join(root, ".env"), []byte("KEY=abc\n"))
+	writeFile(t, filepath.Join(root, ".gitignore"), []byte("*.log\n"))
 	outside := t.TempDir()
 	writeFile(t, filepath.Join(outside, "x.go"), []byte("package x\n"))
 	if err := os.Symlink(filepath.Join(outside, "x.go"), filepath.Join(root, "link.go")); err != nil {
@@ -89,6 +90,7 @@ func TestExplicitSources(t *testing.T) {
 		{Type: "open_file", URI: uri(filepath.Join(root, ".env.local")), Content: strp("TOKEN=1\n")},
 		{Type: "search_result", URI: uri(filepath.Join(outside, "y.go")), Content: strp("package y\n")},
 		{Type: "tool_result", Label: "go vet", Content: strp("")},
+		{Type: "reference", URI: uri(filepath.Join(root, "build.log")), Content: strp("ignored even when sent with its content\n")},
 	}}
 	res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
 	if err != nil {
@@ -101,7 +103,7 @@ func TestExplicitSources(t *testing.T) {
 	for _, x := range res.Excluded {
 		got[filepath.Base(x.Path)] = x.Reason
 	}
-	want := map[string]string{"x.go": "outside_workspace", "link.go": "outside_workspace", ".env": "secret", ".env.local": "secret", "y.go": "outside_workspace", ".": "empty"}
+	want := map[string]string{"x.go": "outside_workspace", "link.go": "outside_workspace", ".env": "secret", ".env.local": "secret", "y.go": "outside_workspace", ".": "empty", "build.log": "ignored"}
 	for k, v := range want {
 		if got[k] != v {
 			t.Errorf("%q excluded as %q, want %q (all: %+v)", k, got[k], v, res.Excluded)
