@@ -190,15 +190,7 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 // tokenizer returns the cached tokenizer of a model or an encoding (the
 // encoding wins), sharing one cache per encoding across reloads.
 func (c *configState) tokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
-	var (
-		t   tokenizer.Tokenizer
-		err error
-	)
-	if encoding != "" {
-		t, err = tokenizer.ForEncoding(encoding)
-	} else {
-		t, err = tokenizer.ForModel(model)
-	}
+	t, err := tokenizer.Resolve(model, encoding)
 	if err != nil {
 		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
 	}

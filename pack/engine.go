@@ -44,13 +44,7 @@ var shared struct {
 // encoding (the encoding wins; an unknown model gets the heuristic). One LRU
 // of cacheSize counts (0 = 10,000) is kept per encoding.
 func SharedTokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
-	var t tokenizer.Tokenizer
-	var err error
-	if encoding != "" {
-		t, err = tokenizer.ForEncoding(encoding)
-	} else {
-		t, err = tokenizer.ForModel(model)
-	}
+	t, err := tokenizer.Resolve(model, encoding)
 	if err != nil {
 		return nil, err
 	}

@@ -151,3 +151,21 @@ func TestHeuristic(t *testing.T) {
 		})
 	}
 }
+
+func TestResolve(t *testing.T) {
+	tests := []struct{ model, encoding, want string }{
+		{"gpt-4", "", Cl100kBase},
+		{"gpt-4", O200kBase, O200kBase},
+		{"", "", O200kBase},
+		{"my-llama", "", HeuristicName},
+	}
+	for _, tt := range tests {
+		got, err := Resolve(tt.model, tt.encoding)
+		if err != nil || got.Encoding() != tt.want {
+			t.Errorf("Resolve(%q, %q) = %v, %v; want %s", tt.model, tt.encoding, got, err, tt.want)
+		}
+	}
+	if _, err := Resolve("gpt-4", "nope"); err == nil {
+		t.Error("an unknown encoding must be an error")
+	}
+}

@@ -104,3 +104,14 @@ func (e *encoder) Encoding() string { return e.name }
 
 // Exact implements [Tokenizer]; it is always true.
 func (e *encoder) Exact() bool { return true }
+
+// Resolve returns the tokenizer for a configuration that names a model, an
+// encoding, or both: the encoding wins when it is not empty, else the model
+// decides ([ForModel]). Every caller that turns settings into a tokenizer
+// uses it, so the rule lives in one place.
+func Resolve(model, encoding string) (Tokenizer, error) {
+	if encoding != "" {
+		return ForEncoding(encoding)
+	}
+	return ForModel(model)
+}

@@ -127,7 +127,7 @@ func report(w io.Writer, cfg config.Config, err error) int {
 		fmt.Fprintf(w, "\nConfiguration invalid: %d problem(s). Nothing was changed.\n", len(probs))
 		return 1
 	}
-	tok, terr := tokenizerOf(cfg)
+	tok, terr := tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 	if terr == nil {
 		exact := "exact"
 		if !tok.Exact() {
@@ -156,13 +156,6 @@ func owner0(owner []int) bool {
 		}
 	}
 	return true
-}
-
-func tokenizerOf(cfg config.Config) (tokenizer.Tokenizer, error) {
-	if e := cfg.Context.Tokenizer.Encoding; e != "" {
-		return tokenizer.ForEncoding(e)
-	}
-	return tokenizer.ForModel(cfg.Context.Tokenizer.Model)
 }
 
 func lineSuffix(line int) string {

@@ -132,20 +132,14 @@ func readCounted(path string, stdin io.Reader, maxSize int64) (string, error) {
 
 // countTokenizer resolves the tokenizer: flags first, then the config file.
 func countTokenizer(cfgPath, model, encoding string) (tokenizer.Tokenizer, error) {
-	if encoding != "" {
-		return tokenizer.ForEncoding(encoding)
-	}
-	if model != "" {
-		return tokenizer.ForModel(model)
+	if model != "" || encoding != "" {
+		return tokenizer.Resolve(model, encoding)
 	}
 	cfg, err := loadConfig(cfgPath, "")
 	if err != nil {
 		return nil, err
 	}
-	if e := cfg.Context.Tokenizer.Encoding; e != "" {
-		return tokenizer.ForEncoding(e)
-	}
-	return tokenizer.ForModel(cfg.Context.Tokenizer.Model)
+	return tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 }
 
 // loadConfig loads --config, or the .agent/config.yml found from start
