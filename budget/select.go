@@ -68,22 +68,32 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 		}
 		used[parts[0].Category] += cost
 	}
-	// Pass 1: each category within its own allocation.
-	for _, it := range items {
+	// offer takes it if what it still adds fits *room and reports whether
+	// it is done with: taken, or every line already included (covered).
+	// false means it did not fit and waits.
+	offer := func(it *Item, room *int64) bool {
 		parts, trimmed := s.cut(it)
 		if len(parts) == 0 {
 			s.sel.Covered = append(s.sel.Covered, it)
 			s.sel.TrimmedTokens += it.Tokens
-			continue
+			return true
 		}
 		cost := s.cost(parts)
-		if cost <= remaining[it.Category] {
-			remaining[it.Category] -= cost
-			s.sel.TrimmedTokens += trimmed
-			take(parts, cost)
-			continue
+		if cost > *room {
+			return false
 		}
-		pending = append(pending, it)
+		*room -= cost
+		s.sel.TrimmedTokens += trimmed
+		take(parts, cost)
+		return true
+	}
+	// Pass 1: each category within its own allocation.
+	for _, it := range items {
+		room := remaining[it.Category]
+		if !offer(it, &room) {
+			pending = append(pending, it)
+		}
+		remaining[it.Category] = room
 	}
 	var leftover int64
 	for _, c := range Categories {
@@ -93,19 +103,9 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 	if opts.Redistribute {
 		rest := pending[:0:0]
 		for _, it := range pending {
-			parts, trimmed := s.cut(it)
-			if len(parts) == 0 {
-				s.sel.Covered = append(s.sel.Covered, it)
-				s.sel.TrimmedTokens += it.Tokens
-				continue
+			if !offer(it, &leftover) {
+				rest = append(rest, it)
 			}
-			if cost := s.cost(parts); cost <= leftover {
-				leftover -= cost
-				s.sel.TrimmedTokens += trimmed
-				take(parts, cost)
-				continue
-			}
-			rest = append(rest, it)
 		}
 		pending = rest
 	}
