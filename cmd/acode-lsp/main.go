@@ -20,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -27,9 +28,27 @@ var version = "0.1.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go exitAfterSignal(ctx, stop, signalGrace)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// signalGrace is how long a command may take to wind down after SIGINT or
+// SIGTERM before the process exits anyway.
+const signalGrace = 2 * time.Second
+
+// exitAfterSignal ends the process promptly after a signal, whatever the
+// command is doing: the command sees its context canceled and normally
+// returns at once; if it is stuck (a read the kernel does not interrupt),
+// the process exits with 130 after grace. A second signal kills at once
+// (stop restores the default handling).
+func exitAfterSignal(ctx context.Context, stop func(), grace time.Duration) {
+	<-ctx.Done()
+	stop()
+	time.Sleep(grace)
+	fmt.Fprintln(os.Stderr, "acode-lsp: interrupted")
+	os.Exit(130)
 }
 
 // run dispatches a command line and returns the exit code.
