@@ -50,8 +50,8 @@ type packOutput struct {
 
 func (s *Server) addPackContext() {
 	addTool(s, &sdk.Tool{
-		Name:        "pack_context",
-		Description: "Pack the workspace code most relevant to a task into a context that fits a token budget (exact count).",
+		Name:         "pack_context",
+		Description:  "Pack the workspace code most relevant to a task into a context that fits a token budget (exact count).",
 		InputSchema:  packSchema(),
 		OutputSchema: packOutputSchema(),
 	}, s.packContext)
@@ -61,7 +61,9 @@ func (s *Server) addPackContext() {
 // inferred one repeats the item shape and costs the agent more tokens).
 func packOutputSchema() *jsonschema.Schema {
 	typ := func(t string) *jsonschema.Schema { return &jsonschema.Schema{Type: t} }
-	items := func() *jsonschema.Schema { return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Ref: "#/$defs/item"}} }
+	items := func() *jsonschema.Schema {
+		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Ref: "#/$defs/item"}}
+	}
 	return &jsonschema.Schema{
 		Type:     "object",
 		Required: []string{"tokenCount", "encoding", "exact", "included", "excluded", "warnings"},
