@@ -19,8 +19,10 @@ import (
 // budget would include it (" · ✓ in context"), or by how many tokens the
 // total budget would have to grow for it to go in (" · +<M> to fit").
 //
-// The answer comes from the pack pipeline itself (pack.Engine over the open
-// documents with the current configuration, no query), computed in the
+// The answer comes from the pack pipeline's selection (pack.Engine.Preview
+// over the open documents with the current configuration, no query; a pack
+// may still drop its lowest-ranked chunks when the exact recount of the
+// formatted text is over, DESIGN rule 3), computed in the
 // background after a quiet period, never while a lens request waits. The
 // result is kept per configuration and per document snapshot; lenses of a
 // document show it only when it was computed for that very snapshot, and
@@ -415,16 +417,16 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 	return bisect(0, hi, fits)
 }
 
-// preview packs the open documents at a total budget of total tokens, the
-// rest of the configuration as it is, and returns what went in.
+// preview selects what a pack of the open documents at a total budget of
+// total tokens (the rest of the configuration as it is) would include: the
+// pipeline's own selection (pack.Engine.Preview), without formatting.
 func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total int) (*coverage, error) {
 	release, err := w.s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	req := pack.Request{Budget: &pack.BudgetParams{TotalTokens: &total}}
-	res, err := e.engine.Pack(ctx, req, open, nil)
+	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
 	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}}
 	if err != nil {
 		var pe *pack.Error
@@ -449,4 +451,10 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 		cov.reason[it.Path] = r
 	}
 	return cov, nil
+}
+
+// whatIfRequest is the request of a what-if preview: the open files, no
+// query, the configured budget with another total.
+func whatIfRequest(total int) pack.Request {
+	return pack.Request{Budget: &pack.BudgetParams{TotalTokens: &total}}
 }

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"fmt"
 	"path/filepath"
 	"regexp"
@@ -56,17 +57,14 @@ func getFullLenses(t *testing.T, c *fakeClient, u string) []fullLens {
 
 var toFitRE = regexp.MustCompile(` · \+([0-9,]+) to fit$`)
 
-// packedLines returns, per path, the lines a pack of the open files at a
-// total budget includes.
-func packedLines(t *testing.T, c *fakeClient, total int) map[string]map[int]bool {
+// packedLines returns, per path, the lines the pipeline's selection of the
+// open files at a total budget includes (what the lenses promise).
+func packedLines(t *testing.T, s *Server, total int) map[string]map[int]bool {
 	t.Helper()
-	var res struct {
-		Included []struct {
-			Path               string
-			StartLine, EndLine int
-		} `json:"included"`
+	res, err := s.conf.env().engine.Preview(context.Background(), whatIfRequest(total), s.openDocs())
+	if err != nil {
+		t.Fatal(err)
 	}
-	c.result("acode/packContext", map[string]any{"budget": map[string]any{"totalTokens": total}}, &res)
 	out := map[string]map[int]bool{}
 	for _, it := range res.Included {
 		if out[it.Path] == nil {
@@ -122,10 +120,10 @@ func waitRefresh(t *testing.T, c *fakeClient, u string, after int) int {
 // the pack at the current total, a "+M" chunk is not, and is at total+M;
 // commands and their arguments match. It returns how many lenses were in
 // and out.
-func checkWhatIf(t *testing.T, c *fakeClient, u, path, text string, total int) (in, out int) {
+func checkWhatIf(t *testing.T, c *fakeClient, s *Server, u, path, text string, total int) (in, out int) {
 	t.Helper()
 	lenses := getFullLenses(t, c, u)
-	now := packedLines(t, c, total)["a.go"]
+	now := packedLines(t, s, total)["a.go"]
 	for _, l := range lenses {
 		if len(l.Args) != 1 {
 			t.Fatalf("lens %q on line %d: want one command argument, got %+v", l.Title, l.Line, l.Args)
@@ -152,7 +150,7 @@ func checkWhatIf(t *testing.T, c *fakeClient, u, path, text string, total int) (
 			if inPack(now, text, a.StartLine, a.EndLine) {
 				t.Errorf("lens %q (lines %d-%d) says +%d to fit, but a pack at %d includes it", l.Title, a.StartLine, a.EndLine, more, total)
 			}
-			if !inPack(packedLines(t, c, total+more)["a.go"], text, a.StartLine, a.EndLine) {
+			if !inPack(packedLines(t, s, total+more)["a.go"], text, a.StartLine, a.EndLine) {
 				t.Errorf("lens %q (lines %d-%d): a pack at %d+%d still leaves it out", l.Title, a.StartLine, a.EndLine, total, more)
 			}
 		default:
@@ -165,7 +163,8 @@ func checkWhatIf(t *testing.T, c *fakeClient, u, path, text string, total int) (
 func TestWhatIfLenses(t *testing.T) {
 	root := tempRoot(t)
 	path := filepath.Join(root, "a.go")
-	c := startServer(t, Options{}, nil)
+	var srv *Server
+	c := startServer(t, Options{}, func(s *Server) { srv = s })
 	budget := func(total int) map[string]any {
 		return map[string]any{"acode": map[string]any{"budget": map[string]any{"totalTokens": total, "systemReserve": 100, "responseReserve": 100, "redistribute": true}}}
 	}
@@ -175,7 +174,7 @@ func TestWhatIfLenses(t *testing.T) {
 	u := c.open(path, "go", text)
 	seen = waitRefresh(t, c, u, seen)
 
-	in, out := checkWhatIf(t, c, u, path, text, 1000)
+	in, out := checkWhatIf(t, c, srv, u, path, text, 1000)
 	if in < 2 || out < 2 {
 		t.Errorf("at 1,000 tokens: %d lenses in context and %d out; want some of each (the file's lens and later functions out)", in, out)
 	}
@@ -186,7 +185,7 @@ func TestWhatIfLenses(t *testing.T) {
 	// A budget that holds everything: every lens says so.
 	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": budget(100000)})
 	seen = waitRefresh(t, c, u, seen)
-	if in, out := checkWhatIf(t, c, u, path, text, 100000); out != 0 || in != 7 {
+	if in, out := checkWhatIf(t, c, srv, u, path, text, 100000); out != 0 || in != 7 {
 		t.Errorf("at 100,000 tokens: %d in, %d out; want all 7 in", in, out)
 	}
 
@@ -197,7 +196,7 @@ func TestWhatIfLenses(t *testing.T) {
 	text2 := whatIfSrc(8)
 	change(c, u, 2, map[string]any{"text": text2})
 	waitRefresh(t, c, u, seen)
-	in, out = checkWhatIf(t, c, u, path, text2, 1000)
+	in, out = checkWhatIf(t, c, srv, u, path, text2, 1000)
 	if in+out != 9 || out < 3 {
 		t.Errorf("after the edit: %d in, %d out; want 9 lenses, at least 3 out", in, out)
 	}
