@@ -97,6 +97,10 @@ type run struct {
 	redis bool
 
 	srcOf    []int // source index of each item, by Item.Seq
+
+	reads     map[readKey]readResult // files read in this request (limits.go)
+	charged   map[textKey]bool       // texts counted in bytesRead
+	bytesRead int64
 	excluded []Item
 	seenExcl map[string]bool
 	warnings []string
