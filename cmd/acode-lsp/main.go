@@ -7,6 +7,7 @@
 //	acode-lsp count [FILE…|-]     exact token counts
 //	acode-lsp config validate     check .agent/config.yml
 //	acode-lsp trim / fit          conversation budgets for agents
+//	acode-lsp mcp [--root DIR]    Model Context Protocol for agents
 //	acode-lsp version
 //
 // This file only dispatches; each subcommand lives in its own file.
@@ -69,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runTrim(ctx, rest, stdin, stdout, stderr)
 	case "fit":
 		return runFit(ctx, rest, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "acode-lsp %s\n", version)
 		return 0
@@ -97,6 +100,7 @@ Usage:
   acode-lsp config validate [--config FILE]
   acode-lsp trim --max N [--reserve N] [--model M] < conversation.json
   acode-lsp fit --tool KIND --max N [--cursor C] < output.txt
+  acode-lsp mcp [--root DIR] [--max-result-tokens N]  Model Context Protocol on stdio (agents)
   acode-lsp version
 
 Run 'acode-lsp COMMAND -h' for the flags of a command. Docs: docs/ in the repository.
