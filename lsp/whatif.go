@@ -293,6 +293,23 @@ func sameStates(a, b map[protocol.DocumentURI]*docWhatIf) bool {
 type coverage struct {
 	spans  map[string][]pack.Item // included items by path
 	reason map[string]string      // why a whole file was left out, by path
+	// left holds the chunks left out for another reason than the budget
+	// (a duplicate of another file's lines, …), by path.
+	left map[string][]pack.Item
+}
+
+// leftReason is why a chunk overlapping t was left out for another reason
+// than the budget, or "".
+func (c *coverage) leftReason(t *whatIfTarget) string {
+	for _, it := range c.left[t.rel] {
+		if it.StartLine <= t.end && it.EndLine >= t.start {
+			if it.Detail != "" {
+				return it.Reason + " (" + it.Detail + ")"
+			}
+			return it.Reason
+		}
+	}
+	return ""
 }
 
 // covers reports whether every non-blank line of t is included, and the best
@@ -359,9 +376,9 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 	}
 	hi := max(1024, sum+sum/4+64*len(open))
 	var pending []*whatIfTarget
+	var cov *coverage
 	for tries := 0; ; tries++ {
-		cov, err := at(hi)
-		if err != nil {
+		if cov, err = at(hi); err != nil {
 			return err
 		}
 		pending = pending[:0]
@@ -376,7 +393,11 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 		hi *= 2
 	}
 	for _, t := range pending {
-		t.state = fitState{reason: "left out at any budget"}
+		r := cov.leftReason(t)
+		if r == "" {
+			r = "left out at any budget"
+		}
+		t.state = fitState{reason: r}
 	}
 	var fits []*whatIfTarget
 	for _, t := range out {
@@ -427,7 +448,7 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 	}
 	defer release()
 	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
-	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}}
+	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}, left: map[string][]pack.Item{}}
 	if err != nil {
 		var pe *pack.Error
 		if errors.As(err, &pe) && pe.Code == pack.CodeNoContent {
@@ -441,6 +462,9 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 		}
 	}
 	for _, it := range res.Excluded {
+		if it.Path != "" && it.StartLine != 0 && it.Reason != "over_budget" {
+			cov.left[it.Path] = append(cov.left[it.Path], it)
+		}
 		if it.Path == "" || it.StartLine != 0 || it.Reason == "" {
 			continue // chunks left out, not whole files
 		}

@@ -255,3 +255,28 @@ func TestWhatIfLensesWithoutRefresh(t *testing.T) {
 		}
 	}
 }
+
+// TestWhatIfDuplicate: lines another open file already brings are never
+// packed twice; their lenses say why instead of a budget.
+func TestWhatIfDuplicate(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{}, nil)
+	c.initialize(map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}, nil, root)
+	a := c.open(filepath.Join(root, "a.go"), "go", whatIfSrc(2))
+	b := c.open(filepath.Join(root, "b.go"), "go", whatIfSrc(2))
+	waitRefresh(t, c, b, 0)
+	waitRefresh(t, c, a, 0)
+	var titles []string
+	dup := 0
+	for _, u := range []string{a, b} {
+		for _, l := range getFullLenses(t, c, u) {
+			titles = append(titles, l.Title)
+			if strings.Contains(l.Title, " · not packed: duplicate (same lines as ") && l.Command == cmdShowChunkReport {
+				dup++
+			}
+		}
+	}
+	if dup != 3 {
+		t.Errorf("want the 3 lenses of one file to say it duplicates the other, got %d:\n%s", dup, strings.Join(titles, "\n"))
+	}
+}
