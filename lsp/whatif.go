@@ -41,7 +41,7 @@ const (
 // maxWhatIfPreviews bounds the packs one computation runs: one at the
 // current budget, one or more to find a budget where everything fits, and
 // the rest to narrow each chunk's "+M" down.
-const maxWhatIfPreviews = 24
+const maxWhatIfPreviews = 16
 
 // fitState is the what-if state of one lens target.
 type fitState struct {
@@ -234,6 +234,9 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			dw.file.reason = "outside the workspace"
 			continue
 		}
+		if cur, ok := s.docs.get(d.URI); !ok || cur != d {
+			continue // closed or changed since: the next computation has it
+		}
 		chunks, err := s.lenses.chunks(ctx, d, e.tok)
 		if err != nil {
 			return false, err
@@ -410,7 +413,7 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 		if len(ts) == 0 {
 			return nil
 		}
-		if hi-lo <= max(16, hi/32) || previews >= maxWhatIfPreviews {
+		if hi-lo <= max(16, hi/16) || previews >= maxWhatIfPreviews {
 			for _, t := range ts {
 				t.state = fitState{toFit: hi}
 			}
