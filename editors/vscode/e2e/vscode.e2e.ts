@@ -537,7 +537,10 @@ async function main(): Promise<number> {
       await runCommand(page, 'View: Close All Editor Groups');
       const goFile = goFiles.find((f) => f.includes('service')) ?? goFiles[0];
       await openFile(page, goFile);
-      const lens = page.locator('.codelens-decoration a', { hasText: /^≈?[\d,]+ tokens · \+[\d,]+ to fit$/ }).first();
+      // The file's lens, on line 1 (always in view): the whole file no longer fits.
+      const lens = page
+        .locator('.codelens-decoration a', { hasText: /^≈?[\d,]+ tokens · [\d.]+% of budget · \+[\d,]+ to fit$/ })
+        .first();
       await lens.waitFor({ timeout: 60000 });
       await lens.click();
       const toast = page.locator('.notifications-toasts', { hasText: /pinned .*the next pack sends it as a reference/ });
@@ -560,6 +563,27 @@ async function main(): Promise<number> {
         throw new Error(`the pinned chunk of ${goFile} is not a reference of the pack:\n${report}`);
       }
       fs.writeFileSync(configFile, config);
+    });
+
+    await check('the "Acode" output shows the server\'s log for people, not JSON lines', async () => {
+      await runCommand(page, 'Output: Show Output Channels...');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10000 });
+      await input.fill('Acode');
+      await page
+        .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^\s*Acode\s*$/ }) })
+        .first()
+        .click();
+      const panel = page.locator('.part.panel .view-lines');
+      await panel.locator('.view-line', { hasText: /info\s+initialize/ }).first().waitFor({ timeout: 20000 });
+      const text = (await panel.first().innerText()).replace(/\u00a0/g, ' ');
+      if (/^\s*\{"level"/m.test(text)) {
+        throw new Error(`JSON log lines in the Acode output:\n${text.slice(0, 2000)}`);
+      }
+      if (!/^\d\d:\d\d:\d\d info\s+configuration applied — /m.test(text)) {
+        throw new Error(`no readable "configuration applied" line in the Acode output:\n${text.slice(0, 2000)}`);
+      }
+      await runCommand(page, 'View: Hide Panel');
     });
 
     // The picture for the docs: the Go file with its lenses, and the budget.

@@ -25,7 +25,7 @@ export function humanLogLine(line: string): string {
   if (typeof rec !== 'object' || rec === null || typeof rec.msg !== 'string') {
     return line;
   }
-  const time = typeof rec.ts === 'number' ? clock(rec.ts) : typeof rec.ts === 'string' ? rec.ts : '';
+  const time = typeof rec.ts === 'number' ? clock(rec.ts) : typeof rec.ts === 'string' ? isoClock(rec.ts) : '';
   const level = typeof rec.level === 'string' ? rec.level : 'info';
   const fields = Object.entries(rec)
     .filter(([k]) => !skipKeys.has(k))
@@ -39,6 +39,11 @@ function clock(seconds: number): string {
   const d = new Date(seconds * 1000);
   const two = (n: number): string => String(n).padStart(2, '0');
   return `${two(d.getHours())}:${two(d.getMinutes())}:${two(d.getSeconds())}`;
+}
+
+/** isoClock is the time of day of an ISO 8601 time as the server wrote it: 2026-11-23T12:34:56.789Z → 12:34:56. */
+function isoClock(ts: string): string {
+  return /T(\d\d:\d\d:\d\d)/.exec(ts)?.[1] ?? ts;
 }
 
 function fieldText(v: unknown): string {

@@ -16,6 +16,11 @@ describe('humanLogLine', () => {
       JSON.stringify({ level: 'info', ts, msg: 'initialize', roots: ['/ws', '/b'], client: 'vscode' }),
       '12:34:56 info  initialize — roots /ws /b, client vscode',
     ],
+    [
+      'ISO 8601 time, as acode-lsp writes it',
+      '{"level":"info","ts":"2026-11-23T13:20:01.123Z","logger":"acode-lsp","msg":"packed","tokens":638,"included":6,"excluded":0}',
+      '13:20:01 info  packed — tokens 638, included 6, excluded 0',
+    ],
     ['not JSON', 'Starting /usr/bin/acode-lsp', 'Starting /usr/bin/acode-lsp'],
     ['JSON without msg', '{"a":1}', '{"a":1}'],
     ['broken JSON', '{"level":"info"', '{"level":"info"'],
