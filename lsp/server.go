@@ -54,6 +54,8 @@ type Server struct {
 	lenses *lensCache
 	budget *budgetNotifier
 	usage  conversation.UsageLog // trims of this session, for acode/usageStats
+	// sessions tracks agent sessions (sessionId) across conversation requests.
+	sessions conversation.Sessions
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
 	heavy chan struct{}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/lsp"
 )
 
 // runFit implements `acode-lsp fit`: a tool output on stdin, the page (or,
@@ -21,14 +22,18 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	fs.SetOutput(stderr)
 	tool := fs.String("tool", "", "tool kind: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
-	maxTokens := fs.Int("max", 0, "tokens the page may use (maxTokens, required)")
+	maxTokens := fs.Int("max", conversation.DefaultToolTokens, "tokens the page may use (maxTokens)")
 	cursor := fs.String("cursor", "", "continuation printed by the previous page")
 	mode := fs.String("mode", conversation.ModePage, "page, or history for a compressed summary")
 	path := fs.String("path", "", "file path shown in a read_file history summary")
 	model := fs.String("model", "", "model whose tokenizer counts (default gpt-4o)")
+	pattern := fs.String("pattern", "", "the searched pattern, named in a search_content history summary")
+	maxChars := fs.Int("max-chars", conversation.DefaultHistoryEntryChars, "characters a history summary may use (0: no cap)")
+	historyTokens := fs.Int("history-tokens", 0, "tokens the work history already holds (history mode)")
+	historyCap := fs.Int("history-cap", conversation.DefaultHistoryCap, "the work history's cap in tokens (history mode)")
 	asJSON := fs.Bool("json", false, "print the acode/fitToolResult result object instead of the content")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp fit --tool KIND --max N [--cursor C] [--mode history] < output.txt\n\n"+
+		fmt.Fprint(stderr, "usage: acode-lsp fit --tool KIND [--max N] [--cursor C] [--mode history] < output.txt\n\n"+
 			"Prints the largest leading page of whole items of a tool output that fits N tokens;\n"+
 			"the cursor for the next page is printed on stderr.\n\n")
 		fs.PrintDefaults()
@@ -44,7 +49,7 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 2
 	}
 	if *maxTokens <= 0 {
-		fmt.Fprintln(stderr, "acode-lsp fit: --max N is required and must be positive")
+		fmt.Fprintf(stderr, "acode-lsp fit: --max must be positive, got %d (leave it out for %d)\n", *maxTokens, conversation.DefaultToolTokens)
 		return 2
 	}
 	data, err := io.ReadAll(stdin)
@@ -58,7 +63,8 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 1
 	}
 	req := conversation.FitRequest{Tool: *tool, Content: string(data), MaxTokens: *maxTokens,
-		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model}
+		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model, Pattern: *pattern,
+		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, Outline: lsp.FileOutline}
 	res, err := conversation.FitToolResult(ctx, tokenizer.NewCached(tk, 0), req)
 	var tooSmall *conversation.Error
 	switch {
