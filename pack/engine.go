@@ -26,6 +26,9 @@ type Engine struct {
 	// tokenizer; nil means the process-wide cached tokenizers of
 	// [SharedTokenizer].
 	Tokenizer func(model, encoding string) (tokenizer.Tokenizer, error)
+	// Ablate names relevance features to switch off (the evaluation's
+	// ablations, docs/quality.md); empty in normal use.
+	Ablate []string
 }
 
 // NewEngine returns an engine for cfg; ws may be nil when there is no
