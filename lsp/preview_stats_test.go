@@ -39,9 +39,9 @@ func TestPreviewContext(t *testing.T) {
 		t.Error("a preview has content")
 	}
 	var pv struct {
-		Included []map[string]any `json:"included"`
-		Excluded []map[string]any `json:"excluded"`
-		Estimated int             `json:"estimatedTokens"`
+		Included  []map[string]any `json:"included"`
+		Excluded  []map[string]any `json:"excluded"`
+		Estimated int              `json:"estimatedTokens"`
 		Budget    struct {
 			Available int `json:"available"`
 		} `json:"budget"`
