@@ -22,5 +22,6 @@ require (
 	go.uber.org/zap v1.27.1 // indirect
 	go.yaml.in/yaml/v3 v3.0.4 // indirect
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
 	golang.org/x/tools v0.52.0 // indirect
 )
