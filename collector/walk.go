@@ -103,7 +103,7 @@ func (st *walk) named(ctx context.Context, p string) error {
 			return nil
 		}
 	}
-	st.add(w.admit(st.t, resolved, rel, info, nil, abs, nil))
+	st.add(w.admit(ctx, st.t, resolved, rel, info, nil, abs, nil))
 	return nil
 }
 
@@ -205,7 +205,7 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 	}
 	st.files[target] = true
 	targetRel, _ := w.relResolved(target)
-	st.add(w.admit(st.t, target, targetRel, info, nil, p, nil))
+	st.add(w.admit(ctx, st.t, target, targetRel, info, nil, p, nil))
 	return nil
 }
 

@@ -97,7 +97,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		req.Search = &pack.SearchParams{Pattern: *search, Regex: *regex}
 	}
 	for _, f := range toolResults {
-		text, err := readCounted(f, stdin, defaultCountCap)
+		text, err := readCounted(ctx, f, stdin, defaultCountCap)
 		if err != nil {
 			fmt.Fprintf(stderr, "acode-lsp pack: --tool-result %v\n", err)
 			return 2
@@ -118,12 +118,12 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		req.Sources = append(req.Sources, pack.SourceParams{Type: "reference", Path: abs, StartLine: s, EndLine: e})
 	}
 	if *tmplPath != "" {
-		data, err := os.ReadFile(*tmplPath)
+		text, err := readCounted(ctx, *tmplPath, stdin, defaultCountCap)
 		if err != nil {
-			fmt.Fprintf(stderr, "acode-lsp pack: --template: %v\n", unwrapPathErr(err))
+			fmt.Fprintf(stderr, "acode-lsp pack: --template %v\n", err)
 			return 2
 		}
-		req.Template = string(data)
+		req.Template = text
 	}
 	progress := progressLine(stderr)
 	res, err := pack.NewEngine(cfg, ws).Pack(ctx, req, nil, progress)
