@@ -125,6 +125,10 @@ type run struct {
 	excluded    []Item
 	seenExcl    map[string]bool
 	warnings    []string
+
+	reads     map[readKey]readResult // files read in this request (limits.go)
+	charged   map[textKey]bool       // texts counted in bytesRead
+	bytesRead int64
 }
 
 func (p *run) time(stage string) {

@@ -46,6 +46,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	maxFile := fs.Int64("max-file-size", collector.DefaultMaxFileSize, "largest file to let in, in bytes")
 	showReport := fs.Bool("report", false, "print the budget report on stderr")
 	asJSON := fs.Bool("json", false, "print the acode/packContext result object instead of the text")
+	preview := fs.Bool("preview", false, "print what the pack would include and exclude (acode/previewContext JSON), without formatting")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: acode-lsp pack [PATH…] [flags]\n\n")
 		fs.PrintDefaults()
@@ -137,6 +138,9 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		req.Template = text
 	}
+	if *preview {
+		return printPreview(ctx, pack.NewEngine(cfg, ws), req, stdout, stderr)
+	}
 	progress := progressLine(stderr)
 	res, err := pack.NewEngine(cfg, ws).Pack(ctx, req, nil, progress)
 	progress("", -1)
@@ -159,6 +163,24 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *showReport {
 		fmt.Fprint(stderr, pack.Report(res))
 	}
+	return 0
+}
+
+// printPreview prints the acode/previewContext result of req as JSON.
+func printPreview(ctx context.Context, e *pack.Engine, req pack.Request, stdout, stderr io.Writer) int {
+	pv, err := e.Preview(ctx, req, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
+		var pe *pack.ParamError
+		if errors.As(err, &pe) {
+			return 2
+		}
+		return 1
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(pv)
 	return 0
 }
 
