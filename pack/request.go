@@ -25,10 +25,19 @@ type Request struct {
 	// Template is an optional Go text/template for the output (an
 	// acode-lsp extension; see docs/ranking.md "Format").
 	Template string `json:"template,omitempty"`
+	// Format is "markdown" (the default when empty) or "xml" (DESIGN rule
+	// 8): <file path="…" lines="…">…</file> and <tool label="…">…</tool>
+	// elements. It cannot be combined with Template.
+	Format string `json:"format,omitempty"`
 
 	// Paths are files or directories walked as open_file sources (the
 	// CLI's PATH arguments); not part of the JSON contract.
 	Paths []string `json:"-"`
+	// Include are globs (slash-separated, relative to the workspace, "**"
+	// for any directories: "cart/**/*.go") that walked files must match;
+	// with Include and no Paths every root is walked. The MCP tool
+	// pack_context's "paths"; not part of the JSON contract of the LSP.
+	Include []string `json:"-"`
 }
 
 // BudgetParams overrides the budget of the configuration.

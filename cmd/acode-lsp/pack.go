@@ -42,14 +42,26 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml of the workspace)")
 	root := fs.String("root", "", "workspace root (default: the nearest directory up from PATH with .agent/config.yml or .git)")
 	tmplPath := fs.String("template", "", "a Go text/template file for the output (data: .Files)")
+	format := fs.String("format", pack.FormatMarkdown, "output format: markdown or xml")
 	maxFile := fs.Int64("max-file-size", collector.DefaultMaxFileSize, "largest file to let in, in bytes")
 	showReport := fs.Bool("report", false, "print the budget report on stderr")
 	asJSON := fs.Bool("json", false, "print the acode/packContext result object instead of the text")
+	preview := fs.Bool("preview", false, "print what the pack would include and exclude (acode/previewContext JSON), without formatting")
 	fs.Usage = func() {
 		fmt.Fprint(stderr, "usage: acode-lsp pack [PATH…] [flags]\n\n")
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(interleave(fs, args)); err != nil {
+		return 2
+	}
+	switch *format {
+	case pack.FormatMarkdown, pack.FormatXML:
+		if *format == pack.FormatXML && *tmplPath != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: --format xml cannot be combined with --template; leave out one of them")
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "acode-lsp pack: --format %q: unknown format; use markdown or xml\n", collector.EscapePath(*format))
 		return 2
 	}
 	paths := fs.Args()
@@ -97,7 +109,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		req.Search = &pack.SearchParams{Pattern: *search, Regex: *regex}
 	}
 	for _, f := range toolResults {
-		text, err := readCounted(f, stdin, defaultCountCap)
+		text, err := readCounted(ctx, f, stdin, defaultCountCap)
 		if err != nil {
 			fmt.Fprintf(stderr, "acode-lsp pack: --tool-result %v\n", err)
 			return 2
@@ -117,13 +129,17 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		abs, _ := filepath.Abs(path)
 		req.Sources = append(req.Sources, pack.SourceParams{Type: "reference", Path: abs, StartLine: s, EndLine: e})
 	}
+	req.Format = *format
 	if *tmplPath != "" {
-		data, err := os.ReadFile(*tmplPath)
+		text, err := readCounted(ctx, *tmplPath, stdin, defaultCountCap)
 		if err != nil {
-			fmt.Fprintf(stderr, "acode-lsp pack: --template: %v\n", unwrapPathErr(err))
+			fmt.Fprintf(stderr, "acode-lsp pack: --template %v\n", err)
 			return 2
 		}
-		req.Template = string(data)
+		req.Template = text
+	}
+	if *preview {
+		return printPreview(ctx, pack.NewEngine(cfg, ws), req, stdout, stderr)
 	}
 	progress := progressLine(stderr)
 	res, err := pack.NewEngine(cfg, ws).Pack(ctx, req, nil, progress)
@@ -147,6 +163,24 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *showReport {
 		fmt.Fprint(stderr, pack.Report(res))
 	}
+	return 0
+}
+
+// printPreview prints the acode/previewContext result of req as JSON.
+func printPreview(ctx context.Context, e *pack.Engine, req pack.Request, stdout, stderr io.Writer) int {
+	pv, err := e.Preview(ctx, req, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
+		var pe *pack.ParamError
+		if errors.As(err, &pe) {
+			return 2
+		}
+		return 1
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(pv)
 	return 0
 }
 
