@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"context"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -9,6 +10,8 @@ import (
 	"time"
 
 	ignore "github.com/sabhiram/go-gitignore"
+
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 // maxIgnoreFileSize caps the .gitignore files read; a larger one is skipped.
@@ -290,7 +293,7 @@ func (w *Workspace) loadIgnore(dir, name string) *ignoreList {
 	if ok && c.mod.Equal(info.ModTime()) && c.size == info.Size() {
 		return c.list
 	}
-	data, err := os.ReadFile(p)
+	data, err := safeio.ReadFile(context.Background(), p, maxIgnoreFileSize, safeio.Options{NoFollow: true, Expect: info})
 	if err != nil {
 		return nil
 	}

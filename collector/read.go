@@ -5,12 +5,13 @@ import (
 	"context"
 	"errors"
 	"fmt"
-	"io"
 	"io/fs"
 	"os"
 	"strings"
 	"time"
 	"unicode/utf8"
+
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 // binarySample is how much of a file the binary test looks at.
@@ -59,14 +60,14 @@ func (w *Workspace) read(ctx context.Context, t SourceType, path string, given *
 			return Source{}, w.exclude(t, rel, ReasonSecret, why+" (symlink)", sizeOf(info))
 		}
 	}
-	return w.admit(t, resolved, rel, info, statErr, abs, given)
+	return w.admit(ctx, t, resolved, rel, info, statErr, abs, given)
 }
 
 // admit applies the per-file rules to the resolved file abs shown as rel.
 // info and statErr are the result of os.Stat(abs); alias is the path as
 // named before resolving symlinks, also tried in the overlay. given, when
 // not nil, is the text to use instead of the overlay's or the disk's.
-func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
+func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
 	if secret, why := IsSecretPath(rel); secret {
 		return Source{}, w.exclude(t, rel, ReasonSecret, why, sizeOf(info))
 	}
@@ -94,9 +95,10 @@ func (w *Workspace) admit(t SourceType, abs, rel string, info fs.FileInfo, statE
 			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(info.Size(), w.maxSize), info.Size())
 		}
 		var err error
-		data, err = readRegular(abs, info, w.maxSize)
-		if errors.Is(err, errGrew) {
-			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(int64(len(data)), w.maxSize), int64(len(data)))
+		data, err = readRegular(ctx, abs, info, w.maxSize)
+		var grew *grewError
+		if errors.As(err, &grew) {
+			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(grew.size, w.maxSize), grew.size)
 		}
 		if err != nil {
 			return Source{}, w.exclude(t, rel, ReasonUnreadable, describeErr(err), info.Size())
@@ -134,30 +136,28 @@ var errChanged = errors.New("collector: file changed while being read")
 
 // readRegular reads a regular file that was measured by info. It opens the
 // file without following a symlink and without blocking (a file swapped for
-// a FIFO cannot hang the walk), checks that it is still the file measured
-// (same file, size and mtime), and reads at most max+1 bytes.
-func readRegular(abs string, info fs.FileInfo, max int64) ([]byte, error) {
-	f, err := openNoFollow(abs)
-	if err != nil {
-		return nil, err
-	}
-	defer f.Close()
-	now, err := f.Stat()
-	if err != nil {
-		return nil, err
-	}
-	if !now.Mode().IsRegular() || !os.SameFile(info, now) || now.Size() != info.Size() || !now.ModTime().Equal(info.ModTime()) {
+// a FIFO cannot hang the walk), checks on the descriptor that it is still a
+// regular file and the file measured (same file, size and mtime), and reads
+// at most max+1 bytes, checking ctx between blocks (safeio.ReadFile).
+func readRegular(ctx context.Context, abs string, info fs.FileInfo, max int64) ([]byte, error) {
+	data, err := safeio.ReadFile(ctx, abs, max, safeio.Options{NoFollow: true, Expect: info})
+	var tl *safeio.TooLargeError
+	switch {
+	case errors.As(err, &tl):
+		return data, &grewError{size: tl.Size}
+	case errors.Is(err, safeio.ErrNotRegular), errors.Is(err, safeio.ErrChanged):
 		return nil, errChanged
-	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
-	if err != nil {
+	case err != nil:
 		return nil, err
-	}
-	if int64(len(data)) > max {
-		return data, errGrew
 	}
 	return data, nil
 }
+
+// grewError is errGrew with the size seen.
+type grewError struct{ size int64 }
+
+func (e *grewError) Error() string { return errGrew.Error() }
+func (e *grewError) Unwrap() error { return errGrew }
 
 // checkContent applies the content rules: empty, binary, invalid UTF-8,
 // white space only, private key. It returns the text (without a UTF-8 byte

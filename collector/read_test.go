@@ -140,11 +140,11 @@ func TestReadReplacedFile(t *testing.T) {
 	if err := os.Remove(p); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readRegular(p, info, 100); err == nil {
+	if _, err := readRegular(context.Background(), p, info, 100); err == nil {
 		t.Errorf("readRegular of a removed file succeeded")
 	}
 	build(t, tmp, file("f.txt", "second\n"))
-	if _, err := readRegular(p, info, 100); !errors.Is(err, errChanged) {
+	if _, err := readRegular(context.Background(), p, info, 100); !errors.Is(err, errChanged) {
 		t.Errorf("readRegular of a replaced file = %v, want errChanged", err)
 	}
 	info2, err := os.Stat(p)
@@ -154,7 +154,7 @@ func TestReadReplacedFile(t *testing.T) {
 	if err := os.WriteFile(p, []byte(strings.Repeat("g", 200)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := readRegular(p, info2, 100); err == nil {
+	if _, err := readRegular(context.Background(), p, info2, 100); err == nil {
 		t.Errorf("readRegular of a file that grew past the cap succeeded")
 	}
 }

@@ -7,14 +7,15 @@
 package config
 
 import (
+	"context"
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 // FileName is the config file's path relative to the workspace root.
@@ -98,15 +99,53 @@ func Default() Config {
 // Load reads and validates a config file. A file that does not exist yields
 // the defaults and no error. Errors are *Error values whose text says which
 // key is wrong, why, and what to change.
+//
+// The file comes from the workspace, which may be hostile: it is read as a
+// regular file only (a FIFO, a device or a symlink to /dev/zero is refused
+// without blocking) and at most [MaxFileSize] bytes of it.
 func Load(path string) (Config, error) {
-	data, err := os.ReadFile(path)
+	data, err := ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
 	}
 	if err != nil {
-		return Default(), &Error{File: path, Problems: []Problem{{Key: "(file)", Rule: "cannot be read: " + err.Error(), Fix: "check the file's permissions"}}}
+		return Default(), err
 	}
 	return Parse(data, path)
+}
+
+// ReadFile reads a config file the safe way (a regular file, at most
+// MaxFileSize bytes). A missing file is an error wrapping fs.ErrNotExist;
+// one that cannot be read is an *Error saying why and what to do.
+func ReadFile(path string) ([]byte, error) {
+	data, err := safeio.ReadFile(context.Background(), path, MaxFileSize, safeio.Options{})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
+	}
+	if err != nil {
+		fix := "check the file's permissions"
+		switch {
+		case errors.Is(err, safeio.ErrNotRegular):
+			fix = "replace it with a regular YAML file"
+		case errors.Is(err, safeio.ErrTooLarge):
+			fix = "a config file is a few hundred bytes; check that this is the right file"
+		}
+		return nil, &Error{File: path, Problems: []Problem{{Kind: KindSyntax, Key: "(file)", Rule: "cannot be read: " + readErr(err), Fix: fix}}}
+	}
+	return data, nil
+}
+
+// MaxFileSize is the largest config file read (1 MiB).
+const MaxFileSize = 1 << 20
+
+// readErr is the text of a read error without the path (the Error names
+// the file already).
+func readErr(err error) string {
+	var pe *fs.PathError
+	if errors.As(err, &pe) {
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 // Parse decodes and validates YAML config text; name is used in messages.

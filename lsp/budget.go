@@ -87,6 +87,7 @@ func newBudgetNotifier(s *Server, delay time.Duration) *budgetNotifier {
 
 // trigger (re)starts the quiet period.
 func (b *budgetNotifier) trigger() {
+	b.s.whatif.trigger() // the what-if lenses change with the same events
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped {

@@ -53,6 +53,7 @@ type Server struct {
 	counts *countCache
 	lenses *lensCache
 	budget *budgetNotifier
+	whatif *whatIf
 	usage  conversation.UsageLog // trims of this session, for acode/usageStats
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
@@ -81,6 +82,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 		debounce = DefaultBudgetDebounce
 	}
 	s.budget = newBudgetNotifier(s, debounce)
+	s.whatif = newWhatIf(s, debounce)
 	s.requests = map[string]requestFunc{
 		protocol.MethodTextDocumentCodeLens: request(s.codeLens),
 		methodBudgetStatus:                  s.budgetStatus,
@@ -132,6 +134,7 @@ func (s *Server) stop() {
 	s.cancel()
 	s.calls.cancelAll()
 	s.budget.stop()
+	s.whatif.stop()
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()

@@ -3,9 +3,13 @@ package pack
 import (
 	"fmt"
 	"net/url"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"time"
+
+	"github.com/bmatcuk/doublestar/v4"
 
 	"github.com/acode-lsp/acode-lsp/collector"
 )
@@ -27,8 +31,14 @@ var sourceTypes = map[string]collector.SourceType{
 // filters (DESIGN rule 9); what is not let in goes to p.excluded.
 func (p *run) collect(open []OpenDoc) ([]source, error) {
 	ws := p.e.ws
+	if err := checkSourceCount(len(p.req.Sources)); err != nil {
+		return nil, err
+	}
 	var out []source
 	for i, sp := range p.req.Sources {
+		if err := p.ctx.Err(); err != nil {
+			return nil, err
+		}
 		s, excl, err := p.explicit(i, sp)
 		if err != nil {
 			return nil, err
@@ -39,19 +49,32 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		}
 		out = append(out, s)
 	}
-	if len(p.req.Paths) > 0 {
+	if err := p.chargeBytes(out); err != nil {
+		return nil, err
+	}
+	if len(p.req.Paths) > 0 || len(p.req.Include) > 0 {
 		if ws == nil {
 			return nil, &ParamError{Field: "paths", Message: "no workspace root to walk"}
 		}
+		if err := checkGlobs(p.req.Include); err != nil {
+			return nil, err
+		}
 		srcs, excls, err := ws.Walk(p.ctx, collector.OpenFile, p.req.Paths...)
 		if err != nil {
+			if le := walkLimit(err); le != nil {
+				return nil, le
+			}
 			return nil, fmt.Errorf("walk: %w", err)
 		}
 		for _, x := range excls {
-			p.exclude(x)
+			if included(p.req.Include, x.Path) {
+				p.exclude(x)
+			}
 		}
 		for _, s := range srcs {
-			out = append(out, source{Source: s})
+			if included(p.req.Include, s.Path) {
+				out = append(out, source{Source: s})
+			}
 		}
 	}
 	if p.req.IncludeOpenFiles == nil || *p.req.IncludeOpenFiles {
@@ -93,6 +116,9 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 			if p.ctx.Err() != nil {
 				return nil, p.ctx.Err()
 			}
+			if le := walkLimit(err); le != nil {
+				return nil, le
+			}
 			return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
 		}
 		for _, x := range excls {
@@ -105,7 +131,10 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
 	}
-	return out, nil
+	if err := p.chargeBytes(out); err != nil {
+		return nil, err
+	}
+	return coalesceRanges(out), nil
 }
 
 // explicit turns one request source into a collected source.
@@ -157,7 +186,7 @@ func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, er
 		// secret) and of the content, whether it reads the text or was given it.
 		var excl *collector.Exclusion
 		if sp.Content == nil {
-			s, excl = ws.Read(p.ctx, t, path)
+			s, excl = p.readOnce(t, path)
 		} else {
 			s, excl = ws.ReadText(p.ctx, t, path, *sp.Content)
 		}
@@ -249,4 +278,36 @@ func PathFromURI(raw string) (string, error) {
 		return "", fmt.Errorf("the file: URI has no absolute path")
 	}
 	return filepath.Clean(filepath.FromSlash(u.Path)), nil
+}
+
+// checkGlobs validates the globs of Request.Include.
+func checkGlobs(globs []string) error {
+	for i, g := range globs {
+		field := fmt.Sprintf("paths[%d]", i)
+		switch {
+		case strings.TrimSpace(g) == "":
+			return &ParamError{Field: field, Message: "is empty; give a glob relative to the workspace root (\"**/*.go\")"}
+		case path.IsAbs(g) || filepath.IsAbs(g):
+			return &ParamError{Field: field, Message: fmt.Sprintf("%q is absolute; globs are relative to the workspace root (\"src/**/*.ts\")", g)}
+		case slices.Contains(strings.Split(g, "/"), ".."):
+			return &ParamError{Field: field, Message: fmt.Sprintf("%q leaves the workspace root (\"..\"); globs match only files under the root", g)}
+		case !doublestar.ValidatePattern(g):
+			return &ParamError{Field: field, Message: fmt.Sprintf("%q is not a valid glob (check brackets and braces)", g)}
+		}
+	}
+	return nil
+}
+
+// included reports whether a workspace-relative path matches one of globs
+// (every path when there are none).
+func included(globs []string, rel string) bool {
+	if len(globs) == 0 {
+		return true
+	}
+	for _, g := range globs {
+		if ok, _ := doublestar.Match(strings.TrimPrefix(g, "./"), rel); ok {
+			return true
+		}
+	}
+	return false
 }

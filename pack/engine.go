@@ -9,6 +9,8 @@ import (
 	"sync"
 	"time"
 
+	"go.uber.org/zap"
+
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -24,6 +26,9 @@ type Engine struct {
 	// tokenizer; nil means the process-wide cached tokenizers of
 	// [SharedTokenizer].
 	Tokenizer func(model, encoding string) (tokenizer.Tokenizer, error)
+	// Ablate names relevance features to switch off (the evaluation's
+	// ablations, docs/quality.md); empty in normal use.
+	Ablate []string
 }
 
 // NewEngine returns an engine for cfg; ws may be nil when there is no
@@ -71,14 +76,32 @@ func (e *Engine) Pack(ctx context.Context, req Request, open []OpenDoc, progress
 	p := &run{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
 	res, err := p.pack(open)
 	if err != nil {
-		var pe *ParamError
-		var de *Error
-		if errors.As(err, &pe) || errors.As(err, &de) || errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
-			return nil, err
-		}
-		return nil, &Error{Code: CodePackFailed, Message: err.Error()}
+		return nil, e.failed(ctx, err)
 	}
 	return res, nil
+}
+
+// failed turns an error of the pipeline into the error a caller sees
+// (parameter and domain errors as they are, anything else ACODE-CTX-001)
+// and logs it at error level, without its message (which may quote request
+// values); cancellation is returned as it is and not logged as a failure.
+func (e *Engine) failed(ctx context.Context, err error) error {
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		Logger(ctx).Debug("pack cancelled")
+		return err
+	}
+	var pe *ParamError
+	var de *Error
+	switch {
+	case errors.As(err, &pe):
+		Logger(ctx).Error("pack failed: invalid params", zap.String("field", pe.Field))
+	case errors.As(err, &de):
+		Logger(ctx).Error("pack failed", zap.String("code", de.Code))
+	default:
+		err = &Error{Code: CodePackFailed, Message: err.Error()}
+		Logger(ctx).Error("pack failed", zap.String("code", CodePackFailed))
+	}
+	return err
 }
 
 // run is the state of one Pack call.
@@ -96,10 +119,16 @@ type run struct {
 	alloc budget.Allocation
 	redis bool
 
-	srcOf    []int // source index of each item, by Item.Seq
-	excluded []Item
-	seenExcl map[string]bool
-	warnings []string
+	srcOf       []int                // source index of each item, by Item.Seq
+	cacheBefore tokenizer.CacheStats // the count cache when the pack started
+	factors     map[int]factors      // score factors by Item.Seq, when logging at debug
+	excluded    []Item
+	seenExcl    map[string]bool
+	warnings    []string
+
+	reads     map[readKey]readResult // files read in this request (limits.go)
+	charged   map[textKey]bool       // texts counted in bytesRead
+	bytesRead int64
 }
 
 func (p *run) time(stage string) {
@@ -113,45 +142,13 @@ func (p *run) time(stage string) {
 }
 
 func (p *run) pack(open []OpenDoc) (*Result, error) {
-	if err := p.resolve(); err != nil {
+	cands, dstats, err := p.candidates(open)
+	if err != nil {
 		return nil, err
 	}
 	count := p.tok.Count
 	cached, _ := p.tok.(*tokenizer.Cached)
-	var before tokenizer.CacheStats
-	if cached != nil {
-		before = cached.Stats()
-	}
-	p.progress("collecting sources", 0)
-	srcs, err := p.collect(open)
-	if err != nil {
-		return nil, err
-	}
-	p.time("collect")
-	p.stats.Sources = len(srcs)
-	p.progress("chunking", 30)
-	items, err := p.chunk(srcs)
-	if err != nil {
-		return nil, err
-	}
-	p.time("chunk+count")
-	p.stats.Chunks = len(items)
-	if len(items) == 0 {
-		return nil, &Error{Code: CodeNoContent, Message: p.noContentMessage(), Data: map[string]any{"excluded": len(p.excluded)}}
-	}
-	p.progress("ranking", 60)
-	p.rank(items, srcs)
-	p.time("rank")
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
-	}
-	dd := p.e.cfg.Context.Dedup
-	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, count)
-	for _, r := range removed {
-		p.excluded = append(p.excluded, itemOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
-	}
-	p.time("dedup")
-	p.stats.Candidates = len(cands)
+	before := p.cacheBefore
 	p.progress("selecting", 70)
 	f := newFormatter(count)
 	render := f.markdown
@@ -204,7 +201,7 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	dstats.TokensSaved += sel.TrimmedTokens
 	for _, it := range sel.Covered {
 		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", "every line is already included"))
+		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
 	}
 	p.time("format+verify")
 	over := append(append([]*budget.Item(nil), sel.OverBudget...), dropped...)
@@ -212,7 +209,7 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
 	}
 	if len(over) > 0 {
-		p.warnings = append(p.warnings, fmt.Sprintf("%d chunks (%d tokens) did not fit the budget of %d tokens", len(over), sumTokens(over), p.alloc.Available))
+		p.warnings = append(p.warnings, overBudgetWarning(over, p.alloc.Available))
 	}
 	if len(kept) == 0 {
 		p.warnings = append(p.warnings, "no chunk fits the budget: raise totalTokens or lower the reserves")
@@ -225,7 +222,55 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 		p.stats.Cache = &tokenizer.CacheStats{Hits: after.Hits - before.Hits, Misses: after.Misses - before.Misses,
 			Evictions: after.Evictions - before.Evictions, Size: after.Size, Capacity: after.Capacity}
 	}
+	p.logDecisions(kept, over, sel.Covered)
 	return p.result(text, tokens, kept, f, dstats), nil
+}
+
+// overBudgetWarning is the warning of a pack or preview that left chunks out.
+func overBudgetWarning(over []*budget.Item, available int64) string {
+	return fmt.Sprintf("%d chunks (%d tokens) did not fit the budget of %d tokens", len(over), sumTokens(over), available)
+}
+
+// candidates runs the pipeline up to selection: resolve, collect, chunk,
+// rank and dedup. What dedup removed is recorded in p.excluded.
+func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
+	if err := p.resolve(); err != nil {
+		return nil, budget.DedupStats{}, err
+	}
+	if cached, ok := p.tok.(*tokenizer.Cached); ok {
+		p.cacheBefore = cached.Stats()
+	}
+	p.progress("collecting sources", 0)
+	srcs, err := p.collect(open)
+	if err != nil {
+		return nil, budget.DedupStats{}, err
+	}
+	p.time("collect")
+	p.stats.Sources = len(srcs)
+	p.progress("chunking", 30)
+	items, err := p.chunk(srcs)
+	if err != nil {
+		return nil, budget.DedupStats{}, err
+	}
+	p.time("chunk+count")
+	p.stats.Chunks = len(items)
+	if len(items) == 0 {
+		return nil, budget.DedupStats{}, &Error{Code: CodeNoContent, Message: p.noContentMessage(), Data: map[string]any{"excluded": len(p.excluded)}}
+	}
+	p.progress("ranking", 60)
+	p.rank(items, srcs)
+	p.time("rank")
+	if err := p.ctx.Err(); err != nil {
+		return nil, budget.DedupStats{}, err
+	}
+	dd := p.e.cfg.Context.Dedup
+	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
+	for _, r := range removed {
+		p.excluded = append(p.excluded, itemOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
+	}
+	p.time("dedup")
+	p.stats.Candidates = len(cands)
+	return cands, dstats, nil
 }
 
 // resolve applies the request's budget and model over the configuration.

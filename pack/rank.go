@@ -32,6 +32,9 @@ func (p *run) rank(items []*budget.Item, srcs []source) {
 		}
 	}
 	q := newQuery(p.req.Query, items)
+	if p.debug() {
+		p.factors = make(map[int]factors, len(items))
+	}
 	for _, it := range items {
 		s := srcs[p.srcOf[it.Seq]]
 		var rel float64
@@ -48,6 +51,9 @@ func (p *run) rank(items []*budget.Item, srcs []source) {
 			rec = math.Pow(0.5, float64(age)/float64(recencyHalfLife))
 		case s.Type == collector.ToolResult:
 			rec = 1
+		}
+		if p.factors != nil {
+			p.factors[it.Seq] = factors{relevance: rel, recency: rec}
 		}
 		score := w.RelevanceWeight*rel + w.RecencyWeight*rec + w.SourceWeight*float64(it.Priority)/100
 		it.Score = math.Round(min(1, max(0, score))*1e4) / 1e4

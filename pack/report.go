@@ -63,9 +63,9 @@ func Report(r *Result) string {
 	}
 	fmt.Fprintf(&b, "Chunks:\n  Sources: %d   Chunks considered: %d   Selected: %d   Not selected: %d (over budget %d, duplicates %d, merged %d)\n",
 		s.Sources, s.Chunks, s.Selected, len(chunks), over, dup, merged)
-	fmt.Fprintf(&b, "  Files left out before chunking: %d\n\n", len(files))
+	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n\n", len(files))
 	if len(files) > 0 {
-		b.WriteString("Files left out:\n")
+		b.WriteString("Excluded files (left out before chunking):\n")
 		writeByReason(&b, files, func(x Item) string { return x.Path + ": " + x.Detail })
 		b.WriteString("\n")
 	}

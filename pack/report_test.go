@@ -57,7 +57,7 @@ func TestReportReadsRight(t *testing.T) {
 		}},
 		{"borrowed shown", want("Open Files              600      1,966          0      1,366    100%")},
 		{"not selected within considered", want("Chunks considered: 12   Selected: 3   Not selected: 4 (over budget 1, duplicates 1, merged 2)")},
-		{"files counted once", want("Files left out before chunking: 26")},
+		{"files counted once", want("Files excluded before chunking: 26")},
 		{"binary capped and summarised", want("  binary: 25\n")},
 		{"cap", want("    … and 15 more (--json lists every one)\n")},
 		{"duplicate named", want("open file legacy/model_copy.go 1-20: same lines as cart/model.go 1-20, in the context from open file 1-20")},

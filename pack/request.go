@@ -29,6 +29,11 @@ type Request struct {
 	// Paths are files or directories walked as open_file sources (the
 	// CLI's PATH arguments); not part of the JSON contract.
 	Paths []string `json:"-"`
+	// Include are globs (slash-separated, relative to the workspace, "**"
+	// for any directories: "cart/**/*.go") that walked files must match;
+	// with Include and no Paths every root is walked. The MCP tool
+	// pack_context's "paths"; not part of the JSON contract of the LSP.
+	Include []string `json:"-"`
 }
 
 // BudgetParams overrides the budget of the configuration.

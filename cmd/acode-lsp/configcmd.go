@@ -2,6 +2,7 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -52,8 +53,15 @@ func runConfig(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 		fmt.Fprintf(stdout, "No %s found from %s up; checking the defaults.\n\n", config.FileName, cwd())
 		return report(stdout, config.Inspect(nil))
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
+	data, err := config.ReadFile(path)
+	var ce *config.Error
+	switch {
+	case errors.As(err, &ce):
+		for _, p := range ce.Problems {
+			fmt.Fprintf(stdout, "✗ %s %s\n  Fix: %s\n", path, p.Rule, p.Fix)
+		}
+		return 1
+	case err != nil:
 		fmt.Fprintf(stdout, "✗ %s: %v\n  Fix: give an existing, readable file with --config, or create %s\n", path, unwrapPathErr(err), config.FileName)
 		return 1
 	}

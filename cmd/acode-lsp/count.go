@@ -10,6 +10,7 @@ import (
 	"os"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/config"
 )
 
@@ -73,7 +74,10 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		if ctx.Err() != nil {
 			return 130
 		}
-		text, err := readCounted(f, stdin, *maxSize)
+		text, err := readCounted(ctx, f, stdin, *maxSize)
+		if ctx.Err() != nil {
+			return 130
+		}
 		if err != nil {
 			fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
 			failed = true
@@ -107,34 +111,39 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	return 0
 }
 
-// readCounted reads a file for counting, refusing directories and files
-// over the cap before reading them.
-func readCounted(path string, stdin io.Reader, maxSize int64) (string, error) {
+// readCounted reads a file for counting ("-" = stdin): a regular file only
+// (a FIFO, a device or a link to /dev/zero is refused without being read),
+// at most maxSize bytes whatever stat says, and cancellable by ctx (a
+// signal), also while stdin blocks.
+func readCounted(ctx context.Context, path string, stdin io.Reader, maxSize int64) (string, error) {
 	if path == "-" {
-		data, err := io.ReadAll(io.LimitReader(stdin, maxSize+1))
+		data, err := safeio.ReadAllContext(ctx, stdin, maxSize)
+		if errors.Is(err, safeio.ErrTooLarge) {
+			return "", fmt.Errorf("stdin: more than the %s cap (raise it with --max-size)", humanBytes(maxSize))
+		}
 		if err != nil {
 			return "", fmt.Errorf("stdin: %w", err)
 		}
-		if int64(len(data)) > maxSize {
-			return "", fmt.Errorf("stdin: more than the %s cap (raise it with --max-size)", humanBytes(maxSize))
-		}
 		return string(data), nil
 	}
-	fi, err := os.Stat(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPathErr(err))
+	data, err := safeio.ReadFile(ctx, path, maxSize, safeio.Options{})
+	var tl *safeio.TooLargeError
+	switch {
+	case err == nil:
+		return string(data), nil
+	case errors.As(err, &tl) && tl.Size > maxSize+1:
+		return "", fmt.Errorf("%s: %s is over the %s cap (raise it with --max-size)", path, humanBytes(tl.Size), humanBytes(maxSize))
+	case errors.As(err, &tl):
+		return "", fmt.Errorf("%s: more than the %s cap (raise it with --max-size)", path, humanBytes(maxSize))
 	}
-	if fi.IsDir() {
+	var nr *safeio.NotRegularError
+	if errors.As(err, &nr) && nr.Kind == "directory" {
 		return "", fmt.Errorf("%s: is a directory (name the files to count, e.g. %s/*.go)", path, path)
 	}
-	if fi.Size() > maxSize {
-		return "", fmt.Errorf("%s: %s is over the %s cap (raise it with --max-size)", path, humanBytes(fi.Size()), humanBytes(maxSize))
+	if errors.As(err, &nr) {
+		return "", fmt.Errorf("%s: is a %s, not a regular file; only regular files are counted", path, nr.Kind)
 	}
-	data, err := os.ReadFile(path)
-	if err != nil {
-		return "", fmt.Errorf("%s: %w", path, unwrapPathErr(err))
-	}
-	return string(data), nil
+	return "", fmt.Errorf("%s: %w", path, unwrapPathErr(err))
 }
 
 // countTokenizer resolves the tokenizer: flags first, then the config file.

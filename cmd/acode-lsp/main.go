@@ -7,6 +7,7 @@
 //	acode-lsp count [FILE…|-]     exact token counts
 //	acode-lsp config validate     check .agent/config.yml
 //	acode-lsp trim / fit          conversation budgets for agents
+//	acode-lsp mcp [--root DIR]    Model Context Protocol for agents
 //	acode-lsp version
 //
 // This file only dispatches; each subcommand lives in its own file.
@@ -19,6 +20,7 @@ import (
 	"os"
 	"os/signal"
 	"syscall"
+	"time"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -26,9 +28,27 @@ var version = "0.1.0-dev"
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
+	go exitAfterSignal(ctx, stop, signalGrace)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
 	stop()
 	os.Exit(code)
+}
+
+// signalGrace is how long a command may take to wind down after SIGINT or
+// SIGTERM before the process exits anyway.
+const signalGrace = 2 * time.Second
+
+// exitAfterSignal ends the process promptly after a signal, whatever the
+// command is doing: the command sees its context canceled and normally
+// returns at once; if it is stuck (a read the kernel does not interrupt),
+// the process exits with 130 after grace. A second signal kills at once
+// (stop restores the default handling).
+func exitAfterSignal(ctx context.Context, stop func(), grace time.Duration) {
+	<-ctx.Done()
+	stop()
+	time.Sleep(grace)
+	fmt.Fprintln(os.Stderr, "acode-lsp: interrupted")
+	os.Exit(130)
 }
 
 // run dispatches a command line and returns the exit code.
@@ -50,6 +70,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runTrim(ctx, rest, stdin, stdout, stderr)
 	case "fit":
 		return runFit(ctx, rest, stdin, stdout, stderr)
+	case "mcp":
+		return runMCP(ctx, rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "acode-lsp %s\n", version)
 		return 0
@@ -77,6 +99,7 @@ Usage:
   acode-lsp config validate [--config FILE]
   acode-lsp trim --max N [--reserve N] [--model M] < conversation.json
   acode-lsp fit --tool KIND --max N [--cursor C] < output.txt
+  acode-lsp mcp [--root DIR] [--max-result-tokens N]  Model Context Protocol on stdio (agents)
   acode-lsp version
 
 Run 'acode-lsp COMMAND -h' for the flags of a command. Docs: docs/ in the repository.

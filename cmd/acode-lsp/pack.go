@@ -126,7 +126,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		req.Search = &pack.SearchParams{Pattern: *search, Regex: *regex}
 	}
 	for _, f := range toolResults {
-		text, err := readCounted(f, stdin, defaultCountCap)
+		text, err := readCounted(ctx, f, stdin, defaultCountCap)
 		if err != nil {
 			return flagError(stderr, "pack", "tool-result", f, strings.TrimPrefix(err.Error(), f+": "))
 		}
@@ -152,11 +152,11 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		req.Sources = append(req.Sources, pack.SourceParams{Type: "reference", Path: abs, StartLine: s, EndLine: e})
 	}
 	if *tmplPath != "" {
-		data, err := os.ReadFile(*tmplPath)
+		text, err := readCounted(ctx, *tmplPath, stdin, defaultCountCap)
 		if err != nil {
-			return flagError(stderr, "pack", "template", *tmplPath, unwrapPathErr(err).Error())
+			return flagError(stderr, "pack", "template", *tmplPath, strings.TrimPrefix(err.Error(), *tmplPath+": "))
 		}
-		req.Template = string(data)
+		req.Template = text
 	}
 	progress := progressLine(stderr)
 	res, err := pack.NewEngine(cfg, ws).Pack(ctx, req, nil, progress)

@@ -1,0 +1,200 @@
+// Package safeio reads files that come from an untrusted workspace: a cloned
+// repository can ship a FIFO, a device or a symlink to /dev/zero where a
+// config file or a source is expected. Start with [ReadFile].
+//
+// Every read here opens the file without blocking (O_NONBLOCK), checks what
+// was opened on the descriptor itself (fstat, not the path, so a file swapped
+// between the check and the open is caught), refuses anything that is not a
+// regular file, reads at most the cap plus one byte (never trusting the size
+// stat reports: /dev/zero and /proc files say 0) and checks the context
+// between blocks, so a read can be cancelled.
+package safeio
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+)
+
+// ErrNotRegular is returned (wrapped in a *NotRegularError) for a FIFO, a
+// socket, a device, a directory or any other file that is not regular.
+var ErrNotRegular = errors.New("not a regular file")
+
+// ErrTooLarge is returned (wrapped in a *TooLargeError) when a file holds more
+// bytes than the cap.
+var ErrTooLarge = errors.New("over the size cap")
+
+// NotRegularError names the kind of file that was refused.
+type NotRegularError struct {
+	Kind string // "named pipe", "device", "socket", "directory", …
+}
+
+func (e *NotRegularError) Error() string { return "not a regular file (" + e.Kind + ")" }
+
+// Unwrap makes errors.Is(err, ErrNotRegular) true.
+func (e *NotRegularError) Unwrap() error { return ErrNotRegular }
+
+// TooLargeError reports a file over the cap. Size is the size stat
+// reported when that was already over the cap, else how much was read
+// before giving up (cap+1): at least that much.
+type TooLargeError struct {
+	Cap, Size int64
+}
+
+func (e *TooLargeError) Error() string {
+	return fmt.Sprintf("more than the %d-byte cap", e.Cap)
+}
+
+// Unwrap makes errors.Is(err, ErrTooLarge) true.
+func (e *TooLargeError) Unwrap() error { return ErrTooLarge }
+
+// Options tune a read.
+type Options struct {
+	// NoFollow refuses a final symlink (O_NOFOLLOW): the caller resolved
+	// and checked the path itself.
+	NoFollow bool
+	// Expect, when not nil, is what the caller measured before: the opened
+	// file must be the same file (os.SameFile) with the same size and
+	// modification time, else ErrChanged.
+	Expect fs.FileInfo
+}
+
+// ErrChanged is returned when the opened file is not the one measured.
+var ErrChanged = errors.New("file changed while being read")
+
+// blockSize is how much is read between two checks of the context.
+const blockSize = 64 << 10
+
+// ReadFile reads the regular file at path, at most max bytes. It refuses
+// a path that is not a regular file before opening it where the path says
+// so (no side effect of opening a device), opens it non-blocking, checks the
+// descriptor again, and reads in blocks, checking ctx between them. A file
+// with more than max bytes is an error wrapping ErrTooLarge (whatever stat
+// said); a FIFO, socket, device or directory an error wrapping
+// ErrNotRegular. Errors from the file system are *fs.PathError values.
+func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var pre fs.FileInfo
+	var err error
+	if opts.NoFollow {
+		pre, err = os.Lstat(path)
+	} else {
+		pre, err = os.Stat(path)
+	}
+	if err != nil {
+		return nil, err
+	}
+	if pre.Mode()&fs.ModeSymlink != 0 && opts.NoFollow {
+		return nil, &NotRegularError{Kind: "symlink"}
+	}
+	if !pre.Mode().IsRegular() {
+		return nil, &NotRegularError{Kind: Kind(pre.Mode())}
+	}
+	if pre.Size() > max {
+		return nil, &TooLargeError{Cap: max, Size: pre.Size()}
+	}
+	f, err := open(path, opts.NoFollow)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if !info.Mode().IsRegular() {
+		return nil, &NotRegularError{Kind: Kind(info.Mode())}
+	}
+	if !os.SameFile(pre, info) {
+		return nil, ErrChanged
+	}
+	if e := opts.Expect; e != nil && (!os.SameFile(e, info) || e.Size() != info.Size() || !e.ModTime().Equal(info.ModTime())) {
+		return nil, ErrChanged
+	}
+	return ReadAll(ctx, f, max)
+}
+
+// ReadAll reads r to its end, at most max bytes, checking ctx between blocks
+// of 64 KiB. More than max bytes is a *TooLargeError; the bytes read so far
+// are returned with it. A reader that blocks (a pipe) is not interrupted by
+// ctx: use [ReadAllContext] for those.
+func ReadAll(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
+	lr := io.LimitReader(r, max+1)
+	var buf []byte
+	for {
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		if len(buf) == cap(buf) {
+			grow := len(buf)
+			if grow < 512 {
+				grow = 512
+			}
+			if grow > blockSize*16 {
+				grow = blockSize * 16
+			}
+			buf = append(buf, make([]byte, grow)...)[:len(buf)]
+		}
+		chunk := buf[len(buf):cap(buf)]
+		if len(chunk) > blockSize {
+			chunk = chunk[:blockSize]
+		}
+		n, err := lr.Read(chunk)
+		buf = buf[:len(buf)+n]
+		if int64(len(buf)) > max {
+			return buf, &TooLargeError{Cap: max, Size: int64(len(buf))}
+		}
+		if err == io.EOF {
+			return buf, nil
+		}
+		if err != nil {
+			return buf, err
+		}
+	}
+}
+
+// ReadAllContext is ReadAll for a reader that may block forever (stdin, a
+// pipe): the read runs in its own goroutine and ReadAllContext returns
+// ctx.Err() as soon as ctx ends. The goroutine stays blocked until the
+// reader yields; callers use it where the process is about to exit anyway.
+func ReadAllContext(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
+	type result struct {
+		data []byte
+		err  error
+	}
+	done := make(chan result, 1)
+	go func() {
+		data, err := ReadAll(ctx, r, max)
+		done <- result{data, err}
+	}()
+	select {
+	case res := <-done:
+		return res.data, res.err
+	case <-ctx.Done():
+		return nil, ctx.Err()
+	}
+}
+
+// Kind names a file mode that is not regular.
+func Kind(m fs.FileMode) string {
+	switch {
+	case m&fs.ModeNamedPipe != 0:
+		return "named pipe"
+	case m&fs.ModeSocket != 0:
+		return "socket"
+	case m&fs.ModeCharDevice != 0:
+		return "character device"
+	case m&fs.ModeDevice != 0:
+		return "device"
+	case m.IsDir():
+		return "directory"
+	case m&fs.ModeSymlink != 0:
+		return "symlink"
+	}
+	return "irregular file"
+}

@@ -1,0 +1,143 @@
+//go:build unix
+
+package safeio
+
+import (
+	"context"
+	"errors"
+	"io"
+	"net"
+	"os"
+	"path/filepath"
+	"strings"
+	"syscall"
+	"testing"
+	"time"
+)
+
+// bounded runs f and fails the test if it does not return within d: a
+// hostile file must make the read fail, never hang it.
+func bounded(t *testing.T, d time.Duration, f func()) {
+	t.Helper()
+	done := make(chan struct{})
+	go func() { defer close(done); f() }()
+	select {
+	case <-done:
+	case <-time.After(d):
+		t.Fatalf("did not return within %v (hang)", d)
+	}
+}
+
+func TestReadFileHostile(t *testing.T) {
+	dir := t.TempDir()
+	fifo := filepath.Join(dir, "fifo")
+	if err := syscall.Mkfifo(fifo, 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustSymlink(t, "/dev/zero", filepath.Join(dir, "zero-link"))
+	mustSymlink(t, fifo, filepath.Join(dir, "fifo-link"))
+	regular := filepath.Join(dir, "ok.txt")
+	if err := os.WriteFile(regular, []byte("hello\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	mustSymlink(t, regular, filepath.Join(dir, "ok-link"))
+	big := filepath.Join(dir, "big.txt")
+	if err := os.WriteFile(big, []byte(strings.Repeat("x", 2000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	sock := filepath.Join(dir, "sock")
+	l, err := net.Listen("unix", sock)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer l.Close()
+
+	tests := []struct {
+		name     string
+		path     string
+		opts     Options
+		wantErr  error
+		wantKind string
+		want     string
+	}{
+		{name: "fifo", path: fifo, wantErr: ErrNotRegular, wantKind: "named pipe"},
+		{name: "fifo via symlink", path: filepath.Join(dir, "fifo-link"), wantErr: ErrNotRegular, wantKind: "named pipe"},
+		{name: "link to /dev/zero", path: filepath.Join(dir, "zero-link"), wantErr: ErrNotRegular, wantKind: "character device"},
+		{name: "/dev/zero", path: "/dev/zero", wantErr: ErrNotRegular, wantKind: "character device"},
+		{name: "/dev/null", path: "/dev/null", wantErr: ErrNotRegular, wantKind: "character device"},
+		{name: "socket", path: sock, wantErr: ErrNotRegular, wantKind: "socket"},
+		{name: "directory", path: dir, wantErr: ErrNotRegular, wantKind: "directory"},
+		{name: "symlink refused with NoFollow", path: filepath.Join(dir, "ok-link"), opts: Options{NoFollow: true}, wantErr: ErrNotRegular, wantKind: "symlink"},
+		{name: "symlink followed", path: filepath.Join(dir, "ok-link"), want: "hello\n"},
+		{name: "regular", path: regular, want: "hello\n"},
+		{name: "over the cap", path: big, wantErr: ErrTooLarge},
+		{name: "missing", path: filepath.Join(dir, "nope"), wantErr: os.ErrNotExist},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			bounded(t, 5*time.Second, func() {
+				data, err := ReadFile(context.Background(), tt.path, 1000, tt.opts)
+				if tt.wantErr == nil {
+					if err != nil || string(data) != tt.want {
+						t.Errorf("ReadFile = %q, %v; want %q", data, err, tt.want)
+					}
+					return
+				}
+				if !errors.Is(err, tt.wantErr) {
+					t.Fatalf("ReadFile error = %v, want %v", err, tt.wantErr)
+				}
+				var nr *NotRegularError
+				if tt.wantKind != "" && (!errors.As(err, &nr) || nr.Kind != tt.wantKind) {
+					t.Errorf("ReadFile error = %v, want kind %q", err, tt.wantKind)
+				}
+			})
+		})
+	}
+}
+
+// TestReadAllNeverTrustsSize reads a "regular" file whose stat size is 0
+// but that yields far more (/proc files do): the cap still holds.
+func TestReadAllNeverTrustsSize(t *testing.T) {
+	bounded(t, 5*time.Second, func() {
+		data, err := ReadAll(context.Background(), zeroReader{}, 4096)
+		if !errors.Is(err, ErrTooLarge) || len(data) != 4097 {
+			t.Errorf("ReadAll(endless) = %d bytes, %v; want 4097 bytes and ErrTooLarge", len(data), err)
+		}
+	})
+}
+
+func TestReadAllCanceled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	bounded(t, 5*time.Second, func() {
+		if _, err := ReadAll(ctx, zeroReader{}, 1<<40); !errors.Is(err, context.Canceled) {
+			t.Errorf("ReadAll error = %v, want context.Canceled", err)
+		}
+	})
+}
+
+func TestReadAllContextBlockedReader(t *testing.T) {
+	r, w := io.Pipe()
+	defer w.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 50*time.Millisecond)
+	defer cancel()
+	bounded(t, 5*time.Second, func() {
+		if _, err := ReadAllContext(ctx, r, 100); !errors.Is(err, context.DeadlineExceeded) {
+			t.Errorf("ReadAllContext error = %v, want context.DeadlineExceeded", err)
+		}
+	})
+}
+
+type zeroReader struct{}
+
+func (zeroReader) Read(p []byte) (int, error) {
+	clear(p)
+	return len(p), nil
+}
+
+func mustSymlink(t *testing.T, target, link string) {
+	t.Helper()
+	if err := os.Symlink(target, link); err != nil {
+		t.Fatal(err)
+	}
+}

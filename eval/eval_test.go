@@ -1,0 +1,188 @@
+package eval
+
+import (
+	"bytes"
+	"math"
+	"reflect"
+	"testing"
+)
+
+func TestNeededLines(t *testing.T) {
+	diff := `diff --git a/a.go b/a.go
+index 1111111..2222222 100644
+--- a/a.go
++++ b/a.go
+@@ -3,2 +3,3 @@ func f() {
+-	x := 1
+-	y := 2
++	x := 10
++	y := 20
++	z := 30
+@@ -10,0 +12,2 @@ func g() {
++	// inserted after line 10
++	h()
+@@ -20 +23 @@ func k() {
+-	old()
++	new()
+diff --git a/top.py b/top.py
+--- a/top.py
++++ b/top.py
+@@ -0,0 +1 @@
++import os
+diff --git a/new.go b/new.go
+new file mode 100644
+--- /dev/null
++++ b/new.go
+@@ -0,0 +1,3 @@
++package x
++
++func New() {}
+`
+	lines := map[string]int{"a.go": 30, "top.py": 2}
+	got, err := NeededLines(diff, func(p string) int { return lines[p] })
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := []FileLines{
+		// 3-4 replaced; insertion after 10 → 8..13; 20 removed.
+		{Path: "a.go", Ranges: [][2]int{{3, 4}, {8, 13}, {20, 20}}},
+		// insertion at the top of a 2-line file → 1..2 (clipped).
+		{Path: "top.py", Ranges: [][2]int{{1, 2}}},
+	}
+	if !reflect.DeepEqual(got, want) {
+		t.Fatalf("NeededLines = %v, want %v", got, want)
+	}
+}
+
+func TestNeededLinesBadHunk(t *testing.T) {
+	_, err := NeededLines("--- a/x.go\n+++ b/x.go\n@@ -x,1 +1 @@\n", func(string) int { return 1 })
+	if err == nil {
+		t.Fatal("a malformed hunk header was accepted")
+	}
+}
+
+func TestRecall(t *testing.T) {
+	needed := []FileLines{
+		{Path: "a.go", Ranges: [][2]int{{1, 4}, {10, 10}}}, // 5 lines
+		{Path: "b.go", Ranges: [][2]int{{5, 9}}},           // 5 lines
+		{Path: "c.go", Ranges: [][2]int{{1, 10}}},          // 10 lines
+	}
+	tests := []struct {
+		name       string
+		spans      []Span
+		line, file float64
+	}{
+		{"nothing", nil, 0, 0},
+		{"all", []Span{{"a.go", 1, 100}, {"b.go", 1, 100}, {"c.go", 1, 10}}, 1, 1},
+		{"partial", []Span{{"a.go", 3, 10}, {"c.go", 11, 20}, {"b.go", 9, 9}}, 4.0 / 20, 2.0 / 3},
+		{"overlapping spans count a line once", []Span{{"c.go", 1, 6}, {"c.go", 4, 8}}, 8.0 / 20, 1.0 / 3},
+		{"other files do not count", []Span{{"d.go", 1, 100}}, 0, 0},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			line, file := Recall(needed, tt.spans)
+			if math.Abs(line-tt.line) > 1e-12 || math.Abs(file-tt.file) > 1e-12 {
+				t.Fatalf("Recall = %v, %v; want %v, %v", line, file, tt.line, tt.file)
+			}
+		})
+	}
+}
+
+func TestBM25Rank(t *testing.T) {
+	docs := []Doc{
+		{Path: "a", Start: 1, Text: "the cat sat on the mat"},
+		{Path: "b", Start: 1, Text: "timeout timeout timeout after cancel"},
+		{Path: "c", Start: 1, Text: "a timeout"},
+		{Path: "d", Start: 1, Text: "nothing relevant here at all, nothing"},
+		{Path: "e", Start: 1, Text: "cancel the request"},
+	}
+	order, scores := BM25Rank("Fix the timeout after Cancel", docs)
+	// b holds three query terms (timeout three times); e two (cancel is
+	// rarer than timeout); c one rare-ish term; a only "the" (twice); d no
+	// query term at all and is left out.
+	if want := []int{1, 4, 2, 0}; !reflect.DeepEqual(order, want) {
+		t.Fatalf("order = %v (scores %v), want %v", order, scores, want)
+	}
+	if scores[3] != 0 {
+		t.Fatalf("a document without query terms scored %v", scores[3])
+	}
+	// Saturation: more occurrences score higher, but less than linearly.
+	one := []Doc{{Path: "x", Text: "timeout pad pad"}, {Path: "y", Text: "timeout timeout timeout"}, {Path: "z", Text: "other pad pad"}}
+	_, s := BM25Rank("timeout", one)
+	if !(s[1] > s[0] && s[1] < 3*s[0]) {
+		t.Fatalf("tf saturation: scores %v", s)
+	}
+}
+
+func TestWindowsAndGreedy(t *testing.T) {
+	text := ""
+	for i := 0; i < 85; i++ {
+		text += "line\n"
+	}
+	w := Windows("f", text, 40)
+	if len(w) != 3 || w[0].Start != 1 || w[0].End != 40 || w[2].Start != 81 || w[2].End != 85 {
+		t.Fatalf("windows = %+v", w)
+	}
+	docs := []Doc{{Tokens: 50}, {Tokens: 60}, {Tokens: 30}, {Tokens: 20}}
+	if got := Greedy([]int{0, 1, 2, 3}, docs, 100); !reflect.DeepEqual(got, []int{0, 2, 3}) {
+		t.Fatalf("Greedy skipped wrongly: %v", got)
+	}
+}
+
+func TestBootstrapAndWins(t *testing.T) {
+	xs := []float64{0, 1, 0, 1, 0, 1, 0, 1}
+	lo, hi := Bootstrap(xs, 1)
+	if !(lo < 0.5 && hi > 0.5 && lo >= 0 && hi <= 1) {
+		t.Fatalf("interval [%v, %v] does not hold the mean 0.5", lo, hi)
+	}
+	if lo2, hi2 := Bootstrap(xs, 1); lo2 != lo || hi2 != hi {
+		t.Fatal("the bootstrap is not reproducible")
+	}
+	if lo, hi := Bootstrap([]float64{0.3, 0.3, 0.3}, 1); lo != 0.3 || hi != 0.3 {
+		t.Fatalf("constant data: [%v, %v]", lo, hi)
+	}
+	w, ti, l := WinTieLoss([]float64{1, 0.5, 0}, []float64{0.5, 0.5, 1})
+	if w != 1 || ti != 1 || l != 1 {
+		t.Fatalf("WinTieLoss = %d/%d/%d", w, ti, l)
+	}
+}
+
+func TestSelectionRules(t *testing.T) {
+	for p, want := range map[string]bool{"lib/core/Axios.js": true, "dist/axios.js": false, "x/vendor/y.go": false, "gin.go": true, "a.md": false, "types.d.ts": false} {
+		if IsSource(p) != want {
+			t.Errorf("IsSource(%q) = %v", p, !want)
+		}
+	}
+	for p, want := range map[string]bool{"gin_test.go": true, "tests/test_x.py": true, "test/unit/a.js": true, "src/test/java/FooTest.java": true, "source/index.ts": false, "httpx/_models.py": false} {
+		if IsTest(p) != want {
+			t.Errorf("IsTest(%q) = %v", p, !want)
+		}
+	}
+	msg := "Fix the thing that broke\n\nLonger text.\n\nSigned-off-by: A <a@b>\nCo-authored-by: C <c@d>\n"
+	if got := CleanMessage(msg); got != "Fix the thing that broke\n\nLonger text." {
+		t.Fatalf("CleanMessage = %q", got)
+	}
+	for _, s := range []string{"v1.2.3", "Release 2.0", "bump version", "ready to release v1.5.0 (#2109)", "Revert \"x\""} {
+		if !versionRe.MatchString(s) {
+			t.Errorf("%q is not recognised as a release", s)
+		}
+	}
+	if versionRe.MatchString("Fix release of pooled connections") {
+		t.Error("an ordinary message was taken for a release")
+	}
+}
+
+func TestCasesRoundTrip(t *testing.T) {
+	cs := []Case{{Repo: "b/b", Commit: "2"}, {Repo: "a/a", Commit: "1", Needed: []FileLines{{Path: "x", Ranges: [][2]int{{1, 2}}}}}}
+	var buf bytes.Buffer
+	if err := WriteCases(&buf, cs); err != nil {
+		t.Fatal(err)
+	}
+	got, err := decodeCases(&buf)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(got) != 2 || got[0].Repo != "a/a" || got[0].Needed[0].Lines() != 2 {
+		t.Fatalf("round trip: %+v", got)
+	}
+}

@@ -1,0 +1,123 @@
+package eval
+
+import (
+	"fmt"
+	"io"
+	"sort"
+	"strings"
+)
+
+// Row is one line of the report: the cases of one repository (or all) at
+// one budget.
+type Row struct {
+	Split, Repo          string
+	Budget, N            int
+	AcodeLine, BM25Line  float64
+	AcodeLineCI, BM25LCI [2]float64
+	AcodeFile, BM25File  float64
+	AcodeFileCI, BM25FCI [2]float64
+	LineRatio, FileRatio float64
+	LineRatioCI          [2]float64
+	Win, Tie, Loss       int
+}
+
+// Summarize computes the report rows: per split (dev, heldout), budget and
+// repository, then "all" repositories. Failed cases are left out.
+func Summarize(results []CaseResult, budgets []int) []Row {
+	var rows []Row
+	for _, split := range []string{"dev", "heldout"} {
+		byRepo := map[string][]CaseResult{}
+		var all []CaseResult
+		for _, r := range results {
+			if r.Err != "" || len(r.Results) != len(budgets) || r.Case.Heldout != (split == "heldout") {
+				continue
+			}
+			byRepo[r.Case.Repo] = append(byRepo[r.Case.Repo], r)
+			all = append(all, r)
+		}
+		repos := make([]string, 0, len(byRepo))
+		for k := range byRepo {
+			repos = append(repos, k)
+		}
+		sort.Strings(repos)
+		for bi, b := range budgets {
+			for _, repo := range append(repos, "all") {
+				rs := byRepo[repo]
+				if repo == "all" {
+					rs = all
+				}
+				if len(rs) == 0 {
+					continue
+				}
+				rows = append(rows, row(split, repo, b, bi, rs))
+			}
+		}
+	}
+	return rows
+}
+
+func row(split, repo string, b, bi int, rs []CaseResult) Row {
+	var al, bl, af, bf []float64
+	for _, r := range rs {
+		x := r.Results[bi]
+		al, bl = append(al, x.AcodeLine), append(bl, x.BM25Line)
+		af, bf = append(af, x.AcodeFile), append(bf, x.BM25File)
+	}
+	seed := uint64(b)
+	w := Row{Split: split, Repo: repo, Budget: b, N: len(rs),
+		AcodeLine: Mean(al), BM25Line: Mean(bl), AcodeFile: Mean(af), BM25File: Mean(bf)}
+	w.AcodeLineCI[0], w.AcodeLineCI[1] = Bootstrap(al, seed)
+	w.BM25LCI[0], w.BM25LCI[1] = Bootstrap(bl, seed)
+	w.AcodeFileCI[0], w.AcodeFileCI[1] = Bootstrap(af, seed)
+	w.BM25FCI[0], w.BM25FCI[1] = Bootstrap(bf, seed)
+	w.LineRatioCI[0], w.LineRatioCI[1] = BootstrapRatio(al, bl, seed)
+	if w.BM25Line > 0 {
+		w.LineRatio = w.AcodeLine / w.BM25Line
+	}
+	if w.BM25File > 0 {
+		w.FileRatio = w.AcodeFile / w.BM25File
+	}
+	w.Win, w.Tie, w.Loss = WinTieLoss(al, bl)
+	return w
+}
+
+// PrintReport writes the rows as a markdown table.
+func PrintReport(w io.Writer, rows []Row) {
+	split := ""
+	for _, r := range rows {
+		if r.Split != split {
+			split = r.Split
+			fmt.Fprintf(w, "\n### %s cases\n\n", split)
+			fmt.Fprintln(w, "| budget | repo | n | line acode [95% CI] | line BM25 [95% CI] | line ratio [95% CI] | file acode | file BM25 | file ratio | W/T/L |")
+			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
+		}
+		name := r.Repo
+		if name == "all" {
+			name = "**all**"
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.2f× [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.2f× | %d/%d/%d |\n",
+			kilo(r.Budget), name, r.N,
+			r.AcodeLine, r.AcodeLineCI[0], r.AcodeLineCI[1], r.BM25Line, r.BM25LCI[0], r.BM25LCI[1],
+			r.LineRatio, r.LineRatioCI[0], r.LineRatioCI[1],
+			r.AcodeFile, r.AcodeFileCI[0], r.AcodeFileCI[1], r.BM25File, r.BM25FCI[0], r.BM25FCI[1],
+			r.FileRatio, r.Win, r.Tie, r.Loss)
+	}
+}
+
+func kilo(b int) string {
+	if b%1000 == 0 {
+		return fmt.Sprintf("%dK", b/1000)
+	}
+	return fmt.Sprint(b)
+}
+
+// Failures lists the cases that could not be run.
+func Failures(results []CaseResult) string {
+	var b strings.Builder
+	for _, r := range results {
+		if r.Err != "" {
+			fmt.Fprintf(&b, "%s %s: %s\n", r.Case.Repo, r.Case.Commit[:12], r.Err)
+		}
+	}
+	return b.String()
+}

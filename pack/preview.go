@@ -1,0 +1,86 @@
+package pack
+
+import (
+	"context"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+)
+
+// Preview is the result of acode/previewContext (and `pack --preview`):
+// what a pack with the same request would include and exclude, without
+// formatting it. Items have the shape of [Result]'s; EstimatedTokens adds
+// up the selection's estimated costs (content and formatting), and the
+// budget's categories show those estimates as used.
+type Preview struct {
+	Included        []Item            `json:"included"`
+	Excluded        []Item            `json:"excluded"`
+	EstimatedTokens int               `json:"estimatedTokens"`
+	Budget          BudgetResult      `json:"budget"`
+	Dedup           budget.DedupStats `json:"dedup"`
+	Model           string            `json:"model"`
+	Encoding        string            `json:"encoding"`
+	Exact           bool              `json:"exact"`
+	Warnings        []string          `json:"warnings"`
+}
+
+// Preview runs the pipeline of [Engine.Pack] up to the selection (collect,
+// chunk, rank, dedup, select) and reports it without formatting. A pack of
+// the same request may still drop its lowest-ranked items when the exact
+// count of the formatted text is over the budget (DESIGN rule 3).
+func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Preview, error) {
+	p := &run{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
+	res, err := p.preview(open)
+	if err != nil {
+		return nil, e.failed(ctx, err)
+	}
+	return res, nil
+}
+
+func (p *run) preview(open []OpenDoc) (*Preview, error) {
+	cands, dstats, err := p.candidates(open)
+	if err != nil {
+		return nil, err
+	}
+	f := newFormatter(p.tok.Count)
+	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count})
+	p.time("select")
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	dstats.TokensSaved += sel.TrimmedTokens
+	for _, it := range sel.Covered {
+		dstats.ExactRemoved++
+		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
+	}
+	for _, it := range sel.OverBudget {
+		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+	}
+	out := &Preview{
+		Included: make([]Item, 0, len(sel.Selected)),
+		Excluded: p.excluded,
+		Budget: BudgetResult{
+			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
+			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
+		},
+		Dedup: dstats, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Warnings: p.warnings,
+	}
+	for _, it := range sel.Selected {
+		out.Included = append(out.Included, itemOf(it, "", ""))
+	}
+	for _, c := range budget.Categories {
+		out.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: int(sel.Used[c])}
+		out.EstimatedTokens += int(sel.Used[c])
+	}
+	if len(sel.OverBudget) > 0 {
+		out.Warnings = append(out.Warnings, overBudgetWarning(sel.OverBudget, p.alloc.Available))
+	}
+	if out.Excluded == nil {
+		out.Excluded = []Item{}
+	}
+	if out.Warnings == nil {
+		out.Warnings = []string{}
+	}
+	p.logDecisions(sel.Selected, sel.OverBudget, sel.Covered)
+	return out, nil
+}
