@@ -42,9 +42,11 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml of the workspace)")
 	root := fs.String("root", "", "workspace root `DIR` (default: the nearest directory up from PATH with .agent/config.yml or .git)")
 	tmplPath := fs.String("template", "", "a Go text/template `FILE` for the output (data: .Files)")
+	format := fs.String("format", pack.FormatMarkdown, "output `format`: markdown or xml")
 	maxFile := fs.Int64("max-file-size", collector.DefaultMaxFileSize, "largest file to let in, in `bytes`")
 	showReport := fs.Bool("report", false, "print the budget report on stderr")
 	asJSON := fs.Bool("json", false, "print the acode/packContext result object instead of the text")
+	preview := fs.Bool("preview", false, "print what the pack would include and exclude (acode/previewContext JSON), without formatting")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp pack [PATH…] [flags]\n\nPacks the files under each PATH (default .) into a context on stdout.\n\n")
 		printFlags(fs)
@@ -68,6 +70,16 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
 			return flagError(stderr, "pack", "encoding", *encoding, "is not an encoding acode-lsp knows; use o200k_base, cl100k_base, p50k_base or r50k_base")
 		}
+	}
+	switch *format {
+	case pack.FormatMarkdown, pack.FormatXML:
+		if *format == pack.FormatXML && *tmplPath != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: --format xml cannot be combined with --template; leave out one of them")
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "acode-lsp pack: --format %q: unknown format; use markdown or xml\n", collector.EscapePath(*format))
+		return 2
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
@@ -151,12 +163,16 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		abs, _ := filepath.Abs(path)
 		req.Sources = append(req.Sources, pack.SourceParams{Type: "reference", Path: abs, StartLine: s, EndLine: e})
 	}
+	req.Format = *format
 	if *tmplPath != "" {
 		text, err := readCounted(ctx, *tmplPath, stdin, defaultCountCap)
 		if err != nil {
 			return flagError(stderr, "pack", "template", *tmplPath, strings.TrimPrefix(err.Error(), *tmplPath+": "))
 		}
 		req.Template = text
+	}
+	if *preview {
+		return printPreview(ctx, pack.NewEngine(cfg, ws), req, stdout, stderr)
 	}
 	progress := progressLine(stderr)
 	res, err := pack.NewEngine(cfg, ws).Pack(ctx, req, nil, progress)
@@ -210,6 +226,24 @@ func searchMatched(res *pack.Result) bool {
 		}
 	}
 	return false
+}
+
+// printPreview prints the acode/previewContext result of req as JSON.
+func printPreview(ctx context.Context, e *pack.Engine, req pack.Request, stdout, stderr io.Writer) int {
+	pv, err := e.Preview(ctx, req, nil)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
+		var pe *pack.ParamError
+		if errors.As(err, &pe) {
+			return 2
+		}
+		return 1
+	}
+	enc := json.NewEncoder(stdout)
+	enc.SetIndent("", "  ")
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(pv)
+	return 0
 }
 
 func packErrText(err error) string {
