@@ -212,6 +212,14 @@ func TestPackSample(t *testing.T) {
 	if code != 2 || !strings.Contains(errs, "invalid encoding") {
 		t.Errorf("bad encoding: exit %d, %s", code, errs)
 	}
+	code, _, errs = runCLI(t, "", "", "pack", sample, "--format", "yaml")
+	if code != 2 || !strings.Contains(errs, "--format") {
+		t.Errorf("bad format: exit %d, %s", code, errs)
+	}
+	code, out, errs = runCLI(t, "", "", "pack", sample, "--format", "xml", "--budget", "8000")
+	if code != 0 || !strings.HasPrefix(out, "<file path=") || !strings.Contains(out, "</file>") {
+		t.Errorf("--format xml: exit %d, %s\n%.300s", code, errs, out)
+	}
 }
 
 func TestUnknownCommand(t *testing.T) {

@@ -42,6 +42,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml of the workspace)")
 	root := fs.String("root", "", "workspace root (default: the nearest directory up from PATH with .agent/config.yml or .git)")
 	tmplPath := fs.String("template", "", "a Go text/template file for the output (data: .Files)")
+	format := fs.String("format", pack.FormatMarkdown, "output format: markdown or xml")
 	maxFile := fs.Int64("max-file-size", collector.DefaultMaxFileSize, "largest file to let in, in bytes")
 	showReport := fs.Bool("report", false, "print the budget report on stderr")
 	asJSON := fs.Bool("json", false, "print the acode/packContext result object instead of the text")
@@ -51,6 +52,16 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fs.PrintDefaults()
 	}
 	if err := fs.Parse(interleave(fs, args)); err != nil {
+		return 2
+	}
+	switch *format {
+	case pack.FormatMarkdown, pack.FormatXML:
+		if *format == pack.FormatXML && *tmplPath != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: --format xml cannot be combined with --template; leave out one of them")
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "acode-lsp pack: --format %q: unknown format; use markdown or xml\n", collector.EscapePath(*format))
 		return 2
 	}
 	paths := fs.Args()
@@ -118,6 +129,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		abs, _ := filepath.Abs(path)
 		req.Sources = append(req.Sources, pack.SourceParams{Type: "reference", Path: abs, StartLine: s, EndLine: e})
 	}
+	req.Format = *format
 	if *tmplPath != "" {
 		text, err := readCounted(ctx, *tmplPath, stdin, defaultCountCap)
 		if err != nil {
