@@ -12,3 +12,9 @@ $(MCPCLIENT_STAMP): $(MCPCLIENT_DIR)/package.json $(MCPCLIENT_DIR)/package-lock.
 
 test-mcp: build mcp-client tokenizer-ref ## drive `acode-lsp mcp` over stdio with the TypeScript SDK: every tool and error path, texts recounted with tiktoken
 	cd $(MCPCLIENT_DIR) && ACODE_BIN=$(CURDIR)/$(BIN) node --test mcp.test.mjs
+
+MCP_BENCH_DIR ?= $(shell $(GO) env GOROOT)/src/net/http
+
+.PHONY: bench-mcp
+bench-mcp: build mcp-client tokenizer-ref ## time pack_context (cold process, warm server) against `acode-lsp pack` on MCP_BENCH_DIR (default: GOROOT's net/http, ~2.5 MB); one run, prints the ratios
+	cd $(MCPCLIENT_DIR) && ACODE_BIN=$(CURDIR)/$(BIN) node bench.mjs --dir $(MCP_BENCH_DIR) --runs $(or $(RUNS),7)
