@@ -128,7 +128,7 @@ func TestPackPreview(t *testing.T) {
 		t.Error("the preview is formatted")
 	}
 	code, _, errs = runCLI(t, "", "", "pack", sample, "--preview", "--encoding", "gpt9")
-	if code != 2 || !strings.Contains(errs, "invalid encoding") {
+	if code != 2 || !strings.Contains(errs, "--encoding gpt9") {
 		t.Errorf("bad encoding: exit %d, %s", code, errs)
 	}
 }
