@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -393,5 +394,24 @@ func TestCancel(t *testing.T) {
 	}
 	if st := srv.Stats(); st.Failed != 0 {
 		t.Errorf("a cancelled pack counted as failed: %+v", st)
+	}
+}
+
+// TestPanic checks that a panic in a tool becomes an error result and the
+// server keeps serving.
+func TestPanic(t *testing.T) {
+	cs, srv := session(t, Options{Root: t.TempDir()}, nil)
+	type in struct {
+		X string `json:"x"`
+	}
+	addTool(srv, &sdk.Tool{Name: "boom", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *call, in) (*sdk.CallToolResult, *countOutput, error) {
+		panic("kaboom")
+	})
+	r := callTool(t, cs, "boom", map[string]any{})
+	if !r.isError || r.text != "internal error in boom: kaboom" {
+		t.Errorf("panic result = %+v", r)
+	}
+	if r := callTool(t, cs, "count_tokens", map[string]any{"text": "still serving"}); r.isError {
+		t.Errorf("after a panic: %s", r.text)
 	}
 }
