@@ -163,7 +163,7 @@ export class Commands {
   private async show(result: PackResult, query: string, toolLabel?: string): Promise<void> {
     this.lastPack = { result, query, toolLabel };
     const contextUri = this.docs.set('context.md', result.content);
-    const reportUri = this.docs.set('context-report.md', renderPackReport(result, query, toolLabel));
+    const reportUri = this.docs.setVersioned('context-report.md', renderPackReport(result, query, toolLabel));
     const contextDoc = await vscode.workspace.openTextDocument(contextUri);
     await vscode.languages.setTextDocumentLanguage(contextDoc, 'markdown');
     await vscode.window.showTextDocument(contextDoc, { viewColumn: vscode.ViewColumn.One, preview: false });
@@ -186,6 +186,14 @@ export class Commands {
    * preview), beside the active editor or in it.
    */
   private async preview(uri: vscode.Uri, beside: boolean): Promise<void> {
+    // One preview per report: the previous one (an older version) goes.
+    const label = `Preview ${uri.path.replace(/^.*\//, '')}`;
+    const old = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputWebview && t.label === label);
+    if (old.length > 0) {
+      await vscode.window.tabGroups.close(old, true);
+    }
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     try {
@@ -229,7 +237,7 @@ export class Commands {
       return;
     }
     const rel = vscode.workspace.asRelativePath(vscode.Uri.parse(arg.uri));
-    const uri = this.docs.set('chunk-report.md', renderChunkReport(arg as ChunkArgs, rel, this.lastPack));
+    const uri = this.docs.setVersioned('chunk-report.md', renderChunkReport(arg as ChunkArgs, rel, this.lastPack));
     await this.preview(uri, true);
   }
 
@@ -275,7 +283,7 @@ export class Commands {
       void vscode.window.showErrorMessage(`Acode: cannot read the budget: ${errorText(err)}`);
       return;
     }
-    const uri = this.docs.set('budget.md', renderBudgetReport(status, this.lastPack));
+    const uri = this.docs.setVersioned('budget.md', renderBudgetReport(status, this.lastPack));
     await this.preview(uri, false);
   }
 }
