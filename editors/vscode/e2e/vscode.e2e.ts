@@ -167,7 +167,7 @@ async function gotoLine(page: Page, line: number, col: number): Promise<void> {
     await page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
   }
-  await input.waitFor({ state: 'hidden', timeout: 1000 });
+  await input.waitFor({ state: 'hidden', timeout: 10000 }); // slow under load
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
