@@ -74,8 +74,11 @@ type Dedup struct {
 // (the encoding wins when both are given). CacheSize is an acode-lsp
 // extension: the number of cached counts (default 10,000).
 type Tokenizer struct {
-	Model     string `yaml:"model"`
-	Encoding  string `yaml:"encoding"`
+	Model    string `yaml:"model"`
+	Encoding string `yaml:"encoding"`
+	// File is a Hugging Face tokenizer.json counted exactly (DESIGN rule
+	// 1); relative to the config file's directory. An encoding wins over it.
+	File      string `yaml:"file"`
 	CacheSize int    `yaml:"cache_size"`
 }
 
@@ -137,6 +140,9 @@ func readErr(err error) string {
 // Parse decodes and validates YAML config text; name is used in messages.
 func Parse(data []byte, name string) (Config, error) {
 	cfg, probs := decode(data)
+	if f := cfg.Context.Tokenizer.File; f != "" && name != "" && !filepath.IsAbs(f) {
+		cfg.Context.Tokenizer.File = filepath.Join(filepath.Dir(name), f)
+	}
 	decoded := len(probs) == 0
 	if decoded {
 		probs = cfg.check()

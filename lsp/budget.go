@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"sync"
 	"time"
 )
@@ -26,6 +27,8 @@ type budgetStatusResult struct {
 	Percent   float64 `json:"percent"`
 	Level     string  `json:"level"`
 	OpenFiles int     `json:"openFiles"`
+	// Estimate is rule 1's estimate object when the counts are not exact.
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
 }
 
 // budgetLevel classifies used against available at 80 and 90 percent.
@@ -64,6 +67,7 @@ func (s *Server) currentBudget(ctx context.Context) (*budgetStatusResult, error)
 		Percent:   percentOf(used, available),
 		Level:     budgetLevel(used, available),
 		OpenFiles: len(docs),
+		Estimate:  tokenizer.EstimateOf(e.tok),
 	}, nil
 }
 

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+
 	"go.lsp.dev/protocol"
 )
 
@@ -17,9 +19,10 @@ type countTokensParams struct {
 
 // countTokensResult is the result of acode/countTokens.
 type countTokensResult struct {
-	Tokens   int    `json:"tokens"`
-	Encoding string `json:"encoding"`
-	Exact    bool   `json:"exact"`
+	Tokens   int                 `json:"tokens"`
+	Encoding string              `json:"encoding"`
+	Exact    bool                `json:"exact"`
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
 }
 
 // countTokens handles acode/countTokens. A uri is read like a packContext
@@ -53,5 +56,5 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 		return nil, err
 	}
 	defer release()
-	return &countTokensResult{Tokens: tok.Count(text), Encoding: tok.Encoding(), Exact: tok.Exact()}, nil
+	return &countTokensResult{Tokens: tok.Count(text), Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok)}, nil
 }

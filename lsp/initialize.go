@@ -60,7 +60,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 			},
 			Experimental: map[string]any{"acode": map[string]any{"methods": []string{
 				methodBudgetStatus, methodPackContext, methodCountTokens,
-				methodSectionBudget, methodTrimConversation, methodFitToolResult, methodUsageStats,
+				methodSectionBudget, methodTrimConversation, methodFitToolResult, methodUsageStats, methodReportUsage,
 			}, "notifications": []string{methodBudget}}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "acode-lsp", Version: s.opts.Version},

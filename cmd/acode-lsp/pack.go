@@ -6,6 +6,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"io"
 	"os"
 	"path/filepath"
@@ -38,7 +39,8 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	sysRes := fs.Int("system-reserve", -1, "tokens reserved for the system prompt (default: the config's)")
 	respRes := fs.Int("response-reserve", -1, "tokens reserved for the response (default: the config's)")
 	model := fs.String("model", "", "model whose tokenizer counts (default: the config's, else gpt-4o)")
-	encoding := fs.String("encoding", "", "encoding to count with (o200k_base, cl100k_base, p50k_base, r50k_base)")
+	encoding := fs.String("encoding", "", "encoding to count with ("+strings.Join(tokenizer.Encodings(), ", ")+")")
+	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json to count with exactly (default: the config's context.tokenizer.file)")
 	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml of the workspace)")
 	root := fs.String("root", "", "workspace root (default: the nearest directory up from PATH with .agent/config.yml or .git)")
 	tmplPath := fs.String("template", "", "a Go text/template file for the output (data: .Files)")
@@ -79,6 +81,17 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
+	}
+	if *tokFile != "" {
+		if *encoding != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: give --encoding or --tokenizer-file, not both")
+			return 2
+		}
+		if _, err := tokenizer.ForFile(*tokFile); err != nil {
+			fmt.Fprintf(stderr, "acode-lsp pack: --tokenizer-file %s: %v\n", *tokFile, err)
+			return 2
+		}
+		*encoding = tokenizer.FilePrefix + *tokFile
 	}
 	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
 	if *total > 0 || *sysRes >= 0 || *respRes >= 0 {
