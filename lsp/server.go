@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // Methods of the acode/* extension (DESIGN.md, "Language server contract"
@@ -24,6 +25,8 @@ const (
 	methodTrimConversation = "acode/trimConversation"
 	methodFitToolResult    = "acode/fitToolResult"
 	methodUsageStats       = "acode/usageStats"
+	methodPreviewContext   = "acode/previewContext"
+	methodPackStats        = "acode/packStats"
 )
 
 // Server is one language-server session: the state shared by the handlers
@@ -55,6 +58,7 @@ type Server struct {
 	budget *budgetNotifier
 	whatif *whatIf
 	usage  conversation.UsageLog // trims of this session, for acode/usageStats
+	stats  pack.Recorder         // packs of this session, for acode/packStats
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
 	heavy chan struct{}
@@ -88,6 +92,8 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 		methodBudgetStatus:                  s.budgetStatus,
 		methodPackContext:                   request(s.packContext),
 		methodCountTokens:                   request(s.countTokens),
+		methodPreviewContext:                request(s.previewContext),
+		methodPackStats:                     s.packStats,
 	}
 	s.notifications = map[string]notifyFunc{
 		protocol.MethodInitialized:                        notification(s.initialized),

@@ -7,7 +7,7 @@ TOKREF_STAMP := $(TOKREF_DIR)/node_modules/.acode-installed
 
 tokenizer-ref: $(TOKREF_STAMP) ## install the npm tiktoken reference (OpenAI's core) used by the tokenizer tests
 $(TOKREF_STAMP): $(TOKREF_DIR)/package.json $(TOKREF_DIR)/package-lock.json
-	cd $(TOKREF_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(TOKREF_DIR) && $(NPM_ENV) npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 test-tokenizer: tokenizer-ref tokenizer-hf-ref ## run the tokenizer tests (exactness against tiktoken-go and OpenAI's core)

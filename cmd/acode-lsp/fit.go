@@ -19,33 +19,32 @@ import (
 // maxTokens too small for any of an item.
 func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	tool := fs.String("tool", "", "tool kind: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
-	maxTokens := fs.Int("max", 0, "tokens the page may use (maxTokens, required)")
-	cursor := fs.String("cursor", "", "continuation printed by the previous page")
-	mode := fs.String("mode", conversation.ModePage, "page, or history for a compressed summary")
-	path := fs.String("path", "", "file path shown in a read_file history summary")
-	model := fs.String("model", "", "model whose tokenizer counts (default gpt-4o)")
+	tool := fs.String("tool", "", "tool `KIND`: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
+	maxTokens := fs.Int("max", 0, "tokens the page may use, `N` > 0 (maxTokens, required)")
+	cursor := fs.String("cursor", "", "continuation `C` printed by the previous page")
+	mode := fs.String("mode", conversation.ModePage, "`page`, or history for a compressed summary")
+	path := fs.String("path", "", "file `PATH` shown in a read_file history summary")
+	model := fs.String("model", "", "model `M` whose tokenizer counts (default gpt-4o)")
 	asJSON := fs.Bool("json", false, "print the acode/fitToolResult result object instead of the content")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp fit --tool KIND --max N [--cursor C] [--mode history] < output.txt\n\n"+
+		fmt.Fprint(fs.Output(), "usage: acode-lsp fit --tool KIND --max N [--cursor C] [--mode history] < output.txt\n\n"+
 			"Prints the largest leading page of whole items of a tool output that fits N tokens;\n"+
 			"the cursor for the next page is printed on stderr.\n\n")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "acode-lsp fit: unexpected argument %q (the output is read from stdin)\n", fs.Arg(0))
 		return 2
 	}
-	if *maxTokens <= 0 {
-		fmt.Fprintln(stderr, "acode-lsp fit: --max N is required and must be positive")
+	if !flagSet(fs, "max") {
+		fmt.Fprintln(stderr, "acode-lsp fit: --max N is required: the tokens the page may use")
 		return 2
+	}
+	if *maxTokens <= 0 {
+		return flagError(stderr, "fit", "max", fmt.Sprint(*maxTokens), "must be a positive number of tokens")
 	}
 	data, err := io.ReadAll(stdin)
 	if err != nil {

@@ -61,7 +61,7 @@ func TestRunFit(t *testing.T) {
 		{"missing max", []string{"--tool", "read_file"}, "x\n", 2, "", "--max N is required"},
 		{"bad cursor", []string{"--max", "10", "--cursor", "nope"}, "x\n", 1, "", "cursor"},
 		{"bad mode", []string{"--max", "10", "--mode", "summary"}, "x\n", 1, "", "mode"},
-		{"bad flag", []string{"--bogus"}, "", 2, "", "usage: acode-lsp fit"},
+		{"bad flag", []string{"--bogus"}, "", 2, "", "unknown flag --bogus"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
