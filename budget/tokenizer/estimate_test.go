@@ -7,6 +7,19 @@ import (
 	"testing"
 )
 
+// TestMain keeps the tests away from the user's calibration: estimates read
+// $XDG_STATE_HOME/acode-lsp/calibration.json.
+func TestMain(m *testing.M) {
+	dir, err := os.MkdirTemp("", "acode-tokenizer-state-")
+	if err != nil {
+		panic(err)
+	}
+	os.Setenv("XDG_STATE_HOME", dir)
+	code := m.Run()
+	os.RemoveAll(dir)
+	os.Exit(code)
+}
+
 func TestDefaultFactor(t *testing.T) {
 	tests := []struct {
 		model string

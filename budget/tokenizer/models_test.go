@@ -181,7 +181,7 @@ func TestResolve(t *testing.T) {
 		{"gpt-4", "", Cl100kBase},
 		{"gpt-4", O200kBase, O200kBase},
 		{"", "", O200kBase},
-		{"my-llama", "", HeuristicName},
+		{"my-llama", "", "estimate:my-llama×1.55"}, // issue 12: was the heuristic
 	}
 	for _, tt := range tests {
 		got, err := Resolve(tt.model, tt.encoding)
