@@ -17,31 +17,26 @@ import (
 // model with an exact encoding the count is only checked.
 func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	model := fs.String("model", "", "the model the provider counted for (required)")
-	actual := fs.Int("actual", 0, "the provider's real input token count for FILE (required, > 0)")
+	model := fs.String("model", "", "the model `M` the provider counted for (required)")
+	actual := fs.Int("actual", 0, "the provider's real input token count `N` for FILE (required, > 0)")
 	asJSON := fs.Bool("json", false, `print {"model","factor","samples"} (as acode/reportUsage)`)
-	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to read, in bytes")
+	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to read, in `bytes`")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp calibrate --model M --actual N FILE|-\n\n"+
+		fmt.Fprint(fs.Output(), "usage: acode-lsp calibrate --model M --actual N FILE|-\n\n"+
 			"Records that the provider counted N tokens for the text of FILE, so that\n"+
 			"estimates for M (a model without a public tokenizer) are never below it.\n"+
-			"State: "+tokenizer.CalibrationPath()+" (numbers only, never text).\n\n")
-		fs.PrintDefaults()
+			"State: $XDG_STATE_HOME/acode-lsp/calibration.json (numbers only, never text).\n\n")
+		printFlags(fs)
 	}
-	if err := fs.Parse(interleave(fs, args)); err != nil {
-		if err == flag.ErrHelp {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, interleave(fs, args), stdout, stderr); !ok {
+		return code
 	}
 	switch {
 	case *model == "":
 		fmt.Fprintln(stderr, "acode-lsp calibrate: --model is required")
 		return 2
 	case *actual <= 0:
-		fmt.Fprintln(stderr, "acode-lsp calibrate: --actual must be a positive token count")
-		return 2
+		return flagError(stderr, "calibrate", "actual", fmt.Sprint(*actual), "must be a positive token count")
 	case fs.NArg() != 1:
 		fmt.Fprintln(stderr, "acode-lsp calibrate: give exactly one FILE (- = stdin): the text the provider counted")
 		return 2
