@@ -47,6 +47,21 @@ type Budget struct {
 	ResponseReserve     int            `yaml:"response_reserve"`
 	Categories          map[string]int `yaml:"categories"`
 	Redistribute        bool           `yaml:"redistribute"`
+	Warnings            Warnings       `yaml:"warnings"`
+}
+
+// Warnings is context.budget.warnings (an acode-lsp extension): where the
+// budget levels start, for the editors' gauge (acode/budget) and the
+// conversation requests (see budget.Level).
+type Warnings struct {
+	WarningPercent     float64 `yaml:"warning_percent"`
+	CriticalPercent    float64 `yaml:"critical_percent"`
+	MinRemainingTokens int     `yaml:"min_remaining_tokens"`
+}
+
+// Thresholds returns w as budget thresholds.
+func (w Warnings) Thresholds() budget.Thresholds {
+	return budget.Thresholds{WarningPercent: w.WarningPercent, CriticalPercent: w.CriticalPercent, MinRemainingTokens: w.MinRemainingTokens}
 }
 
 // Ranking is context.ranking: the weights of DESIGN rule 5.
@@ -89,6 +104,8 @@ func Default() Config {
 			TotalTokens: 100000, SystemPromptReserve: 2000, ResponseReserve: 8000,
 			Categories:   copyMap(budget.DefaultPercentages),
 			Redistribute: true,
+			Warnings: Warnings{WarningPercent: budget.DefaultWarningPercent, CriticalPercent: budget.DefaultCriticalPercent,
+				MinRemainingTokens: budget.DefaultMinRemainingTokens},
 		},
 		SourcePriority: map[string]int{budget.ToolResults: 100, budget.OpenFiles: 80, budget.SearchResults: 60, budget.References: 40},
 		Ranking:        Ranking{RelevanceWeight: 0.5, RecencyWeight: 0.3, SourceWeight: 0.2},

@@ -91,6 +91,24 @@ func FuzzPackInvariants(f *testing.F) {
 		if xmlFormat {
 			req.Format = FormatXML
 		}
+		if seed%2 == 0 { // a tool result holding part of a file (dedup of copies)
+			matches, _ := filepath.Glob(filepath.Join(root, "*", "f0.go"))
+			matches2, _ := filepath.Glob(filepath.Join(root, "*", "*", "f0.go"))
+			matches = append(append([]string{filepath.Join(root, "f0.go")}, matches...), matches2...)
+			var data []byte
+			var err error = os.ErrNotExist
+			for _, m := range matches {
+				if data, err = os.ReadFile(m); err == nil {
+					break
+				}
+			}
+			if err == nil {
+				ls := strings.SplitAfter(string(data), "\n")
+				a := int(uint64(seed)>>1) % len(ls)
+				text := strings.Join(ls[a:], "")
+				req.Sources = append(req.Sources, SourceParams{Type: "tool_result", Label: "cat f0.go", Content: &text})
+			}
+		}
 		res, err := NewEngine(cfg, ws).Pack(context.Background(), req, nil, nil)
 		if err != nil {
 			t.Fatalf("Pack: %v", err)
