@@ -4,11 +4,13 @@
 // Start with [Split]: it parses a file with tree-sitter where a grammar exists
 // (see [Language]) and yields one chunk per top-level declaration (functions,
 // methods, classes, types, import blocks, markdown sections), each with its
-// leading doc comment. Declarations over [Options.MaxTokens] are split into
-// their members (methods of a class, subsections of a section) and, when that
-// is not possible or not enough, into line windows. Small neighbours are then
-// merged toward [Options.MinTokens]. Files without a grammar are cut into line
-// windows; [SplitLines] does the same for an arbitrary line range.
+// leading doc comment. Containers over half of [Options.MaxTokens] are split
+// into their members (methods of a class, subsections of a section, the
+// tests of a describe block); other declarations over MaxTokens, and files
+// without a grammar, are cut into line pieces of about a quarter of
+// MaxTokens at statement and paragraph boundaries. Small neighbours are then
+// merged toward [Options.MinTokens]. [SplitLines] cuts an arbitrary line
+// range into greedy MaxTokens windows.
 //
 // The chunks of a file always partition it: every line is in exactly one
 // chunk, chunks are in file order, and no chunk starts or ends mid-line.
@@ -89,7 +91,7 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 	l := newLayout(ctx, src, count, opts)
 	lang := Language(path)
 	if !l.opts.PreferStructural || lang == "" || l.li.count() == 0 {
-		return l.windowChunks(0, l.li.count()-1)
+		return l.pieceChunks(0, l.li.count()-1)
 	}
 	g := grammarFor(lang)
 	tree, err := g.parse(ctx, nil, src)

@@ -45,7 +45,7 @@ func (d *Document) Update(ctx context.Context, src []byte, count Counter, opts O
 	if d.g == nil || !l.opts.PreferStructural {
 		d.closeTree()
 		d.src = src
-		return l.windowChunks(0, l.li.count()-1)
+		return l.pieceChunks(0, l.li.count()-1)
 	}
 	old := d.tree
 	if old != nil {

@@ -75,6 +75,23 @@ func (l *layout) windowChunks(first, last int) ([]Chunk, error) {
 	return l.chunks(us), nil
 }
 
+// pieceChunks cuts lines first..last into "lines" pieces (see
+// [layout.pieces]) and merges small neighbours, for a whole file without
+// structure.
+func (l *layout) pieceChunks(first, last int) ([]Chunk, error) {
+	if first > last {
+		return []Chunk{}, nil
+	}
+	us, err := l.pieces(unit{decl: decl{first: first, last: last, kind: "lines"}})
+	if err != nil {
+		return nil, err
+	}
+	if us, err = l.merge(us); err != nil {
+		return nil, err
+	}
+	return l.chunks(us), nil
+}
+
 // windows splits u at line boundaries into pieces of at most MaxTokens. A
 // piece of one line may exceed it; it is flagged oversize. Pieces keep the
 // kind of u; a named u gives its pieces a " (part i/n)" suffix.
@@ -177,12 +194,25 @@ func addName(names, name string) string {
 	return joinNames(append(strings.Split(names, ", "), name))
 }
 
-// fit returns u, split into members or line windows while over MaxTokens.
+// containerTokens is the size above which a container (class, impl,
+// section, describe block, object literal) is split into its members even
+// though it fits MaxTokens: half of MaxTokens. A container is a collection
+// of units a task needs one of, not a unit itself.
+func (l *layout) containerTokens() int { return max(l.opts.MinTokens, l.opts.MaxTokens/2) }
+
+// pieceTokens is the target size of the line windows an oversized
+// declaration without members is cut into: a quarter of MaxTokens, at least
+// MinTokens. Smaller pieces rank and fit better than MaxTokens slabs.
+func (l *layout) pieceTokens() int { return max(l.opts.MinTokens, l.opts.MaxTokens/4) }
+
+// fit returns u, split into members while it is a container over
+// containerTokens, or into line pieces while over MaxTokens.
 func (l *layout) fit(u unit) ([]unit, error) {
 	if err := l.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("chunker: %w", err)
 	}
-	if l.tokens(u.first, u.last) <= l.opts.MaxTokens {
+	n := l.tokens(u.first, u.last)
+	if n <= l.opts.MaxTokens && (u.members == nil || n <= l.containerTokens()) {
 		return []unit{u}, nil
 	}
 	var ms []decl
@@ -195,7 +225,10 @@ func (l *layout) fit(u unit) ([]unit, error) {
 		}
 	}
 	if len(ms) == 0 {
-		return l.windows(u)
+		if n <= l.opts.MaxTokens {
+			return []unit{u}, nil
+		}
+		return l.pieces(u)
 	}
 	var parts []unit
 	if ms[0].first > u.first { // the header: signature, docstring, leading fields
@@ -252,7 +285,7 @@ func (l *layout) merge(us []unit) ([]unit, error) {
 		names = append(names, ns)
 	}
 	for i := range out {
-		out[i].name = strings.Join(names[i], ", ")
+		out[i].name = strings.Join(collapseParts(names[i]), ", ")
 	}
 	return out, nil
 }
@@ -282,7 +315,7 @@ func (l *layout) chunks(us []unit) []Chunk {
 func (l *layout) layoutDecls(ds []decl) ([]Chunk, error) {
 	n := l.li.count()
 	if len(ds) == 0 {
-		return l.windowChunks(0, n-1)
+		return l.pieceChunks(0, n-1)
 	}
 	var us []unit
 	for _, u := range l.partition(0, n-1, ds, true) {
@@ -297,4 +330,40 @@ func (l *layout) layoutDecls(ds []decl) ([]Chunk, error) {
 		return nil, err
 	}
 	return l.chunks(us), nil
+}
+
+// collapseParts joins runs of consecutive parts of one declaration in a
+// list of names: "F (part 2/5)", "F (part 3/5)" → "F (parts 2-3/5)".
+func collapseParts(names []string) []string {
+	var out []string
+	for i := 0; i < len(names); {
+		base, a, n, ok := partOf(names[i])
+		j := i + 1
+		for ok && j < len(names) {
+			b2, b, n2, ok2 := partOf(names[j])
+			if !ok2 || b2 != base || n2 != n || b != a+(j-i) {
+				break
+			}
+			j++
+		}
+		if j-i > 1 {
+			out = append(out, fmt.Sprintf("%s (parts %d-%d/%d)", base, a, a+j-i-1, n))
+		} else {
+			out = append(out, names[i])
+		}
+		i = j
+	}
+	return out
+}
+
+// partOf parses "Name (part i/n)".
+func partOf(name string) (base string, i, n int, ok bool) {
+	k := strings.LastIndex(name, " (part ")
+	if k < 0 || !strings.HasSuffix(name, ")") {
+		return "", 0, 0, false
+	}
+	if _, err := fmt.Sscanf(name[k:], " (part %d/%d)", &i, &n); err != nil {
+		return "", 0, 0, false
+	}
+	return name[:k], i, n, true
 }

@@ -2,6 +2,7 @@ package chunker
 
 import (
 	"context"
+	"strconv"
 	"strings"
 
 	sitter "github.com/smacker/go-tree-sitter"
@@ -208,3 +209,16 @@ func joinNames(names []string) string {
 	}
 	return strings.Join(names, ", ")
 }
+
+// oneLineName keeps a name taken from source text on one line (white space
+// runs become one space) and cuts it to at most n runes with "…".
+func oneLineName(s string, n int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > n {
+		return string(r[:n-1]) + "…"
+	}
+	return s
+}
+
+// strconvQuote quotes a title for a name: "…" with inner quotes escaped.
+func strconvQuote(s string) string { return strconv.Quote(s) }

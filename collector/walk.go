@@ -19,6 +19,34 @@ type walk struct {
 	excl    []Exclusion
 	dirs    map[string]bool // resolved directories walked
 	files   map[string]bool // resolved files listed or excluded
+	bytes   int64           // text gathered so far
+}
+
+// MaxWalkBytes bounds the text one Walk (and so one Search) gathers: 256
+// MiB. A walk past it stops with a *WalkLimitError instead of holding a
+// whole monorepo in memory. A variable so that tests can lower it.
+var MaxWalkBytes int64 = 256 << 20
+
+// ErrWalkLimit is wrapped by the error of a walk that passed MaxWalkBytes.
+var ErrWalkLimit = errors.New("collector: walk gathers more text than the limit")
+
+// WalkLimitError is a walk that passed MaxWalkBytes: Max is the limit,
+// Size what had been gathered when it stopped.
+type WalkLimitError struct{ Max, Size int64 }
+
+func (e *WalkLimitError) Error() string {
+	return fmt.Sprintf("collector: walk: more than %d bytes of text (the limit)", e.Max)
+}
+
+// Unwrap makes errors.Is(err, ErrWalkLimit) true.
+func (e *WalkLimitError) Unwrap() error { return ErrWalkLimit }
+
+// over returns the error of a walk past MaxWalkBytes, or nil.
+func (st *walk) over() error {
+	if st.bytes > MaxWalkBytes {
+		return &WalkLimitError{Max: MaxWalkBytes, Size: st.bytes}
+	}
+	return nil
 }
 
 // Walk lists the files under paths (absolute, or relative to the primary
@@ -39,6 +67,9 @@ func (w *Workspace) Walk(ctx context.Context, t SourceType, paths ...string) ([]
 	}
 	for _, p := range paths {
 		if err := st.named(ctx, p); err != nil {
+			return nil, nil, err
+		}
+		if err := st.over(); err != nil {
 			return nil, nil, err
 		}
 	}
@@ -135,6 +166,9 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 		if err := st.entry(ctx, r, chain, filepath.Join(abs, e.Name()), e.Type()); err != nil {
 			return err
 		}
+		if err := st.over(); err != nil {
+			return err
+		}
 	}
 	return nil
 }
@@ -219,6 +253,7 @@ func (st *walk) add(s Source, e *Exclusion) {
 		return
 	}
 	st.sources = append(st.sources, s)
+	st.bytes += int64(len(s.Content))
 }
 
 // mustRel is relSlash for a path known to be below base.

@@ -47,6 +47,19 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
 	texts := make([]*budget.Text, len(srcs))
 	cut := make([][]chunker.Chunk, len(srcs))
+	// Sources that share a text (one file named by many references) share
+	// its line index and bytes: built once, before the workers start.
+	datas := make([][]byte, len(srcs))
+	shared := map[textKey]int{}
+	for i, s := range srcs {
+		k := keyOf(s.Content)
+		if j, ok := shared[k]; ok {
+			texts[i], datas[i] = texts[j], datas[j]
+			continue
+		}
+		shared[k] = i
+		texts[i], datas[i] = budget.NewText(s.Content), []byte(s.Content)
+	}
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(srcs)))
@@ -59,14 +72,20 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 				if i >= len(srcs) || p.ctx.Err() != nil {
 					return
 				}
-				texts[i] = budget.NewText(srcs[i].Content)
-				cut[i] = p.cutSource(srcs[i], texts[i].Lines(), opts)
+				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
 			}
 		}()
 	}
 	wg.Wait()
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
+	}
+	total := 0
+	for _, c := range cut {
+		total += len(c)
+	}
+	if int64(total) > limits.candidates {
+		return nil, limitError("maxCandidates", limits.candidates, int64(total), "the chunk candidates of this request", "send fewer sources or narrower ranges, or walk fewer paths")
 	}
 	var items []*budget.Item
 	var srcIndex []int
@@ -122,7 +141,8 @@ func rankedChunkTokens(max int, query string, ablate []string) int {
 }
 
 // cutSource chunks one source of n lines; it is safe for concurrent use.
-func (p *run) cutSource(s source, n int, opts chunker.Options) []chunker.Chunk {
+// data is s.Content as bytes (shared between sources of one text).
+func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
 	count := chunker.Counter(p.tok.Count)
 	switch {
 	case n == 0:
@@ -135,9 +155,9 @@ func (p *run) cutSource(s source, n int, opts chunker.Options) []chunker.Chunk {
 		if end == 0 || end > n {
 			end = n
 		}
-		return chunker.SplitLines([]byte(s.Content), s.StartLine, end, count, opts)
+		return chunker.SplitLines(data, s.StartLine, end, count, opts)
 	case s.Type == collector.ToolResult:
-		return chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+		return chunker.SplitLines(data, 1, n, count, opts)
 	}
 	key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
 	if c, ok := chunkCache.Get(key); ok {
@@ -148,12 +168,12 @@ func (p *run) cutSource(s source, n int, opts chunker.Options) []chunker.Chunk {
 		}
 		return chunks
 	}
-	chunks, err := chunker.Split(p.ctx, s.Path, []byte(s.Content), count, opts)
+	chunks, err := chunker.Split(p.ctx, s.Path, data, count, opts)
 	if err != nil {
 		if p.ctx.Err() != nil {
 			return nil
 		}
-		return chunker.SplitLines([]byte(s.Content), 1, n, count, opts)
+		return chunker.SplitLines(data, 1, n, count, opts)
 	}
 	if p.tok.Exact() {
 		slim := make([]chunker.Chunk, len(chunks))

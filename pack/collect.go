@@ -35,8 +35,14 @@ var sourceTypes = map[string]collector.SourceType{
 // filters (DESIGN rule 9); what is not let in goes to p.excluded.
 func (p *run) collect(open []OpenDoc) ([]source, error) {
 	ws := p.e.ws
+	if err := checkSourceCount(len(p.req.Sources)); err != nil {
+		return nil, err
+	}
 	var out []source
 	for i, sp := range p.req.Sources {
+		if err := p.ctx.Err(); err != nil {
+			return nil, err
+		}
 		s, excl, err := p.explicit(i, sp)
 		if err != nil {
 			return nil, err
@@ -47,6 +53,9 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		}
 		out = append(out, s)
 	}
+	if err := p.chargeBytes(out); err != nil {
+		return nil, err
+	}
 	if len(p.req.Paths) > 0 || len(p.req.Include) > 0 {
 		if ws == nil {
 			return nil, &ParamError{Field: "paths", Message: "no workspace root to walk"}
@@ -56,6 +65,9 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		}
 		srcs, excls, err := ws.Walk(p.ctx, collector.OpenFile, p.req.Paths...)
 		if err != nil {
+			if le := walkLimit(err); le != nil {
+				return nil, le
+			}
 			return nil, fmt.Errorf("walk: %w", err)
 		}
 		for _, x := range excls {
@@ -109,6 +121,9 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 			if p.ctx.Err() != nil {
 				return nil, p.ctx.Err()
 			}
+			if le := walkLimit(err); le != nil {
+				return nil, le
+			}
 			return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
 		}
 		for _, x := range excls {
@@ -121,7 +136,10 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
 	}
-	return out, nil
+	if err := p.chargeBytes(out); err != nil {
+		return nil, err
+	}
+	return coalesceRanges(out), nil
 }
 
 // explicit turns one request source into a collected source.
@@ -173,7 +191,7 @@ func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, er
 		// secret) and of the content, whether it reads the text or was given it.
 		var excl *collector.Exclusion
 		if sp.Content == nil {
-			s, excl = ws.Read(p.ctx, t, path)
+			s, excl = p.readOnce(t, path)
 		} else {
 			s, excl = ws.ReadText(p.ctx, t, path, *sp.Content)
 		}

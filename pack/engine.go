@@ -125,6 +125,10 @@ type run struct {
 	excluded    []Item
 	seenExcl    map[string]bool
 	warnings    []string
+
+	reads     map[readKey]readResult // files read in this request (limits.go)
+	charged   map[textKey]bool       // texts counted in bytesRead
+	bytesRead int64
 }
 
 func (p *run) time(stage string) {
@@ -147,13 +151,9 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	before := p.cacheBefore
 	p.progress("selecting", 70)
 	f := newFormatter(count)
-	render := f.markdown
-	if p.req.Template != "" {
-		tmpl, err := parseTemplate(p.req.Template)
-		if err != nil {
-			return nil, &ParamError{Field: "template", Message: err.Error()}
-		}
-		render = func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }
+	render, err := p.renderer(f)
+	if err != nil {
+		return nil, err
 	}
 	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count}
 	sel := budget.Select(cands, p.alloc, selOpts)
@@ -271,6 +271,9 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 
 // resolve applies the request's budget and model over the configuration.
 func (p *run) resolve() error {
+	if err := p.checkFormat(); err != nil {
+		return err
+	}
 	cfg := p.e.cfg
 	b := cfg.Context.Budget
 	total, sys, resp, cats := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve, b.Categories

@@ -43,6 +43,9 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 		return nil, err
 	}
 	f := newFormatter(p.tok.Count)
+	if _, err := p.renderer(f); err != nil { // the format's estimates, and its errors
+		return nil, err
+	}
 	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count})
 	p.time("select")
 	if err := p.ctx.Err(); err != nil {

@@ -25,6 +25,10 @@ type Request struct {
 	// Template is an optional Go text/template for the output (an
 	// acode-lsp extension; see docs/ranking.md "Format").
 	Template string `json:"template,omitempty"`
+	// Format is "markdown" (the default when empty) or "xml" (DESIGN rule
+	// 8): <file path="…" lines="…">…</file> and <tool label="…">…</tool>
+	// elements. It cannot be combined with Template.
+	Format string `json:"format,omitempty"`
 
 	// Paths are files or directories walked as open_file sources (the
 	// CLI's PATH arguments); not part of the JSON contract.

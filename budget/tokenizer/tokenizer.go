@@ -11,7 +11,9 @@ type Tokenizer interface {
 	// Count returns the number of tokens of text.
 	Count(text string) int
 	// Encoding names the encoding: "o200k_base", "cl100k_base",
-	// "p50k_base", "r50k_base", or "heuristic".
+	// "p50k_base", "r50k_base", "llama3", "qwen3", "deepseek_v3",
+	// "gemma3", "file:<path>" for a configured tokenizer.json, or
+	// "heuristic".
 	Encoding() string
 	// Exact is false only for the heuristic.
 	Exact() bool
@@ -23,6 +25,10 @@ const (
 	Cl100kBase = "cl100k_base"
 	P50kBase   = "p50k_base"
 	R50kBase   = "r50k_base"
+	Llama3     = "llama3"      // Llama 3.x (Hugging Face tokenizer.json)
+	Qwen3      = "qwen3"       // Qwen 2, 2.5 and 3
+	DeepseekV3 = "deepseek_v3" // DeepSeek V3 and R1
+	Gemma3     = "gemma3"      // Gemma 3 and Gemini 2.x/3 (SentencePiece BPE)
 	// HeuristicName is what the heuristic's Encoding method returns.
 	HeuristicName = "heuristic"
 )
@@ -32,7 +38,7 @@ const DefaultModel = "gpt-4o"
 
 // Encodings lists the exact encodings, newest first.
 func Encodings() []string {
-	return []string{O200kBase, Cl100kBase, P50kBase, R50kBase}
+	return []string{O200kBase, Cl100kBase, P50kBase, R50kBase, Llama3, Qwen3, DeepseekV3, Gemma3}
 }
 
 // ForModel returns the exact tokenizer for a known model, or the heuristic
@@ -53,7 +59,14 @@ func ForModel(model string) (Tokenizer, error) {
 // surrounding spaces ignored). An unknown name is an error listing the
 // valid ones.
 func ForEncoding(name string) (Tokenizer, error) {
-	e, ok := encoders[strings.ToLower(strings.TrimSpace(name))]
+	key := strings.ToLower(strings.TrimSpace(name))
+	if h, ok := hfEncoders[key]; ok {
+		if err := h.load(); err != nil {
+			return nil, err
+		}
+		return h, nil
+	}
+	e, ok := encoders[key]
 	if !ok {
 		return nil, fmt.Errorf("tokenizer: unknown encoding %q (valid: %s)", name, strings.Join(Encodings(), ", "))
 	}

@@ -35,22 +35,29 @@ type countResult struct {
 // still counted. Invalid UTF-8 is counted after U+FFFD replacement.
 func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("count", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	model := fs.String("model", "", "model whose tokenizer counts (default: the config's, else gpt-4o)")
-	encoding := fs.String("encoding", "", "encoding to count with: o200k_base, cl100k_base, p50k_base, r50k_base")
+	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
+	encoding := fs.String("encoding", "", "encoding `E` to count with: o200k_base, cl100k_base, p50k_base, r50k_base")
 	asJSON := fs.Bool("json", false, `print {"encoding","exact","files":[{"path","tokens"}],"total"}`)
-	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to count, in bytes")
-	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml found from the current directory up)")
+	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to count, in `bytes`")
+	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml found from the current directory up)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp count [FILE…|-] [--model M | --encoding E] [--json]\n\n")
-		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "usage: acode-lsp count [FILE…|-] [--model M | --encoding E] [--json]\n\nPrints the exact token count of each file (- = stdin) and the total.\n\n")
+		printFlags(fs)
 	}
-	if err := fs.Parse(interleave(fs, args)); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, interleave(fs, args), stdout, stderr); !ok {
+		return code
 	}
 	if *model != "" && *encoding != "" {
 		fmt.Fprintln(stderr, "acode-lsp count: give --model or --encoding, not both")
 		return 2
+	}
+	if *maxSize <= 0 {
+		return flagError(stderr, "count", "max-size", fmt.Sprint(*maxSize), "must be a positive number of bytes")
+	}
+	if *encoding != "" {
+		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
+			return flagError(stderr, "count", "encoding", *encoding, "is not an encoding acode-lsp knows; use o200k_base, cl100k_base, p50k_base or r50k_base")
+		}
 	}
 	tok, err := countTokenizer(*cfgPath, *model, *encoding)
 	if err != nil {
@@ -206,16 +213,22 @@ func interleave(fs *flag.FlagSet, args []string) []string {
 				if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
 					continue
 				}
-				if i+1 < len(args) {
-					flags = append(flags, args[i+1])
-					i++
+				if i+1 == len(args) {
+					return []string{a} // the flag lacks its value: let Parse say so
 				}
+				flags = append(flags, args[i+1])
+				i++
 			}
 			continue
 		}
 		pos = append(pos, a)
 	}
-	return append(flags, pos...)
+	// "--" ends the flags, so a flag missing its value at the end is reported
+	// as such instead of taking a moved positional argument.
+	if len(pos) == 0 {
+		return flags
+	}
+	return append(append(flags, "--"), pos...)
 }
 
 func indexByte(s string, c byte) int {

@@ -84,8 +84,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			// `acode-lsp --log-level debug`).
 			return runServe(ctx, args, stdin, stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "acode-lsp: unknown command %q\n\n", cmd)
-		usage(stderr)
+		fmt.Fprintf(stderr, "acode-lsp: unknown command %q\nRun 'acode-lsp -h' for the commands.\n", cmd)
 		return 2
 	}
 }
