@@ -829,9 +829,21 @@ func (e *editor) lenses(path string) []lens {
 		if r.Command == nil {
 			e.t.Fatalf("lens %d has no command (title)", i)
 		}
-		out[i] = lens{Line: r.Range.Start.Line, Title: r.Command.Title}
+		out[i] = lens{Line: r.Range.Start.Line, Title: costPart(r.Command.Title)}
 	}
 	return out
+}
+
+// costPart is a lens title without its what-if part (" · ✓ in context",
+// " · +N to fit", " · not packed: …"), which is computed in the background
+// and so present or not depending on timing; lsp/whatif_test.go tests it.
+func costPart(title string) string {
+	for _, sep := range []string{" · ✓ in context", " · +", " · not packed: "} {
+		if i := strings.Index(title, sep); i >= 0 {
+			return title[:i]
+		}
+	}
+	return title
 }
 
 // goDecls returns, for Go source, the top-level declarations (func, type,
