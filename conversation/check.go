@@ -10,7 +10,8 @@ import (
 
 // CheckRequest is the params object of acode/checkConversation (seed 003's
 // checkBudget): the messages and window of acode/trimConversation, the
-// optional per-request thresholds, and a session id.
+// optional per-request thresholds, a session id and a tokenizer.json (as
+// in [TrimRequest]).
 type CheckRequest struct {
 	Messages             []Message        `json:"messages"`
 	Model                string           `json:"model,omitempty"`
@@ -18,6 +19,7 @@ type CheckRequest struct {
 	ReservedOutputTokens int              `json:"reservedOutputTokens"`
 	Thresholds           *ThresholdParams `json:"thresholds,omitempty"`
 	SessionID            string           `json:"sessionId,omitempty"`
+	TokenizerFile        string           `json:"tokenizerFile,omitempty"`
 
 	// Limits resolves Model when MaxContextTokens is 0; nil means
 	// [DefaultContextLimits].

@@ -23,7 +23,8 @@ const (
 // FitRequest is the params object of acode/fitToolResult. MaxTokens 0
 // (absent) means [DefaultToolTokens]. Path (optional) names the file of a
 // read_file output in history summaries, Pattern the searched pattern of a
-// search_content output; Model lets the server pick the tokenizer.
+// search_content output; Model (or TokenizerFile, a Hugging Face
+// tokenizer.json) lets the server pick the tokenizer.
 //
 // History mode only: MaxChars caps the summary's characters (absent:
 // [DefaultHistoryEntryChars]; 0 turns the cap off); HistoryTokens is what
@@ -43,6 +44,7 @@ type FitRequest struct {
 	HistoryTokens *int   `json:"historyTokens,omitempty"`
 	HistoryCap    int    `json:"historyCap,omitempty"`
 	SessionID     string `json:"sessionId,omitempty"`
+	TokenizerFile string `json:"tokenizerFile,omitempty"`
 
 	// Outline lists the top-level declarations of a file ("func Checkout",
 	// "type Cart") for read_file history summaries; nil lists none. The

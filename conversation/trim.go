@@ -37,6 +37,10 @@ type TrimRequest struct {
 	// SessionID ties the trim to a session of a [Sessions] store; Trim
 	// itself ignores it.
 	SessionID string `json:"sessionId,omitempty"`
+	// TokenizerFile names a Hugging Face tokenizer.json to count with
+	// instead of the model's tokenizer; the server resolves it (Trim
+	// counts with the Counter it is given).
+	TokenizerFile string `json:"tokenizerFile,omitempty"`
 
 	// Limits resolves Model when MaxContextTokens is 0; nil means
 	// [DefaultContextLimits].

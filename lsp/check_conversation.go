@@ -15,7 +15,7 @@ func (s *Server) checkConversation(ctx context.Context, p *conversation.CheckReq
 	if err := conversation.CheckSessionID(p.SessionID); err != nil {
 		return nil, err
 	}
-	tok, err := s.tokenizerFor(p.Model, "", "model")
+	tok, err := s.counterFor(p.Model, p.TokenizerFile)
 	if err != nil {
 		return nil, err
 	}

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -117,4 +118,83 @@ func TestReadFileSummaryOutline(t *testing.T) {
 	if got := FileOutline(context.Background(), "notes.unknownext", src); got != nil {
 		t.Errorf("no grammar: %q", got)
 	}
+}
+
+// hfLlama3JSON is Llama 3's tokenizer.json, installed by make
+// tokenizer-hf-ref (a dependency of make test).
+var hfLlama3JSON = filepath.Join("..", "tools", "hf-tokenizers-ref", "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json")
+
+// TestConversationTokenizerFile: a request may count with a tokenizer.json
+// (tokenizerFile, absolute or relative to the workspace root); the counts
+// are those of the same tokenizer built in; a missing or unsupported file
+// is -32602 naming tokenizerFile.
+func TestConversationTokenizerFile(t *testing.T) {
+	abs, err := filepath.Abs(hfLlama3JSON)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		t.Fatalf("Llama 3's tokenizer.json is not installed (%v): run make tokenizer-hf-ref", err)
+	}
+	root := tempRoot(t)
+	if err := os.MkdirAll(filepath.Join(root, "models"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink(abs, filepath.Join(root, "models", "tokenizer.json")); err != nil {
+		t.Fatal(err)
+	}
+	writeFiles(t, root, map[string]string{"models/bad.json": `{"model":{"type":"WordPiece","vocab":{}}}`})
+	c := startServer(t, Options{}, nil)
+	c.initialize(nil, nil, root)
+	llama, err := tokenizer.ForEncoding(tokenizer.Llama3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	msgs := `[{"role":"system","content":"Ünïcode, émojis 🚀 and code: func main() { fmt.Println(\"héllo\") }"},{"role":"user","content":"` + strings.Repeat("tokenize this sentence, please; ", 40) + `"}]`
+	var req conversation.CheckRequest
+	if err := json.Unmarshal([]byte(`{"messages":`+msgs+`}`), &req); err != nil {
+		t.Fatal(err)
+	}
+	want := conversation.ConversationTokens(llama, req.Messages)
+	gpt := conversation.ConversationTokens(mustTokenizer(t, "gpt-4o"), req.Messages)
+	if want == gpt {
+		t.Fatalf("the test text counts the same under both tokenizers (%d)", want)
+	}
+	for _, file := range []string{abs, "models/tokenizer.json"} {
+		var got conversation.CheckResult
+		fileJSON, _ := json.Marshal(file)
+		c.result(methodCheckConversation, json.RawMessage(`{"messages":`+msgs+`,"maxContextTokens":100000,"tokenizerFile":`+string(fileJSON)+`}`), &got)
+		if got.CurrentTokens != want {
+			t.Errorf("%s: %d tokens, want %d (llama3; gpt-4o counts %d)", file, got.CurrentTokens, want, gpt)
+		}
+	}
+	var tr conversation.TrimResult
+	c.result(methodTrimConversation, json.RawMessage(`{"messages":`+msgs+`,"maxContextTokens":100000,"tokenizerFile":"models/tokenizer.json"}`), &tr)
+	if tr.OriginalTokens != want {
+		t.Errorf("trim: %d tokens, want %d", tr.OriginalTokens, want)
+	}
+	var fit conversation.FitResult
+	c.result(methodFitToolResult, json.RawMessage(`{"tool":"read_file","content":"a line\nanother line\n","tokenizerFile":"models/tokenizer.json"}`), &fit)
+	if fit.Tokens != llama.Count("a line\nanother line\n") {
+		t.Errorf("fit: %d tokens, want %d", fit.Tokens, llama.Count("a line\nanother line\n"))
+	}
+	for _, tt := range []struct{ file, says string }{
+		{"models/missing.json", "not a readable file"},
+		{"models", "not a readable file"},
+		{"models/bad.json", "WordPiece"},
+	} {
+		m := c.call(methodCheckConversation, json.RawMessage(`{"messages":[],"maxContextTokens":100,"tokenizerFile":"`+tt.file+`"}`))
+		if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "tokenizerFile") || !strings.Contains(m.Error.Message, tt.says) {
+			t.Errorf("%s: %+v, want -32602 on tokenizerFile saying %q", tt.file, m.Error, tt.says)
+		}
+	}
+}
+
+func mustTokenizer(t *testing.T, model string) tokenizer.Tokenizer {
+	t.Helper()
+	tk, err := tokenizer.ForModel(model)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tk
 }

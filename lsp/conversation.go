@@ -1,6 +1,9 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
+
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -30,6 +33,40 @@ func (s *Server) tokenizerFor(model, encoding, field string) (tokenizer.Tokenize
 		return nil, invalidParams(field, "%v", err)
 	}
 	return t, nil
+}
+
+// counterFor returns the tokenizer a conversation request counts with:
+// the Hugging Face tokenizer.json it names in tokenizerFile (a relative
+// path is taken from the first workspace root), else its model, else the
+// configured one. Counts are cached per file as per encoding.
+func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
+	if file == "" {
+		return s.tokenizerFor(model, "", "model")
+	}
+	path := file
+	if !filepath.IsAbs(path) {
+		roots := s.conf.rootsCopy()
+		if len(roots) == 0 {
+			return nil, invalidParams("tokenizerFile", "%q is a relative path and there is no workspace root: give an absolute path to the tokenizer.json", file)
+		}
+		path = filepath.Join(roots[0], path)
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, invalidParams("tokenizerFile", "%q is not a readable file: name a Hugging Face tokenizer.json", file)
+	}
+	t, err := tokenizer.ForFile(path)
+	if err != nil {
+		return nil, invalidParams("tokenizerFile", "%v", err)
+	}
+	c := s.conf
+	c.tokMu.Lock()
+	defer c.tokMu.Unlock()
+	if ct, ok := c.tokenizers[t.Encoding()]; ok {
+		return ct, nil
+	}
+	ct := tokenizer.NewCached(t, tokenizer.DefaultCacheSize)
+	c.tokenizers[t.Encoding()] = ct
+	return ct, nil
 }
 
 // thresholds are the configured budget thresholds (context.budget.warnings).

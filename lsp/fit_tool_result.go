@@ -16,7 +16,7 @@ func (s *Server) fitToolResult(ctx context.Context, p *conversation.FitRequest) 
 	if err := conversation.CheckSessionID(p.SessionID); err != nil {
 		return nil, err
 	}
-	tok, err := s.tokenizerFor(p.Model, "", "model")
+	tok, err := s.counterFor(p.Model, p.TokenizerFile)
 	if err != nil {
 		return nil, err
 	}

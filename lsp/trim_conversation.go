@@ -13,7 +13,7 @@ func (s *Server) trimConversation(ctx context.Context, p *conversation.TrimReque
 	if err := conversation.CheckSessionID(p.SessionID); err != nil {
 		return nil, err
 	}
-	tok, err := s.tokenizerFor(p.Model, "", "model")
+	tok, err := s.counterFor(p.Model, p.TokenizerFile)
 	if err != nil {
 		return nil, err
 	}

@@ -26,6 +26,7 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	mode := fs.String("mode", conversation.ModePage, "`page`, or history for a compressed summary")
 	path := fs.String("path", "", "file `PATH` shown in a read_file history summary")
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default gpt-4o)")
+	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
 	pattern := fs.String("pattern", "", "the searched `PATTERN`, named in a search_content history summary")
 	maxChars := fs.Int("max-chars", conversation.DefaultHistoryEntryChars, "characters a history summary may use, `N` (0: no cap)")
 	historyTokens := fs.Int("history-tokens", 0, "tokens the work history already holds, `N` (history mode)")
@@ -52,7 +53,7 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "acode-lsp fit: read stdin: %v\n", err)
 		return 1
 	}
-	tk, err := tokenizer.ForModel(*model)
+	tk, err := conversationTokenizer(*model, *tokFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
 		return 1
@@ -96,4 +97,13 @@ func marshalCLIResult(v any) ([]byte, error) {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// conversationTokenizer is the tokenizer of `trim` and `fit`: the
+// tokenizer.json file when one is named, else the model's.
+func conversationTokenizer(model, file string) (tokenizer.Tokenizer, error) {
+	if file != "" {
+		return tokenizer.ForFile(file)
+	}
+	return tokenizer.ForModel(model)
 }

@@ -27,6 +27,7 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	keepErrors := fs.Bool("preserve-errors", true, "error outputs survive the first pass (preserveErrors)")
 	asJSON := fs.Bool("json", false, "print the acode/trimConversation result object instead of the messages")
 	check := fs.Bool("check", false, "only measure: print the acode/checkConversation result (maxInputTokens, currentTokens, availableTokens, withinBudget, …), trim nothing")
+	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
 	markers := fs.Bool("markers", false, "mark placeholders with \"_truncated\": true and \"_originalTokens\": N (markers; strip them before sending)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp trim --max N [--reserve N] [--model M] [--check] [flags] < conversation.json\n\n"+
@@ -82,9 +83,11 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			req.PreserveErrors = keepErrors
 		case "markers":
 			req.Markers = markers
+		case "tokenizer-file":
+			req.TokenizerFile = *tokFile
 		}
 	})
-	tk, err := tokenizer.ForModel(req.Model)
+	tk, err := conversationTokenizer(req.Model, req.TokenizerFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
 		return 1

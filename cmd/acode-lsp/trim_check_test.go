@@ -4,8 +4,13 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/conversation"
 )
 
 // TestRunTrimCheck: `trim --check` prints the acode/checkConversation
@@ -53,5 +58,37 @@ func TestRunTrimCheck(t *testing.T) {
 	if code := runTrim(context.Background(), []string{"--max", "2000"}, strings.NewReader(in), &stdout, &stderr); code != 0 ||
 		strings.Contains(stdout.String(), "_truncated") || !strings.Contains(stdout.String(), "[content truncated") {
 		t.Errorf("no markers by default: exit %d\n%s", code, stdout.String())
+	}
+}
+
+// TestRunTrimTokenizerFile: --tokenizer-file counts with a tokenizer.json
+// (Llama 3's, installed by make tokenizer-hf-ref) — the counts of the
+// built-in llama3 encoding.
+func TestRunTrimTokenizerFile(t *testing.T) {
+	file := filepath.Join("..", "..", "tools", "hf-tokenizers-ref", "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json")
+	if _, err := os.Stat(file); err != nil {
+		t.Fatalf("Llama 3's tokenizer.json is not installed (%v): run make tokenizer-hf-ref", err)
+	}
+	in := `[{"role":"user","content":"Ünïcode 🚀 func main() { fmt.Println(\"héllo\") }"}]`
+	var msgs []conversation.Message
+	if err := json.Unmarshal([]byte(in), &msgs); err != nil {
+		t.Fatal(err)
+	}
+	llama, err := tokenizer.ForEncoding(tokenizer.Llama3)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var stdout, stderr bytes.Buffer
+	if code := runTrim(context.Background(), []string{"--check", "--max", "1000", "--tokenizer-file", file}, strings.NewReader(in), &stdout, &stderr); code != 0 {
+		t.Fatalf("exit %d: %s", code, stderr.String())
+	}
+	var res struct{ CurrentTokens int }
+	if err := json.Unmarshal(stdout.Bytes(), &res); err != nil || res.CurrentTokens != conversation.ConversationTokens(llama, msgs) {
+		t.Errorf("currentTokens %d, want %d (%v)", res.CurrentTokens, conversation.ConversationTokens(llama, msgs), err)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	if code := runFit(context.Background(), []string{"--tokenizer-file", "missing.json"}, strings.NewReader("x\n"), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "missing.json") {
+		t.Errorf("missing file: exit %d, %s", code, stderr.String())
 	}
 }
