@@ -63,7 +63,7 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		if err := checkGlobs(p.req.Include); err != nil {
 			return nil, err
 		}
-		srcs, excls, err := ws.Walk(p.ctx, collector.OpenFile, p.req.Paths...)
+		srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
 		if err != nil {
 			if le := walkLimit(err); le != nil {
 				return nil, le
@@ -116,7 +116,7 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		if sp.MaxResults < 0 {
 			return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
 		}
-		srcs, excls, err := ws.Search(p.ctx, sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+		srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
 		if err != nil {
 			if p.ctx.Err() != nil {
 				return nil, p.ctx.Err()
