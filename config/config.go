@@ -89,8 +89,11 @@ type Dedup struct {
 // (the encoding wins when both are given). CacheSize is an acode-lsp
 // extension: the number of cached counts (default 10,000).
 type Tokenizer struct {
-	Model     string `yaml:"model"`
-	Encoding  string `yaml:"encoding"`
+	Model    string `yaml:"model"`
+	Encoding string `yaml:"encoding"`
+	// File is a Hugging Face tokenizer.json counted exactly (DESIGN rule
+	// 1); relative to the config file's directory. An encoding wins over it.
+	File      string `yaml:"file"`
 	CacheSize int    `yaml:"cache_size"`
 }
 
@@ -176,7 +179,12 @@ func Parse(data []byte, name string) (Config, error) {
 		}
 		return Default(), e
 	}
-	return v.Config, nil
+	cfg := v.Config
+	if f := cfg.Context.Tokenizer.File; f != "" && name != "" && !filepath.IsAbs(f) {
+		// context.tokenizer.file is relative to the config file.
+		cfg.Context.Tokenizer.File = filepath.Join(filepath.Dir(name), f)
+	}
+	return cfg, nil
 }
 
 // Validation is everything `config validate` says about a file.

@@ -265,7 +265,7 @@ func (c Config) check() []Problem {
 	tk := ctx.Tokenizer
 	if tk.Encoding != "" {
 		if _, err := tokenizer.ForEncoding(tk.Encoding); err != nil {
-			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use o200k_base, cl100k_base, p50k_base or r50k_base, or name a model instead"})
+			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use " + strings.Join(tokenizer.Encodings(), ", ") + ", or name a model instead"})
 		}
 	}
 	if tk.CacheSize < 0 {

@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"sync"
 	"time"
 
@@ -23,6 +24,8 @@ type budgetStatusResult struct {
 	Percent   float64 `json:"percent"`
 	Level     string  `json:"level"`
 	OpenFiles int     `json:"openFiles"`
+	// Estimate is rule 1's estimate object when the counts are not exact.
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
 }
 
 // currentBudget computes the budget now: used is the sum of the exact token
@@ -50,6 +53,7 @@ func (s *Server) currentBudget(ctx context.Context) (*budgetStatusResult, error)
 		Percent:   percentOf(used, available),
 		Level:     budget.Level(used, available, th),
 		OpenFiles: len(docs),
+		Estimate:  tokenizer.EstimateOf(e.tok),
 	}, nil
 }
 

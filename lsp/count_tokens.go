@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+
 	"go.lsp.dev/protocol"
 
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -25,12 +27,13 @@ type countTokensParams struct {
 // the count of the redacted text a pack uses, Redactions the number of
 // values replaced, and Note says why the two differ.
 type countTokensResult struct {
-	Tokens       int    `json:"tokens"`
-	Encoding     string `json:"encoding"`
-	Exact        bool   `json:"exact"`
-	PackedTokens *int   `json:"packedTokens,omitempty"`
-	Redactions   int    `json:"redactions,omitempty"`
-	Note         string `json:"note,omitempty"`
+	Tokens       int                 `json:"tokens"`
+	Encoding     string              `json:"encoding"`
+	Exact        bool                `json:"exact"`
+	Estimate     *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
+	PackedTokens *int                `json:"packedTokens,omitempty"`
+	Redactions   int                 `json:"redactions,omitempty"`
+	Note         string              `json:"note,omitempty"`
 }
 
 // countTokens handles acode/countTokens. A uri is read like a packContext
@@ -74,7 +77,7 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 		return nil, err
 	}
 	defer release()
-	res := &countTokensResult{Tokens: tok.Count(raw), Encoding: tok.Encoding(), Exact: tok.Exact()}
+	res := &countTokensResult{Tokens: tok.Count(raw), Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok)}
 	if redactions > 0 {
 		packed := tok.Count(text)
 		res.PackedTokens, res.Redactions = &packed, redactions

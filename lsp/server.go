@@ -109,6 +109,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 		protocol.MethodWorkspaceDidChangeWorkspaceFolders: notification(s.didChangeWorkspaceFolders),
 	}
 	s.registerConversation()
+	s.registerReportUsage()
 	return s
 }
 

@@ -433,6 +433,8 @@ t.run(':AcodeBudget shows the budget report', function()
   t.eq('[acode] budget', vim.fn.bufname(pack.buffer(pack.names.budget)), 'buffer name')
   local text = table.concat(vim.api.nvim_buf_get_lines(pack.buffer(pack.names.budget), 0, -1, false), '\n')
   t.contains(text, '# Acode budget')
+  t.contains(text, '## Packing since the server started')
+  t.truthy(not text:find('- **Packs:** 0 answered', 1, true), 'packs counted: ' .. text)
   t.contains(text, '# Last packed context')
 end)
 

@@ -7,7 +7,7 @@ import { Documents } from './documents';
 import { VSCodeView } from './editorView';
 import { budgetPresets, customTotal, parseBudget, type BudgetChoice } from './budgetPresets';
 import { chunkName, isChunkArgs, Pinned, renderChunkReport } from './chunks';
-import { Methods, type BudgetStatus, type ChunkArgs, type CountResult, type PackParams, type PackResult } from './protocol';
+import { Methods, type BudgetStatus, type ChunkArgs, type CountResult, type PackParams, type PackResult, type PackStats } from './protocol';
 import { packSummary, renderBudgetReport, renderPackReport, toolLine, toolPlacement } from './report';
 import { errorText, type AcodeServer } from './server';
 import { gatherSources, type ToolResult } from './sources';
@@ -283,7 +283,9 @@ export class Commands {
       void vscode.window.showErrorMessage(`Acode: cannot read the budget: ${errorText(err)}`);
       return;
     }
-    const uri = this.docs.setVersioned('budget.md', renderBudgetReport(status, this.lastPack));
+    // A server without acode/packStats (older) leaves the section out.
+    const stats = await this.server.request<PackStats>(Methods.packStats, {}).catch(() => undefined);
+    const uri = this.docs.setVersioned('budget.md', renderBudgetReport(status, this.lastPack, stats));
     await this.preview(uri, false);
   }
 }
