@@ -47,6 +47,21 @@ type Budget struct {
 	ResponseReserve     int            `yaml:"response_reserve"`
 	Categories          map[string]int `yaml:"categories"`
 	Redistribute        bool           `yaml:"redistribute"`
+	Warnings            Warnings       `yaml:"warnings"`
+}
+
+// Warnings is context.budget.warnings (an acode-lsp extension): where the
+// budget levels start, for the editors' gauge (acode/budget) and the
+// conversation requests (see budget.Level).
+type Warnings struct {
+	WarningPercent     float64 `yaml:"warning_percent"`
+	CriticalPercent    float64 `yaml:"critical_percent"`
+	MinRemainingTokens int     `yaml:"min_remaining_tokens"`
+}
+
+// Thresholds returns w as budget thresholds.
+func (w Warnings) Thresholds() budget.Thresholds {
+	return budget.Thresholds{WarningPercent: w.WarningPercent, CriticalPercent: w.CriticalPercent, MinRemainingTokens: w.MinRemainingTokens}
 }
 
 // Ranking is context.ranking: the weights of DESIGN rule 5.
@@ -74,8 +89,11 @@ type Dedup struct {
 // (the encoding wins when both are given). CacheSize is an acode-lsp
 // extension: the number of cached counts (default 10,000).
 type Tokenizer struct {
-	Model     string `yaml:"model"`
-	Encoding  string `yaml:"encoding"`
+	Model    string `yaml:"model"`
+	Encoding string `yaml:"encoding"`
+	// File is a Hugging Face tokenizer.json counted exactly (DESIGN rule
+	// 1); relative to the config file's directory. An encoding wins over it.
+	File      string `yaml:"file"`
 	CacheSize int    `yaml:"cache_size"`
 }
 
@@ -86,6 +104,8 @@ func Default() Config {
 			TotalTokens: 100000, SystemPromptReserve: 2000, ResponseReserve: 8000,
 			Categories:   copyMap(budget.DefaultPercentages),
 			Redistribute: true,
+			Warnings: Warnings{WarningPercent: budget.DefaultWarningPercent, CriticalPercent: budget.DefaultCriticalPercent,
+				MinRemainingTokens: budget.DefaultMinRemainingTokens},
 		},
 		SourcePriority: map[string]int{budget.ToolResults: 100, budget.OpenFiles: 80, budget.SearchResults: 60, budget.References: 40},
 		Ranking:        Ranking{RelevanceWeight: 0.5, RecencyWeight: 0.3, SourceWeight: 0.2},
@@ -159,7 +179,12 @@ func Parse(data []byte, name string) (Config, error) {
 		}
 		return Default(), e
 	}
-	return v.Config, nil
+	cfg := v.Config
+	if f := cfg.Context.Tokenizer.File; f != "" && name != "" && !filepath.IsAbs(f) {
+		// context.tokenizer.file is relative to the config file.
+		cfg.Context.Tokenizer.File = filepath.Join(filepath.Dir(name), f)
+	}
+	return cfg, nil
 }
 
 // Validation is everything `config validate` says about a file.

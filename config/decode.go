@@ -220,6 +220,9 @@ func (c Config) check() []Problem {
 			}
 		}
 	}
+	if err := b.Warnings.Thresholds().Validate(); err != nil {
+		probs = append(probs, warningsProblem(err))
+	}
 	names := make([]string, 0, len(ctx.SourcePriority))
 	for k := range ctx.SourcePriority {
 		names = append(names, k)
@@ -262,7 +265,7 @@ func (c Config) check() []Problem {
 	tk := ctx.Tokenizer
 	if tk.Encoding != "" {
 		if _, err := tokenizer.ForEncoding(tk.Encoding); err != nil {
-			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use o200k_base, cl100k_base, p50k_base or r50k_base, or name a model instead"})
+			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use " + strings.Join(tokenizer.Encodings(), ", ") + ", or name a model instead"})
 		}
 	}
 	if tk.CacheSize < 0 {
@@ -416,4 +419,16 @@ func lineOf(msg string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// warningsProblem turns a budget.ThresholdError into a problem on its
+// context.budget.warnings key.
+func warningsProblem(err error) Problem {
+	var te *budget.ThresholdError
+	if !errors.As(err, &te) {
+		return Problem{Key: "context.budget.warnings", Rule: err.Error()}
+	}
+	key := map[string]string{"warningPercent": "warning_percent", "criticalPercent": "critical_percent", "minRemainingTokens": "min_remaining_tokens"}[te.Field]
+	return Problem{Key: "context.budget.warnings." + key, Value: te.Value, Rule: te.Message,
+		Fix: "e.g. {warning_percent: 80, critical_percent: 90, min_remaining_tokens: 20000}"}
 }

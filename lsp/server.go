@@ -59,6 +59,8 @@ type Server struct {
 	whatif *whatIf
 	usage  conversation.UsageLog // trims of this session, for acode/usageStats
 	stats  pack.Recorder         // packs of this session, for acode/packStats
+	// sessions tracks agent sessions (sessionId) across conversation requests.
+	sessions conversation.Sessions
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
 	heavy chan struct{}
@@ -107,6 +109,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 		protocol.MethodWorkspaceDidChangeWorkspaceFolders: notification(s.didChangeWorkspaceFolders),
 	}
 	s.registerConversation()
+	s.registerReportUsage()
 	return s
 }
 

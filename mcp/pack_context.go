@@ -134,9 +134,6 @@ func ptr[T any](v T) *T { return &v }
 // and the explicit sources, packed under budget (capped to the server's
 // max result tokens). The text of the result is the packed context.
 func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.CallToolResult, *packOutput, error) {
-	if err := checkFormat(in.Format); err != nil {
-		return nil, nil, err
-	}
 	total := DefaultPackBudget
 	if in.Budget != nil {
 		if *in.Budget <= 0 {
@@ -151,7 +148,7 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	}
 	zero := 0
 	req := pack.Request{
-		Query: in.Query, Model: in.Model, Encoding: in.Encoding,
+		Query: in.Query, Model: in.Model, Encoding: in.Encoding, Format: in.Format,
 		Budget:  &pack.BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
 		Sources: in.Sources, Include: in.Paths,
 	}
@@ -178,15 +175,4 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	}
 	c.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("budget", total), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}}, out, nil
-}
-
-// checkFormat accepts the output formats this build renders.
-func checkFormat(f string) error {
-	switch f {
-	case "", "markdown":
-		return nil
-	case "xml":
-		return invalidParams("format", `"xml" is not available in this build yet; use "markdown" (the default)`)
-	}
-	return invalidParams("format", fmt.Sprintf("%q is not a format; use \"markdown\" or \"xml\"", f))
 }

@@ -58,8 +58,11 @@ func TestNoOverrun(t *testing.T) {
 		if g := globs[rng.IntN(len(globs))]; g != nil {
 			args["paths"] = g
 		}
-		if rng.IntN(4) == 0 {
-			args["search"] = words[rng.IntN(len(words))]
+		if w := words[rng.IntN(len(words))]; rng.IntN(4) == 0 && strings.TrimSpace(w) != "" {
+			args["search"] = w
+		}
+		if rng.IntN(3) == 0 {
+			args["format"] = "xml"
 		}
 		r := callTool(t, s.cs, "pack_context", args)
 		if r.isError {

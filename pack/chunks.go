@@ -59,6 +59,11 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 		shared[k] = i
 		texts[i], datas[i] = budget.NewText(s.Content), []byte(s.Content)
 	}
+	var size int64
+	for _, d := range datas {
+		size += int64(len(d))
+	}
+	progress := newMeter(p.progress, "chunking", 30, 60, len(srcs), size)
 	var next atomic.Int64
 	var wg sync.WaitGroup
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(srcs)))
@@ -72,6 +77,7 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 					return
 				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
+				progress.done(int64(len(datas[i])))
 			}
 		}()
 	}

@@ -89,16 +89,17 @@ type OpenDoc struct {
 
 // Result is the result object of acode/packContext.
 type Result struct {
-	Content    string            `json:"content"`
-	TokenCount int               `json:"tokenCount"`
-	Model      string            `json:"model"`
-	Encoding   string            `json:"encoding"`
-	Exact      bool              `json:"exact"`
-	Budget     BudgetResult      `json:"budget"`
-	Included   []Item            `json:"included"`
-	Excluded   []Item            `json:"excluded"`
-	Dedup      budget.DedupStats `json:"dedup"`
-	Warnings   []string          `json:"warnings"`
+	Content    string              `json:"content"`
+	TokenCount int                 `json:"tokenCount"`
+	Model      string              `json:"model"`
+	Encoding   string              `json:"encoding"`
+	Exact      bool                `json:"exact"`
+	Estimate   *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
+	Budget     BudgetResult        `json:"budget"`
+	Included   []Item              `json:"included"`
+	Excluded   []Item              `json:"excluded"`
+	Dedup      budget.DedupStats   `json:"dedup"`
+	Warnings   []string            `json:"warnings"`
 	// Stats is for the budget report (--report); not in the JSON result.
 	Stats Stats `json:"-"`
 }

@@ -116,3 +116,34 @@ func BenchmarkLoadReference(b *testing.B) {
 		})
 	}
 }
+
+// BenchmarkCountHF measures the Hugging Face encodings: Mtok/s per core.
+func BenchmarkCountHF(b *testing.B) {
+	for _, enc := range hfEncodings {
+		tk, err := ForEncoding(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(enc, func(b *testing.B) { benchCount(b, tk.Count) })
+	}
+}
+
+// BenchmarkLoadHF measures decompressing and indexing an embedded
+// vocabulary (time and memory of a first use; B/op is what loading
+// allocates, most of which the model keeps).
+func BenchmarkLoadHF(b *testing.B) {
+	for _, enc := range hfEncodings {
+		data, err := vocabFS.ReadFile("vocab/" + enc + ".bpe.gz")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(enc, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := loadCompiled(enc, data); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}

@@ -3,7 +3,9 @@ package tokenizer
 import (
 	"embed"
 	"fmt"
+	"io"
 	"os"
+	"strings"
 	"sync"
 )
 
@@ -42,7 +44,10 @@ func (e *hfEncoder) load() error {
 	e.once.Do(func() {
 		data, err := e.read()
 		if err != nil {
-			e.err = fmt.Errorf("tokenizer: %s: %w", e.name, err)
+			if !strings.HasPrefix(err.Error(), "tokenizer:") {
+				err = fmt.Errorf("tokenizer: %s: %w", e.name, err)
+			}
+			e.err = err
 			return
 		}
 		e.model, e.err = loadCompiled(e.name, data)
@@ -72,8 +77,8 @@ func ForFile(path string) (Tokenizer, error) {
 	fileMu.Lock()
 	e, ok := fileEncoders[path]
 	if !ok {
-		e = &hfEncoder{name: "file:" + path, read: func() ([]byte, error) {
-			data, err := os.ReadFile(path)
+		e = &hfEncoder{name: FilePrefix + path, read: func() ([]byte, error) {
+			data, err := readTokenizerFile(path)
 			if err != nil {
 				return nil, err
 			}
@@ -86,4 +91,36 @@ func ForFile(path string) (Tokenizer, error) {
 		return nil, err
 	}
 	return e, nil
+}
+
+// maxTokenizerFile bounds a configured tokenizer.json (the largest common
+// ones are ~35 MB).
+const maxTokenizerFile = 128 << 20
+
+// readTokenizerFile reads a regular file of at most maxTokenizerFile bytes
+// (a FIFO or a device named by a hostile config is refused unread).
+func readTokenizerFile(path string) ([]byte, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("tokenizer: %s is not a regular file", path)
+	}
+	if st.Size() > maxTokenizerFile {
+		return nil, fmt.Errorf("tokenizer: %s is larger than %d MB", path, maxTokenizerFile>>20)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, maxTokenizerFile+1))
+	if err != nil {
+		return nil, fmt.Errorf("tokenizer: %w", err)
+	}
+	if len(data) > maxTokenizerFile {
+		return nil, fmt.Errorf("tokenizer: %s is larger than %d MB", path, maxTokenizerFile>>20)
+	}
+	return data, nil
 }

@@ -113,7 +113,12 @@ func unsupported(format string, args ...any) error {
 func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 	var tj hfJSON
 	if err := json.Unmarshal(tokenizerJSON, &tj); err != nil {
-		return nil, fmt.Errorf("tokenizer: tokenizer.json: %w", err)
+		// The error text may quote the file; say only where it broke.
+		var se *json.SyntaxError
+		if errors.As(err, &se) {
+			return nil, fmt.Errorf("tokenizer: tokenizer.json: not valid JSON (at byte %d)", se.Offset)
+		}
+		return nil, errors.New("tokenizer: tokenizer.json: not the JSON of a Hugging Face tokenizer (a field has the wrong type)")
 	}
 	m := tj.Model
 	if m.Type != "BPE" {

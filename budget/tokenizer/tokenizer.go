@@ -33,6 +33,11 @@ const (
 	HeuristicName = "heuristic"
 )
 
+// FilePrefix before a path names a tokenizer.json as an encoding
+// ("file:/path/to/tokenizer.json", [ForFile]); it is what such a
+// tokenizer's Encoding returns.
+const FilePrefix = "file:"
+
 // DefaultModel is the model ForModel uses for an empty name.
 const DefaultModel = "gpt-4o"
 
@@ -41,8 +46,9 @@ func Encodings() []string {
 	return []string{O200kBase, Cl100kBase, P50kBase, R50kBase, Llama3, Qwen3, DeepseekV3, Gemma3}
 }
 
-// ForModel returns the exact tokenizer for a known model, or the heuristic
-// for an unknown one. It never fails for a non-empty model name; "" means
+// ForModel returns the exact tokenizer for a known model, or for a model
+// without a public tokenizer (Claude, unknown models) an upper-bound
+// estimate: a documented factor × the o200k_base count ([EstimateOf]). It never fails for a non-empty model name; "" means
 // [DefaultModel]. The error is only for an encoder that cannot be built.
 func ForModel(model string) (Tokenizer, error) {
 	if model == "" {
@@ -50,7 +56,9 @@ func ForModel(model string) (Tokenizer, error) {
 	}
 	enc, ok := EncodingForModel(model)
 	if !ok {
-		return Heuristic(), nil
+		// No public tokenizer (Claude) or an unknown model: an upper-bound
+		// estimate over o200k_base (estimate.go).
+		return newEstimator(model)
 	}
 	return ForEncoding(enc)
 }
@@ -59,6 +67,9 @@ func ForModel(model string) (Tokenizer, error) {
 // surrounding spaces ignored). An unknown name is an error listing the
 // valid ones.
 func ForEncoding(name string) (Tokenizer, error) {
+	if path, ok := strings.CutPrefix(strings.TrimSpace(name), FilePrefix); ok {
+		return ForFile(path)
+	}
 	key := strings.ToLower(strings.TrimSpace(name))
 	if h, ok := hfEncoders[key]; ok {
 		if err := h.load(); err != nil {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
@@ -23,10 +24,11 @@ type countFile struct {
 }
 
 type countResult struct {
-	Encoding string      `json:"encoding"`
-	Exact    bool        `json:"exact"`
-	Files    []countFile `json:"files"`
-	Total    int64       `json:"total"`
+	Encoding string              `json:"encoding"`
+	Exact    bool                `json:"exact"`
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
+	Files    []countFile         `json:"files"`
+	Total    int64               `json:"total"`
 }
 
 // runCount prints the exact token count of each file ("-" = stdin) and the
@@ -36,12 +38,13 @@ type countResult struct {
 func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("count", flag.ContinueOnError)
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
-	encoding := fs.String("encoding", "", "encoding `E` to count with: o200k_base, cl100k_base, p50k_base, r50k_base")
+	encoding := fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
+	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
 	asJSON := fs.Bool("json", false, `print {"encoding","exact","files":[{"path","tokens"}],"total"}`)
 	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to count, in `bytes`")
 	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml found from the current directory up)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: acode-lsp count [FILE…|-] [--model M | --encoding E] [--json]\n\nPrints the exact token count of each file (- = stdin) and the total.\n\n")
+		fmt.Fprint(fs.Output(), "usage: acode-lsp count [FILE…|-] [--model M | --encoding E | --tokenizer-file F] [--json]\n\nPrints the token count of each file (- = stdin) and the total: exact, or an upper-bound estimate for models without a public tokenizer.\n\n")
 		printFlags(fs)
 	}
 	if code, ok := parseFlags(fs, interleave(fs, args), stdout, stderr); !ok {
@@ -56,11 +59,20 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	}
 	if *encoding != "" {
 		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
-			return flagError(stderr, "count", "encoding", *encoding, "is not an encoding acode-lsp knows; use o200k_base, cl100k_base, p50k_base or r50k_base")
+			return flagError(stderr, "count", "encoding", *encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
 		}
 	}
-	tok, err := countTokenizer(*cfgPath, *model, *encoding)
-	if err != nil {
+	if *tokFile != "" && *encoding != "" {
+		fmt.Fprintln(stderr, "acode-lsp count: give --encoding or --tokenizer-file, not both")
+		return 2
+	}
+	var tok tokenizer.Tokenizer
+	var err error
+	if *tokFile != "" {
+		if tok, err = tokenizer.ForFile(*tokFile); err != nil {
+			return flagError(stderr, "count", "tokenizer-file", *tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
+		}
+	} else if tok, err = countTokenizer(*cfgPath, *model, *encoding); err != nil {
 		fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
 		return 2
 	}
@@ -68,7 +80,7 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	res := countResult{Encoding: tok.Encoding(), Exact: tok.Exact(), Files: []countFile{}}
+	res := countResult{Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok), Files: []countFile{}}
 	failed := false
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -100,7 +112,14 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stdout, "%s%8d  %s\n", approx, f.Tokens, f.Path)
 		}
 		kind := "exact"
-		if !res.Exact {
+		if est := res.Estimate; est != nil {
+			kind = fmt.Sprintf("estimated upper bound: %s × %g", est.Basis, est.Factor)
+			if est.Calibrated {
+				kind += fmt.Sprintf(", calibrated from %d reports", est.Samples)
+			} else {
+				kind += ", not calibrated: acode-lsp calibrate --model M --actual N FILE"
+			}
+		} else if !res.Exact {
 			kind = "estimated, unknown model"
 		}
 		fmt.Fprintf(stdout, "%s%8d  total (%s, %s)\n", approx, res.Total, res.Encoding, kind)
@@ -154,6 +173,9 @@ func countTokenizer(cfgPath, model, encoding string) (tokenizer.Tokenizer, error
 	cfg, err := loadConfig(cfgPath, "")
 	if err != nil {
 		return nil, err
+	}
+	if f := cfg.Context.Tokenizer.File; f != "" && cfg.Context.Tokenizer.Encoding == "" {
+		return tokenizer.ForFile(f)
 	}
 	return tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 }

@@ -75,7 +75,7 @@ func TestCountModels(t *testing.T) {
 		{[]string{"--model", "gpt-4"}, "cl100k_base", true},
 		{[]string{"--model", "gpt-4o-mini"}, "o200k_base", true},
 		{[]string{"--encoding", "p50k_base"}, "p50k_base", true},
-		{[]string{"--model", "my-local-llama"}, "heuristic", false},
+		{[]string{"--model", "my-local-llama"}, "estimate:my-local-llama×1.55", false},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {

@@ -38,7 +38,8 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	sysRes := fs.Int("system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: the config's)")
 	respRes := fs.Int("response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: the config's)")
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
-	encoding := fs.String("encoding", "", "encoding `E` to count with: o200k_base, cl100k_base, p50k_base, r50k_base")
+	encoding := fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
+	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
 	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml of the workspace)")
 	root := fs.String("root", "", "workspace root `DIR` (default: the nearest directory up from PATH with .agent/config.yml or .git)")
 	tmplPath := fs.String("template", "", "a Go text/template `FILE` for the output (data: .Files)")
@@ -68,7 +69,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	if *encoding != "" {
 		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
-			return flagError(stderr, "pack", "encoding", *encoding, "is not an encoding acode-lsp knows; use o200k_base, cl100k_base, p50k_base or r50k_base")
+			return flagError(stderr, "pack", "encoding", *encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
 		}
 	}
 	switch *format {
@@ -120,6 +121,16 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
+	}
+	if *tokFile != "" {
+		if *encoding != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: give --encoding or --tokenizer-file, not both")
+			return 2
+		}
+		if _, err := tokenizer.ForFile(*tokFile); err != nil {
+			return flagError(stderr, "pack", "tokenizer-file", *tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
+		}
+		*encoding = tokenizer.FilePrefix + *tokFile
 	}
 	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
 	if flagSet(fs, "budget") || flagSet(fs, "system-reserve") || flagSet(fs, "response-reserve") {

@@ -26,8 +26,11 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	small := fs.Int("small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under `N` tokens survive the first pass (smallOutputThreshold)")
 	keepErrors := fs.Bool("preserve-errors", true, "error outputs survive the first pass (preserveErrors)")
 	asJSON := fs.Bool("json", false, "print the acode/trimConversation result object instead of the messages")
+	check := fs.Bool("check", false, "only measure: print the acode/checkConversation result (maxInputTokens, currentTokens, availableTokens, withinBudget, …), trim nothing")
+	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
+	markers := fs.Bool("markers", false, "mark placeholders with \"_truncated\": true and \"_originalTokens\": N (markers; strip them before sending)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: acode-lsp trim --max N [--reserve N] [--model M] [flags] < conversation.json\n\n"+
+		fmt.Fprint(fs.Output(), "usage: acode-lsp trim --max N [--reserve N] [--model M] [--check] [flags] < conversation.json\n\n"+
 			"Trims an OpenAI chat-messages conversation (a JSON array, or an object with \"messages\")\n"+
 			"to fit max − reserve tokens and prints it in the same shape; the report goes to stderr.\n\n")
 		printFlags(fs)
@@ -78,12 +81,19 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			req.SmallOutputThreshold = small
 		case "preserve-errors":
 			req.PreserveErrors = keepErrors
+		case "markers":
+			req.Markers = markers
+		case "tokenizer-file":
+			req.TokenizerFile = *tokFile
 		}
 	})
-	tk, err := tokenizer.ForModel(req.Model)
+	tk, err := conversationTokenizer(req.Model, req.TokenizerFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
 		return 1
+	}
+	if *check {
+		return runTrimCheck(ctx, tk, req, stdout, stderr)
 	}
 	res, err := conversation.Trim(ctx, tokenizer.NewCached(tk, 0), req)
 	var overflow *conversation.Error
@@ -113,5 +123,27 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	fmt.Fprintln(stderr, conversation.TrimReport(res, tk.Encoding(), tk.Exact()))
+	return 0
+}
+
+// runTrimCheck implements `acode-lsp trim --check`: the acode/checkConversation
+// result on stdout, a one-line report on stderr, nothing trimmed. Exit 0
+// whether or not the conversation is within budget (read withinBudget).
+func runTrimCheck(ctx context.Context, tk tokenizer.Tokenizer, req conversation.TrimRequest, stdout, stderr io.Writer) int {
+	res, err := conversation.CheckConversation(ctx, tokenizer.NewCached(tk, 0), conversation.CheckRequest{
+		Messages: req.Messages, Model: req.Model, MaxContextTokens: req.MaxContextTokens, ReservedOutputTokens: req.ReservedOutputTokens})
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	out, err := marshalCLIResult(res)
+	if err == nil {
+		_, err = stdout.Write(out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: write: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, conversation.CheckReport(res, tk.Encoding(), tk.Exact()))
 	return 0
 }

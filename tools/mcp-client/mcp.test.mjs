@@ -124,6 +124,21 @@ test("pack_context: fits the budget, recounted with tiktoken; no secret, ignored
   }
 });
 
+test("pack_context: format xml fits the budget too", async () => {
+  const s = await connect(["--root", ws]);
+  try {
+    const res = await s.call("pack_context", { query: "empty cart checkout", format: "xml", budget: 500 });
+    assert.ok(!res.isError, text(res));
+    const t = text(res);
+    assert.equal(count(t), res.structuredContent.tokenCount);
+    assert.ok(count(t) <= 500);
+    assert.ok(t.includes('<file path="cart/service.go"') && !t.includes("## File:"), t);
+    assert.ok(!t.includes("sk_live_"));
+  } finally {
+    await s.close();
+  }
+});
+
 test("pack_context: a budget above --max-result-tokens is capped and says so", async () => {
   const s = await connect(["--root", ws, "--max-result-tokens", "200"]);
   try {
