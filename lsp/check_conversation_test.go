@@ -32,7 +32,7 @@ func TestCheckConversationMethod(t *testing.T) {
 	tok, _ := tokenizer.ForModel("gpt-4o")
 	want := conversation.ConversationTokens(tok, req.Messages)
 	if got.CurrentTokens != want || got.MaxInputTokens != 900 || !got.WithinBudget || got.Level != "warning" ||
-		got.Thresholds.WarningPercent != 10 || got.Hints.MaxTokens != 900-want {
+		got.Thresholds.WarningPercent != 10 || got.Hints.MaxTokens != min(200, 900-want) || got.Hints.Remaining != 900-want {
 		t.Errorf("check %+v, want %d current tokens at warning (config thresholds)", got, want)
 	}
 	// Per-request thresholds win over the config.
