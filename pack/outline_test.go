@@ -16,35 +16,41 @@ import (
 func TestOutlineOfAFileThatDoesNotFit(t *testing.T) {
 	root := t.TempDir()
 	var big strings.Builder
-	big.WriteString("package cart\n\n")
-	steps := []string{"Checkout", "Refund", "Reserve", "Release", "Total"}
+	steps := []string{"checkout", "refund", "reserve", "release", "total"}
 	for _, name := range steps {
-		fmt.Fprintf(&big, "// %s runs the %s step of a cart checkout.\nfunc %s(c *Cart) error {\n", name, strings.ToLower(name), name)
+		fmt.Fprintf(&big, "def %s(cart):\n    \"\"\"Run the %s step of a cart.\"\"\"\n", name, name)
 		for i := 0; i < 60; i++ {
-			fmt.Fprintf(&big, "\tc.log(\"%s step %d of the cart checkout\", c.ID, %d)\n", strings.ToLower(name), i, i)
+			fmt.Fprintf(&big, "    cart.log(\"%s step %d of the cart\", cart.id, %d)\n", name, i, i)
 		}
-		big.WriteString("\treturn nil\n}\n\n")
+		big.WriteString("    return None\n\n\n")
 	}
 	write := func(name, text string) {
 		if err := os.WriteFile(filepath.Join(root, name), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	write("checkout.go", big.String())
-	write("util.go", "package cart\n\n// clamp keeps n within lo..hi.\nfunc clamp(n, lo, hi int) int { return min(max(n, lo), hi) }\n")
-	write("names.go", "package cart\n\n// names of the steps.\nvar names = []string{\"a\", \"b\"}\n")
+	write("checkout.py", big.String())
+	write("util.py", "def clamp(n, lo, hi):\n    \"\"\"Keep n within lo..hi.\"\"\"\n    return min(max(n, lo), hi)\n")
+	write("names.py", "# The names of the steps.\nNAMES = [\"a\", \"b\"]\n")
+	rel := func(v float64) *float64 { return &v }
 	for _, format := range []string{FormatMarkdown, FormatXML} {
 		t.Run(format, func(t *testing.T) {
 			total, zero := 700, 0
-			req := Request{Query: "cart checkout step", Format: format, Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
-			res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
+			// Each function of checkout.py is one ~900-token chunk: none fits.
+			req := Request{Format: format, Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
+				Sources: []SourceParams{
+					{Type: "reference", URI: "file:///ws/checkout.py", Relevance: rel(0.9)},
+					{Type: "reference", URI: "file:///ws/util.py", Relevance: rel(0.5)},
+					{Type: "reference", URI: "file:///ws/names.py", Relevance: rel(0.4)},
+				}}
+			res := packDir(t, root, caseArgs{Request: req})
 			checkInvariants(t, res)
 			var outline []Item
 			for _, it := range res.Included {
 				switch {
 				case it.Detail == "outline":
 					outline = append(outline, it)
-					if it.Path != "checkout.go" {
+					if it.Path != "checkout.py" {
 						t.Errorf("an outline of %s", it.Path)
 					}
 				case it.Detail != "full":
@@ -57,15 +63,15 @@ func TestOutlineOfAFileThatDoesNotFit(t *testing.T) {
 				t.Fatalf("%d outline items, want one per function, 3 at least: %+v\n%s", len(outline), res.Included, res.Content)
 			}
 			for _, name := range steps[:3] {
-				if !strings.Contains(res.Content, "func "+name+"(c *Cart) error {") {
-					t.Errorf("the outline lacks the signature of %s", name)
+				if !strings.Contains(res.Content, "def "+name+"(cart):\n    \"\"\"Run the "+name+" step of a cart.\"\"\"\n") {
+					t.Errorf("the outline lacks the signature and docstring of %s:\n%s", name, res.Content)
 				}
 			}
-			if !strings.Contains(res.Content, "lines 4-64 omitted") && !strings.Contains(res.Content, "omitted …") {
+			if !strings.Contains(res.Content, "omitted …\n    \"\"\"Run the refund step") && !strings.Contains(res.Content, "omitted …\ndef refund(cart):") {
 				t.Errorf("no gap marker between signatures:\n%s", res.Content)
 			}
-			if first := strings.SplitN(res.Content, "\n", 2)[0]; !strings.Contains(first, "checkout.go") {
-				t.Errorf("the first section is %q, want checkout.go (it ranks first)", first)
+			if first := strings.SplitN(res.Content, "\n", 2)[0]; !strings.Contains(first, "checkout.py") {
+				t.Errorf("the first section is %q, want checkout.py (it ranks first)", first)
 			}
 		})
 	}
