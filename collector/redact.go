@@ -39,7 +39,7 @@ var secretWords = map[string]bool{
 	"key": true, "apikey": true, "privatekey": true, "secretkey": true,
 	"accesskey": true, "signingkey": true, "masterkey": true, "encryptionkey": true,
 	"secret": true, "token": true, "credential": true, "credentials": true, "auth": true,
-	"apitoken": true, "accesstoken": true, "authtoken": true, "clientsecret": true,
+	"apitoken": true, "accesstoken": true, "authtoken": true, "clientsecret": true, "pat": true,
 }
 
 // fullSecretNames are whole names (words joined by _) whose values are
@@ -154,6 +154,7 @@ var lineMarkers = func() map[uint16][]marker {
 		}
 	}
 	add(flagAssign, secretWordStems...)
+	add(flagAssign, "pat") // personal access token; "path" is skipped in scan
 	add(flagURL, "://")
 	add(flagAuth, "bearer", "basic", "authorization", "digest", "token ", "apikey ", "api-key ", "sso-key ")
 	add(flagCLI, "curl", "mysql", "mariadb", "mongo", "sshpass", "wget", "--")
@@ -233,7 +234,8 @@ func (g *gates) scan(text string, lines []string) {
 		}
 		bg := bigrams[k]
 		for _, m := range bg.markers {
-			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || netrc) {
+			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || netrc) &&
+				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
 				g.flags[ln] |= m.flag
 			}
 		}
@@ -441,7 +443,7 @@ func findAssignments(line string) []span {
 			}
 		}
 		name := assignedName(line, opStart)
-		if name == "" || !hasSecretWord(name) {
+		if name == "" || !hasSecretWord(name) || testOutputName(line, opStart, name) {
 			i = opEnd - 1
 			continue
 		}
@@ -458,6 +460,17 @@ func findAssignments(line string) []span {
 		if kind == notSecret {
 			continue
 		}
+		if !quoted && ve < len(line) && isValueStop(line[ve]) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' {
+			// A bare value cut short by a symbol: in a config line
+			// (NAME=value and nothing else) the value runs to the end.
+			if le, ok := lineValue(line, opStart, vs, kind == passwordName); ok {
+				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
+					spans = append(spans, span{vs, le})
+				}
+				i = le - 1
+				continue
+			}
+		}
 		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
 			continue // a call or an index expression
 		}
@@ -466,6 +479,63 @@ func findAssignments(line string) []span {
 		}
 	}
 	return spans
+}
+
+// lineValue returns the end of a bare value that runs to the end of a
+// config line: the assignment at op starts the line (after white space,
+// "- ", export, ENV, ARG, set) and the rest holds no space, quote or call.
+// Trailing white space and a " #" comment are left out.
+func lineValue(line string, op, vs int, password bool) (int, bool) {
+	head := strings.TrimLeft(line[:op], " \t")
+	for _, p := range []string{"export ", "ENV ", "ARG ", "set ", "- ", "readonly ", "declare "} {
+		head = strings.TrimPrefix(head, p)
+	}
+	if strings.ContainsAny(strings.TrimSpace(head), " \t\"'`()[]{},;") {
+		return 0, false // the name is not alone before the operator
+	}
+	end := len(line)
+	if k := strings.Index(line[vs:], " #"); k >= 0 {
+		end = vs + k
+	}
+	for end > vs && (line[end-1] == ' ' || line[end-1] == '\t' || line[end-1] == '\r') {
+		end--
+	}
+	for end > vs && (line[end-1] == ',' || line[end-1] == ';') {
+		end-- // code's trailing punctuation
+	}
+	v := line[vs:end]
+	if v == "" || strings.ContainsAny(v, " \t\"'`") || callRe.MatchString(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
+		return 0, false
+	}
+	if dottedIdentRe.MatchString(v) {
+		return 0, false
+	}
+	return end, true
+}
+
+// moreFieldsRe finds another field after a value: a query string
+// (&q=1) or a connection string (;Other=x).
+var moreFieldsRe = regexp.MustCompile(`[&;,][A-Za-z_][A-Za-z0-9_.\-]*=`)
+
+// callRe is a value that starts with a call or an index: f(x), a.b[c].
+var callRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
+
+// symbolSecret accepts a line value that mixes letters, digits and symbols
+// like generated keys do (Django's SECRET_KEY): long, three classes or
+// more, high entropy.
+func symbolSecret(v string) bool {
+	return len(v) >= 24 && charClasses(v) >= 3 && entropy(v) >= 4 && !isPlaceholder(v)
+}
+
+// testOutputName reports "--- PASS:" and "=== PASS" of test output, which
+// name no password.
+func testOutputName(line string, op int, name string) bool {
+	if name != "PASS" {
+		return false
+	}
+	head := strings.TrimRight(line[:op], " \t")
+	head = strings.TrimSuffix(head, name)
+	return strings.HasSuffix(head, "--- ") || strings.HasSuffix(head, "=== ")
 }
 
 // typeWords are type names that stand between a name and its value in a
@@ -490,7 +560,7 @@ func assignedName(line string, op int) string {
 		return name
 	}
 	j := start
-	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '&' || line[j-1] == '*' || line[j-1] == '\'') {
 		j--
 	}
 	isType := typeWords[strings.ToLower(strings.TrimLeft(name, "&*"))] || (name[0] >= 'A' && name[0] <= 'Z')
@@ -643,7 +713,7 @@ func nameKind(name string) nameClass {
 		return notSecret
 	}
 	for _, w := range words {
-		if w == "public" || w == "pub" || w == "publishable" || w == "cert" || w == "certificate" || w == "fingerprint" {
+		if w == "public" || w == "pub" || w == "publishable" || w == "cert" || w == "certificate" || w == "fingerprint" || w == "verifier" || w == "verification" {
 			return notSecret // public keys, certificates, publishable keys
 		}
 	}
@@ -651,6 +721,9 @@ func nameKind(name string) nameClass {
 		return secretName
 	}
 	last := words[len(words)-1]
+	if last == "pat" && len(words) == 1 {
+		return notSecret // pat: a pattern
+	}
 	switch {
 	case passwordWords[last]:
 		return passwordName
@@ -716,7 +789,7 @@ func secretValue(v string, quoted, password bool) bool {
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	if !quoted && !bareLiteral(v) {
+	if !quoted && (!bareLiteral(v) || identWithSecretWord(v)) {
 		return false
 	}
 	if isIdentifierLike(v) || charClasses(v) < 2 {
@@ -740,22 +813,40 @@ func passwordValue(v string, quoted bool) bool {
 		return false
 	}
 	if !quoted {
-		if !bareLiteral(v) || isIdentifierLike(v) || charClasses(v) < 2 {
+		if !bareLiteral(v) || charClasses(v) < 2 || identWithSecretWord(v) {
 			return false
 		}
 	}
 	return entropy(v) >= 2.5
 }
 
+// identWithSecretWord reports an identifier that names a secret
+// (password16, apiKey2, tokenValue): a variable, not a literal.
+func identWithSecretWord(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	return hasSecretWord(v)
+}
+
 // isPathLike reports file paths and path-like values.
 func isPathLike(v string) bool {
 	for _, p := range []string{"/", "./", "../", "~/", "C:\\", "c:\\"} {
 		if strings.HasPrefix(v, p) {
-			return true
+			// Base64 may start with '/': a path does not mix upper case,
+			// lower case and digits in a random run.
+			return isIdentifierLike(strings.Trim(v, "/.~")) || !(strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters) && hasDigit(v))
 		}
 	}
 	return false
 }
+
+const (
+	upperLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+)
 
 // bareLiteral reports whether an unquoted value can be a literal rather
 // than code: not a selector (process.env.X), not an expression
@@ -764,22 +855,27 @@ func bareLiteral(v string) bool {
 	if dottedIdentRe.MatchString(v) || !hasDigit(v) {
 		return false
 	}
-	if strings.ContainsAny(v, "*()") || strings.HasPrefix(v, "-") {
+	if strings.ContainsAny(v, "()") || strings.HasPrefix(v, "-") {
 		return false
 	}
-	if c := v[0]; c >= '0' && c <= '9' {
-		// 2*n, 3+x: a number followed by an operator is an expression.
-		for i := 1; i < len(v) && i < 12; i++ {
-			if strings.IndexByte("+-*/%^", v[i]) >= 0 {
+	if exprRe.MatchString(v) {
+		// 2*maxCompilerConcurrency, n+1, size/2: operands that are numbers
+		// or selectors make it an expression.
+		for _, op := range exprSplitRe.Split(v, -1) {
+			if op != "" && (op[0] >= '0' && op[0] <= '9' && strings.Trim(op, "0123456789.") == "" || strings.Contains(op, ".")) {
 				return false
-			}
-			if !(v[i] >= '0' && v[i] <= '9' || v[i] == '.') {
-				break
 			}
 		}
 	}
 	return true
 }
+
+var (
+	// exprRe is a value made of operands and arithmetic operators only.
+	exprRe = regexp.MustCompile(`^[A-Za-z0-9_.]+(?:[*+/%][A-Za-z0-9_.]+)+$`)
+	// exprSplitRe splits it into operands.
+	exprSplitRe = regexp.MustCompile(`[*+/%]`)
+)
 
 // isIdentifierLike reports a value made of words, as identifiers, labels
 // and header names are (testRSA2048PrivateKey, X-Fake-Connection-Token,
@@ -792,11 +888,17 @@ func isIdentifierLike(v string) bool {
 	if len(words) < 2 {
 		return false
 	}
-	letters, vowels, singles := 0, 0, 0
+	letters, singles, noVowel, lettered, withDigits := 0, 0, 0, 0, 0
 	for _, w := range words {
 		i := 0
 		for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
 			i++
+		}
+		if i > 0 && i < len(w) {
+			withDigits++
+		}
+		if consonantRun(w[:i]) >= 5 {
+			return false // bljnjp: not a word
 		}
 		for j := i; j < len(w); j++ {
 			if w[j] < '0' || w[j] > '9' {
@@ -804,18 +906,35 @@ func isIdentifierLike(v string) bool {
 			}
 		}
 		switch {
-		case i == 1:
-			singles++
 		case i == 0:
 			continue
+		case i == 1:
+			singles++
+		case !strings.ContainsAny(w[:i], "aeiou"):
+			noVowel++ // an acronym (RSA, TLS) or a random fragment
 		}
 		letters += i
-		vowels += strings.Count(w[:i], "a") + strings.Count(w[:i], "e") + strings.Count(w[:i], "i") + strings.Count(w[:i], "o") + strings.Count(w[:i], "u") + strings.Count(w[:i], "y")
+		lettered++
 	}
-	if singles > 1 || letters < 3*len(words)-singles*2 {
+	if lettered == 0 || singles > 1 || noVowel*3 > lettered || withDigits > 1 {
 		return false
 	}
-	return vowels*5 >= letters
+	return letters >= 3*lettered+lettered/2-2*singles // about 3.5 letters a word
+}
+
+// consonantRun is the longest run of consonants (y counts as a vowel) in
+// a lower-case word.
+func consonantRun(w string) int {
+	best, cur := 0, 0
+	for i := 0; i < len(w); i++ {
+		if strings.IndexByte("aeiouy", w[i]) >= 0 {
+			cur = 0
+			continue
+		}
+		cur++
+		best = max(best, cur)
+	}
+	return best
 }
 
 // dottedIdentRe is a selector expression such as process.env.DB_PASSWORD.
@@ -828,8 +947,11 @@ func isPlaceholder(v string) bool {
 	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "%(") || strings.Contains(v, "$(") {
 		return true
 	}
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "%") || strings.HasPrefix(v, "{") {
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
 		return true
+	}
+	if strings.HasPrefix(v, "%") && (len(v) < 3 || strings.HasSuffix(v, "%") || strings.IndexByte("sdvqfx({", v[1]) >= 0) {
+		return true // %s, %(name)s, %VAR%
 	}
 	l := strings.ToLower(v)
 	for _, p := range []string{"xxxx", "****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"} {
@@ -898,6 +1020,18 @@ var secretWordStems = []string{"key", "secret", "token", "pass", "pwd", "auth", 
 func hasSecretWord(s string) bool {
 	for _, w := range secretWordStems {
 		if hasFold(s, w) {
+			return true
+		}
+	}
+	return hasPAT(s)
+}
+
+// hasPAT reports "pat" (a personal access token) ending a word of s:
+// GITHUB_PAT, azureDevopsPat, but not path or pattern.
+func hasPAT(s string) bool {
+	for i := 0; i+3 <= len(s); i++ {
+		if (s[i] == 'p' || s[i] == 'P') && (s[i+1] == 'a' || s[i+1] == 'A') && (s[i+2] == 't' || s[i+2] == 'T') &&
+			(i+3 == len(s) || !(s[i+3] >= 'a' && s[i+3] <= 'z')) {
 			return true
 		}
 	}

@@ -85,7 +85,7 @@ var rules = []rule{
 	r("sentry-token", kw("sntrys_", "sntryu_"), `\b(sntrys_eyJ[A-Za-z0-9+/=_\-]{60,}|sntryu_[a-f0-9]{64})`, nil),
 	r("dynatrace-token", kw("dt0c01", "dt0s01"), `\b(dt0[cs]01\.[A-Z0-9]{24}\.[A-Z0-9]{64})`, nil),
 	r("tailscale-key", kw("tskey-"), `\b(tskey-[a-z]+-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})`, nil),
-	long(r("yandex-key", kw("aqvn", "yc", "t1."), `\b(AQVN[A-Za-z0-9_\-]{35,38}|YC[A-Za-z0-9_\-]{38}|t1\.[A-Za-z0-9_\-]+={0,2}\.[A-Za-z0-9_\-]{86}={0,2})`, nil), 38),
+	long(r("yandex-key", kw("aqvn", "yc", "t1."), `\b(AQVN[A-Za-z0-9_\-]{35,38}|YC[A-Za-z0-9_\-]{38}|t1\.[A-Za-z0-9_\-]+={0,2}\.[A-Za-z0-9_\-]{86}={0,2})(?:[^A-Za-z0-9_+/=\-]|$)`, nil), 38),
 	r("scalingo-token", kw("tk-us-"), `\b(tk-us-[A-Za-z0-9_\-]{48})`, nil),
 	long(r("octopus-deploy-key", kw("api-"), `\b(API-[A-Z0-9]{26})\b`, nil), 30),
 	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20})`, nil),
@@ -122,7 +122,7 @@ var rules = []rule{
 	r("slack-config-token", kw("xoxe"), `\b(xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9\-]{50,})`, nil),
 	r("slack-webhook", kw("hooks.slack"), `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{16,}`, nil),
 	r("discord-webhook", kw("discord.com/api/webhooks", "discordapp.com/api/webhooks"), `discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_\-]{20,})`, nil),
-	r("discord-bot-token", kw("discord"), `\b([MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})`, discordToken),
+	long(r("discord-bot-token", kw("discord", "mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"), `\b([MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})`, discordToken), 23),
 	r("teams-webhook", kw("webhook.office.com/webhookb2"), `webhook\.office\.com/webhookb2/([A-Za-z0-9@\-]{20,}/IncomingWebhook/[A-Za-z0-9]{20,}/[A-Za-z0-9\-]{20,}(?:/[A-Za-z0-9_\-]+)?)`, nil),
 	litRule("telegram-bot-token", ":AA", `\b([0-9]{8,10}:AA[A-Za-z0-9_\-]{33})\b`, nil),
 	r("mattermost-webhook", kw("hooks.slack"), `/hooks/([a-z0-9]{26})\b`, nil),
@@ -374,7 +374,7 @@ func ruleSpans(s string, active []*rule) []span {
 				continue
 			}
 			v := s[start:end]
-			if strings.Contains(v, "REDACTED") || (ru.valid != nil && !ru.valid(v)) {
+			if strings.Contains(v, "REDACTED") || strings.Contains(v, "EXAMPLE") || (ru.valid != nil && !ru.valid(v)) {
 				continue
 			}
 			spans = append(spans, span{start, end})

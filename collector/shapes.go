@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"net/url"
 	"regexp"
 	"strings"
 )
@@ -44,7 +45,8 @@ func authSpans(line, lower string) []span {
 	if strings.Contains(lower, "authorization") {
 		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
 			v := line[m[2]:m[3]]
-			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 {
+			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 &&
+				(hasDigit(v) || len(v) >= 24) && entropy(v) >= 3 {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
@@ -53,7 +55,7 @@ func authSpans(line, lower string) []span {
 		return spans
 	}
 	for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
-		if v := line[m[2]:m[3]]; looksRandom(v) && !strings.Contains(v, "REDACTED") {
+		if v := line[m[2]:m[3]]; looksRandom(v) && !strings.Contains(v, "REDACTED") && !knownExamples[v] {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
@@ -151,19 +153,44 @@ var placeholderWords = map[string]bool{
 // stand-in: a placeholder word, a run of one character (***, xxxxx), a
 // template or variable reference.
 func isPlaceholderPassword(v string) bool {
-	if isPlaceholder(v) || placeholderWords[strings.ToLower(v)] {
+	if isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
 		return true
 	}
-	if len(v) <= 1 || strings.Trim(v, v[:1]) == "" {
-		return true // ***, xxxxx, ......
+	if len(v) < 4 || strings.Trim(v, v[:1]) == "" {
+		return true // short, or ***, xxxxx, ......
 	}
-	l := strings.ToLower(v)
+	d := v
+	if strings.Contains(v, "%") {
+		if u, err := url.PathUnescape(v); err == nil {
+			d = u // My%20Pass, pa%2Fssword
+		}
+	}
+	if strings.ContainsAny(d, " \t") {
+		return true // words: a description, not a password
+	}
+	l := strings.ToLower(d)
+	letters := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' {
+			return r
+		}
+		return -1
+	}, l)
+	if placeholderWords[letters] || knownExamples[letters] {
+		return true
+	}
 	for _, p := range []string{"xxx", "***", "...", "<", "{", "your", "pass", "secret", "example", "placeholder", "change", "redacted", "%s", "%v"} {
-		if strings.Contains(l, p) && !hasDigit(v) {
+		if strings.Contains(l, p) && !hasDigit(d) {
 			return true
 		}
 	}
 	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.Contains(v, "${")
+}
+
+// knownExamples are credentials printed in specifications and manuals
+// (RFC 7617's Aladdin, "open sesame"): documentation, not secrets.
+var knownExamples = map[string]bool{
+	"QWxhZGRpbjpvcGVuIHNlc2FtZQ==": true, "opensesame": true, "open sesame": true,
+	"YWxhZGRpbjpvcGVuc2VzYW1l": true,
 }
 
 // cliSpans finds passwords on command lines: curl -u user:pw, mysql -ppw,
