@@ -429,7 +429,16 @@ func findAssignments(line string) []span {
 		case c == '=' && opEnd < len(line) && line[opEnd] == '>':
 			opEnd++ // =>
 		case c == '=' && opEnd < len(line) && (line[opEnd] == '=' || line[opEnd] == '~'):
-			i = opEnd // == and =~ are comparisons
+			// == and =~ are comparisons, except NAME==value in a config
+			// line, a value that starts with '='.
+			if name := assignedName(line, i); name != "" && hasSecretWord(name) && nameKind(name) != notSecret {
+				if le, ok := lineValue(line, i, opEnd, true); ok && symbolSecret(line[opEnd:le]) {
+					spans = append(spans, span{opEnd, le})
+					i = le - 1
+					continue
+				}
+			}
+			i = opEnd
 			continue
 		}
 		if c == '=' || opEnd-opStart == 2 && line[opStart+1] == '=' {
@@ -449,6 +458,18 @@ func findAssignments(line string) []span {
 		}
 		vs, ve, quoted := valueAfter(line, opEnd)
 		if vs < 0 {
+			// A value that starts with a symbol (&l(CV0…) in a config line.
+			k := opEnd
+			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+				k++
+			}
+			if k < len(line) && strings.IndexByte("&(|<>=,;)[]{}", line[k]) >= 0 && nameKind(name) != notSecret {
+				if le, ok := lineValue(line, opStart, k, true); ok && symbolSecret(line[k:le]) {
+					spans = append(spans, span{k, le})
+					i = le - 1
+					continue
+				}
+			}
 			i = opEnd - 1
 			continue
 		}
@@ -463,7 +484,10 @@ func findAssignments(line string) []span {
 		if !quoted && ve < len(line) && isValueStop(line[ve]) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' {
 			// A bare value cut short by a symbol: in a config line
 			// (NAME=value and nothing else) the value runs to the end.
-			if le, ok := lineValue(line, opStart, vs, kind == passwordName); ok {
+			// A first piece too short to be a secret itself may be followed
+			// by what looks like more fields (w&LRM3…=): that is one value.
+			short := ve-vs < minSecretLen
+			if le, ok := lineValue(line, opStart, vs, kind == passwordName || short); ok {
 				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
 					spans = append(spans, span{vs, le})
 				}
@@ -504,7 +528,7 @@ func lineValue(line string, op, vs int, password bool) (int, bool) {
 		end-- // code's trailing punctuation
 	}
 	v := line[vs:end]
-	if v == "" || strings.ContainsAny(v, " \t\"'`") || callRe.MatchString(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
+	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
 		return 0, false
 	}
 	if dottedIdentRe.MatchString(v) {
@@ -515,7 +539,57 @@ func lineValue(line string, op, vs int, password bool) (int, bool) {
 
 // moreFieldsRe finds another field after a value: a query string
 // (&q=1) or a connection string (;Other=x).
-var moreFieldsRe = regexp.MustCompile(`[&;,][A-Za-z_][A-Za-z0-9_.\-]*=`)
+var moreFieldsRe = regexp.MustCompile(`&[a-z_][a-z0-9_.\-]*=|[;,][A-Za-z_][A-Za-z0-9_.\-]*=`)
+
+// isCodeExpr reports a value that is code: a name followed by calls,
+// indexes, conversions and selectors (dk.EncapsulationKey().Bytes(),
+// map[Level]secret{}), brackets balanced, nothing but code characters.
+func isCodeExpr(v string) bool {
+	if !callRe.MatchString(v) && !strings.HasPrefix(v, "map[") && !strings.HasPrefix(v, "[]") {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case isAlnum(c) || strings.IndexByte("_$.*&,:!", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return depth == 0
+}
+
+// isCall reports a value that is a call, an index or a composite literal:
+// a name and a bracket whose match ends the value (f(x), m[k], T{a}).
+func isCall(v string) bool {
+	loc := callRe.FindStringIndex(v)
+	if loc == nil {
+		return false
+	}
+	open := v[loc[1]-1]
+	close := map[byte]byte{'(': ')', '[': ']', '{': '}'}[open]
+	depth := 0
+	for i := loc[1] - 1; i < len(v); i++ {
+		switch v[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return strings.Trim(v[i+1:], ",;") == ""
+			}
+		}
+	}
+	return false
+}
 
 // callRe is a value that starts with a call or an index: f(x), a.b[c].
 var callRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
@@ -545,6 +619,7 @@ var typeWords = map[string]bool{
 	"text": true, "char": true, "char*": true, "*char": true, "secretstr": true, "securestring": true,
 	"charsequence": true, "any": true, "object": true, "dynamic": true, "secret": true, "final": true,
 	"optional": true, "nullable": true, "const": true, "let": true, "var": true, "val": true,
+	"int": true, "bool": true, "byte": true, "rune": true, "error": true, "interface{}": true,
 }
 
 // assignedName returns the name assigned at the operator starting at op:
@@ -789,10 +864,10 @@ func secretValue(v string, quoted, password bool) bool {
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	if !quoted && (!bareLiteral(v) || identWithSecretWord(v)) {
+	if identWithSecretWord(v) || !quoted && !bareLiteral(v) {
 		return false
 	}
-	if isIdentifierLike(v) || charClasses(v) < 2 {
+	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || charClasses(v) < 2 {
 		return false
 	}
 	return entropy(v) >= minEntropy
@@ -828,7 +903,20 @@ func identWithSecretWord(v string) bool {
 			return false
 		}
 	}
-	return hasSecretWord(v)
+	found, short := false, 0
+	for _, w := range splitWords(v) {
+		t := strings.TrimRight(w, "0123456789")
+		if strings.ContainsAny(t, "0123456789") {
+			return false // digits inside a word: random text
+		}
+		if len(t) <= 2 {
+			short++ // random text splits into short fragments
+		}
+		if len(t) >= 3 && (secretWords[t] || passwordWords[t] || t == "secrets" || t == "tokens" || t == "keys") {
+			found = true
+		}
+	}
+	return found && short <= 1
 }
 
 // isPathLike reports file paths and path-like values.
@@ -855,16 +943,28 @@ func bareLiteral(v string) bool {
 	if dottedIdentRe.MatchString(v) || !hasDigit(v) {
 		return false
 	}
-	if strings.ContainsAny(v, "()") || strings.HasPrefix(v, "-") {
-		return false
+	if strings.HasPrefix(v, "-") && strings.Trim(v[1:], "0123456789.") == "" {
+		return false // a negative number
+	}
+	if isCall(v) || isCodeExpr(v) {
+		return false // a call, an index, a composite literal
 	}
 	if exprRe.MatchString(v) {
-		// 2*maxCompilerConcurrency, n+1, size/2: operands that are numbers
-		// or selectors make it an expression.
+		// 2*maxCompilerConcurrency, n+1, size/2: a number and names.
+		number, names := false, true
 		for _, op := range exprSplitRe.Split(v, -1) {
-			if op != "" && (op[0] >= '0' && op[0] <= '9' && strings.Trim(op, "0123456789.") == "" || strings.Contains(op, ".")) {
-				return false
+			switch {
+			case op == "":
+			case strings.Trim(op, "0123456789.") == "":
+				number = true
+			case strings.Contains(op, "."):
+				number = true // a selector: code
+			case strings.ContainsAny(op, "0123456789"):
+				names = false
 			}
+		}
+		if number && names {
+			return false
 		}
 	}
 	return true
@@ -884,6 +984,9 @@ var (
 // letters followed by digits, averaging three letters or more, with vowels.
 // Random tokens split into short fragments that mix letters and digits.
 func isIdentifierLike(v string) bool {
+	if v == "" || v[0] >= '0' && v[0] <= '9' {
+		return false // identifiers do not start with a digit
+	}
 	words := splitWords(strings.NewReplacer("/", ".", ":", ".", " ", ".").Replace(v))
 	if len(words) < 2 {
 		return false
@@ -919,7 +1022,7 @@ func isIdentifierLike(v string) bool {
 	if lettered == 0 || singles > 1 || noVowel*3 > lettered || withDigits > 1 {
 		return false
 	}
-	return letters >= 3*lettered+lettered/2-2*singles // about 3.5 letters a word
+	return letters >= 4*lettered-2*singles // four letters a word or more
 }
 
 // consonantRun is the longest run of consonants (y counts as a vowel) in
@@ -944,23 +1047,35 @@ var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$]
 // $TOKEN, {{ .Values.token }}, %(token)s, <your-token>) and stand-ins
 // (xxxxxxxx, ********, your-api-key-here, changeme).
 func isPlaceholder(v string) bool {
-	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "%(") || strings.Contains(v, "$(") {
+	if templateRe.MatchString(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
 		return true
 	}
-	if strings.HasPrefix(v, "%") && (len(v) < 3 || strings.HasSuffix(v, "%") || strings.IndexByte("sdvqfx({", v[1]) >= 0) {
+	if strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0) {
 		return true // %s, %(name)s, %VAR%
 	}
+	if (strings.Contains(v, "xxxx") || strings.Contains(v, "XXXX")) && (strings.Count(v, "x")+strings.Count(v, "X"))*4 >= len(v) {
+		return true // sk_live_xxxxxxxxxxxx
+	}
+	if entropy(v) >= 4 && !isIdentifierLike(v) {
+		return false // random text that happens to spell "todo"
+	}
 	l := strings.ToLower(v)
-	for _, p := range []string{"xxxx", "****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"} {
+	for _, p := range []string{"****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"} {
 		if strings.Contains(l, p) {
 			return true
 		}
 	}
 	return len(v) > 0 && strings.Trim(v, v[:1]) == ""
 }
+
+// winVarRe is a Windows environment reference, %NAME%.
+var winVarRe = regexp.MustCompile(`^%[A-Za-z_][A-Za-z0-9_]*%$`)
+
+// templateRe finds template and variable references inside a value.
+var templateRe = regexp.MustCompile(`\$\{[A-Za-z_][^}]*\}|\{\{[^}]*\}\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sdrf]|\$\([A-Za-z_][A-Za-z0-9_]*\)`)
 
 // looksRandom is the test for credentials found by position (Authorization
 // values): mixed character classes and high entropy.

@@ -124,7 +124,7 @@ var rules = []rule{
 	r("discord-webhook", kw("discord.com/api/webhooks", "discordapp.com/api/webhooks"), `discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_\-]{20,})`, nil),
 	long(r("discord-bot-token", kw("discord", "mt", "mj", "mz", "nd", "nt", "nj", "nz", "od", "ot"), `\b([MNO][A-Za-z0-9_\-]{23,25}\.[A-Za-z0-9_\-]{6}\.[A-Za-z0-9_\-]{27,38})`, discordToken), 23),
 	r("teams-webhook", kw("webhook.office.com/webhookb2"), `webhook\.office\.com/webhookb2/([A-Za-z0-9@\-]{20,}/IncomingWebhook/[A-Za-z0-9]{20,}/[A-Za-z0-9\-]{20,}(?:/[A-Za-z0-9_\-]+)?)`, nil),
-	litRule("telegram-bot-token", ":AA", `\b([0-9]{8,10}:AA[A-Za-z0-9_\-]{33})\b`, nil),
+	litRule("telegram-bot-token", ":AA", `\b([0-9]{8,10}:AA[A-Za-z0-9_\-]{33})(?:[^A-Za-z0-9_\-]|$)`, nil),
 	r("mattermost-webhook", kw("hooks.slack"), `/hooks/([a-z0-9]{26})\b`, nil),
 	r("linear-key", kw("lin_api_", "lin_oauth_"), `\b(lin_(?:api|oauth)_[A-Za-z0-9]{40})`, nil),
 	r("notion-token", kw("ntn_", "secret_"), `\b(ntn_[0-9]{11}[A-Za-z0-9]{35}|secret_[A-Za-z0-9]{43})\b`, hasDigitAndLetter),

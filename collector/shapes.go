@@ -245,7 +245,8 @@ func netrcSpans(line, lower string) []span {
 	}
 	var spans []span
 	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
-		if v := line[m[2]:m[3]]; v != redacted && !isPlaceholderPassword(v) {
+		v := line[m[2]:m[3]]
+		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
