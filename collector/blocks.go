@@ -28,7 +28,7 @@ func redactBlocks(text string, lines []string) int {
 		n += redactPEMBlocks(lines)
 	}
 	putty := strings.Contains(text, "Private-Lines:")
-	env := strings.Contains(text, "value")
+	env := strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 	if !putty && !env {
 		return n
 	}

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unsafe"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -217,7 +218,16 @@ func newGates(text string, lines []string) *gates {
 // keyword at the start of a word, rules.go).
 func (g *gates) scan(text string, lines []string) {
 	g.flags = make([]lineFlag, len(lines))
-	netrc := strings.Contains(g.lower, "machine ") && (strings.Contains(g.lower, "login ") || strings.Contains(g.lower, "password "))
+	netrc := -1 // unknown until a netrc marker is met
+	isNetrc := func() bool {
+		if netrc < 0 {
+			netrc = 0
+			if strings.Contains(g.lower, "machine ") && (strings.Contains(g.lower, "login ") || strings.Contains(g.lower, "password ")) {
+				netrc = 1
+			}
+		}
+		return netrc == 1
+	}
 	h := newHitSet(text)
 	h.literals()
 	lower, ln, lineStart := g.lower, 0, 0
@@ -234,7 +244,7 @@ func (g *gates) scan(text string, lines []string) {
 		}
 		bg := bigrams[k]
 		for _, m := range bg.markers {
-			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || netrc) &&
+			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
 				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
 				g.flags[ln] |= m.flag
 			}
@@ -253,13 +263,15 @@ func (g *gates) scan(text string, lines []string) {
 
 // asciiLower lowers ASCII letters only, keeping every byte offset.
 func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		}
+		b[i] = c
 	}
-	return string(b)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
 }
 
 // redactPEMBlocks redacts the bodies of private key blocks in place: a block
