@@ -46,10 +46,10 @@ vet: ## go vet
 fmt-check: ## fail when gofmt would change a file
 	@out=$$(gofmt -l $$(git ls-files '*.go' ':!:**/testdata/**')); if [ -n "$$out" ]; then echo "gofmt would change:"; echo "$$out"; exit 1; fi
 
-test-go: tokenizer-ref ## Go tests of every package (with the npm tiktoken reference)
+test-go: tokenizer-ref tokenizer-hf-ref ## Go tests of every package (with the npm tiktoken reference)
 	$(GO) test -count=1 ./...
 
-test: fmt-check vet test-go test-editors ## everything: Go tests, the exactness test against OpenAI's core, real Neovim and VS Code
+test: fmt-check vet test-go test-mcp test-editors ## everything: Go tests, the exactness test against OpenAI's core, the MCP client, real Neovim and VS Code
 
 bench: ## Go benchmarks of every package (see docs/benchmarks.md)
 	$(GO) test -run '^$$' -bench . -benchmem ./...

@@ -28,6 +28,7 @@ require (
 	golang.org/x/oauth2 v0.35.0
 	golang.org/x/sync v0.24.0
 	golang.org/x/sys v0.49.0 // indirect
+	golang.org/x/text v0.31.0 // indirect
 	golang.org/x/time v0.15.0
 	golang.org/x/tools v0.52.0 // indirect
 )

@@ -40,7 +40,8 @@ type Removed struct {
 }
 
 // Dedup removes exact duplicates (same whitespace-normalised SHA-256, from
-// any source or path: the best-ranked copy stays) and merges chunks of one
+// any source or path: the best-ranked copy stays), packs a tool result that
+// holds a file's text once (see [toolCopies]), and merges chunks of one
 // file whose overlap reaches the threshold into one chunk spanning both,
 // re-cut from the source text and recounted, with the higher score. It
 // returns the remaining items in rank order ([Less]).
@@ -65,6 +66,7 @@ func Dedup(items []*Item, opts DedupOptions, count func(string) int) ([]*Item, [
 		seen[h] = it
 		kept = append(kept, it)
 	}
+	kept, removed = toolCopies(kept, removed, &stats, count)
 	if !opts.MergeOverlapping || opts.OverlapThreshold <= 0 {
 		return kept, removed, stats
 	}

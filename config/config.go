@@ -47,6 +47,21 @@ type Budget struct {
 	ResponseReserve     int            `yaml:"response_reserve"`
 	Categories          map[string]int `yaml:"categories"`
 	Redistribute        bool           `yaml:"redistribute"`
+	Warnings            Warnings       `yaml:"warnings"`
+}
+
+// Warnings is context.budget.warnings (an acode-lsp extension): where the
+// budget levels start, for the editors' gauge (acode/budget) and the
+// conversation requests (see budget.Level).
+type Warnings struct {
+	WarningPercent     float64 `yaml:"warning_percent"`
+	CriticalPercent    float64 `yaml:"critical_percent"`
+	MinRemainingTokens int     `yaml:"min_remaining_tokens"`
+}
+
+// Thresholds returns w as budget thresholds.
+func (w Warnings) Thresholds() budget.Thresholds {
+	return budget.Thresholds{WarningPercent: w.WarningPercent, CriticalPercent: w.CriticalPercent, MinRemainingTokens: w.MinRemainingTokens}
 }
 
 // Ranking is context.ranking: the weights of DESIGN rule 5.
@@ -74,8 +89,11 @@ type Dedup struct {
 // (the encoding wins when both are given). CacheSize is an acode-lsp
 // extension: the number of cached counts (default 10,000).
 type Tokenizer struct {
-	Model     string `yaml:"model"`
-	Encoding  string `yaml:"encoding"`
+	Model    string `yaml:"model"`
+	Encoding string `yaml:"encoding"`
+	// File is a Hugging Face tokenizer.json counted exactly (DESIGN rule
+	// 1); relative to the config file's directory. An encoding wins over it.
+	File      string `yaml:"file"`
 	CacheSize int    `yaml:"cache_size"`
 }
 
@@ -86,6 +104,8 @@ func Default() Config {
 			TotalTokens: 100000, SystemPromptReserve: 2000, ResponseReserve: 8000,
 			Categories:   copyMap(budget.DefaultPercentages),
 			Redistribute: true,
+			Warnings: Warnings{WarningPercent: budget.DefaultWarningPercent, CriticalPercent: budget.DefaultCriticalPercent,
+				MinRemainingTokens: budget.DefaultMinRemainingTokens},
 		},
 		SourcePriority: map[string]int{budget.ToolResults: 100, budget.OpenFiles: 80, budget.SearchResults: 60, budget.References: 40},
 		Ranking:        Ranking{RelevanceWeight: 0.5, RecencyWeight: 0.3, SourceWeight: 0.2},
@@ -104,9 +124,23 @@ func Default() Config {
 // regular file only (a FIFO, a device or a symlink to /dev/zero is refused
 // without blocking) and at most [MaxFileSize] bytes of it.
 func Load(path string) (Config, error) {
-	data, err := safeio.ReadFile(context.Background(), path, MaxFileSize, safeio.Options{})
+	data, err := ReadFile(path)
 	if errors.Is(err, fs.ErrNotExist) {
 		return Default(), nil
+	}
+	if err != nil {
+		return Default(), err
+	}
+	return Parse(data, path)
+}
+
+// ReadFile reads a config file the safe way (a regular file, at most
+// MaxFileSize bytes). A missing file is an error wrapping fs.ErrNotExist;
+// one that cannot be read is an *Error saying why and what to do.
+func ReadFile(path string) ([]byte, error) {
+	data, err := safeio.ReadFile(context.Background(), path, MaxFileSize, safeio.Options{})
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, err
 	}
 	if err != nil {
 		fix := "check the file's permissions"
@@ -116,9 +150,9 @@ func Load(path string) (Config, error) {
 		case errors.Is(err, safeio.ErrTooLarge):
 			fix = "a config file is a few hundred bytes; check that this is the right file"
 		}
-		return Default(), &Error{File: path, Problems: []Problem{{Key: "(file)", Rule: "cannot be read: " + readErr(err), Fix: fix}}}
+		return nil, &Error{File: path, Problems: []Problem{{Kind: KindSyntax, Key: "(file)", Rule: "cannot be read: " + readErr(err), Fix: fix}}}
 	}
-	return Parse(data, path)
+	return data, nil
 }
 
 // MaxFileSize is the largest config file read (1 MiB).
@@ -136,19 +170,135 @@ func readErr(err error) string {
 
 // Parse decodes and validates YAML config text; name is used in messages.
 func Parse(data []byte, name string) (Config, error) {
-	cfg, probs := decode(data)
-	decoded := len(probs) == 0
-	if decoded {
-		probs = cfg.check()
-	}
-	if len(probs) > 0 {
-		e := &Error{File: name, Problems: probs}
-		if decoded {
+	v := Inspect(data)
+	if len(v.Problems) > 0 {
+		e := &Error{File: name, Problems: v.Problems}
+		if v.Read {
+			cfg := v.Config
 			e.Decoded = &cfg
 		}
 		return Default(), e
 	}
+	cfg := v.Config
+	if f := cfg.Context.Tokenizer.File; f != "" && name != "" && !filepath.IsAbs(f) {
+		// context.tokenizer.file is relative to the config file.
+		cfg.Context.Tokenizer.File = filepath.Join(filepath.Dir(name), f)
+	}
 	return cfg, nil
+}
+
+// Validation is everything `config validate` says about a file.
+type Validation struct {
+	// Config holds the values as read: the defaults for absent keys and for
+	// keys that could not be read. Never use it as a configuration when
+	// Problems is not empty.
+	Config Config
+	// Read is false when the file is not YAML: nothing in it was read.
+	Read bool
+	// Problems are the errors: syntax, unknown keys, wrong types, values
+	// out of range. A value check whose keys could not be read is left out
+	// (see NotChecked) rather than run on the defaults.
+	Problems []Problem
+	// Warnings are valid settings worth knowing about (an unknown model:
+	// token counts are estimated).
+	Warnings []Problem
+	// NotChecked maps a check group (see [Group]) whose values could not be
+	// read to the reason; those checks were not run.
+	NotChecked map[string]string
+	// Lines maps each dotted key present in the file to its line.
+	Lines map[string]int
+}
+
+// Groups lists the check groups in report order: each is judged by one rule
+// over the keys under its prefixes.
+var Groups = []struct {
+	Name     string
+	Prefixes []string
+}{
+	{"budget", []string{"context.budget.total_tokens", "context.budget.system_prompt_reserve", "context.budget.response_reserve"}},
+	{"categories", []string{"context.budget.categories"}},
+	{"source_priority", []string{"context.source_priority"}},
+	{"ranking", []string{"context.ranking"}},
+	{"chunking", []string{"context.chunking"}},
+	{"dedup", []string{"context.dedup"}},
+	{"tokenizer", []string{"context.tokenizer"}},
+}
+
+// Group returns the check group of a dotted key, or "" when no rule reads it.
+func Group(key string) string {
+	for _, g := range Groups {
+		for _, p := range g.Prefixes {
+			if related(key, p) {
+				return g.Name
+			}
+		}
+	}
+	return ""
+}
+
+// related reports whether one dotted key is the other or lies under it.
+func related(a, b string) bool {
+	return a == b || strings.HasPrefix(a, b+".") || strings.HasPrefix(b, a+".")
+}
+
+// Inspect reads config text as far as it can and checks every value it read.
+func Inspect(data []byte) Validation {
+	cfg, lines, probs, read := decode(data)
+	v := Validation{Config: cfg, Read: read, Problems: probs, NotChecked: map[string]string{}, Lines: lines}
+	if !read {
+		for _, g := range Groups {
+			v.NotChecked[g.Name] = "the file is not valid YAML, so nothing in it was read"
+		}
+		return v
+	}
+	// A value that could not be read, or a key that looks like a misspelling
+	// of one, leaves its group unchecked: checking the default in its place
+	// would report a pass the file does not earn.
+	for _, p := range probs {
+		blocker, why := "", ""
+		switch {
+		case p.Kind == KindType:
+			blocker, why = p.Key, fmt.Sprintf("%s%s could not be read", p.Key, lineSuffix(p.Line))
+		case p.Kind == KindKey && p.Meant != "":
+			blocker, why = p.Meant, fmt.Sprintf("%s%s looks like a misspelling of %s", p.Key, lineSuffix(p.Line), lastKey(p.Meant))
+		default:
+			continue
+		}
+		for _, g := range Groups {
+			for _, pre := range g.Prefixes {
+				if _, done := v.NotChecked[g.Name]; !done && related(blocker, pre) {
+					v.NotChecked[g.Name] = why
+				}
+			}
+		}
+	}
+	for _, p := range cfg.check() {
+		if _, skip := v.NotChecked[Group(p.Key)]; skip {
+			continue
+		}
+		if p.Line == 0 {
+			p.Line = lines[p.Key]
+		}
+		v.Problems = append(v.Problems, p)
+	}
+	if _, skip := v.NotChecked["tokenizer"]; !skip {
+		v.Warnings = cfg.warnings(lines)
+	}
+	return v
+}
+
+func lineSuffix(line int) string {
+	if line > 0 {
+		return fmt.Sprintf(" (line %d)", line)
+	}
+	return ""
+}
+
+func lastKey(key string) string {
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		return key[i+1:]
+	}
+	return key
 }
 
 // Validate checks every value and returns nil or an *Error.
@@ -171,9 +321,19 @@ func (c Config) Available() int {
 	return b.TotalTokens - b.SystemPromptReserve - b.ResponseReserve
 }
 
+// Kinds of [Problem].
+const (
+	KindSyntax = "syntax" // the file is not valid YAML: nothing was read
+	KindKey    = "key"    // a key the configuration does not have
+	KindType   = "type"   // a value of the wrong type: the key keeps its default
+	KindValue  = "value"  // a value out of its range
+)
+
 // Problem is one thing wrong with a configuration.
 type Problem struct {
+	Kind  string // KindSyntax, KindKey, KindType or KindValue
 	Key   string // dotted key, e.g. "context.budget.total_tokens"
+	Meant string // for an unknown key: the key it probably meant, if any
 	Line  int    // 1-based line in the file, 0 when unknown
 	Value string
 	Rule  string

@@ -79,7 +79,7 @@ func TestParseInvalid(t *testing.T) {
 		{"available <= 0", "context:\n  budget:\n    total_tokens: 5000\n    system_prompt_reserve: 2000\n    response_reserve: 3000\n", "context.budget.total_tokens", 0, []string{"leaves 0 tokens", "raise total_tokens above 5000"}},
 		{"negative reserve", "context:\n  budget:\n    response_reserve: -1\n", "context.budget.response_reserve", 0, []string{"must not be negative"}},
 		{"negative percentage", "context:\n  budget:\n    categories: {tool_results: 110, open_files: -10}\n", "context.budget.categories.open_files", 0, []string{"0 to 100"}},
-		{"bad type", "context:\n  budget:\n    total_tokens: lots\n", "(value)", 3, []string{"lots"}},
+		{"bad type names the key", "context:\n  budget:\n    total_tokens: lots\n", "context.budget.total_tokens", 3, []string{"lots", "whole number"}},
 		{"bad yaml", "context:\n  budget: [\n", "(yaml)", 0, []string{"not valid YAML"}},
 		{"weights over 1", "context:\n  ranking: {relevance_weight: 0.9, recency_weight: 0.3}\n", "context.ranking", 0, []string{"at most 1"}},
 		{"min over max", "context:\n  chunking: {max_chunk_tokens: 100, min_chunk_tokens: 200}\n", "context.chunking.min_chunk_tokens", 0, []string{"larger than max_chunk_tokens"}},
@@ -188,5 +188,94 @@ func TestAllocationSumsToAvailable(t *testing.T) {
 	}
 	if sum != a.Available || a.Available != 7 {
 		t.Errorf("sum = %d, available = %d", sum, a.Available)
+	}
+}
+
+// TestInspect: every value that parsed is checked, whatever else is wrong;
+// a check whose value could not be read is reported as not checked rather
+// than run on the default.
+func TestInspect(t *testing.T) {
+	type prob struct {
+		Kind, Key string
+		Line      int
+	}
+	tests := []struct {
+		name       string
+		yaml       string
+		problems   []prob
+		notChecked []string // groups
+		warnings   []string // keys
+	}{
+		{"typo elsewhere does not hide value errors",
+			"context:\n  budget:\n    total_tokens: 8000\n    system_prompt_reserve: 4000\n    response_reserve: 5000\n    categories: {tool_results: 50, open_files: 30, search_results: 20, references: 10}\n  rankin: {}\n",
+			[]prob{{KindKey, "context.rankin", 7}, {KindValue, "context.budget.total_tokens", 3}, {KindValue, "context.budget.categories", 6}},
+			[]string{"ranking"}, nil},
+		{"negative total", "context:\n  budget:\n    total_tokens: -5\n",
+			[]prob{{KindValue, "context.budget.total_tokens", 3}}, nil, nil},
+		{"zero total", "context:\n  budget:\n    total_tokens: 0\n",
+			[]prob{{KindValue, "context.budget.total_tokens", 3}}, nil, nil},
+		{"bad indent is reported on its own line", "context:\n  budget:\n    total_tokens: 100\n   system_prompt_reserve: 5\n",
+			[]prob{{KindSyntax, "(yaml)", 4}}, []string{"budget", "categories", "source_priority", "ranking", "chunking", "dedup", "tokenizer"}, nil},
+		{"tab indent", "context:\n  budget:\n\ttotal_tokens: 100\n",
+			[]prob{{KindSyntax, "(yaml)", 3}}, []string{"budget", "categories", "source_priority", "ranking", "chunking", "dedup", "tokenizer"}, nil},
+		{"type error names the key and skips its group only", "context:\n  budget:\n    total_tokens: lots\n    response_reserve: 200000\n  dedup: {overlap_threshold: 2}\n",
+			[]prob{{KindType, "context.budget.total_tokens", 3}, {KindValue, "context.dedup.overlap_threshold", 0}}, []string{"budget"}, nil},
+		{"type error in a category", "context:\n  budget:\n    categories: {tool_results: 40, open_files: thirty, search_results: 20, references: 10}\n",
+			[]prob{{KindType, "context.budget.categories.open_files", 3}}, []string{"categories"}, nil},
+		{"misspelt key skips the check it would feed", "context:\n  budget:\n    totl_tokens: 8000\n    response_reserve: 9000\n",
+			[]prob{{KindKey, "context.budget.totl_tokens", 3}}, []string{"budget"}, nil},
+		{"unknown model warns", "context:\n  tokenizer:\n    model: claude-3-opus\n", nil, nil, []string{"context.tokenizer.model"}},
+		{"known model", "context:\n  tokenizer: {model: gpt-4}\n", nil, nil, nil},
+		{"seed sample tokenizer.type", "context:\n  tokenizer:\n    type: tiktoken\n    model: gpt-4\n",
+			[]prob{{KindKey, "context.tokenizer.type", 3}}, nil, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			v := Inspect([]byte(tt.yaml))
+			got := []prob{}
+			for _, p := range v.Problems {
+				if p.Fix == "" {
+					t.Errorf("problem %v has no fix", p)
+				}
+				got = append(got, prob{p.Kind, p.Key, p.Line})
+			}
+			want := append([]prob{}, tt.problems...)
+			for i := range want {
+				if want[i].Line == 0 && i < len(got) {
+					want[i].Line = got[i].Line // line not asserted
+				}
+			}
+			if diff := cmp.Diff(want, got); diff != "" {
+				t.Errorf("problems (-want +got):\n%s", diff)
+			}
+			gotSkip := []string{}
+			for _, g := range Groups {
+				if _, ok := v.NotChecked[g.Name]; ok {
+					gotSkip = append(gotSkip, g.Name)
+				}
+			}
+			if diff := cmp.Diff(append([]string{}, tt.notChecked...), gotSkip); diff != "" {
+				t.Errorf("not checked (-want +got):\n%s", diff)
+			}
+			gotWarn := []string{}
+			for _, w := range v.Warnings {
+				gotWarn = append(gotWarn, w.Key)
+			}
+			if diff := cmp.Diff(append([]string{}, tt.warnings...), gotWarn); diff != "" {
+				t.Errorf("warnings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSeedTokenizerTypeFix(t *testing.T) {
+	for _, tt := range []struct{ yaml, fix string }{
+		{"context:\n  tokenizer:\n    # Tokenizer type\n    type: tiktoken\n    model: gpt-4\n", "delete line 4 (`type: tiktoken`); `model: gpt-4` on line 5 already chooses the tokenizer"},
+		{"context:\n  tokenizer:\n    type: tiktoken\n", "replace line 3 (`type: tiktoken`) with `model: gpt-4o` (your model's name), or `encoding: o200k_base`"},
+	} {
+		v := Inspect([]byte(tt.yaml))
+		if len(v.Problems) != 1 || v.Problems[0].Fix != tt.fix {
+			t.Errorf("problems %+v, want one with fix %q", v.Problems, tt.fix)
+		}
 	}
 }

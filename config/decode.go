@@ -14,29 +14,31 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
-// decode parses YAML over the defaults, reporting unknown keys with their
-// line. A category map that is present replaces the default one (a missing
-// category then gets 0, DESIGN rule 2).
-func decode(data []byte) (Config, []Problem) {
-	cfg := Default()
+// decode parses YAML over the defaults. It reads every value it can: an
+// unknown key or a value of the wrong type is reported (with its dotted key
+// and line) and left out, and the rest is decoded, so the other values can
+// still be checked. lines maps each dotted key to its line. A category map
+// that is present replaces the default one (a missing category then gets 0,
+// DESIGN rule 2). ok is false when the file is not YAML at all.
+func decode(data []byte) (cfg Config, lines map[string]int, probs []Problem, ok bool) {
+	cfg = Default()
+	lines = map[string]int{}
 	var root yaml.Node
 	if err := yaml.Unmarshal(data, &root); err != nil {
-		return cfg, []Problem{{Key: "(yaml)", Line: yamlErrLine(err), Rule: "is not valid YAML: " + err.Error(), Fix: "correct the YAML syntax (indent with spaces, `key: value`)"}}
+		line, rule := syntaxError(data, err)
+		return cfg, lines, []Problem{{Kind: KindSyntax, Key: "(yaml)", Line: line, Rule: rule,
+			Fix: "correct the YAML syntax: indent nested keys with spaces, by the same amount at each level, as `key: value`"}}, false
 	}
 	if root.Kind == 0 || len(root.Content) == 0 {
-		return cfg, nil // empty file: all defaults
+		return cfg, lines, nil, true // empty file: all defaults
 	}
 	doc := root.Content[0]
 	if doc.Kind == yaml.ScalarNode && doc.Tag == "!!null" {
-		return cfg, nil
+		return cfg, lines, nil, true
 	}
-	var probs []Problem
-	checkKeys(doc, reflect.TypeOf(cfg), "", &probs)
-	if len(probs) > 0 {
-		return cfg, probs
-	}
+	walk(doc, reflect.ValueOf(Default()), "", lines, &probs)
 	for _, path := range []string{"context.budget.categories", "context.source_priority"} {
-		if n := find(doc, path); n != nil {
+		if n := find(doc, path); n != nil && n.Kind == yaml.MappingNode {
 			if path == "context.budget.categories" {
 				cfg.Context.Budget.Categories = map[string]int{}
 			} else {
@@ -45,79 +47,164 @@ func decode(data []byte) (Config, []Problem) {
 		}
 	}
 	if err := doc.Decode(&cfg); err != nil {
-		var te *yaml.TypeError
-		if errors.As(err, &te) {
-			for _, msg := range te.Errors {
-				probs = append(probs, Problem{Key: "(value)", Line: lineOf(msg), Rule: msg, Fix: "use a value of the type shown in docs/configuration.md"})
-			}
-			return Default(), probs
-		}
-		return Default(), []Problem{{Key: "(yaml)", Rule: err.Error(), Fix: "see docs/configuration.md"}}
+		// walk removed every value of the wrong type; this is a defect if reached.
+		probs = append(probs, Problem{Kind: KindType, Key: "(value)", Line: lineOf(err.Error()), Rule: err.Error(), Fix: "use a value of the type shown in docs/configuration.md"})
 	}
 	if cfg.Context.Exclude == nil {
 		cfg.Context.Exclude = []string{}
 	}
-	return cfg, nil
+	return cfg, lines, probs, true
 }
 
-// checkKeys walks a mapping node against the struct's yaml tags and reports
-// every key the struct does not have, with its line and the valid keys.
-func checkKeys(n *yaml.Node, t reflect.Type, prefix string, probs *[]Problem) {
-	for t.Kind() == reflect.Pointer {
-		t = t.Elem()
+// walk checks a node against the default value's type: it reports unknown
+// keys (with the valid ones and the closest) and values of the wrong type,
+// removing both from the node so that decoding reads everything else, and
+// records the line of every key.
+func walk(n *yaml.Node, def reflect.Value, prefix string, lines map[string]int, probs *[]Problem) {
+	key := strings.TrimPrefix(prefix, ".")
+	t := def.Type()
+	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
+		return // an empty value keeps the default
 	}
 	switch t.Kind() {
 	case reflect.Struct:
 		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return
-			}
-			*probs = append(*probs, Problem{Key: strings.TrimPrefix(prefix, "."), Line: n.Line, Value: n.Value, Rule: "must be a mapping of keys", Fix: "indent its keys below it, see docs/configuration.md"})
+			*probs = append(*probs, typeProblem(key, n, "must be a mapping of keys", "indent its keys below it, see docs/configuration.md"))
+			n.Kind, n.Tag, n.Value, n.Content = yaml.MappingNode, "!!map", "", nil
 			return
 		}
-		fields := map[string]reflect.Type{}
+		fields := map[string]int{}
 		var names []string
 		for i := 0; i < t.NumField(); i++ {
-			f := t.Field(i)
-			name := strings.Split(f.Tag.Get("yaml"), ",")[0]
-			fields[name] = f.Type
+			name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+			fields[name] = i
 			names = append(names, name)
 		}
+		kept := n.Content[:0]
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k, v := n.Content[i], n.Content[i+1]
-			ft, ok := fields[k.Value]
-			key := strings.TrimPrefix(prefix+"."+k.Value, ".")
+			sub := strings.TrimPrefix(prefix+"."+k.Value, ".")
+			lines[sub] = k.Line
+			fi, ok := fields[k.Value]
 			if !ok {
-				fix := "remove it; valid keys here are " + strings.Join(names, ", ")
-				if s := closest(k.Value, names); s != "" {
-					fix = fmt.Sprintf("did you mean %q? Valid keys here are %s", s, strings.Join(names, ", "))
-				}
-				*probs = append(*probs, Problem{Key: key, Line: k.Line, Rule: "unknown key", Fix: fix})
+				*probs = append(*probs, unknownKey(n, k, v, sub, prefix, names))
 				continue
 			}
-			checkKeys(v, ft, prefix+"."+k.Value, probs)
+			before := len(*probs)
+			walk(v, def.Field(fi), prefix+"."+k.Value, lines, probs)
+			if len(*probs) > before && (*probs)[len(*probs)-1].Kind == KindType && (*probs)[len(*probs)-1].Key == sub {
+				continue // the value itself has the wrong type: leave the default
+			}
+			kept = append(kept, k, v)
 		}
+		n.Content = kept
 	case reflect.Map:
 		if n.Kind != yaml.MappingNode {
-			if n.Tag == "!!null" {
-				return
-			}
-			*probs = append(*probs, Problem{Key: strings.TrimPrefix(prefix, "."), Line: n.Line, Rule: "must be a mapping", Fix: "write it as `name: value` lines or {name: value}"})
+			*probs = append(*probs, typeProblem(key, n, "must be a mapping of `name: number` lines", "write it as `name: value` lines below it, or {name: value}"))
 			return
 		}
-		if strings.HasSuffix(prefix, ".categories") || strings.HasSuffix(prefix, ".source_priority") {
-			for i := 0; i+1 < len(n.Content); i += 2 {
-				k := n.Content[i]
-				if !contains(budget.Categories, k.Value) {
-					fix := "use one of " + strings.Join(budget.Categories, ", ")
-					if s := closest(k.Value, budget.Categories); s != "" {
-						fix = fmt.Sprintf("did you mean %q? Use one of %s", s, strings.Join(budget.Categories, ", "))
-					}
-					*probs = append(*probs, Problem{Key: strings.TrimPrefix(prefix+"."+k.Value, "."), Line: k.Line, Rule: "unknown category", Fix: fix})
+		isCat := strings.HasSuffix(prefix, ".categories") || strings.HasSuffix(prefix, ".source_priority")
+		kept := n.Content[:0]
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k, v := n.Content[i], n.Content[i+1]
+			sub := key + "." + k.Value
+			lines[sub] = k.Line
+			if isCat && !contains(budget.Categories, k.Value) {
+				fix := "use one of " + strings.Join(budget.Categories, ", ")
+				if s := closest(k.Value, budget.Categories); s != "" {
+					fix = fmt.Sprintf("did you mean %q? Use one of %s", s, strings.Join(budget.Categories, ", "))
 				}
+				p := Problem{Kind: KindKey, Key: sub, Line: k.Line, Rule: "unknown category", Fix: fix}
+				if s := closest(k.Value, budget.Categories); s != "" {
+					p.Meant = key + "." + s
+				}
+				*probs = append(*probs, p)
+				continue
+			}
+			var x int
+			if v.Kind != yaml.ScalarNode || v.Decode(&x) != nil {
+				*probs = append(*probs, typeProblem(sub, v, "must be a whole number", "write a whole number, e.g. `"+k.Value+": 20`"))
+				continue
+			}
+			kept = append(kept, k, v)
+		}
+		n.Content = kept
+	case reflect.Slice:
+		if n.Kind != yaml.SequenceNode {
+			*probs = append(*probs, typeProblem(key, n, "must be a list", "write a list, e.g. [\"vendor/**\", \"*.gen.go\"]"))
+			return
+		}
+		for _, item := range n.Content {
+			var s string
+			if item.Kind != yaml.ScalarNode || item.Decode(&s) != nil {
+				*probs = append(*probs, typeProblem(key, item, "must be a list of strings", "quote each item, e.g. [\"vendor/**\"]"))
+				n.Content = nil
+				return
 			}
 		}
+	default:
+		x := reflect.New(t)
+		if n.Kind != yaml.ScalarNode || n.Decode(x.Interface()) != nil {
+			*probs = append(*probs, typeProblem(key, n, "must be "+kindPhrase(t.Kind()),
+				fmt.Sprintf("write %s, e.g. `%s: %v` (the default)", kindPhrase(t.Kind()), lastPart(key), def.Interface())))
+		}
 	}
+}
+
+// unknownKey describes a key the configuration does not have. The seed
+// documents' `tokenizer.type: tiktoken` gets the exact replacement.
+func unknownKey(parent, k, v *yaml.Node, key, prefix string, names []string) Problem {
+	p := Problem{Kind: KindKey, Key: key, Line: k.Line, Rule: "unknown key"}
+	if key == "context.tokenizer.type" {
+		p.Value = v.Value
+		p.Rule = "is not a key: acode-lsp always counts with tiktoken's encodings, chosen by `model` (or `encoding`)"
+		if m := find(parent, "model"); m != nil && m.Value != "" {
+			p.Fix = fmt.Sprintf("delete line %d (`type: %s`); `model: %s` on line %d already chooses the tokenizer", k.Line, v.Value, m.Value, m.Line)
+		} else if e := find(parent, "encoding"); e != nil && e.Value != "" {
+			p.Fix = fmt.Sprintf("delete line %d (`type: %s`); `encoding: %s` on line %d already chooses the tokenizer", k.Line, v.Value, e.Value, e.Line)
+		} else {
+			p.Fix = fmt.Sprintf("replace line %d (`type: %s`) with `model: gpt-4o` (your model's name), or `encoding: o200k_base`", k.Line, v.Value)
+		}
+		return p
+	}
+	p.Fix = "remove it; valid keys here are " + strings.Join(names, ", ")
+	if s := closest(k.Value, names); s != "" {
+		p.Fix = fmt.Sprintf("did you mean %q? Valid keys here are %s", s, strings.Join(names, ", "))
+		p.Meant = strings.TrimPrefix(prefix+"."+s, ".")
+	}
+	return p
+}
+
+func typeProblem(key string, n *yaml.Node, rule, fix string) Problem {
+	val := n.Value
+	switch n.Kind {
+	case yaml.MappingNode:
+		val = "a mapping"
+	case yaml.SequenceNode:
+		val = "a list"
+	}
+	return Problem{Kind: KindType, Key: key, Line: n.Line, Value: val, Rule: rule, Fix: fix}
+}
+
+func kindPhrase(k reflect.Kind) string {
+	switch k {
+	case reflect.Int, reflect.Int64:
+		return "a whole number"
+	case reflect.Float64:
+		return "a number"
+	case reflect.Bool:
+		return "true or false"
+	case reflect.String:
+		return "a string"
+	}
+	return "a " + k.String()
+}
+
+func lastPart(key string) string {
+	if i := strings.LastIndexByte(key, '.'); i >= 0 {
+		return key[i+1:]
+	}
+	return key
 }
 
 // check validates the values of a decoded configuration.
@@ -132,6 +219,9 @@ func (c Config) check() []Problem {
 				probs = append(probs, Problem{Key: p.Key, Value: p.Value, Rule: p.Rule, Fix: p.Fix})
 			}
 		}
+	}
+	if err := b.Warnings.Thresholds().Validate(); err != nil {
+		probs = append(probs, warningsProblem(err))
 	}
 	names := make([]string, 0, len(ctx.SourcePriority))
 	for k := range ctx.SourcePriority {
@@ -175,13 +265,32 @@ func (c Config) check() []Problem {
 	tk := ctx.Tokenizer
 	if tk.Encoding != "" {
 		if _, err := tokenizer.ForEncoding(tk.Encoding); err != nil {
-			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use o200k_base, cl100k_base, p50k_base or r50k_base, or name a model instead"})
+			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use " + strings.Join(tokenizer.Encodings(), ", ") + ", or name a model instead"})
 		}
 	}
 	if tk.CacheSize < 0 {
 		probs = append(probs, Problem{Key: "context.tokenizer.cache_size", Value: fmt.Sprint(tk.CacheSize), Rule: "must not be negative", Fix: "use e.g. 10000 (0 = default)"})
 	}
+	for i := range probs {
+		probs[i].Kind = KindValue
+	}
 	return probs
+}
+
+// warnings reports valid settings that deserve a word: a model whose
+// tokenizer acode-lsp does not know is counted by an estimate.
+func (c Config) warnings(lines map[string]int) []Problem {
+	tk := c.Context.Tokenizer
+	if tk.Encoding != "" {
+		return nil
+	}
+	t, err := tokenizer.Resolve(tk.Model, "")
+	if err != nil || t.Exact() {
+		return nil
+	}
+	return []Problem{{Kind: KindValue, Key: "context.tokenizer.model", Line: lines["context.tokenizer.model"], Value: tk.Model,
+		Rule: "is not a model whose tokenizer acode-lsp knows: every token count will be estimated (ceil(characters / 3.5)), not exact",
+		Fix:  "if the model uses an OpenAI tokenizer, name it (gpt-4o, gpt-4, …) or set `encoding: o200k_base`; for other vendors' models (Claude, Llama, …) no exact tokenizer ships, so leave a margin in total_tokens"}}
 }
 
 func find(n *yaml.Node, path string) *yaml.Node {
@@ -240,7 +349,61 @@ func editDistance(a, b string) int {
 	return prev[len(b)]
 }
 
-func yamlErrLine(err error) int { return lineOf(err.Error()) }
+// syntaxError returns the line and the text of a YAML syntax error. The
+// parser reports some errors at the line where the enclosing mapping starts
+// (a key indented to no level of its parents says "line 1: did not find
+// expected key"); the first line whose indentation matches no enclosing
+// level, or that indents with a tab, is the one to fix.
+func syntaxError(data []byte, err error) (int, string) {
+	msg := strings.TrimPrefix(err.Error(), "yaml: ")
+	line := lineOf(msg)
+	if bad, why := badIndent(data); bad > 0 && bad >= line {
+		if i := strings.Index(msg, ": "); i >= 0 && strings.HasPrefix(msg, "line ") {
+			msg = msg[i+2:] // its line is the enclosing mapping's, not the one to fix
+		}
+		return bad, why + " (the YAML parser says: " + msg + ")"
+	}
+	return line, "is not valid YAML: " + msg
+}
+
+// badIndent finds the first line indented with a tab, or indented less than
+// the line before it to a column no enclosing key uses.
+func badIndent(data []byte) (int, string) {
+	levels := []int{0}
+	for i, raw := range strings.Split(string(data), "\n") {
+		text := strings.TrimRight(raw, " \r")
+		trimmed := strings.TrimLeft(text, " \t")
+		if trimmed == "" || strings.HasPrefix(trimmed, "#") {
+			continue
+		}
+		lead := text[:len(text)-len(trimmed)]
+		if strings.Contains(lead, "\t") {
+			return i + 1, "is indented with a tab; YAML indents with spaces only"
+		}
+		col := len(lead)
+		top := levels[len(levels)-1]
+		switch {
+		case col > top:
+			levels = append(levels, col)
+		case col < top:
+			for len(levels) > 1 && levels[len(levels)-1] > col {
+				levels = levels[:len(levels)-1]
+			}
+			if levels[len(levels)-1] != col {
+				return i + 1, fmt.Sprintf("is indented by %d spaces, which matches no enclosing key (they are at %s)", col, joinInts(levels))
+			}
+		}
+	}
+	return 0, ""
+}
+
+func joinInts(xs []int) string {
+	parts := make([]string, len(xs))
+	for i, x := range xs {
+		parts[i] = fmt.Sprint(x)
+	}
+	return strings.Join(parts, ", ")
+}
 
 // lineOf extracts "line N" from a yaml error message.
 func lineOf(msg string) int {
@@ -256,4 +419,16 @@ func lineOf(msg string) int {
 		n = n*10 + int(r-'0')
 	}
 	return n
+}
+
+// warningsProblem turns a budget.ThresholdError into a problem on its
+// context.budget.warnings key.
+func warningsProblem(err error) Problem {
+	var te *budget.ThresholdError
+	if !errors.As(err, &te) {
+		return Problem{Key: "context.budget.warnings", Rule: err.Error()}
+	}
+	key := map[string]string{"warningPercent": "warning_percent", "criticalPercent": "critical_percent", "minRemainingTokens": "min_remaining_tokens"}[te.Field]
+	return Problem{Key: "context.budget.warnings." + key, Value: te.Value, Rule: te.Message,
+		Fix: "e.g. {warning_percent: 80, critical_percent: 90, min_remaining_tokens: 20000}"}
 }

@@ -127,6 +127,21 @@ func TrimReport(res *TrimResult, encoding string, exact bool) string {
 	return b.String()
 }
 
+// CheckReport is the one-line summary `acode-lsp trim --check` prints on
+// stderr.
+func CheckReport(res *CheckResult, encoding string, exact bool) string {
+	about := ""
+	if !exact {
+		about = "≈"
+	}
+	verdict := "within budget"
+	if !res.WithinBudget {
+		verdict = fmt.Sprintf("over by %d tokens", -res.AvailableTokens)
+	}
+	return fmt.Sprintf("check: %s%d of %d tokens (%d%%, %s, %s), %s", about, res.CurrentTokens, res.MaxInputTokens,
+		res.UtilizationPercent, res.Level, encoding, verdict)
+}
+
 // FitReport is the summary `acode-lsp fit` prints on stderr.
 func FitReport(res *FitResult) string {
 	if res.Continuation == nil {

@@ -173,14 +173,14 @@ func TestDocsHistoryExamples(t *testing.T) {
 	diff := "diff --git a/cart/service.go b/cart/service.go\n--- a/cart/service.go\n+++ b/cart/service.go\n@@ -10,6 +10,9 @@\n func Checkout() {\n+\tif len(c.Items) == 0 {\n+\t\treturn ErrEmpty\n+\t}\n-\told()\n" +
 		"diff --git a/cart/service_test.go b/cart/service_test.go\n--- a/cart/service_test.go\n+++ b/cart/service_test.go\n@@ -1 +1,2 @@\n+// empty carts\n"
 	search := "cart/service.go:12:func Checkout(ctx context.Context) error {\ncart/service.go:40:\treturn Checkout(ctx)\ncart/handler.go:7:\tcart.Checkout(ctx)\n"
-	tests := []struct{ tool, content, docPrefix string }{
-		{ToolProjectFiles, files, "Listed 8 files. By extension: .go (4), .md (2), .mod (1), .txtar (1). Top directories: conversation/ (3), ./ (2), cmd/ (2), docs/ (1). First: cmd/acode-lsp/main.go, "},
-		{ToolSearchContent, search, "Found 3 matches in 2 files: cart/service.go (2), cart/handler.go (1)."},
-		{ToolVCSDiff, diff, "Diff: 2 files, +4/-1 lines. Files: cart/service.go (+3/-1), cart/service_test.go (+1/-0)."},
+	tests := []struct{ tool, content, pattern, docPrefix string }{
+		{ToolProjectFiles, files, "", "Listed 8 files. By extension: .go (4), .md (2), .mod (1), .txtar (1). Top directories: conversation/ (3), ./ (2), cmd/ (2), docs/ (1). First: cmd/acode-lsp/main.go, "},
+		{ToolSearchContent, search, "Checkout", "Found 3 matches for 'Checkout' in 2 files: cart/service.go (2), cart/handler.go (1)."},
+		{ToolVCSDiff, diff, "", "Diff: 2 files, +4/-1 lines. Files: cart/service.go (+3/-1), cart/service_test.go (+1/-0)."},
 	}
 	c := realCounter(t)
 	for _, tt := range tests {
-		res, err := Compress(context.Background(), c, FitRequest{Tool: tt.tool, Content: tt.content, MaxTokens: 200})
+		res, err := Compress(context.Background(), c, FitRequest{Tool: tt.tool, Content: tt.content, MaxTokens: 200, Pattern: tt.pattern})
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -189,6 +189,52 @@ func TestDocsHistoryExamples(t *testing.T) {
 		}
 		if !strings.Contains(doc, strings.TrimSuffix(tt.docPrefix, ", ")) {
 			t.Errorf("doc does not show %q", tt.docPrefix)
+		}
+	}
+}
+
+// TestDocsPresetsAndHints checks the numbers of the presets, hints and
+// thresholds sections against the code.
+func TestDocsPresetsAndHints(t *testing.T) {
+	doc := readDoc(t)
+	var want []string
+	for _, m := range []string{"gpt-4o", "o3"} {
+		res, err := SectionBudget(SectionBudgetRequest{Model: m, Preset: PresetTiers})
+		if err != nil {
+			t.Fatal(err)
+		}
+		s := res.Sections
+		if m == "o3" {
+			want = append(want, fmt.Sprintf("total %s = system %s, history %s, toolResults %s,\nuserMessage %s, response %s",
+				thousands(res.Total), thousands(s[TierSystem]), thousands(s[TierHistory]), thousands(s[TierToolResults]), thousands(s[TierUserMessage]), thousands(s[TierResponse])))
+		} else {
+			want = append(want, fmt.Sprintf("(gpt-4o: %s, %s,\n%s, %s, %s)", thousands(s[TierSystem]), thousands(s[TierHistory]), thousands(s[TierToolResults]), thousands(s[TierUserMessage]), thousands(s[TierResponse])))
+		}
+	}
+	var mem []string
+	for _, l := range []int{8192, 128000, 200000} {
+		res, err := SectionBudget(SectionBudgetRequest{ContextLimit: l, Preset: PresetCompressor})
+		if err != nil {
+			t.Fatal(err)
+		}
+		mem = append(mem, fmt.Sprintf("%s → %s", thousands(l), thousands(res.Memory)))
+	}
+	want = append(want, "("+strings.Join(mem, "; ")+" — checked")
+	b, err := SectionBudget(SectionBudgetRequest{Model: "gpt-4o"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	hints, _ := json.Marshal(b.Hints.Tools[ToolProjectFiles])
+	want = append(want, b.Hints.Text, string(hints), fmt.Sprintf(`"hints":{"maxTokens":%d,"remaining":%d,"section":"%s"`, b.Hints.MaxTokens, b.Hints.Remaining, b.Hints.Section))
+	th, err := SectionBudget(SectionBudgetRequest{ContextLimit: 32000, Used: map[string]int{SectionRecentMessages: 5601}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	want = append(want, strings.SplitN(th.Warnings[0], ":", 2)[0])
+	flat := strings.Join(strings.Fields(doc), " ")
+	for _, w := range want {
+		if !strings.Contains(flat, strings.Join(strings.Fields(w), " ")) {
+			t.Errorf("docs/conversation.md does not show %q", w)
 		}
 	}
 }

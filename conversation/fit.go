@@ -13,31 +13,67 @@ const (
 	ModeHistory = "history" // a compressed summary for a work log
 )
 
-// FitRequest is the params object of acode/fitToolResult. Path (optional)
-// names the file of a read_file output in history summaries; Model lets
-// the server pick the tokenizer.
+// History-mode defaults (seed 004): a work-log entry is at most 500
+// characters, and the whole work history at most 12,000 tokens.
+const (
+	DefaultHistoryEntryChars = 500
+	DefaultHistoryCap        = 12000
+)
+
+// FitRequest is the params object of acode/fitToolResult. MaxTokens 0
+// (absent) means [DefaultToolTokens]. Path (optional) names the file of a
+// read_file output in history summaries, Pattern the searched pattern of a
+// search_content output; Model (or TokenizerFile, a Hugging Face
+// tokenizer.json) lets the server pick the tokenizer.
+//
+// History mode only: MaxChars caps the summary's characters (absent:
+// [DefaultHistoryEntryChars]; 0 turns the cap off); HistoryTokens is what
+// the work history already holds (absent: the session's count, else 0)
+// and HistoryCap its cap (0: [DefaultHistoryCap]) — the result says how
+// full the history is with this entry.
 type FitRequest struct {
-	Tool      string `json:"tool"`
-	Content   string `json:"content"`
-	MaxTokens int    `json:"maxTokens"`
-	Cursor    string `json:"cursor,omitempty"`
-	Mode      string `json:"mode,omitempty"`
-	Path      string `json:"path,omitempty"`
-	Model     string `json:"model,omitempty"`
+	Tool          string `json:"tool"`
+	Content       string `json:"content"`
+	MaxTokens     int    `json:"maxTokens"`
+	Cursor        string `json:"cursor,omitempty"`
+	Mode          string `json:"mode,omitempty"`
+	Path          string `json:"path,omitempty"`
+	Model         string `json:"model,omitempty"`
+	Pattern       string `json:"pattern,omitempty"`
+	MaxChars      *int   `json:"maxChars,omitempty"`
+	HistoryTokens *int   `json:"historyTokens,omitempty"`
+	HistoryCap    int    `json:"historyCap,omitempty"`
+	SessionID     string `json:"sessionId,omitempty"`
+	TokenizerFile string `json:"tokenizerFile,omitempty"`
+
+	// Outline lists the top-level declarations of a file ("func Checkout",
+	// "type Cart") for read_file history summaries; nil lists none. The
+	// server and the CLI pass the chunker's (package conversation does not
+	// parse code).
+	Outline func(ctx context.Context, path, content string) []string `json:"-"`
 }
 
 // FitResult is the result of acode/fitToolResult. Content is an exact
 // slice of the tool output (a page) or a summary (history mode); Tokens is
 // its exact count. Returned counts the items completed by this page and
 // Total the items of the whole output, so the Returned of all pages add up
-// to Total. Continuation is null on the last page.
+// to Total. Continuation is null on the last page. MaxTokens is the
+// default limit used when the request gave none (absent otherwise). In
+// history mode
+// HistoryTokens is the work history's size with this entry, HistoryCap its
+// cap and HistoryOver how far over the cap it is (drop that many tokens of
+// the oldest entries).
 type FitResult struct {
-	Content      string  `json:"content"`
-	Tokens       int     `json:"tokens"`
-	Returned     int     `json:"returned"`
-	Total        int     `json:"total"`
-	Continuation *string `json:"continuation"`
-	Note         string  `json:"note,omitempty"`
+	Content       string  `json:"content"`
+	Tokens        int     `json:"tokens"`
+	Returned      int     `json:"returned"`
+	Total         int     `json:"total"`
+	Continuation  *string `json:"continuation"`
+	Note          string  `json:"note,omitempty"`
+	MaxTokens     int     `json:"maxTokens,omitempty"`
+	HistoryTokens *int    `json:"historyTokens,omitempty"`
+	HistoryCap    int     `json:"historyCap,omitempty"`
+	HistoryOver   int     `json:"historyOver,omitempty"`
 }
 
 // FitToolResult fits a tool output into req.MaxTokens. In page mode it
@@ -49,12 +85,17 @@ type FitResult struct {
 // across pages, at a line break when it has one. In history mode it returns
 // a summary of the output for a work log (see [Compress]).
 func FitToolResult(ctx context.Context, c Counter, req FitRequest) (*FitResult, error) {
-	if req.MaxTokens <= 0 {
-		return nil, paramErrorf("maxTokens", "must be positive, got %d", req.MaxTokens)
+	defaulted := 0
+	if req.MaxTokens == 0 {
+		req.MaxTokens, defaulted = DefaultToolTokens, DefaultToolTokens
+	}
+	if req.MaxTokens < 0 {
+		return nil, paramErrorf("maxTokens", "must be positive, got %d (leave it out for the default %d)", req.MaxTokens, DefaultToolTokens)
 	}
 	switch req.Mode {
 	case "", ModePage:
 	case ModeHistory:
+		req.MaxTokens -= defaulted // Compress applies (and reports) the default itself
 		return Compress(ctx, c, req)
 	default:
 		return nil, paramErrorf("mode", "unknown mode %q (%q or %q)", req.Mode, ModePage, ModeHistory)
@@ -70,17 +111,18 @@ func FitToolResult(ctx context.Context, c Counter, req FitRequest) (*FitResult, 
 		}
 	}
 	if len(items) == 0 {
-		return &FitResult{Content: "", Note: "the output is empty"}, nil
+		return &FitResult{Content: "", Note: "the output is empty", MaxTokens: defaulted}, nil
 	}
 	p, err := nextPage(ctx, c, req.Content, items, start, req.MaxTokens)
 	if err != nil {
 		return nil, err
 	}
 	res := &FitResult{
-		Content:  req.Content[start.Off:p.end],
-		Tokens:   p.tokens,
-		Returned: p.completed - start.Item,
-		Total:    len(items),
+		Content:   req.Content[start.Off:p.end],
+		Tokens:    p.tokens,
+		Returned:  p.completed - start.Item,
+		Total:     len(items),
+		MaxTokens: defaulted,
 	}
 	noun := itemNoun(kind)
 	first, last := start.Item+1, p.completed

@@ -170,7 +170,7 @@ func TestFitToolResultErrors(t *testing.T) {
 		req   FitRequest
 		field string
 	}{
-		{"zero maxTokens", FitRequest{Content: content}, "maxTokens"},
+		// An absent (zero) maxTokens is the default 8,000 since issue 16: TestFitDefaults.
 		{"negative maxTokens", FitRequest{Content: content, MaxTokens: -1}, "maxTokens"},
 		{"unknown mode", FitRequest{Content: content, MaxTokens: 10, Mode: "summary"}, "mode"},
 		{"garbage cursor", FitRequest{Tool: ToolReadFile, Content: content, MaxTokens: 10, Cursor: "!!"}, "cursor"},

@@ -6,25 +6,54 @@ import (
 	"path"
 	"sort"
 	"strings"
+	"unicode/utf8"
 )
 
 // Compress summarises a tool output for a work log (acode/fitToolResult
-// with mode "history") within req.MaxTokens, per tool kind:
+// with mode "history") within req.MaxTokens (default [DefaultToolTokens])
+// and req.MaxChars characters (default [DefaultHistoryEntryChars]), per
+// tool kind:
 //
 //   - project_files: the file count, counts by extension, the top
 //     directories and the first paths;
-//   - search_content: the match count and the matches per file;
-//   - read_file: the path (req.Path), line and byte counts, the first and
-//     last lines;
+//   - search_content: the match count — counted like Returned, one per
+//     item — the pattern (req.Pattern) and the matches per file;
+//   - read_file: the path (req.Path), line and byte counts, the file's key
+//     sections (req.Outline), the first and last lines;
 //   - vcs_diff: the files with their added/removed line counts;
 //   - vcs_log: the commit count, the newest and oldest subjects, authors;
 //   - anything else: line and byte counts, the first and last lines.
 //
 // The summary keeps as much detail as fits, dropping list entries first;
-// Returned and Total are the item count of the whole output.
+// Returned and Total are the item count of the whole output. HistoryTokens
+// is req.HistoryTokens (0 when absent) plus the summary's tokens, against
+// HistoryCap.
 func Compress(ctx context.Context, c Counter, req FitRequest) (*FitResult, error) {
-	if req.MaxTokens <= 0 {
-		return nil, paramErrorf("maxTokens", "must be positive, got %d", req.MaxTokens)
+	defaulted := 0
+	if req.MaxTokens == 0 {
+		req.MaxTokens, defaulted = DefaultToolTokens, DefaultToolTokens
+	}
+	if req.MaxTokens < 0 {
+		return nil, paramErrorf("maxTokens", "must be positive, got %d (leave it out for the default %d)", req.MaxTokens, DefaultToolTokens)
+	}
+	maxChars := DefaultHistoryEntryChars
+	if req.MaxChars != nil {
+		if maxChars = *req.MaxChars; maxChars < 0 {
+			return nil, paramErrorf("maxChars", "must not be negative, got %d (0 turns the cap off, default %d)", maxChars, DefaultHistoryEntryChars)
+		}
+	}
+	historyCap := req.HistoryCap
+	switch {
+	case historyCap < 0:
+		return nil, paramErrorf("historyCap", "must be positive, got %d (default %d)", historyCap, DefaultHistoryCap)
+	case historyCap == 0:
+		historyCap = DefaultHistoryCap
+	}
+	before := 0
+	if req.HistoryTokens != nil {
+		if before = *req.HistoryTokens; before < 0 {
+			return nil, paramErrorf("historyTokens", "must not be negative, got %d", before)
+		}
 	}
 	kind := itemKind(req.Tool)
 	items := splitItems(kind, req.Content)
@@ -34,47 +63,68 @@ func Compress(ctx context.Context, c Counter, req FitRequest) (*FitResult, error
 	case ToolProjectFiles:
 		build = summariseFiles(req.Content, lines)
 	case ToolSearchContent:
-		build = summariseSearch(req.Content, lines, len(items))
+		build = summariseSearch(req.Content, lines, items, req.Pattern)
 	case ToolVCSDiff:
 		build = summariseDiff(req.Content, lines)
 	case ToolVCSLog:
 		build = summariseLog(req.Content, lines, items)
 	default:
 		label := "Output"
+		var outline []string
 		if kind == ToolReadFile {
 			label = "Read file"
 			if req.Path != "" {
 				label = "Read " + req.Path
 			}
+			if req.Outline != nil {
+				outline = req.Outline(ctx, req.Path, req.Content)
+			}
 		}
-		build = summariseText(label, req.Content, lines)
+		build = summariseText(label, req.Content, lines, outline)
 	}
-	text, tokens, err := fitSummary(ctx, c, build, req.MaxTokens)
+	text, tokens, err := fitSummary(ctx, c, build, req.MaxTokens, maxChars)
 	if err != nil {
 		return nil, err
 	}
-	return &FitResult{
-		Content:  text,
-		Tokens:   tokens,
-		Returned: len(items),
-		Total:    len(items),
-		Note:     fmt.Sprintf("history summary of %d %s", len(items), itemNoun(kind)),
-	}, nil
+	after := before + tokens
+	res := &FitResult{
+		Content:       text,
+		Tokens:        tokens,
+		Returned:      len(items),
+		Total:         len(items),
+		Note:          fmt.Sprintf("history summary of %d %s", len(items), itemNoun(kind)),
+		MaxTokens:     defaulted,
+		HistoryTokens: &after,
+		HistoryCap:    historyCap,
+		HistoryOver:   max(after-historyCap, 0),
+	}
+	if res.HistoryOver > 0 {
+		res.Note += fmt.Sprintf("; the work history is over its %d-token cap by %d tokens with this entry: drop its oldest entries", historyCap, res.HistoryOver)
+	}
+	return res, nil
 }
 
 // detailLevels are the list lengths tried, most detailed first.
 var detailLevels = []int{20, 10, 5, 3, 1, 0}
 
-// fitSummary returns the most detailed summary that fits maxTokens; when
-// even the shortest does not, it is cut at a rune boundary and ends in "…".
-func fitSummary(ctx context.Context, c Counter, build func(detail int) string, maxTokens int) (string, int, error) {
+// fitSummary returns the most detailed summary that fits maxTokens and
+// maxChars characters (0: no limit); when even the shortest does not, it
+// is cut at a rune boundary and ends in "…".
+func fitSummary(ctx context.Context, c Counter, build func(detail int) string, maxTokens, maxChars int) (string, int, error) {
+	fits := func(s string) (int, bool) {
+		if maxChars > 0 && utf8.RuneCountInString(s) > maxChars {
+			return 0, false
+		}
+		n := c.Count(s)
+		return n, n <= maxTokens
+	}
 	var s string
 	for _, d := range detailLevels {
 		if err := ctx.Err(); err != nil {
 			return "", 0, fmt.Errorf("conversation: compress: %w", err)
 		}
 		s = build(d)
-		if n := c.Count(s); n <= maxTokens {
+		if n, ok := fits(s); ok {
 			return s, n, nil
 		}
 	}
@@ -84,7 +134,7 @@ func fitSummary(ctx context.Context, c Counter, build func(detail int) string, m
 		if mid <= lo {
 			break
 		}
-		if c.Count(s[:mid]+"…") <= maxTokens {
+		if _, ok := fits(s[:mid] + "…"); ok {
 			lo = mid
 		} else {
 			hi = mid
@@ -190,39 +240,55 @@ func summariseFiles(content string, lines []span) func(int) string {
 	}
 }
 
-func summariseSearch(content string, lines []span, items int) func(int) string {
+// summariseSearch counts matches the way paging does: one per item (a
+// match line, a "--"-separated grep context block, or a file group of
+// heading output), per file by the item's first match; when the items hold
+// more matching lines than there are items, it says so.
+func summariseSearch(content string, lines []span, items []span, pattern string) func(int) string {
 	perFile := map[string]int{}
-	matches := 0
-	heading := ""
-	for _, l := range lines {
-		t := lineText(content, l)
-		switch {
-		case t == "" || t == "--":
-			heading = ""
-		case matchLine.MatchString(t):
-			colon := strings.IndexByte(t, ':')
-			rest := t[colon+1:]
-			num := strings.IndexAny(rest, ":-")
-			if rest[num] == ':' { // a match, not a context line
-				perFile[t[:colon]]++
-				matches++
+	matchLines := 0
+	for _, it := range items {
+		file, heading := "", ""
+		for _, l := range splitLines(content[it.start:it.end]) {
+			t := lineText(content[it.start:it.end], l)
+			switch {
+			case t == "" || t == "--":
+				heading = ""
+			case matchLine.MatchString(t):
+				colon := strings.IndexByte(t, ':')
+				rest := t[colon+1:]
+				if num := strings.IndexAny(rest, ":-"); rest[num] == ':' { // a match, not a context line
+					matchLines++
+					if file == "" {
+						file = t[:colon]
+					}
+				}
+			case lineNumberLine.MatchString(t):
+				if num := strings.IndexAny(t, ":-"); t[num] == ':' {
+					matchLines++
+					if file == "" {
+						file = heading
+					}
+				}
+			case heading == "":
+				heading = t
 			}
-		case lineNumberLine.MatchString(t):
-			if num := strings.IndexAny(t, ":-"); t[num] == ':' {
-				perFile[heading]++
-				matches++
-			}
-		case heading == "":
-			heading = t
+		}
+		if file != "" {
+			perFile[file]++
 		}
 	}
-	if matches == 0 { // unrecognised format: count the items
-		matches = items
-	}
 	files := topCounts(perFile)
+	n := len(items)
 	return func(d int) string {
 		var b strings.Builder
-		fmt.Fprintf(&b, "Found %s", plural(matches, "match", "matches"))
+		fmt.Fprintf(&b, "Found %s", plural(n, "match", "matches"))
+		if matchLines > n {
+			fmt.Fprintf(&b, " (%d matching lines)", matchLines)
+		}
+		if pattern != "" {
+			fmt.Fprintf(&b, " for '%s'", pattern)
+		}
 		if len(files) > 0 {
 			fmt.Fprintf(&b, " in %s", plural(len(files), "file", "files"))
 			if d > 0 {
@@ -354,10 +420,18 @@ func summariseLog(content string, lines []span, items []span) func(int) string {
 	}
 }
 
-func summariseText(label, content string, lines []span) func(int) string {
+func summariseText(label, content string, lines []span, outline []string) func(int) string {
 	return func(d int) string {
 		var b strings.Builder
 		fmt.Fprintf(&b, "%s: %s, %s.", label, plural(len(lines), "line", "lines"), plural(len(content), "byte", "bytes"))
+		if d > 0 && len(outline) > 0 {
+			n := min(d, len(outline))
+			fmt.Fprintf(&b, " Key sections: %s", strings.Join(outline[:n], ", "))
+			if n < len(outline) {
+				fmt.Fprintf(&b, ", … %d more", len(outline)-n)
+			}
+			b.WriteString(".")
+		}
 		n := min(d/2, len(lines))
 		if n == 0 {
 			return b.String()
@@ -369,7 +443,7 @@ func summariseText(label, content string, lines []span) func(int) string {
 		}
 		b.WriteString("\nFirst lines:\n")
 		b.WriteString(strings.TrimRight(content[lines[0].start:lines[n-1].end], "\n"))
-		fmt.Fprintf(&b, "\n… %d lines omitted …\nLast lines:\n", len(lines)-2*n)
+		fmt.Fprintf(&b, "\n… %s omitted …\nLast lines:\n", plural(len(lines)-2*n, "line", "lines"))
 		b.WriteString(strings.TrimRight(content[lines[len(lines)-n].start:], "\n"))
 		return b.String()
 	}

@@ -30,12 +30,24 @@ func TestCompress(t *testing.T) {
 		{
 			name: "search results per file",
 			req:  FitRequest{Tool: ToolSearchContent, Content: "a.go:1:x\na.go-2-ctx\na.go:3:y\n--\nb.go:7:z\n"},
-			want: "Found 3 matches in 2 files: a.go (2), b.go (1).",
+			// Issue 16: matches are counted like returned (two grep -C blocks).
+			want: "Found 2 matches (3 matching lines) in 2 files: a.go (1), b.go (1).",
 		},
 		{
 			name: "search results with headings",
 			req:  FitRequest{Tool: ToolSearchContent, Content: "a.go\n1:x\n3:y\n\nb.go\n7:z\n"},
-			want: "Found 3 matches in 2 files: a.go (2), b.go (1).",
+			want: "Found 2 matches (3 matching lines) in 2 files: a.go (1), b.go (1).",
+		},
+		{
+			name: "search lines with the pattern",
+			req:  FitRequest{Tool: ToolSearchContent, Pattern: "Checkout", Content: "a.go:1:Checkout()\na.go:9:x.Checkout\nb.go:7:Checkout\n"},
+			want: "Found 3 matches for 'Checkout' in 2 files: a.go (2), b.go (1).",
+		},
+		{
+			name: "file read with key sections",
+			req: FitRequest{Tool: ToolReadFile, Path: "cart/service.go", Content: "package cart\n\nfunc A() {}\n",
+				Outline: func(_ context.Context, path, content string) []string { return []string{"func A", "type B"} }},
+			want: "Read cart/service.go: 3 lines, 26 bytes. Key sections: func A, type B.\npackage cart\n\nfunc A() {}",
 		},
 		{
 			name: "short file read",
@@ -115,10 +127,18 @@ func TestCompressWithinMaxTokens(t *testing.T) {
 }
 
 func TestCompressInvalid(t *testing.T) {
-	_, err := Compress(context.Background(), words{}, FitRequest{Tool: ToolReadFile, Content: "x"})
-	var pe *ParamError
-	if !errors.As(err, &pe) || pe.Field != "maxTokens" {
-		t.Errorf("err = %v, want a ParamError on maxTokens", err)
+	// An absent maxTokens is the default 8,000 since issue 16; a negative one is an error.
+	for field, req := range map[string]FitRequest{
+		"maxTokens":     {Tool: ToolReadFile, Content: "x", MaxTokens: -1},
+		"maxChars":      {Tool: ToolReadFile, Content: "x", MaxChars: ptr(-1)},
+		"historyCap":    {Tool: ToolReadFile, Content: "x", HistoryCap: -5},
+		"historyTokens": {Tool: ToolReadFile, Content: "x", HistoryTokens: ptr(-5)},
+	} {
+		_, err := Compress(context.Background(), words{}, req)
+		var pe *ParamError
+		if !errors.As(err, &pe) || pe.Field != field {
+			t.Errorf("err = %v, want a ParamError on %s", err, field)
+		}
 	}
 }
 

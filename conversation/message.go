@@ -184,6 +184,45 @@ func (m Message) Extra(key string) (json.RawMessage, bool) {
 	return raw, ok
 }
 
+// Marker fields a trim sets, when asked with "markers": true, on a message
+// it replaced by a placeholder (seed 003): "_truncated": true and
+// "_originalTokens": the content's tokens before. They are not counted in
+// the message's cost; strip keys starting with "_" before sending the
+// messages to a provider (they reject unknown fields).
+const (
+	MarkerTruncated      = "_truncated"
+	MarkerOriginalTokens = "_originalTokens"
+)
+
+// WithExtra returns m with a field Message does not model set to raw
+// (appended after the existing keys when new). m itself is unchanged.
+func (m Message) WithExtra(key string, raw json.RawMessage) Message {
+	for _, k := range knownMessageKeys {
+		if k == key {
+			panic("conversation: WithExtra on a modelled field " + key)
+		}
+	}
+	extra := make(map[string]json.RawMessage, len(m.extra)+1)
+	for k, v := range m.extra {
+		extra[k] = v
+	}
+	if _, ok := extra[key]; !ok {
+		keys := make([]string, len(m.keys), len(m.keys)+1)
+		copy(keys, m.keys)
+		if len(m.keys) == 0 { // built in Go: keep the known fields first
+			for _, k := range knownMessageKeys {
+				if _, ok, _ := m.field(k); ok {
+					keys = append(keys, k)
+				}
+			}
+		}
+		m.keys = append(keys, key)
+	}
+	extra[key] = raw
+	m.extra = extra
+	return m
+}
+
 // IsSystem reports whether the message is a system (or developer) message,
 // which trimming never drops.
 func (m Message) IsSystem() bool {

@@ -5,6 +5,8 @@ import (
 	"math"
 	"sort"
 	"strings"
+
+	"github.com/acode-lsp/acode-lsp/budget"
 )
 
 // Section names of acode/sectionBudget, in display order.
@@ -30,12 +32,16 @@ var Sections = []string{
 // allocates; the rest is a buffer for estimation error and the response.
 const DefaultSafety = 0.8
 
-// Budget levels, as in acode/budget.
+// Budget levels, as in acode/budget (computed by budget.Level).
 const (
-	LevelNormal   = "normal"   // under 80 % of the total used
-	LevelWarning  = "warning"  // 80 % to 90 % inclusive
-	LevelCritical = "critical" // over 90 %
+	LevelNormal   = budget.LevelNormal
+	LevelWarning  = budget.LevelWarning
+	LevelCritical = budget.LevelCritical
 )
+
+// FallbackContextLimit is the window assumed for a model without a known
+// context window (seed 002's default), with a warning.
+const FallbackContextLimit = 32000
 
 // DefaultRatios returns the default share of each section (they sum to 1).
 func DefaultRatios() map[string]float64 {
@@ -52,35 +58,38 @@ func DefaultRatios() map[string]float64 {
 }
 
 // SectionBudgetRequest is the params object of acode/sectionBudget.
-// ContextLimit may be left 0 when Model names a model of the context-limit
-// table. Ratios override the defaults section by section (a section not
-// named keeps its default ratio); each must be in [0,1] and together they
-// must sum to at most 1. Safety defaults to [DefaultSafety] and must be in
-// (0,1].
+// ContextLimit may be left 0 when Model names a model; a model without a
+// known window gets [FallbackContextLimit] and a warning. Preset picks the
+// sections and their default ratios and safety ([PresetDefault],
+// [PresetTiers], [PresetCompressor]). Ratios override the preset's
+// section by section (a section not named keeps its ratio); each must be
+// in [0,1] and together they must sum to at most 1. Safety defaults to the
+// preset's ([DefaultSafety] for the default preset) and must be in (0,1].
+// Thresholds (optional, field by field) move the levels. SessionID ties
+// the request to a session of a [Sessions] store (see
+// [Sessions.SectionBudget]); SectionBudget itself ignores it.
 type SectionBudgetRequest struct {
 	ContextLimit int                `json:"contextLimit"`
 	Safety       *float64           `json:"safety,omitempty"`
 	Ratios       map[string]float64 `json:"ratios,omitempty"`
 	Used         map[string]int     `json:"used,omitempty"`
 	Model        string             `json:"model,omitempty"`
+	Preset       string             `json:"preset,omitempty"`
+	Thresholds   *ThresholdParams   `json:"thresholds,omitempty"`
+	SessionID    string             `json:"sessionId,omitempty"`
 
 	// Limits resolves Model when ContextLimit is 0; nil means
 	// [DefaultContextLimits]. The server sets it from its configuration.
 	Limits ContextLimits `json:"-"`
+	// BaseThresholds are the thresholds a request's own override; the zero
+	// value means budget.DefaultThresholds. The server sets them from
+	// context.budget.warnings.
+	BaseThresholds budget.Thresholds `json:"-"`
 }
 
-// SectionBudgetResult is the result of acode/sectionBudget. Total is
-// floor(contextLimit·safety); each section gets floor(total·ratio), so the
-// sections never sum to more than Total. The per-section numbers appear
-// both as top-level fields (the shape of the seeds' ContextBudget) and in
-// the Sections map. Available, Percent and Level describe Used; Available
-// is never negative (an overrun is reported in Warnings).
-type SectionBudgetResult struct {
-	Model        string  `json:"model,omitempty"`
-	ContextLimit int     `json:"contextLimit"`
-	Safety       float64 `json:"safety"`
-	Total        int     `json:"total"`
-
+// ContextBudget holds the sections of the default (and compressor) preset
+// as fields, the shape of the seeds' ContextBudget.
+type ContextBudget struct {
 	SystemPrompt        int `json:"systemPrompt"`
 	Goal                int `json:"goal"`
 	Memory              int `json:"memory"`
@@ -89,22 +98,51 @@ type SectionBudgetResult struct {
 	RetrievedContext    int `json:"retrievedContext"`
 	RecentMessages      int `json:"recentMessages"`
 	ScaffoldingReminder int `json:"scaffoldingReminder"`
+}
 
-	Sections  map[string]int     `json:"sections"`
-	Ratios    map[string]float64 `json:"ratios"`
-	Used      map[string]int     `json:"used"`
-	UsedTotal int                `json:"usedTotal"`
-	Available map[string]int     `json:"available"`
-	Percent   float64            `json:"percent"`
-	Level     string             `json:"level"`
-	Warnings  []string           `json:"warnings"`
+// SectionBudgetResult is the result of acode/sectionBudget. Total is
+// floor(contextLimit·safety); each section gets floor(total·ratio), so the
+// sections never sum to more than Total. The per-section numbers are in
+// the Sections map and, for the default and compressor presets, also as
+// top-level fields (the embedded [ContextBudget], nil and absent from the
+// JSON under the tiers preset). Available, Remaining, Percent and Level
+// describe Used; Available is never negative (an overrun is reported in
+// Warnings). Hints say what a tool call may return with what is left of
+// the section tool results go to.
+type SectionBudgetResult struct {
+	Model        string  `json:"model,omitempty"`
+	ContextLimit int     `json:"contextLimit"`
+	Safety       float64 `json:"safety"`
+	Total        int     `json:"total"`
+
+	*ContextBudget
+
+	Preset              string             `json:"preset"`
+	ContextLimitAssumed bool               `json:"contextLimitAssumed,omitempty"`
+	Sections            map[string]int     `json:"sections"`
+	Ratios              map[string]float64 `json:"ratios"`
+	Used                map[string]int     `json:"used"`
+	UsedTotal           int                `json:"usedTotal"`
+	Available           map[string]int     `json:"available"`
+	Remaining           int                `json:"remaining"`
+	Percent             float64            `json:"percent"`
+	Level               string             `json:"level"`
+	Thresholds          budget.Thresholds  `json:"thresholds"`
+	Hints               ToolHints          `json:"hints"`
+	SessionID           string             `json:"sessionId,omitempty"`
+	Warnings            []string           `json:"warnings"`
 }
 
 // SectionBudget computes acode/sectionBudget. Asking again with another
 // contextLimit gives the same budget rescaled proportionally, which is how
 // a client switches models (see also [Rescale]).
 func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
-	limit := req.ContextLimit
+	p, err := lookupPreset(req.Preset)
+	if err != nil {
+		return nil, err
+	}
+	var warnings []string
+	limit, assumed := req.ContextLimit, false
 	switch {
 	case limit < 0:
 		return nil, paramErrorf("contextLimit", "must be positive, got %d", limit)
@@ -113,43 +151,54 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 	case limit == 0:
 		l, ok := req.Limits.Lookup(req.Model)
 		if !ok {
-			return nil, paramErrorf("contextLimit", "is required: model %q has no known context limit", req.Model)
+			l, assumed = FallbackContextLimit, true
+			warnings = append(warnings, fmt.Sprintf(
+				"model %q has no known context window: assuming %d tokens; pass contextLimit (or add the model to the context-limit table) for the real one",
+				req.Model, FallbackContextLimit))
 		}
 		limit = l
 	}
-	safety := DefaultSafety
+	safety := p.safety
 	if req.Safety != nil {
 		safety = *req.Safety
 		if math.IsNaN(safety) || safety <= 0 || safety > 1 {
 			return nil, paramErrorf("safety", "must be in (0,1], got %g (0.8 keeps a 20%% buffer)", safety)
 		}
 	}
-	ratios, err := mergeRatios(req.Ratios)
+	ratios, err := mergeRatios(p, req.Ratios)
 	if err != nil {
 		return nil, err
 	}
 	for _, name := range sortedKeys(req.Used) {
 		if _, ok := ratios[name]; !ok {
-			return nil, paramErrorf("used."+name, "unknown section; sections are %s", strings.Join(Sections, ", "))
+			return nil, paramErrorf("used."+name, "unknown section of preset %s; sections are %s", p.name, strings.Join(p.sections, ", "))
 		}
 		if req.Used[name] < 0 {
 			return nil, paramErrorf("used."+name, "must not be negative, got %d", req.Used[name])
 		}
 	}
+	th, err := resolveThresholds(req.Thresholds, req.BaseThresholds)
+	if err != nil {
+		return nil, err
+	}
 
 	total := floorTokens(float64(limit) * safety)
 	res := &SectionBudgetResult{
-		Model:        req.Model,
-		ContextLimit: limit,
-		Safety:       safety,
-		Total:        total,
-		Sections:     make(map[string]int, len(Sections)),
-		Ratios:       ratios,
-		Used:         map[string]int{},
-		Available:    make(map[string]int, len(Sections)),
-		Warnings:     []string{},
+		Model:               req.Model,
+		ContextLimit:        limit,
+		Safety:              safety,
+		Total:               total,
+		Preset:              p.name,
+		ContextLimitAssumed: assumed,
+		Sections:            make(map[string]int, len(p.sections)),
+		Ratios:              ratios,
+		Used:                map[string]int{},
+		Available:           make(map[string]int, len(p.sections)),
+		Thresholds:          th,
+		SessionID:           req.SessionID,
+		Warnings:            append([]string{}, warnings...),
 	}
-	for _, name := range Sections {
+	for _, name := range p.sections {
 		alloc := floorTokens(float64(total) * ratios[name])
 		res.Sections[name] = alloc
 		used := req.Used[name]
@@ -162,74 +211,61 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 				name, used, used-alloc, alloc, name))
 		}
 	}
-	res.SystemPrompt = res.Sections[SectionSystemPrompt]
-	res.Goal = res.Sections[SectionGoal]
-	res.Memory = res.Sections[SectionMemory]
-	res.WorkingState = res.Sections[SectionWorkingState]
-	res.ConversationSummary = res.Sections[SectionConversationSummary]
-	res.RetrievedContext = res.Sections[SectionRetrievedContext]
-	res.RecentMessages = res.Sections[SectionRecentMessages]
-	res.ScaffoldingReminder = res.Sections[SectionScaffoldingReminder]
-
+	if p.sections[0] == SectionSystemPrompt {
+		res.ContextBudget = &ContextBudget{
+			SystemPrompt:        res.Sections[SectionSystemPrompt],
+			Goal:                res.Sections[SectionGoal],
+			Memory:              res.Sections[SectionMemory],
+			WorkingState:        res.Sections[SectionWorkingState],
+			ConversationSummary: res.Sections[SectionConversationSummary],
+			RetrievedContext:    res.Sections[SectionRetrievedContext],
+			RecentMessages:      res.Sections[SectionRecentMessages],
+			ScaffoldingReminder: res.Sections[SectionScaffoldingReminder],
+		}
+	}
+	res.Remaining = max(total-res.UsedTotal, 0)
 	if total > 0 {
 		// Floored, so the percent never reads 80.0 while the level is normal.
 		res.Percent = float64(floorTokens(float64(res.UsedTotal)*1000/float64(total))) / 10
 	}
-	res.Level = Level(res.UsedTotal, total)
-	switch res.Level {
-	case LevelWarning:
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%.1f%% of the %d-token budget used, %d tokens remaining: consider compressing the conversation",
-			res.Percent, total, max(total-res.UsedTotal, 0)))
-	case LevelCritical:
-		res.Warnings = append(res.Warnings, fmt.Sprintf(
-			"%.1f%% of the %d-token budget used, %d tokens remaining: compress the conversation now (acode/trimConversation)",
-			res.Percent, total, max(total-res.UsedTotal, 0)))
+	res.Level = budget.Level(res.UsedTotal, total, th)
+	if w := levelWarning(res.Level, res.UsedTotal, total, res.Percent, th, fmt.Sprintf("the %d-token budget", total)); w != "" {
+		res.Warnings = append(res.Warnings, w)
 	}
+	res.Hints = Hints(min(res.Available[p.tools], res.Remaining), DefaultToolTokens, p.tools)
 	return res, nil
 }
 
-// Level classifies used tokens against a total: [LevelNormal] under 80 %,
-// [LevelWarning] from 80 % to 90 % inclusive, [LevelCritical] above 90 %
-// (or any use of an empty total).
-func Level(used, total int) string {
-	switch {
-	case total <= 0 && used > 0:
-		return LevelCritical
-	case total <= 0, used*10 < total*8:
-		return LevelNormal
-	case used*10 <= total*9:
-		return LevelWarning
-	default:
-		return LevelCritical
-	}
-}
-
 // Rescale returns old's budget for a new context window, as when a client
-// switches models: the same safety and ratios over the new total, so every
-// section scales proportionally (6,400 → 25,600 multiplies each by 4). Used
-// tokens are kept; Available, Percent, Level and Warnings are recomputed.
+// switches models: the same preset, safety and ratios over the new total,
+// so every section scales proportionally (6,400 → 25,600 multiplies each
+// by 4). Used tokens and thresholds are kept; Available, Percent, Level,
+// Hints and Warnings are recomputed.
 func Rescale(old *SectionBudgetResult, newContextLimit int) (*SectionBudgetResult, error) {
 	if newContextLimit <= 0 {
 		return nil, paramErrorf("contextLimit", "must be positive, got %d", newContextLimit)
 	}
+	th := old.Thresholds
 	req := SectionBudgetRequest{
-		ContextLimit: newContextLimit,
-		Safety:       &old.Safety,
-		Ratios:       old.Ratios,
-		Used:         old.Used,
-		Model:        old.Model,
+		ContextLimit:   newContextLimit,
+		Safety:         &old.Safety,
+		Ratios:         old.Ratios,
+		Used:           old.Used,
+		Model:          old.Model,
+		Preset:         old.Preset,
+		SessionID:      old.SessionID,
+		BaseThresholds: th,
 	}
 	return SectionBudget(req)
 }
 
-// mergeRatios overlays custom ratios on the defaults and validates them.
-func mergeRatios(custom map[string]float64) (map[string]float64, error) {
-	ratios := DefaultRatios()
+// mergeRatios overlays custom ratios on the preset's and validates them.
+func mergeRatios(p preset, custom map[string]float64) (map[string]float64, error) {
+	ratios := p.ratios
 	for _, name := range sortedKeys(custom) {
 		r := custom[name]
 		if _, ok := ratios[name]; !ok {
-			return nil, paramErrorf("ratios."+name, "unknown section; sections are %s", strings.Join(Sections, ", "))
+			return nil, paramErrorf("ratios."+name, "unknown section of preset %s; sections are %s", p.name, strings.Join(p.sections, ", "))
 		}
 		if math.IsNaN(r) || r < 0 || r > 1 {
 			return nil, paramErrorf("ratios."+name, "must be in [0,1], got %g", r)
@@ -241,8 +277,8 @@ func mergeRatios(custom map[string]float64) (map[string]float64, error) {
 		sum += r
 	}
 	if sum > 1+1e-9 {
-		parts := make([]string, 0, len(Sections))
-		for _, name := range Sections {
+		parts := make([]string, 0, len(p.sections))
+		for _, name := range p.sections {
 			parts = append(parts, fmt.Sprintf("%s %g", name, ratios[name]))
 		}
 		return nil, paramErrorf("ratios", "sum to %.4g, more than 1 (%s; sections not given keep their default): lower some ratios so the total is at most 1",

@@ -187,21 +187,8 @@ func TestSectionBudgetUsedAndLevel(t *testing.T) {
 	}
 }
 
-func TestLevel(t *testing.T) {
-	tests := []struct {
-		used, total int
-		want        string
-	}{
-		{0, 100, LevelNormal}, {79, 100, LevelNormal}, {80, 100, LevelWarning}, {90, 100, LevelWarning},
-		{91, 100, LevelCritical}, {7999, 10000, LevelNormal}, {9001, 10000, LevelCritical},
-		{0, 0, LevelNormal}, {1, 0, LevelCritical}, {200, 100, LevelCritical},
-	}
-	for _, tt := range tests {
-		if got := Level(tt.used, tt.total); got != tt.want {
-			t.Errorf("Level(%d, %d) = %q, want %q", tt.used, tt.total, got, tt.want)
-		}
-	}
-}
+// TestLevel moved to budget/level_test.go with budget.Level (the one level
+// function of the server).
 
 func TestSectionBudgetInvalid(t *testing.T) {
 	tests := []struct {
@@ -211,7 +198,13 @@ func TestSectionBudgetInvalid(t *testing.T) {
 	}{
 		{"no limit, no model", SectionBudgetRequest{}, "contextLimit"},
 		{"negative limit", SectionBudgetRequest{ContextLimit: -1}, "contextLimit"},
-		{"unknown model", SectionBudgetRequest{Model: "my-local-model"}, "contextLimit"},
+		// An unknown model falls back to 32,000 (issue 16): TestSectionBudgetUnknownModel.
+		{"unknown preset", SectionBudgetRequest{ContextLimit: 8000, Preset: "huge"}, "preset"},
+		{"default section under tiers", SectionBudgetRequest{ContextLimit: 8000, Preset: PresetTiers, Used: map[string]int{"memory": 1}}, "used.memory"},
+		{"tiers ratios over one", SectionBudgetRequest{ContextLimit: 8000, Preset: PresetTiers, Ratios: map[string]float64{"response": 0.5}}, "ratios"},
+		{"warning percent zero", SectionBudgetRequest{ContextLimit: 8000, Thresholds: &ThresholdParams{WarningPercent: ptr(0.0)}}, "thresholds.warningPercent"},
+		{"critical under warning", SectionBudgetRequest{ContextLimit: 8000, Thresholds: &ThresholdParams{CriticalPercent: ptr(70.0)}}, "thresholds.criticalPercent"},
+		{"negative min remaining", SectionBudgetRequest{ContextLimit: 8000, Thresholds: &ThresholdParams{MinRemainingTokens: ptr(-1)}}, "thresholds.minRemainingTokens"},
 		{"safety zero", SectionBudgetRequest{ContextLimit: 8000, Safety: ptr(0.0)}, "safety"},
 		{"safety above one", SectionBudgetRequest{ContextLimit: 8000, Safety: ptr(1.5)}, "safety"},
 		{"ratio negative", SectionBudgetRequest{ContextLimit: 8000, Ratios: map[string]float64{"memory": -0.1}}, "ratios.memory"},

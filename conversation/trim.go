@@ -2,7 +2,9 @@ package conversation
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
+	"strconv"
 )
 
 // Trim defaults, as in DESIGN.md.
@@ -25,6 +27,20 @@ type TrimRequest struct {
 	MaxAge               *int      `json:"maxAge,omitempty"`
 	SmallOutputThreshold *int      `json:"smallOutputThreshold,omitempty"`
 	PreserveErrors       *bool     `json:"preserveErrors,omitempty"`
+	// Markers (default false) sets "_truncated": true and
+	// "_originalTokens": N on each message replaced by a placeholder. Off
+	// by default because providers reject unknown message fields
+	// (Anthropic's "Extra inputs are not permitted", OpenAI's "Additional
+	// properties are not allowed"): an agent that asks for them strips
+	// them before sending.
+	Markers *bool `json:"markers,omitempty"`
+	// SessionID ties the trim to a session of a [Sessions] store; Trim
+	// itself ignores it.
+	SessionID string `json:"sessionId,omitempty"`
+	// TokenizerFile names a Hugging Face tokenizer.json to count with
+	// instead of the model's tokenizer; the server resolves it (Trim
+	// counts with the Counter it is given).
+	TokenizerFile string `json:"tokenizerFile,omitempty"`
 
 	// Limits resolves Model when MaxContextTokens is 0; nil means
 	// [DefaultContextLimits].
@@ -52,6 +68,7 @@ type trimOptions struct {
 	maxAge                       int
 	smallThreshold               int
 	preserveErrors               bool
+	markers                      bool
 }
 
 func (req *TrimRequest) options() (trimOptions, error) {
@@ -62,6 +79,7 @@ func (req *TrimRequest) options() (trimOptions, error) {
 		maxAge:         intOr(req.MaxAge, DefaultMaxAge),
 		smallThreshold: intOr(req.SmallOutputThreshold, DefaultSmallOutputThreshold),
 		preserveErrors: req.PreserveErrors == nil || *req.PreserveErrors,
+		markers:        req.Markers != nil && *req.Markers,
 	}
 	switch {
 	case o.maxContext < 0:
@@ -364,6 +382,10 @@ func (t *trimmer) result() []Message {
 		}
 		if t.ph[i] {
 			m.Content = TextContent(t.placeholderText(i))
+			if t.o.markers {
+				m = m.WithExtra(MarkerTruncated, json.RawMessage("true"))
+				m = m.WithExtra(MarkerOriginalTokens, json.RawMessage(strconv.Itoa(t.ctok[i])))
+			}
 		}
 		out = append(out, m)
 	}

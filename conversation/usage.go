@@ -23,13 +23,17 @@ type UsageEntry struct {
 // TrimmedShare and AverageUtilization are fractions in [0,1]:
 // the share of requests that had to be trimmed, and the mean of
 // finalTokens/maxTokens. Recent lists the kept entries, oldest first.
+// Sessions and SectionHistory come from a [Sessions] store (the server
+// fills them in; [UsageLog.Stats] leaves them empty).
 type UsageStats struct {
-	Requests           int          `json:"requests"`
-	TotalRequests      int          `json:"totalRequests"`
-	Trimmed            int          `json:"trimmed"`
-	TrimmedShare       float64      `json:"trimmedShare"`
-	AverageUtilization float64      `json:"averageUtilization"`
-	Recent             []UsageEntry `json:"recent"`
+	Requests           int            `json:"requests"`
+	TotalRequests      int            `json:"totalRequests"`
+	Trimmed            int            `json:"trimmed"`
+	TrimmedShare       float64        `json:"trimmedShare"`
+	AverageUtilization float64        `json:"averageUtilization"`
+	Recent             []UsageEntry   `json:"recent"`
+	Sessions           []SessionUsage `json:"sessions"`
+	SectionHistory     []SectionUsage `json:"sectionHistory"`
 }
 
 // UsageLog keeps the last [UsageLogSize] trims. The zero value is ready to
@@ -80,7 +84,8 @@ func (l *UsageLog) Record(r *TrimResult, maxTokens int) {
 func (l *UsageLog) Stats() UsageStats {
 	l.mu.Lock()
 	defer l.mu.Unlock()
-	s := UsageStats{Requests: len(l.entries), TotalRequests: l.total, Recent: make([]UsageEntry, 0, len(l.entries))}
+	s := UsageStats{Requests: len(l.entries), TotalRequests: l.total, Recent: make([]UsageEntry, 0, len(l.entries)),
+		Sessions: []SessionUsage{}, SectionHistory: []SectionUsage{}}
 	s.Recent = append(s.Recent, l.entries[l.next:]...)
 	s.Recent = append(s.Recent, l.entries[:l.next]...)
 	util := 0.0

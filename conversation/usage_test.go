@@ -24,6 +24,7 @@ func TestUsageLog(t *testing.T) {
 			{Time: clock.Add(-time.Second), OriginalTokens: 3000, FinalTokens: 900, MaxTokens: 1000, Truncated: true, DroppedCount: 7},
 			{Time: clock, OriginalTokens: 100, FinalTokens: 100, MaxTokens: 400},
 		},
+		Sessions: []SessionUsage{}, SectionHistory: []SectionUsage{},
 	}
 	if diff := cmp.Diff(want, l.Stats()); diff != "" {
 		t.Errorf("(-want +got):\n%s", diff)

@@ -2,20 +2,18 @@ package lsp
 
 import (
 	"context"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"sync"
 	"time"
-)
 
-// Budget levels (DESIGN.md, acode/budget): how full the available budget
-// is with the open documents.
-const (
-	levelNormal   = "normal"   // < 80 %
-	levelWarning  = "warning"  // 80–90 %
-	levelCritical = "critical" // > 90 %
+	"github.com/acode-lsp/acode-lsp/budget"
 )
 
 // budgetStatusResult is the payload of acode/budget and the result of
-// acode/budgetStatus.
+// acode/budgetStatus, with exactly the fields of DESIGN.md. Level comes
+// from budget.Level with the configured thresholds
+// (context.budget.warnings); editors show the level the server sends and
+// compute none of their own.
 type budgetStatusResult struct {
 	Model     string  `json:"model"`
 	Encoding  string  `json:"encoding"`
@@ -26,18 +24,8 @@ type budgetStatusResult struct {
 	Percent   float64 `json:"percent"`
 	Level     string  `json:"level"`
 	OpenFiles int     `json:"openFiles"`
-}
-
-// budgetLevel classifies used against available at 80 and 90 percent.
-func budgetLevel(used, available int) string {
-	u, a := int64(used)*10, int64(available)
-	switch {
-	case available <= 0 || u > a*9:
-		return levelCritical
-	case u >= a*8:
-		return levelWarning
-	}
-	return levelNormal
+	// Estimate is rule 1's estimate object when the counts are not exact.
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
 }
 
 // currentBudget computes the budget now: used is the sum of the exact token
@@ -54,6 +42,7 @@ func (s *Server) currentBudget(ctx context.Context) (*budgetStatusResult, error)
 		used += s.counts.get(doc, e.tok)
 	}
 	available := e.cfg.Available()
+	th := e.cfg.Context.Budget.Warnings.Thresholds()
 	return &budgetStatusResult{
 		Model:     e.model,
 		Encoding:  e.tok.Encoding(),
@@ -62,8 +51,9 @@ func (s *Server) currentBudget(ctx context.Context) (*budgetStatusResult, error)
 		Available: available,
 		Used:      used,
 		Percent:   percentOf(used, available),
-		Level:     budgetLevel(used, available),
+		Level:     budget.Level(used, available, th),
 		OpenFiles: len(docs),
+		Estimate:  tokenizer.EstimateOf(e.tok),
 	}, nil
 }
 
@@ -87,6 +77,7 @@ func newBudgetNotifier(s *Server, delay time.Duration) *budgetNotifier {
 
 // trigger (re)starts the quiet period.
 func (b *budgetNotifier) trigger() {
+	b.s.whatif.trigger() // the what-if lenses change with the same events
 	b.mu.Lock()
 	defer b.mu.Unlock()
 	if b.stopped {

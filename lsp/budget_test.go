@@ -8,6 +8,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
@@ -37,7 +38,7 @@ func TestBudgetNotifications(t *testing.T) {
 	tok, _ := tokenizer.ForModel("gpt-4o")
 
 	first, next := waitBudget(t, c, 0, func(budgetStatusResult) bool { return true })
-	want := budgetStatusResult{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: 100000, Available: 90000, Level: levelNormal}
+	want := budgetStatusResult{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: 100000, Available: 90000, Level: budget.LevelNormal}
 	if diff := cmp.Diff(want, first); diff != "" {
 		t.Errorf("first acode/budget (-want +got):\n%s", diff)
 	}
@@ -84,30 +85,41 @@ func TestBudgetLevelsAtTheEdges(t *testing.T) {
 	n := tok.Count(text)
 	var st budgetStatusResult
 	c.result(methodBudgetStatus, nil, &st)
-	if st.Used != n || st.Level != budgetLevel(n, 1000) || st.Available != 1000 {
-		t.Errorf("status %+v, want used %d level %s", st, n, budgetLevel(n, 1000))
+	if want := budget.Level(n, 1000, budget.DefaultThresholds()); st.Used != n || st.Level != want || st.Available != 1000 {
+		t.Errorf("status %+v, want used %d level %s", st, n, want)
 	}
 }
 
-func TestBudgetLevel(t *testing.T) {
+// TestBudgetLevelThresholdsFromConfig: the gauge's level follows
+// context.budget.warnings (the same budget.Level as the conversation
+// requests).
+func TestBudgetLevelThresholdsFromConfig(t *testing.T) {
+	tok, _ := tokenizer.ForModel("gpt-4o")
+	text := strings.Repeat("alpha beta gamma delta\n", 60) // 300 tokens or so
+	n := tok.Count(text)
 	tests := []struct {
-		used, available int
-		want            string
+		name     string
+		warnings string
+		want     string
 	}{
-		{0, 100, levelNormal},
-		{79, 100, levelNormal},
-		{80, 100, levelWarning},
-		{90, 100, levelWarning},
-		{91, 100, levelCritical},
-		{7999, 10000, levelNormal},
-		{9001, 10000, levelCritical},
-		{150, 100, levelCritical},
-		{0, 0, levelCritical},
+		{"defaults: under 80 percent", "", budget.LevelNormal},
+		{"warning from 20 percent", "    warnings: {warning_percent: 20, critical_percent: 90}\n", budget.LevelWarning},
+		{"critical from 20 percent", "    warnings: {warning_percent: 10, critical_percent: 20}\n", budget.LevelCritical},
+		{"fewer than 950 tokens remaining", "    warnings: {min_remaining_tokens: 950}\n", budget.LevelWarning},
 	}
 	for _, tt := range tests {
-		if got := budgetLevel(tt.used, tt.available); got != tt.want {
-			t.Errorf("budgetLevel(%d, %d) = %s, want %s", tt.used, tt.available, got, tt.want)
-		}
+		t.Run(tt.name, func(t *testing.T) {
+			root := tempRoot(t)
+			writeConfig(t, root, "context:\n  budget:\n    total_tokens: 1000\n    system_prompt_reserve: 0\n    response_reserve: 0\n"+tt.warnings)
+			c := startServer(t, Options{}, nil)
+			c.initialize(nil, nil, root)
+			c.open(filepath.Join(root, "big.txt"), "plaintext", text)
+			var st budgetStatusResult
+			c.result(methodBudgetStatus, nil, &st)
+			if st.Used != n || st.Level != tt.want {
+				t.Errorf("used %d level %s, want used %d level %s", st.Used, st.Level, n, tt.want)
+			}
+		})
 	}
 }
 

@@ -10,8 +10,14 @@ import (
 // codeLens handles textDocument/codeLens: on line 0 "<N> tokens · <P>% of
 // budget" for the whole document, and "<N> tokens" on the first line of
 // every top-level chunk, counted from the in-memory text under the current
-// model ("≈" in front when the model has no exact tokenizer). A document
-// that is not open has no lenses; a request without a document is invalid.
+// model ("≈" in front when the model has no exact tokenizer, thousands
+// separated by commas). When the what-if state of this document version is
+// known (whatif.go), each title goes on with " · ✓ in context" or
+// " · +<M> to fit" and the lens becomes clickable: acode.showChunkReport
+// for what is in, acode.pinChunk for what is not. It never waits for that
+// state: a computation is started and the client asked to refresh when it
+// is done. A document that is not open has no lenses; a request without a
+// document is invalid.
 func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	if err := required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
 		return nil, err
@@ -27,13 +33,56 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	}
 	total := s.counts.get(doc, e.tok)
 	exact := e.exact()
+	wi, known := s.whatif.state(doc, e)
+	if !known {
+		s.whatif.kick()
+	}
+	lines := countLines(doc.Text)
+	lens := func(line, end, tokens int, title string, st fitState, whole bool) protocol.CodeLens {
+		l := lensAt(uint32(line), title)
+		if !known {
+			return l
+		}
+		l.Command.Title += st.suffix()
+		if st.suffix() == "" {
+			return l
+		}
+		cmd := cmdShowChunkReport
+		if !st.in && st.toFit > 0 {
+			cmd = cmdPinChunk
+		}
+		l.Command.Command = cmd
+		l.Command.Arguments = []any{chunkArgs{
+			URI: doc.URI, Path: doc.Path, StartLine: line + 1, EndLine: end + 1, Tokens: tokens,
+			InContext: st.in, ToFit: st.toFit, Reason: st.reason, Score: st.score,
+			Total: e.cfg.Context.Budget.TotalTokens, Available: e.cfg.Available(), WholeFile: whole,
+		}}
+		return l
+	}
 	title := fmt.Sprintf("%s · %s%% of budget", formatTokens(total, exact), fmt.Sprintf("%.1f", percentOf(total, e.cfg.Available())))
 	lenses := make([]protocol.CodeLens, 0, len(chunks)+1)
-	lenses = append(lenses, lensAt(0, title))
+	var fileState fitState
+	var chunkState map[int]fitState
+	if known {
+		fileState, chunkState = wi.file, wi.chunks
+	}
+	lenses = append(lenses, lens(0, lines-1, total, title, fileState, true))
 	for _, c := range chunks {
-		lenses = append(lenses, lensAt(uint32(c.line), formatTokens(c.tokens, exact)))
+		lenses = append(lenses, lens(c.line, c.end, c.tokens, formatTokens(c.tokens, exact), chunkState[c.line], false))
 	}
 	return lenses, nil
+}
+
+// countLines is the number of lines of text (a final line without a
+// newline counts; an empty text has one line).
+func countLines(text string) int {
+	n := 1
+	for i := 0; i < len(text); i++ {
+		if text[i] == '\n' {
+			n++
+		}
+	}
+	return n
 }
 
 // lensAt is a lens on a line. Its command has no id: it is a label, which

@@ -1,7 +1,14 @@
 package lsp
 
 import (
+	"os"
+	"path/filepath"
+
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/conversation"
 )
 
 // registerConversation adds the conversation-budget requests of DESIGN.md
@@ -10,6 +17,7 @@ func (s *Server) registerConversation() {
 	s.requests[methodSectionBudget] = request(s.sectionBudget)
 	s.requests[methodTrimConversation] = request(s.trimConversation)
 	s.requests[methodFitToolResult] = request(s.fitToolResult)
+	s.requests[methodCheckConversation] = request(s.checkConversation)
 	s.requests[methodUsageStats] = s.usageStats
 }
 
@@ -25,4 +33,57 @@ func (s *Server) tokenizerFor(model, encoding, field string) (tokenizer.Tokenize
 		return nil, invalidParams(field, "%v", err)
 	}
 	return t, nil
+}
+
+// counterFor returns the tokenizer a conversation request counts with:
+// the Hugging Face tokenizer.json it names in tokenizerFile (a relative
+// path is taken from the first workspace root), else its model, else the
+// configured one. Counts are cached per file as per encoding.
+func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
+	if file == "" {
+		return s.tokenizerFor(model, "", "model")
+	}
+	path := file
+	if !filepath.IsAbs(path) {
+		roots := s.conf.rootsCopy()
+		if len(roots) == 0 {
+			return nil, invalidParams("tokenizerFile", "%q is a relative path and there is no workspace root: give an absolute path to the tokenizer.json", file)
+		}
+		path = filepath.Join(roots[0], path)
+	}
+	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
+		return nil, invalidParams("tokenizerFile", "%q is not a readable file: name a Hugging Face tokenizer.json", file)
+	}
+	t, err := tokenizer.ForFile(path)
+	if err != nil {
+		return nil, invalidParams("tokenizerFile", "%v", err)
+	}
+	c := s.conf
+	c.tokMu.Lock()
+	defer c.tokMu.Unlock()
+	if ct, ok := c.tokenizers[t.Encoding()]; ok {
+		return ct, nil
+	}
+	ct := tokenizer.NewCached(t, tokenizer.DefaultCacheSize)
+	c.tokenizers[t.Encoding()] = ct
+	return ct, nil
+}
+
+// thresholds are the configured budget thresholds (context.budget.warnings).
+func (s *Server) thresholds() budget.Thresholds {
+	return s.conf.env().cfg.Context.Budget.Warnings.Thresholds()
+}
+
+// logSectionUsage logs a session's section usage at debug level: counts
+// and section names only, never the session id or any content.
+func (s *Server) logSectionUsage(u conversation.SectionUsage) {
+	if u.Method == "" || !s.log.Core().Enabled(zap.DebugLevel) {
+		return
+	}
+	fields := []zap.Field{zap.String("method", u.Method), zap.String("preset", u.Preset),
+		zap.Int("total", u.Total), zap.Int("usedTotal", u.UsedTotal)}
+	for name, n := range u.Used {
+		fields = append(fields, zap.Int("used."+name, n))
+	}
+	s.log.Debug("section usage", fields...)
 }

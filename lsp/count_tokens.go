@@ -2,8 +2,14 @@ package lsp
 
 import (
 	"context"
+	"fmt"
+	"os"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/collector"
 )
 
 // countTokensParams is the params of acode/countTokens: text or uri, and
@@ -15,11 +21,19 @@ type countTokensParams struct {
 	Encoding string                `json:"encoding"`
 }
 
-// countTokensResult is the result of acode/countTokens.
+// countTokensResult is the result of acode/countTokens. Tokens counts the
+// text as it is — the number the code lens and `acode-lsp count` show for
+// the same file. When a pack would redact secrets in it, PackedTokens is
+// the count of the redacted text a pack uses, Redactions the number of
+// values replaced, and Note says why the two differ.
 type countTokensResult struct {
-	Tokens   int    `json:"tokens"`
-	Encoding string `json:"encoding"`
-	Exact    bool   `json:"exact"`
+	Tokens       int                 `json:"tokens"`
+	Encoding     string              `json:"encoding"`
+	Exact        bool                `json:"exact"`
+	Estimate     *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
+	PackedTokens *int                `json:"packedTokens,omitempty"`
+	Redactions   int                 `json:"redactions,omitempty"`
+	Note         string              `json:"note,omitempty"`
 }
 
 // countTokens handles acode/countTokens. A uri is read like a packContext
@@ -37,15 +51,25 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 	if err != nil {
 		return nil, err
 	}
-	var text string
+	var text, raw string
+	redactions := 0
 	if p.Text != nil {
-		text = *p.Text
+		text, raw = *p.Text, *p.Text
 	} else {
 		if *p.URI == "" {
 			return nil, invalidParams("uri", "must not be empty")
 		}
-		if text, err = s.readSource(ctx, *p.URI, CodeCountFailed); err != nil {
+		var src collector.Source
+		if src, err = s.readSourceFull(ctx, *p.URI, CodeCountFailed); err != nil {
 			return nil, err
+		}
+		text, raw, redactions = src.Content, src.Content, src.Redactions
+		if redactions > 0 {
+			// The file passed every rule; count it as the lens and
+			// `acode-lsp count` do, and give the pack's count beside it.
+			if raw, err = s.rawText(*p.URI, src.AbsPath); err != nil {
+				return nil, requestFailed(CodeCountFailed, fmt.Sprintf("%s was not read: %v", collector.EscapePath(src.Path), err), map[string]any{"reason": string(collector.ReasonUnreadable), "path": src.Path})
+			}
 		}
 	}
 	release, err := s.acquire(ctx)
@@ -53,5 +77,21 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 		return nil, err
 	}
 	defer release()
-	return &countTokensResult{Tokens: tok.Count(text), Encoding: tok.Encoding(), Exact: tok.Exact()}, nil
+	res := &countTokensResult{Tokens: tok.Count(raw), Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok)}
+	if redactions > 0 {
+		packed := tok.Count(text)
+		res.PackedTokens, res.Redactions = &packed, redactions
+		res.Note = fmt.Sprintf("a pack replaces %d secret value(s) in this file by [REDACTED] and counts %d tokens for it; the file as written has %d", redactions, packed, res.Tokens)
+	}
+	return res, nil
+}
+
+// rawText returns a document's text before redaction: the open document's,
+// else the file's (which the collector has just admitted).
+func (s *Server) rawText(u protocol.DocumentURI, abs string) (string, error) {
+	if doc, ok := s.docs.get(u); ok {
+		return doc.Text, nil
+	}
+	data, err := os.ReadFile(abs)
+	return string(data), err
 }

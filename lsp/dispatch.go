@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // requestFunc handles a request; its result is encoded as the response.
@@ -134,6 +135,8 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 		return
 	}
 	hctx, cancel := context.WithCancel(s.ctx)
+	// The pipeline logs with the request id on every line.
+	hctx = pack.WithLogger(hctx, s.log.With(zap.Stringer("id", idString(call.ID())), methodField(method)))
 	p := &pendingCall{method: method, cancel: cancel, send: send}
 	key := idString(call.ID())
 	s.calls.add(key, p)

@@ -61,6 +61,7 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 			Experimental: map[string]any{"acode": map[string]any{"methods": []string{
 				methodBudgetStatus, methodPackContext, methodCountTokens,
 				methodSectionBudget, methodTrimConversation, methodFitToolResult, methodUsageStats,
+				methodCheckConversation, methodReportUsage,
 			}, "notifications": []string{methodBudget}}},
 		},
 		ServerInfo: &protocol.ServerInfo{Name: "acode-lsp", Version: s.opts.Version},

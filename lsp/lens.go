@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"net/url"
 	"path"
+	"strconv"
+	"strings"
 	"sync"
 
 	"go.lsp.dev/protocol"
@@ -26,6 +28,7 @@ const liveTrees = 8
 // lensChunk is what a code lens needs of a top-level chunk.
 type lensChunk struct {
 	line   int // 0-based first line
+	end    int // 0-based last line
 	tokens int
 }
 
@@ -92,7 +95,7 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 	top := make([]lensChunk, 0, len(chunks))
 	for _, ch := range chunks {
 		if ch.TopLevel {
-			top = append(top, lensChunk{line: ch.StartLine - 1, tokens: ch.Tokens})
+			top = append(top, lensChunk{line: ch.StartLine - 1, end: ch.EndLine - 1, tokens: ch.Tokens})
 		}
 	}
 	st.doc, st.enc, st.chunks = doc, enc, top
@@ -198,13 +201,34 @@ var languageExt = map[string]string{
 	"c": ".c", "cpp": ".cpp", "csharp": ".cs", "markdown": ".md",
 }
 
-// formatTokens is the token part of a lens title: "1234 tokens", with "≈"
+// formatTokens is the token part of a lens title: "1,234 tokens", with "≈"
 // in front when the count is not exact.
 func formatTokens(n int, exact bool) string {
 	if exact {
-		return fmt.Sprintf("%d tokens", n)
+		return thousands(n) + " tokens"
 	}
-	return fmt.Sprintf("≈%d tokens", n)
+	return "≈" + thousands(n) + " tokens"
+}
+
+// thousands formats n with commas between groups of three digits
+// (34099 → "34,099").
+func thousands(n int) string {
+	s := strconv.Itoa(n)
+	neg := strings.HasPrefix(s, "-")
+	if neg {
+		s = s[1:]
+	}
+	var b strings.Builder
+	if neg {
+		b.WriteByte('-')
+	}
+	for i, r := range s {
+		if i > 0 && (len(s)-i)%3 == 0 {
+			b.WriteByte(',')
+		}
+		b.WriteRune(r)
+	}
+	return b.String()
 }
 
 // percentOf returns part/whole·100 rounded to one decimal.

@@ -50,9 +50,21 @@ func getLenses(t *testing.T, c *fakeClient, u string) []lensView {
 	c.result("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses)
 	got := []lensView{}
 	for _, l := range lenses {
-		got = append(got, lensView{l.Range.Start.Line, l.Command.Title})
+		got = append(got, lensView{l.Range.Start.Line, stripWhatIf(l.Command.Title)})
 	}
 	return got
+}
+
+// stripWhatIf removes the what-if part of a lens title (computed in the
+// background, so present or not depending on timing; whatif_test.go tests
+// it).
+func stripWhatIf(title string) string {
+	for _, sep := range []string{" · ✓ in context", " · +", " · not packed: "} {
+		if i := strings.Index(title, sep); i >= 0 {
+			return title[:i]
+		}
+	}
+	return title
 }
 
 // wantLenses computes the lenses of text independently of the server: the
@@ -70,14 +82,14 @@ func wantLenses(t *testing.T, model, path, text string, available int) []lensVie
 	}
 	n := tok.Count(text)
 	pct := math.Round(float64(n)*1000/float64(available)) / 10
-	want := []lensView{{0, fmt.Sprintf("%s%d tokens · %.1f%% of budget", approx, n, pct)}}
+	want := []lensView{{0, fmt.Sprintf("%s%s tokens · %.1f%% of budget", approx, thousands(n), pct)}}
 	chunks, err := chunker.Split(context.Background(), path, []byte(text), tok.Count, chunker.Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	for _, ch := range chunks {
 		if ch.TopLevel {
-			want = append(want, lensView{ch.StartLine - 1, fmt.Sprintf("%s%d tokens", approx, tok.Count(ch.Content))})
+			want = append(want, lensView{ch.StartLine - 1, fmt.Sprintf("%s%s tokens", approx, thousands(tok.Count(ch.Content)))})
 		}
 	}
 	return want
@@ -193,17 +205,35 @@ func TestCodeLensesOfUnknownAndUntitledDocuments(t *testing.T) {
 func TestLensJSONShape(t *testing.T) {
 	root := tempRoot(t)
 	c := startServer(t, Options{}, nil)
-	c.initialize(nil, nil, root)
-	u := c.open(filepath.Join(root, "x.txt"), "plaintext", "hello\n")
+	c.initialize(map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}, nil, root)
+	path := filepath.Join(root, "x.txt")
+	u := c.open(path, "plaintext", "hello\n")
+	c.waitNote("workspace/codeLens/refresh", 0, nil)
 	m := c.call("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}})
 	var lenses []map[string]any
 	if err := json.Unmarshal(m.Result, &lenses); err != nil || len(lenses) != 1 {
 		t.Fatalf("lenses of a text file: %s", m.Result)
 	}
 	tok, _ := tokenizer.ForModel("gpt-4o")
-	want := fmt.Sprintf(`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"command":{"title":"%d tokens · 0.0%% of budget","command":""}}`, tok.Count("hello\n"))
+	n := tok.Count("hello\n")
+	want := fmt.Sprintf(`{"range":{"start":{"line":0,"character":0},"end":{"line":0,"character":0}},"command":{"title":"%d tokens · 0.0%% of budget · ✓ in context","command":"acode.showChunkReport",`+
+		`"arguments":[{"uri":%q,"path":%q,"startLine":1,"endLine":2,"tokens":%d,"inContext":true,"score":%s,"budgetTotal":100000,"budgetAvailable":90000,"wholeFile":true}]}}`,
+		n, u, path, n, scoreOf(t, lenses[0]))
 	got, _ := json.Marshal(lenses[0])
 	if !jsonEqual([]byte(want), got) {
 		t.Errorf("lens JSON:\nwant %s\n got %s", want, got)
 	}
+}
+
+// scoreOf returns the score argument of a lens command as JSON text (the
+// ranking's business, not the lens's).
+func scoreOf(t *testing.T, lens map[string]any) string {
+	t.Helper()
+	cmd, _ := lens["command"].(map[string]any)
+	args, _ := cmd["arguments"].([]any)
+	if len(args) != 1 {
+		t.Fatalf("lens command arguments: %v", cmd)
+	}
+	b, _ := json.Marshal(args[0].(map[string]any)["score"])
+	return string(b)
 }

@@ -3,6 +3,7 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"time"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -54,7 +55,9 @@ func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, 
 		prog = s.startProgress(p.WorkDoneToken, "acode: packing context")
 		report = prog.report
 	}
+	start := time.Now()
 	res, err := e.engine.Pack(ctx, p.Request, s.openDocs(), report)
+	s.stats.Record(res, time.Since(start), err)
 	if prog != nil {
 		if err != nil {
 			prog.end("failed")
@@ -65,7 +68,7 @@ func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, 
 	if err != nil {
 		return nil, err
 	}
-	s.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
+	pack.Logger(ctx).Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
 	return res, nil
 }
 

@@ -3,6 +3,8 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"fmt"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -111,5 +113,60 @@ func TestProgressTokenEncoding(t *testing.T) {
 				t.Errorf("(-want +got):\n%s", diff)
 			}
 		})
+	}
+}
+
+// TestPackProgressMoves: a pack that searches the workspace reports
+// window/workDoneProgress whose percentage moves with the files chunked,
+// never backwards (issue 9: it sat at one value for the whole stage).
+func TestPackProgressMoves(t *testing.T) {
+	root := tempRoot(t)
+	files := map[string]string{}
+	for i := 0; i < 40; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package p%d\n\n", i)
+		for j := 0; j < 15; j++ {
+			fmt.Fprintf(&b, "// Checkout%d_%d checks out.\nfunc Checkout%d_%d() int { return %d }\n\n", i, j, i, j, j)
+		}
+		files[fmt.Sprintf("f%02d.go", i)] = b.String()
+	}
+	writeFiles(t, root, files)
+	c := startServer(t, Options{}, nil)
+	c.initialize(nil, nil, root)
+	c.result(methodPackContext, map[string]any{"workDoneToken": "tok", "search": map[string]any{"pattern": "Checkout"}}, nil)
+	from := 0
+	var pcts []int
+	chunking := map[int]bool{}
+	for {
+		m, next := c.waitNote("$/progress", from, nil)
+		from = next
+		var p struct {
+			Value struct {
+				Kind       string `json:"kind"`
+				Message    string `json:"message"`
+				Percentage *int   `json:"percentage"`
+			} `json:"value"`
+		}
+		if err := json.Unmarshal(m.Params, &p); err != nil {
+			t.Fatal(err)
+		}
+		if p.Value.Kind == "end" {
+			break
+		}
+		if p.Value.Percentage != nil {
+			pcts = append(pcts, *p.Value.Percentage)
+			if strings.HasPrefix(p.Value.Message, "chunking") {
+				chunking[*p.Value.Percentage] = true
+			}
+		}
+	}
+	for i := 1; i < len(pcts); i++ {
+		if pcts[i] < pcts[i-1] {
+			t.Errorf("progress went back: %v", pcts)
+			break
+		}
+	}
+	if len(chunking) < 10 {
+		t.Errorf("chunking reported %d distinct percentages for 40 files, want the bar to move (≥ 10): %v", len(chunking), pcts)
 	}
 }

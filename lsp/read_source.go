@@ -17,31 +17,38 @@ import (
 // is a -32803 error with data.code set to code and data.reason to the
 // exclusion reason.
 func (s *Server) readSource(ctx context.Context, u protocol.DocumentURI, code string) (string, error) {
+	src, err := s.readSourceFull(ctx, u, code)
+	return src.Content, err
+}
+
+// readSourceFull is readSource returning the whole source (its path and
+// the number of values redacted).
+func (s *Server) readSourceFull(ctx context.Context, u protocol.DocumentURI, code string) (collector.Source, error) {
 	path, err := uriToPath(u)
 	if err != nil {
 		if doc, ok := s.docs.get(u); ok {
-			return doc.Text, nil
+			return collector.Source{Content: doc.Text}, nil
 		}
-		return "", invalidParams("uri", "%v", err)
+		return collector.Source{}, invalidParams("uri", "%v", err)
 	}
 	ws := s.conf.env().workspace
 	if ws == nil {
-		return "", requestFailed(code, fmt.Sprintf("%s is outside the workspace (the server has no workspace root)", path),
+		return collector.Source{}, requestFailed(code, fmt.Sprintf("%s is outside the workspace (the server has no workspace root)", path),
 			map[string]any{"reason": string(collector.ReasonOutside)})
 	}
 	src, exc := ws.Read(ctx, collector.Reference, path)
 	if exc != nil {
 		if err := ctx.Err(); err != nil {
-			return "", err
+			return collector.Source{}, err
 		}
 		if exc.Reason == collector.ReasonEmpty {
-			return "", nil
+			return collector.Source{}, nil
 		}
 		msg := fmt.Sprintf("%s was not read: %s", collector.EscapePath(exc.Path), exc.Reason)
 		if exc.Detail != "" {
 			msg += " (" + exc.Detail + ")"
 		}
-		return "", requestFailed(code, msg, map[string]any{"reason": string(exc.Reason), "path": exc.Path})
+		return collector.Source{}, requestFailed(code, msg, map[string]any{"reason": string(exc.Reason), "path": exc.Path})
 	}
-	return src.Content, nil
+	return src, nil
 }

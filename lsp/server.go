@@ -11,6 +11,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // Methods of the acode/* extension (DESIGN.md, "Language server contract"
@@ -24,6 +25,8 @@ const (
 	methodTrimConversation = "acode/trimConversation"
 	methodFitToolResult    = "acode/fitToolResult"
 	methodUsageStats       = "acode/usageStats"
+	methodPreviewContext   = "acode/previewContext"
+	methodPackStats        = "acode/packStats"
 )
 
 // Server is one language-server session: the state shared by the handlers
@@ -53,7 +56,11 @@ type Server struct {
 	counts *countCache
 	lenses *lensCache
 	budget *budgetNotifier
+	whatif *whatIf
 	usage  conversation.UsageLog // trims of this session, for acode/usageStats
+	stats  pack.Recorder         // packs of this session, for acode/packStats
+	// sessions tracks agent sessions (sessionId) across conversation requests.
+	sessions conversation.Sessions
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
 	heavy chan struct{}
@@ -81,11 +88,14 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 		debounce = DefaultBudgetDebounce
 	}
 	s.budget = newBudgetNotifier(s, debounce)
+	s.whatif = newWhatIf(s, debounce)
 	s.requests = map[string]requestFunc{
 		protocol.MethodTextDocumentCodeLens: request(s.codeLens),
 		methodBudgetStatus:                  s.budgetStatus,
 		methodPackContext:                   request(s.packContext),
 		methodCountTokens:                   request(s.countTokens),
+		methodPreviewContext:                request(s.previewContext),
+		methodPackStats:                     s.packStats,
 	}
 	s.notifications = map[string]notifyFunc{
 		protocol.MethodInitialized:                        notification(s.initialized),
@@ -99,6 +109,7 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 		protocol.MethodWorkspaceDidChangeWorkspaceFolders: notification(s.didChangeWorkspaceFolders),
 	}
 	s.registerConversation()
+	s.registerReportUsage()
 	return s
 }
 
@@ -132,6 +143,7 @@ func (s *Server) stop() {
 	s.cancel()
 	s.calls.cancelAll()
 	s.budget.stop()
+	s.whatif.stop()
 	done := make(chan struct{})
 	go func() {
 		s.wg.Wait()

@@ -161,6 +161,9 @@ func (c *configState) rebuildLocked(why string) {
 // build makes the environment of cfg and roots.
 func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	tc := cfg.Context.Tokenizer
+	if tc.File != "" && tc.Encoding == "" {
+		tc.Encoding = tokenizer.FilePrefix + tc.File // context.tokenizer.file
+	}
 	tok, err := c.tokenizer(tc.Model, tc.Encoding, tc.CacheSize)
 	if err != nil {
 		return nil, err

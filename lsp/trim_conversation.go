@@ -7,9 +7,13 @@ import (
 )
 
 // trimConversation handles acode/trimConversation: the messages are
-// trimmed to fit, and the trim is recorded for acode/usageStats.
+// trimmed to fit, and the trim is recorded for acode/usageStats (and in
+// the request's session).
 func (s *Server) trimConversation(ctx context.Context, p *conversation.TrimRequest) (*conversation.TrimResult, error) {
-	tok, err := s.tokenizerFor(p.Model, "", "model")
+	if err := conversation.CheckSessionID(p.SessionID); err != nil {
+		return nil, err
+	}
+	tok, err := s.counterFor(p.Model, p.TokenizerFile)
 	if err != nil {
 		return nil, err
 	}
@@ -23,5 +27,6 @@ func (s *Server) trimConversation(ctx context.Context, p *conversation.TrimReque
 		return nil, err
 	}
 	s.usage.Record(res, 0)
+	s.logSectionUsage(s.sessions.RecordConversation(p.SessionID, res.FinalTokens, true))
 	return res, nil
 }

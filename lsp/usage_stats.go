@@ -6,7 +6,10 @@ import (
 )
 
 // usageStats handles acode/usageStats: statistics of the recent
-// acode/trimConversation calls of this session. It takes no params.
+// acode/trimConversation calls, the tracked sessions with their section
+// usage, and the bounded history of section usage. It takes no params.
 func (s *Server) usageStats(_ context.Context, _ json.RawMessage) (any, error) {
-	return s.usage.Stats(), nil
+	st := s.usage.Stats()
+	st.Sessions, st.SectionHistory = s.sessions.Usage()
+	return st, nil
 }

@@ -3,6 +3,7 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"path/filepath"
 
 	"github.com/google/jsonschema-go/jsonschema"
@@ -22,9 +23,10 @@ type countInput struct {
 
 // countOutput is the result of count_tokens (acode/countTokens).
 type countOutput struct {
-	Tokens   int    `json:"tokens"`
-	Encoding string `json:"encoding"`
-	Exact    bool   `json:"exact"`
+	Tokens   int                 `json:"tokens"`
+	Encoding string              `json:"encoding"`
+	Exact    bool                `json:"exact"`
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
 }
 
 func (s *Server) addCountTokens() {
@@ -60,7 +62,7 @@ func (s *Server) countTokens(ctx context.Context, c *call, in countInput) (*sdk.
 	} else if text, err = c.readFile(ctx, in.Path, pack.CodeTokenCount); err != nil {
 		return nil, nil, err
 	}
-	return nil, &countOutput{Tokens: tok.Count(text), Encoding: tok.Encoding(), Exact: tok.Exact()}, nil
+	return nil, &countOutput{Tokens: tok.Count(text), Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok)}, nil
 }
 
 // readFile reads a file of the workspace (a path relative to the first root,

@@ -3,8 +3,13 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -134,9 +139,6 @@ func ptr[T any](v T) *T { return &v }
 // and the explicit sources, packed under budget (capped to the server's
 // max result tokens). The text of the result is the packed context.
 func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.CallToolResult, *packOutput, error) {
-	if err := checkFormat(in.Format); err != nil {
-		return nil, nil, err
-	}
 	total := DefaultPackBudget
 	if in.Budget != nil {
 		if *in.Budget <= 0 {
@@ -151,13 +153,14 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	}
 	zero := 0
 	req := pack.Request{
-		Query: in.Query, Model: in.Model, Encoding: in.Encoding,
+		Query: in.Query, Model: in.Model, Encoding: in.Encoding, Format: in.Format,
 		Budget:  &pack.BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
 		Sources: in.Sources, Include: in.Paths,
 	}
 	if len(req.Include) == 0 {
 		req.Include = []string{"**"}
 	}
+	req.Paths = walkBases(c.env.roots, req.Include)
 	if in.Search != "" {
 		req.Search = &pack.SearchParams{Pattern: in.Search}
 	}
@@ -180,13 +183,25 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}}, out, nil
 }
 
-// checkFormat accepts the output formats this build renders.
-func checkFormat(f string) error {
-	switch f {
-	case "", "markdown":
+// walkBases returns the directories the globs can match under (their
+// static prefixes: "src/**/*.go" → src), so that a pack restricted to a
+// part of a large workspace walks only that part; nil (walk every root)
+// when a glob can match anywhere, when there are several roots (globs then
+// name a secondary root by its base name), or when no prefix exists.
+func walkBases(roots, globs []string) []string {
+	if len(roots) != 1 {
 		return nil
-	case "xml":
-		return invalidParams("format", `"xml" is not available in this build yet; use "markdown" (the default)`)
 	}
-	return invalidParams("format", fmt.Sprintf("%q is not a format; use \"markdown\" or \"xml\"", f))
+	var bases []string
+	for _, g := range globs {
+		base, _ := doublestar.SplitPattern(strings.TrimPrefix(g, "./"))
+		if base == "." || base == "" || strings.HasPrefix(base, "/") || slices.Contains(strings.Split(base, "/"), "..") {
+			return nil // everywhere, or invalid: the pipeline reports it
+		}
+		abs := filepath.Join(roots[0], filepath.FromSlash(base))
+		if _, err := os.Lstat(abs); err == nil && !slices.Contains(bases, abs) {
+			bases = append(bases, abs)
+		}
+	}
+	return bases
 }

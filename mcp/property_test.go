@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -58,8 +59,11 @@ func TestNoOverrun(t *testing.T) {
 		if g := globs[rng.IntN(len(globs))]; g != nil {
 			args["paths"] = g
 		}
-		if rng.IntN(4) == 0 {
-			args["search"] = words[rng.IntN(len(words))]
+		if w := words[rng.IntN(len(words))]; rng.IntN(4) == 0 && strings.TrimSpace(w) != "" {
+			args["search"] = w
+		}
+		if rng.IntN(3) == 0 {
+			args["format"] = "xml"
 		}
 		r := callTool(t, s.cs, "pack_context", args)
 		if r.isError {
@@ -67,6 +71,22 @@ func TestNoOverrun(t *testing.T) {
 				t.Errorf("case %d %v: %s", i, args, r.text)
 			}
 			continue
+		}
+		if g, ok := args["paths"].([]string); ok {
+			for _, x := range r.structured["included"].([]any) {
+				it := x.(map[string]any)
+				if it["type"] != "open_file" {
+					continue
+				}
+				matched := false
+				for _, glob := range g {
+					m, _ := doublestar.Match(glob, it["path"].(string))
+					matched = matched || m
+				}
+				if !matched {
+					t.Errorf("case %d: %s included outside %v", i, it["path"], g)
+				}
+			}
 		}
 		got := tok.Count(r.text)
 		if got != num(r.structured, "tokenCount") {

@@ -129,6 +129,9 @@ func New(opts Options) (*Server, error) {
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	s.log.Info("serving MCP", zap.String("root", collector.EscapePath(s.opts.Root)), zap.Int("maxResultTokens", s.opts.MaxResultTokens))
 	err := s.sdk.Run(ctx, t)
+	st := s.Stats()
+	s.log.Info("MCP session ended", zap.Int("packs", st.Packs), zap.Int("failed", st.Failed), zap.Float64("p50Ms", st.LatencyMs.P50),
+		zap.Float64("p95Ms", st.LatencyMs.P95), zap.Float64("utilization", st.Tokens.Utilization), zap.Float64("cacheHitRate", st.Cache.HitRate))
 	if errors.Is(err, io.EOF) || ctx.Err() != nil {
 		return nil
 	}
@@ -179,7 +182,7 @@ func addTool[In, Out any](s *Server, t *sdk.Tool, h handler[In, Out]) {
 			if v := recover(); v != nil {
 				log.Error("tool panicked", zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
 				var zero Out
-				res, out, err = nil, zero, fmt.Errorf("internal error in %s: %v", t.Name, v)
+				res, out, err = nil, zero, &toolErr{msg: fmt.Sprintf("internal error in %s: %v", t.Name, v)}
 			}
 			if err != nil {
 				if ctx.Err() == nil {

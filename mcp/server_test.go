@@ -3,7 +3,9 @@ package mcp
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -11,6 +13,7 @@ import (
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -114,6 +117,28 @@ func TestPackContext(t *testing.T) {
 			t.Errorf("sources not packed:\n%s", r.text)
 		}
 	})
+	t.Run("xml", func(t *testing.T) {
+		r := callTool(t, cs, "pack_context", map[string]any{"query": "empty cart checkout", "format": "xml", "budget": 500})
+		if r.isError {
+			t.Fatal(r.text)
+		}
+		if got := tok.Count(r.text); got != num(r.structured, "tokenCount") || got > 500 {
+			t.Errorf("recount %d, tokenCount %d, budget 500", got, num(r.structured, "tokenCount"))
+		}
+		if !strings.Contains(r.text, `<file path="cart/service.go"`) || strings.Contains(r.text, "## File:") {
+			t.Errorf("not xml:\n%s", r.text)
+		}
+		dec := xml.NewDecoder(strings.NewReader("<context>" + r.text + "</context>"))
+		for {
+			_, err := dec.Token()
+			if err == io.EOF {
+				break
+			}
+			if err != nil {
+				t.Fatalf("not well-formed in a root element: %v", err)
+			}
+		}
+	})
 	t.Run("budget capped to max result tokens", func(t *testing.T) {
 		cs2, _ := session(t, Options{Root: root, MaxResultTokens: 120}, nil)
 		r := callTool(t, cs2, "pack_context", map[string]any{"query": "checkout", "budget": 100000})
@@ -157,7 +182,6 @@ func TestErrors(t *testing.T) {
 		{"pack: nothing matches", "pack_context", map[string]any{"query": "q", "paths": []string{"nothing/**"}}, "ACODE-CTX-004: no content to pack"},
 		{"pack: only secrets", "pack_context", map[string]any{"query": "q", "paths": []string{".env"}}, "ACODE-CTX-004: no content to pack: every input was excluded (secret: 1)"},
 		{"pack: blank search", "pack_context", map[string]any{"query": "q", "search": "  "}, "invalid params: search"},
-		{"pack: xml", "pack_context", map[string]any{"query": "q", "format": "xml"}, "invalid params: format"},
 		{"pack: unknown format", "pack_context", map[string]any{"query": "q", "format": "html"}, "format"},
 		{"pack: unknown encoding", "pack_context", map[string]any{"query": "q", "encoding": "bogus"}, "encoding"},
 		{"pack: source type", "pack_context", map[string]any{"query": "q", "sources": []any{map[string]any{"type": "file"}}}, "type"},
@@ -370,5 +394,24 @@ func TestCancel(t *testing.T) {
 	}
 	if st := srv.Stats(); st.Failed != 0 {
 		t.Errorf("a cancelled pack counted as failed: %+v", st)
+	}
+}
+
+// TestPanic checks that a panic in a tool becomes an error result and the
+// server keeps serving.
+func TestPanic(t *testing.T) {
+	cs, srv := session(t, Options{Root: t.TempDir()}, nil)
+	type in struct {
+		X string `json:"x"`
+	}
+	addTool(srv, &sdk.Tool{Name: "boom", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *call, in) (*sdk.CallToolResult, *countOutput, error) {
+		panic("kaboom")
+	})
+	r := callTool(t, cs, "boom", map[string]any{})
+	if !r.isError || r.text != "internal error in boom: kaboom" {
+		t.Errorf("panic result = %+v", r)
+	}
+	if r := callTool(t, cs, "count_tokens", map[string]any{"text": "still serving"}); r.isError {
+		t.Errorf("after a panic: %s", r.text)
 	}
 }

@@ -4,6 +4,13 @@
 #
 # Everything installed goes under .cache/ (git-ignored) and is quick to
 # re-run once there. The end-to-end tests use bin/acode-lsp from `make build`.
+#
+# Every npm install runs through $(NPM_ENV) (editors/scripts/npm-env.sh): a
+# private HOME and npm cache under .cache/npm-home, no npm_config_* from the
+# caller, and npm_config_nodedir set to Node's headers on this machine — so an
+# install never depends on the user's ~/.npmrc (a fresh machine has none).
+# check-npm-env, part of `make test`, builds a native module that way from a
+# brand-new empty HOME each run, so that cannot regress unnoticed.
 
 EDITORS_CACHE    := .cache
 NVIM             := $(EDITORS_CACHE)/nvim/bin/nvim
@@ -16,8 +23,9 @@ VSCODE_SRC       := $(wildcard $(VSCODE_DIR)/src/*.ts $(VSCODE_DIR)/src/test/*.t
 NVIM_TEST        := timeout 120 $(NVIM) --headless -u NONE -l
 NVIM_NEXT_TEST   := timeout 120 $(NVIM_NEXT) --headless -u NONE -l
 ACODE_LSP        ?= bin/acode-lsp
+NPM_ENV          := bash $(CURDIR)/editors/scripts/npm-env.sh
 
-.PHONY: nvim nvim-next code-server vscode-ext test-editors test-editors-unit test-neovim test-neovim-unit \
+.PHONY: check-npm-env nvim nvim-next code-server vscode-ext test-editors test-editors-unit test-neovim test-neovim-unit \
 	test-neovim-e2e test-neovim-next test-vscode test-vscode-unit editors-screenshots
 
 nvim: ## install Neovim 0.10 (Debian trixie's, unpacked under .cache/nvim; nothing system-wide)
@@ -26,11 +34,14 @@ nvim: ## install Neovim 0.10 (Debian trixie's, unpacked under .cache/nvim; nothi
 nvim-next: ## install the newest Neovim (Debian forky's, 0.12 when written) under .cache/nvim-next
 	@bash editors/scripts/install-nvim.sh $(EDITORS_CACHE)/nvim-next forky
 
-code-server: ## install code-server 4.100.3 under .cache/code-server (+ chromium, ripgrep, libkrb5-dev from apt)
+check-npm-env: ## build a tiny native module with node-gyp from an empty HOME and npm cache, as a fresh machine does (a few seconds)
+	@bash editors/scripts/check-npm-env.sh
+
+code-server: ## install code-server 4.100.3 under .cache/code-server (+ chromium, ripgrep, libkrb5-dev, g++, make, python3 from apt, as root)
 	@bash editors/scripts/install-code-server.sh $(EDITORS_CACHE)/code-server
 
 $(VSCODE_NPM_STAMP): $(VSCODE_DIR)/package.json $(VSCODE_DIR)/package-lock.json
-	cd $(VSCODE_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(VSCODE_DIR) && $(NPM_ENV) npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 $(VSIX): $(VSCODE_NPM_STAMP) $(VSCODE_SRC) $(VSCODE_DIR)/tsconfig.json $(VSCODE_DIR)/README.md $(VSCODE_DIR)/.vscodeignore
@@ -61,7 +72,7 @@ test-neovim: test-neovim-unit test-neovim-e2e ## the Neovim tests on 0.10 (test-
 
 test-editors-unit: test-vscode-unit test-neovim-unit ## the editors' unit tests (no server needed)
 
-test-editors: test-vscode-unit test-neovim test-vscode ## every editor test (unit and end-to-end)
+test-editors: check-npm-env test-vscode-unit test-neovim test-vscode ## every editor test (unit and end-to-end), after the fresh-machine npm check
 
 editors-screenshots: nvim code-server vscode-ext build ## refresh docs/screenshots/{vscode,neovim}.png from real editor sessions
 	cd $(VSCODE_DIR) && npx tsc -p e2e && node out/e2e/vscode.e2e.js --code-server $(CURDIR)/$(CODE_SERVER) \

@@ -151,13 +151,9 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	before := p.cacheBefore
 	p.progress("selecting", 70)
 	f := newFormatter(count)
-	render := f.markdown
-	if p.req.Template != "" {
-		tmpl, err := parseTemplate(p.req.Template)
-		if err != nil {
-			return nil, &ParamError{Field: "template", Message: err.Error()}
-		}
-		render = func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }
+	render, err := p.renderer(f)
+	if err != nil {
+		return nil, err
 	}
 	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count}
 	sel := budget.Select(cands, p.alloc, selOpts)
@@ -247,8 +243,7 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 	}
 	p.time("collect")
 	p.stats.Sources = len(srcs)
-	p.progress("chunking", 30)
-	items, err := p.chunk(srcs)
+	items, err := p.chunk(srcs) // reports progress from 30 to 60 % by bytes chunked
 	if err != nil {
 		return nil, budget.DedupStats{}, err
 	}
@@ -275,6 +270,9 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 
 // resolve applies the request's budget and model over the configuration.
 func (p *run) resolve() error {
+	if err := p.checkFormat(); err != nil {
+		return err
+	}
 	cfg := p.e.cfg
 	b := cfg.Context.Budget
 	total, sys, resp, cats := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve, b.Categories
@@ -320,6 +318,9 @@ func (p *run) resolve() error {
 	p.alloc = alloc
 
 	model, enc := cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding
+	if f := cfg.Context.Tokenizer.File; f != "" && enc == "" {
+		enc = tokenizer.FilePrefix + f // context.tokenizer.file
+	}
 	if p.req.Model != "" {
 		model, enc = p.req.Model, ""
 	}
@@ -342,7 +343,12 @@ func (p *run) resolve() error {
 	}
 	p.tok, p.model = tok, model
 	if !tok.Exact() {
-		p.warnings = append(p.warnings, fmt.Sprintf("model %q is unknown: token counts are estimates (ceil(chars/3.5)); name a known model or an encoding for exact counts", model))
+		est := tokenizer.EstimateOf(tok)
+		factor := 0.0
+		if est != nil {
+			factor = est.Factor
+		}
+		p.warnings = append(p.warnings, fmt.Sprintf("model %q has no public tokenizer: token counts are upper-bound estimates (%.3g × o200k_base); report the provider's real counts with acode/reportUsage or acode-lsp calibrate to calibrate them, or name an encoding for exact counts", model, factor))
 	}
 	return nil
 }
@@ -369,7 +375,7 @@ func (p *run) noContentMessage() string {
 
 func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
 	res := &Result{
-		Content: text, TokenCount: tokens, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(),
+		Content: text, TokenCount: tokens, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok),
 		Budget: BudgetResult{
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
 			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},

@@ -5,14 +5,17 @@ import (
 	"sort"
 	"strings"
 	"text/template"
+	"unicode/utf8"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/collector"
 )
 
 // formatter renders selected items as the packed context (DESIGN rule 8)
 // and estimates the formatting cost of an item for selection.
 type formatter struct {
 	count   func(string) int
+	xmlOut  bool           // the format is xml: estimates count escaped content
 	headers map[string]int // estimated header+fence tokens per file or tool
 	gap     int            // estimated tokens of a gap marker and a range
 }
@@ -29,16 +32,30 @@ func newFormatter(count func(string) int) *formatter {
 // and fences when it is the first of its file (or a tool result), else a
 // gap marker and a range in the header.
 func (f *formatter) overhead(it *budget.Item, first bool) int {
+	extra := 0
+	if f.xmlOut && needsXMLEscape(it.Content) {
+		// Entities cost more than the characters they stand for.
+		extra = max(0, f.count(xmlText(it.Content))-it.Tokens)
+	}
 	if !first {
-		return f.gap
+		return f.gap + extra
 	}
 	key := it.Path + "\x00" + it.Label + "\x00" + it.Lang
 	if n, ok := f.headers[key]; ok {
-		return n
+		return n + extra
 	}
-	h := f.count(header(it, "1000-2000")+"````"+it.Lang+"\n") + f.count("````\n\n") + 2
+	var h int
+	if f.xmlOut {
+		fi := File{kind: "file", Path: shown(it.Path), label: shown(it.Label), Ranges: "1000-2000"}
+		if it.Path == "" {
+			fi.kind = "tool"
+		}
+		h = f.count(xmlOpen(fi)+"\n") + f.count("</"+fi.kind+">\n\n") + 2
+	} else {
+		h = f.count(header(it, "1000-2000")+"````"+it.Lang+"\n") + f.count("````\n\n") + 2
+	}
 	f.headers[key] = h
-	return h
+	return h + extra
 }
 
 // group is what one header covers: one file, or one tool result.
@@ -47,13 +64,55 @@ type group struct {
 	first int            // rank of its best item
 }
 
+// Formats are the values of Request.Format.
+const (
+	FormatMarkdown = "markdown"
+	FormatXML      = "xml"
+)
+
+// renderer returns the function that renders the request's format (DESIGN
+// rule 8): markdown by default, xml, or the request's template.
+func (p *run) renderer(f *formatter) (func([]*budget.Item) (string, error), error) {
+	if err := p.checkFormat(); err != nil {
+		return nil, err
+	}
+	if p.req.Format == FormatXML {
+		f.xmlOut = true
+		return f.xml, nil
+	}
+	if p.req.Template != "" {
+		tmpl, err := parseTemplate(p.req.Template)
+		if err != nil {
+			return nil, &ParamError{Field: "template", Message: err.Error()}
+		}
+		return func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }, nil
+	}
+	return f.markdown, nil
+}
+
+// checkFormat rejects an unknown format, and xml with a template.
+func (p *run) checkFormat() error {
+	switch p.req.Format {
+	case "", FormatMarkdown:
+	case FormatXML:
+		if p.req.Template != "" {
+			return &ParamError{Field: "format", Message: "xml cannot be combined with a template; leave out one of them"}
+		}
+	default:
+		return &ParamError{Field: "format", Message: fmt.Sprintf("%q is not a format; use markdown or xml", shown(p.req.Format))}
+	}
+	return nil
+}
+
 // File is one section of a packed context, for custom templates.
 type File struct {
 	// Header is the default header line ("## File: a.go (lines 1-50)").
 	Header string
-	// Path is workspace-relative; empty for tool output.
+	// Path is workspace-relative, escaped as DESIGN rule 9 says (control
+	// characters, newlines, bidi controls, invalid UTF-8 as Go escapes);
+	// empty for tool output.
 	Path string
-	// Tool is the label of tool output; empty for files.
+	// Tool is the label of tool output, escaped like Path; empty for files.
 	Tool string
 	// Language is the fence info string ("go"); Fence the backtick fence
 	// that no line of the content can close.
@@ -64,6 +123,10 @@ type File struct {
 	Body string
 	// Segments are the runs of lines, in line order.
 	Segments []Segment
+
+	kind  string // "file", "tool" or "snippet"
+	label string // the escaped label of a tool or snippet
+	whole bool   // a tool or snippet shown whole (no lines attribute)
 }
 
 // Segment is one run of source lines.
@@ -102,7 +165,7 @@ func files(items []*budget.Item) []File {
 // header: its label, else its type.
 func snippetTitle(it *budget.Item) string {
 	if it.Label != "" {
-		return oneLine(it.Label)
+		return shown(it.Label)
 	}
 	return it.Type
 }
@@ -138,20 +201,23 @@ func buildFile(items []*budget.Item) File {
 	if first.Path == "" && lang == "" {
 		lang = "text"
 	}
-	f := File{Path: first.Path, Tool: first.Label, Language: lang, Ranges: r, Body: body.String(), Segments: segs, Fence: fence(body.String())}
+	f := File{Path: shown(first.Path), Tool: shown(first.Label), Language: lang, Ranges: r, Body: body.String(), Segments: segs, Fence: fence(body.String())}
 	if first.Path == "" {
 		// Tool output gets "## Tool: <label>" (rule 8); other sources given
 		// by content without a uri have no path, so "## Snippet: <label>".
 		whole := len(segs) == 1 && segs[0].StartLine == 1 && segs[0].EndLine == first.Source.Lines()
+		f.whole = whole
 		if first.Type == "tool_result" {
-			f.Tool = first.Label
+			f.Tool = shown(first.Label)
 			if f.Tool == "" {
 				f.Tool = "output"
 			}
-			f.Header = "## Tool: " + oneLine(f.Tool)
+			f.Header = "## Tool: " + f.Tool
+			f.kind, f.label = "tool", f.Tool
 		} else {
 			f.Tool = ""
 			f.Header = "## Snippet: " + snippetTitle(first)
+			f.kind, f.label = "snippet", snippetTitle(first)
 		}
 		if !whole {
 			f.Header += " (lines " + r + ")"
@@ -159,18 +225,19 @@ func buildFile(items []*budget.Item) File {
 	} else {
 		f.Tool = ""
 		f.Header = header(first, r)
+		f.kind = "file"
 	}
 	return f
 }
 
 func header(it *budget.Item, ranges string) string {
 	if it.Path == "" && it.Type == "tool_result" {
-		return "## Tool: " + oneLine(it.Label) + " (lines " + ranges + ")\n"
+		return "## Tool: " + shown(it.Label) + " (lines " + ranges + ")\n"
 	}
 	if it.Path == "" {
 		return "## Snippet: " + snippetTitle(it) + " (lines " + ranges + ")\n"
 	}
-	return "## File: " + it.Path + " (lines " + ranges + ")\n"
+	return "## File: " + shown(it.Path) + " (lines " + ranges + ")\n"
 }
 
 // markdown is the default format of DESIGN rule 8.
@@ -190,6 +257,102 @@ func (f *formatter) markdown(items []*budget.Item) (string, error) {
 		b.WriteByte('\n')
 	}
 	return b.String(), nil
+}
+
+// xml is the format "xml" of DESIGN rule 8: one element per file, tool
+// result or snippet, in the order of the markdown sections, its content
+// escaped so that it cannot close the element. Wrapped in one root element
+// the text is well-formed XML 1.0.
+func (f *formatter) xml(items []*budget.Item) (string, error) {
+	var b strings.Builder
+	for i, file := range files(items) {
+		if i > 0 {
+			b.WriteByte('\n')
+		}
+		b.WriteString(xmlOpen(file))
+		b.WriteByte('\n')
+		b.WriteString(xmlText(file.Body))
+		b.WriteString("</" + file.kind + ">\n")
+	}
+	return b.String(), nil
+}
+
+// xmlOpen is the start tag of a section: <file path="…" lines="…">,
+// <tool label="…">, <snippet label="…">; a tool or snippet shown in part
+// also says which lines.
+func xmlOpen(file File) string {
+	var b strings.Builder
+	b.WriteString("<" + file.kind)
+	if file.kind == "file" {
+		b.WriteString(` path="` + xmlAttr(file.Path) + `"`)
+	} else {
+		b.WriteString(` label="` + xmlAttr(file.label) + `"`)
+	}
+	if file.kind == "file" || !file.whole {
+		b.WriteString(` lines="` + file.Ranges + `"`)
+	}
+	b.WriteString(">")
+	return b.String()
+}
+
+// xmlText escapes text for an element's content: &, < and > as entities,
+// CR as a character reference (so it survives line-end normalisation), and
+// what XML 1.0 cannot hold (other control characters, U+FFFE/U+FFFF,
+// invalid UTF-8) as U+FFFD.
+func xmlText(s string) string {
+	if !needsXMLEscape(s) {
+		return s
+	}
+	var b strings.Builder
+	b.Grow(len(s) + len(s)/8)
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '\r':
+			b.WriteString("&#xD;")
+		case r == utf8.RuneError && size == 1, !xmlChar(r):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
+// xmlAttr escapes a (rule 9 escaped) path or label for a double-quoted
+// attribute value.
+func xmlAttr(s string) string {
+	return strings.ReplaceAll(xmlText(s), `"`, "&quot;")
+}
+
+func needsXMLEscape(s string) bool {
+	for i := 0; i < len(s); i++ {
+		switch c := s[i]; {
+		case c == '&', c == '<', c == '>', c == '"', c == '\r':
+			return true
+		case c < 0x20 && c != '\n' && c != '\t':
+			return true
+		case c >= utf8.RuneSelf:
+			r, size := utf8.DecodeRuneInString(s[i:])
+			if (r == utf8.RuneError && size == 1) || !xmlChar(r) {
+				return true
+			}
+			i += size - 1
+		}
+	}
+	return false
+}
+
+// xmlChar reports whether r is a Char of XML 1.0.
+func xmlChar(r rune) bool {
+	return r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
 }
 
 func parseTemplate(text string) (*template.Template, error) {
@@ -241,12 +404,8 @@ func gapMarker(lang string, from, to int) string {
 	}
 }
 
-// oneLine keeps a label on one header line.
-func oneLine(s string) string {
-	return strings.Map(func(r rune) rune {
-		if r == '\n' || r == '\r' {
-			return ' '
-		}
-		return r
-	}, s)
-}
+// shown is a path or label as the context shows it (DESIGN rule 9): control
+// characters, newlines, bidi controls and invalid UTF-8 as Go-style escapes,
+// so that a file name stays on its header line and cannot forge a header,
+// open a fence or close an element.
+func shown(s string) string { return collector.EscapePath(s) }

@@ -26,6 +26,8 @@ var snippets = []string{
 	"const answer = 42 // ```go fences``` inside\n",
 	"func unicode() string { return \"日本語 🤖‍💻 שלום\" }\n",
 	"\n\n",
+	"func less(a, b int) bool { return a < b && b > 0 } // </file> ]]> &amp; <tool label=\"x\">\n",
+	"var crlf = \"\x07bell\" // CR LF line\r\n",
 }
 
 // genWorkspace writes a deterministic random tree for seed.
@@ -59,16 +61,19 @@ func writeFileTB(t testing.TB, path, data string) {
 }
 
 // FuzzPackInvariants packs generated workspaces at arbitrary budgets and
-// checks the rules every pack keeps: the final text's exact count is
-// tokenCount and fits available, no source line appears twice, every range
-// shown is whole and in order, and the same input gives the same bytes.
+// checks the rules every pack keeps, in both formats: the final text's
+// exact count is tokenCount and fits available, no source line appears
+// twice, every range shown is whole and in order, the xml format parses as
+// well-formed XML (encoding/xml), and the same input gives the same bytes.
 func FuzzPackInvariants(f *testing.F) {
-	f.Add(int64(1), 500, 0, 0, false, "empty cart")
-	f.Add(int64(2), 3000, 100, 200, true, "")
-	f.Add(int64(3), 150, 10, 10, true, "Checkout")
-	f.Add(int64(4), 100000, 2000, 8000, false, "unicode 日本語")
-	f.Add(int64(5), 900, 0, 0, true, "```")
-	f.Fuzz(func(t *testing.T, seed int64, total, sys, resp int, redistribute bool, query string) {
+	f.Add(int64(1), 500, 0, 0, false, "empty cart", false)
+	f.Add(int64(2), 3000, 100, 200, true, "", false)
+	f.Add(int64(3), 150, 10, 10, true, "Checkout", false)
+	f.Add(int64(4), 100000, 2000, 8000, false, "unicode 日本語", false)
+	f.Add(int64(5), 900, 0, 0, true, "```", false)
+	f.Add(int64(6), 700, 0, 0, true, "Checkout", true)
+	f.Add(int64(7), 100000, 0, 0, false, "</file> &amp;", true)
+	f.Fuzz(func(t *testing.T, seed int64, total, sys, resp int, redistribute bool, query string, xmlFormat bool) {
 		if total <= 0 || total > 200000 || sys < 0 || resp < 0 || sys+resp >= total {
 			return
 		}
@@ -83,6 +88,27 @@ func FuzzPackInvariants(f *testing.F) {
 			t.Fatal(err)
 		}
 		req := Request{Query: query, Paths: []string{root}, Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
+		if xmlFormat {
+			req.Format = FormatXML
+		}
+		if seed%2 == 0 { // a tool result holding part of a file (dedup of copies)
+			matches, _ := filepath.Glob(filepath.Join(root, "*", "f0.go"))
+			matches2, _ := filepath.Glob(filepath.Join(root, "*", "*", "f0.go"))
+			matches = append(append([]string{filepath.Join(root, "f0.go")}, matches...), matches2...)
+			var data []byte
+			var err error = os.ErrNotExist
+			for _, m := range matches {
+				if data, err = os.ReadFile(m); err == nil {
+					break
+				}
+			}
+			if err == nil {
+				ls := strings.SplitAfter(string(data), "\n")
+				a := int(uint64(seed)>>1) % len(ls)
+				text := strings.Join(ls[a:], "")
+				req.Sources = append(req.Sources, SourceParams{Type: "tool_result", Label: "cat f0.go", Content: &text})
+			}
+		}
 		res, err := NewEngine(cfg, ws).Pack(context.Background(), req, nil, nil)
 		if err != nil {
 			t.Fatalf("Pack: %v", err)

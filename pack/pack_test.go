@@ -3,8 +3,10 @@ package pack
 import (
 	"context"
 	"encoding/json"
+	"encoding/xml"
 	"flag"
 	"fmt"
+	"io"
 	"os"
 	"path/filepath"
 	"regexp"
@@ -217,6 +219,10 @@ func checkInvariants(t *testing.T, r *Result) {
 		}
 		seen[it.Path] = append(seen[it.Path], [2]int{it.StartLine, it.EndLine})
 	}
+	if strings.HasPrefix(r.Content, "<") {
+		checkXML(t, r.Content)
+		return
+	}
 	// Parse the content: each header's ranges are disjoint and ascending,
 	// and the fenced body has exactly their lines plus one gap marker
 	// between ranges.
@@ -255,6 +261,82 @@ func checkInvariants(t *testing.T, r *Result) {
 		}
 		if body != want {
 			t.Errorf("%s: body has %d lines, want %d for ranges %s", m[2], body, want, m[3])
+		}
+	}
+}
+
+// checkXML parses content of the xml format wrapped in one root element
+// (it must be well-formed XML 1.0) and checks each element: a known name,
+// ranges ascending and disjoint, and a body of exactly their lines plus one
+// gap marker between ranges, every line of the body on its own line.
+func checkXML(t *testing.T, content string) {
+	t.Helper()
+	d := xml.NewDecoder(strings.NewReader("<context>\n" + content + "</context>"))
+	depth := 0
+	var open xml.StartElement
+	var body strings.Builder
+	seen := map[string]bool{}
+	for {
+		tok, err := d.Token()
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			t.Fatalf("the xml format is not well-formed: %v\n%s", err, content)
+		}
+		switch el := tok.(type) {
+		case xml.StartElement:
+			depth++
+			if depth == 2 {
+				open = el
+				body.Reset()
+				if n := el.Name.Local; n != "file" && n != "tool" && n != "snippet" {
+					t.Errorf("unknown element <%s>", n)
+				}
+			}
+			if depth > 2 {
+				t.Errorf("content opened an element <%s> inside <%s>", el.Name.Local, open.Name.Local)
+			}
+		case xml.CharData:
+			if depth == 2 {
+				body.Write(el)
+			}
+		case xml.EndElement:
+			depth--
+			if depth != 1 {
+				continue
+			}
+			attrs := map[string]string{}
+			for _, a := range open.Attr {
+				attrs[a.Name.Local] = a.Value
+			}
+			key := open.Name.Local + attrs["path"] + attrs["label"]
+			if seen[key] {
+				t.Errorf("<%s> for %q appears twice", open.Name.Local, attrs["path"]+attrs["label"])
+			}
+			seen[key] = true
+			ranges, ok := attrs["lines"]
+			if !ok {
+				continue
+			}
+			want, last := 0, 0
+			for j, rg := range strings.Split(ranges, ", ") {
+				a, b, _ := strings.Cut(rg, "-")
+				s, _ := strconv.Atoi(a)
+				e, _ := strconv.Atoi(b)
+				if s <= last || e < s {
+					t.Errorf("%s: ranges %q not ascending and disjoint", attrs["path"], ranges)
+				}
+				last = e
+				want += e - s + 1
+				if j > 0 {
+					want++
+				}
+			}
+			text := strings.TrimPrefix(body.String(), "\n")
+			if got := strings.Count(text, "\n"); got != want {
+				t.Errorf("<%s %s>: body has %d lines, want %d for ranges %s", open.Name.Local, attrs["path"], got, want, ranges)
+			}
 		}
 	}
 }

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"context"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -13,15 +14,16 @@ import (
 // up the selection's estimated costs (content and formatting), and the
 // budget's categories show those estimates as used.
 type Preview struct {
-	Included        []Item            `json:"included"`
-	Excluded        []Item            `json:"excluded"`
-	EstimatedTokens int               `json:"estimatedTokens"`
-	Budget          BudgetResult      `json:"budget"`
-	Dedup           budget.DedupStats `json:"dedup"`
-	Model           string            `json:"model"`
-	Encoding        string            `json:"encoding"`
-	Exact           bool              `json:"exact"`
-	Warnings        []string          `json:"warnings"`
+	Included        []Item              `json:"included"`
+	Excluded        []Item              `json:"excluded"`
+	EstimatedTokens int                 `json:"estimatedTokens"`
+	Budget          BudgetResult        `json:"budget"`
+	Dedup           budget.DedupStats   `json:"dedup"`
+	Model           string              `json:"model"`
+	Encoding        string              `json:"encoding"`
+	Exact           bool                `json:"exact"`
+	Estimate        *tokenizer.Estimate `json:"estimate,omitempty"`
+	Warnings        []string            `json:"warnings"`
 }
 
 // Preview runs the pipeline of [Engine.Pack] up to the selection (collect,
@@ -43,6 +45,9 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 		return nil, err
 	}
 	f := newFormatter(p.tok.Count)
+	if _, err := p.renderer(f); err != nil { // the format's estimates, and its errors
+		return nil, err
+	}
 	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count})
 	p.time("select")
 	if err := p.ctx.Err(); err != nil {
@@ -63,7 +68,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
 			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
 		},
-		Dedup: dstats, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Warnings: p.warnings,
+		Dedup: dstats, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok), Warnings: p.warnings,
 	}
 	for _, it := range sel.Selected {
 		out.Included = append(out.Included, itemOf(it, "", ""))

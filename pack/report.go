@@ -29,45 +29,55 @@ func Report(r *Result) string {
 	fmt.Fprintf(&b, "Budget Configuration:\n  Total Context Window:  %s tokens\n  System Prompt Reserve: %s tokens\n  Response Reserve:      %s tokens\n  Available for Content: %s tokens\n\n",
 		num(bu.Total), num(bu.SystemReserve), num(bu.ResponseReserve), num(bu.Available))
 	fmt.Fprintf(&b, "Category Allocation (used = share of the exact count):\n")
-	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %7s\n", "Category", "Allocated", "Used", "Unused", "Fill %")
-	var ta, tu int
+	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", "Category", "Allocated", "Used", "Unused", "Borrowed", "Fill %")
+	var ta, tu, tb int
 	for _, c := range budget.Categories {
 		cr := bu.Categories[c]
-		ta += cr.Allocated
-		tu += cr.Used
-		fmt.Fprintf(&b, "  %-16s %10s %10s %10s %7s\n", categoryTitles[c], num(cr.Allocated), num(cr.Used), num(max(0, cr.Allocated-cr.Used)), pct(cr.Used, cr.Allocated))
+		borrowed := max(0, cr.Used-cr.Allocated)
+		ta, tu, tb = ta+cr.Allocated, tu+cr.Used, tb+borrowed
+		// Fill is of the category's own allocation; what it used beyond
+		// that came from other categories' unused share (Borrowed).
+		fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", categoryTitles[c], num(cr.Allocated), num(cr.Used),
+			num(max(0, cr.Allocated-cr.Used)), dash(borrowed), pct(min(cr.Used, cr.Allocated), cr.Allocated))
 	}
-	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %7s\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), pct(tu, ta))
-	for _, c := range budget.Categories {
-		if cr := bu.Categories[c]; cr.Used > cr.Allocated {
-			fmt.Fprintf(&b, "  (%s used %s tokens left unused by other categories: redistribute)\n", categoryTitles[c], num(cr.Used-cr.Allocated))
-		}
+	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), dash(tb), pct(tu, ta))
+	if tb > 0 {
+		b.WriteString("  (Borrowed: tokens a category used from others' unused allocation, as redistribute allows)\n")
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Packed context: %s tokens, exact recount of the final text (%s of available)\n\n", num(r.TokenCount), pct(r.TokenCount, bu.Available))
 	d := r.Dedup
 	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %d chunks\n  Overlapping Chunks Merged: %d chunks\n  Total Savings: %s tokens\n\n", d.ExactRemoved, d.OverlapsMerged, num(d.TokensSaved))
+	files, chunks := splitExcluded(r.Excluded)
 	s := r.Stats
-	fmt.Fprintf(&b, "Chunks:\n  Sources: %d   Chunks considered: %d   After dedup: %d   Selected: %d   Rejected: %d\n\n", s.Sources, s.Chunks, s.Candidates, s.Selected, s.Rejected)
-	reasons := map[string]int{}
-	for _, x := range r.Excluded {
-		reasons[x.Reason]++
+	over, dup, merged := 0, 0, 0
+	for _, x := range chunks {
+		switch x.Reason {
+		case "over_budget":
+			over++
+		case "duplicate":
+			dup++
+		case "merged":
+			merged++
+		}
 	}
-	if len(reasons) > 0 {
-		keys := make([]string, 0, len(reasons))
-		for k := range reasons {
-			keys = append(keys, k)
+	fmt.Fprintf(&b, "Chunks:\n  Sources: %d   Chunks considered: %d   Selected: %d   Not selected: %d (over budget %d, duplicates %d, merged %d)\n",
+		s.Sources, s.Chunks, s.Selected, len(chunks), over, dup, merged)
+	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n\n", len(files))
+	if len(files) > 0 {
+		b.WriteString("Excluded files (left out before chunking):\n")
+		writeByReason(&b, files, func(x Item) string { return x.Path + ": " + x.Detail })
+		b.WriteString("\n")
+	}
+	var same []Item
+	for _, x := range chunks {
+		if x.Reason == "duplicate" || x.Reason == "merged" {
+			same = append(same, x)
 		}
-		sort.Strings(keys)
-		b.WriteString("Excluded:\n")
-		for _, k := range keys {
-			fmt.Fprintf(&b, "  %-18s %d\n", k, reasons[k])
-		}
-		for _, x := range r.Excluded {
-			if x.Reason != "over_budget" && x.Reason != "duplicate" && x.Reason != "merged" {
-				fmt.Fprintf(&b, "    %s %s: %s\n", x.Reason, x.Path, x.Detail)
-			}
-		}
+	}
+	if len(same) > 0 {
+		b.WriteString("Duplicates and merges (lines the context already has, or would have):\n")
+		writeByReason(&b, same, sameLines(r.Included))
 		b.WriteString("\n")
 	}
 	if c := s.Cache; c != nil {
@@ -89,6 +99,125 @@ func Report(r *Result) string {
 		b.WriteString("\n")
 	}
 	return b.String()
+}
+
+// reportCap is the number of lines listed per exclusion reason; the rest
+// are counted.
+const reportCap = 10
+
+// splitExcluded separates files left out before chunking (secret, binary,
+// ignored, …) from chunks not selected, listing a file once even when both
+// the walk and the search met it.
+func splitExcluded(xs []Item) (files, chunks []Item) {
+	seen := map[string]bool{}
+	for _, x := range xs {
+		switch x.Reason {
+		case "over_budget", "duplicate", "merged":
+			chunks = append(chunks, x)
+		default:
+			key := x.Reason + "\x00" + x.Path
+			if !seen[key] {
+				seen[key] = true
+				files = append(files, x)
+			}
+		}
+	}
+	return files, chunks
+}
+
+// writeByReason lists items grouped by reason, at most reportCap each.
+func writeByReason(b *strings.Builder, xs []Item, line func(Item) string) {
+	by := map[string][]Item{}
+	for _, x := range xs {
+		by[x.Reason] = append(by[x.Reason], x)
+	}
+	reasons := make([]string, 0, len(by))
+	for k := range by {
+		reasons = append(reasons, k)
+	}
+	sort.Strings(reasons)
+	for _, k := range reasons {
+		fmt.Fprintf(b, "  %s: %d\n", k, len(by[k]))
+		for i, x := range by[k] {
+			if i == reportCap {
+				fmt.Fprintf(b, "    … and %d more (--json lists every one)\n", len(by[k])-reportCap)
+				break
+			}
+			fmt.Fprintf(b, "    %s\n", line(x))
+		}
+	}
+}
+
+var typeTitles = map[string]string{"tool_result": "tool result", "open_file": "open file", "search_result": "search result", "reference": "reference"}
+
+// sameLines returns a describer of duplicate and merged chunks that says
+// whether their lines are in the context, and from which included chunks.
+// A --reference folded into the packed file it points into thus reads
+// "in the context, from open file …", not "merged into itself".
+func sameLines(included []Item) func(Item) string {
+	return func(x Item) string {
+		where := fmt.Sprintf("%s %s %d-%d", typeTitles[x.Type], x.Path, x.StartLine, x.EndLine)
+		path, from, to, ok := parseSame(x.Detail)
+		if !ok {
+			return where + ": " + x.Detail
+		}
+		if x.Reason == "merged" {
+			path, from, to = x.Path, x.StartLine, x.EndLine // folded into a chunk of its own file
+		}
+		var from_ []string
+		covered := 0
+		for line := from; line <= to; line++ {
+			for _, in := range included {
+				if in.Path == path && in.StartLine <= line && line <= in.EndLine {
+					covered++
+					break
+				}
+			}
+		}
+		var parts []Item
+		for _, in := range included {
+			if in.Path == path && in.StartLine <= to && in.EndLine >= from {
+				parts = append(parts, in)
+			}
+		}
+		sort.Slice(parts, func(i, j int) bool { return parts[i].StartLine < parts[j].StartLine })
+		for _, in := range parts {
+			from_ = append(from_, fmt.Sprintf("%s %d-%d", typeTitles[in.Type], in.StartLine, in.EndLine))
+		}
+		total := to - from + 1
+		switch {
+		case covered == total && path == x.Path:
+			return fmt.Sprintf("%s: in the context, from %s", where, strings.Join(from_, ", "))
+		case covered == total:
+			return fmt.Sprintf("%s: same lines as %s %d-%d, in the context from %s", where, path, from, to, strings.Join(from_, ", "))
+		case covered > 0:
+			return fmt.Sprintf("%s: %s %d-%d has the same lines; %d of its %d lines are in the context (from %s), the rest did not fit", where, path, from, to, covered, total, strings.Join(from_, ", "))
+		}
+		return fmt.Sprintf("%s: same lines as %s %d-%d, which did not fit the budget", where, path, from, to)
+	}
+}
+
+// parseSame reads "same lines as PATH lines A-B".
+func parseSame(detail string) (path string, from, to int, ok bool) {
+	rest, ok := strings.CutPrefix(detail, "same lines as ")
+	if !ok {
+		return "", 0, 0, false
+	}
+	i := strings.LastIndex(rest, " lines ")
+	if i < 0 {
+		return "", 0, 0, false
+	}
+	if _, err := fmt.Sscanf(rest[i+len(" lines "):], "%d-%d", &from, &to); err != nil {
+		return "", 0, 0, false
+	}
+	return rest[:i], from, to, true
+}
+
+func dash(n int) string {
+	if n == 0 {
+		return "-"
+	}
+	return num(n)
 }
 
 func num(n int) string {

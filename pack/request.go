@@ -25,6 +25,10 @@ type Request struct {
 	// Template is an optional Go text/template for the output (an
 	// acode-lsp extension; see docs/ranking.md "Format").
 	Template string `json:"template,omitempty"`
+	// Format is "markdown" (the default when empty) or "xml" (DESIGN rule
+	// 8): <file path="…" lines="…">…</file> and <tool label="…">…</tool>
+	// elements. It cannot be combined with Template.
+	Format string `json:"format,omitempty"`
 
 	// Paths are files or directories walked as open_file sources (the
 	// CLI's PATH arguments); not part of the JSON contract.
@@ -85,16 +89,17 @@ type OpenDoc struct {
 
 // Result is the result object of acode/packContext.
 type Result struct {
-	Content    string            `json:"content"`
-	TokenCount int               `json:"tokenCount"`
-	Model      string            `json:"model"`
-	Encoding   string            `json:"encoding"`
-	Exact      bool              `json:"exact"`
-	Budget     BudgetResult      `json:"budget"`
-	Included   []Item            `json:"included"`
-	Excluded   []Item            `json:"excluded"`
-	Dedup      budget.DedupStats `json:"dedup"`
-	Warnings   []string          `json:"warnings"`
+	Content    string              `json:"content"`
+	TokenCount int                 `json:"tokenCount"`
+	Model      string              `json:"model"`
+	Encoding   string              `json:"encoding"`
+	Exact      bool                `json:"exact"`
+	Estimate   *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
+	Budget     BudgetResult        `json:"budget"`
+	Included   []Item              `json:"included"`
+	Excluded   []Item              `json:"excluded"`
+	Dedup      budget.DedupStats   `json:"dedup"`
+	Warnings   []string            `json:"warnings"`
 	// Stats is for the budget report (--report); not in the JSON result.
 	Stats Stats `json:"-"`
 }

@@ -71,7 +71,7 @@ func BenchmarkReference(b *testing.B) {
 // BenchmarkLoad measures building an encoder's rank table from the
 // embedded assets (time and memory of a first use).
 func BenchmarkLoad(b *testing.B) {
-	for _, enc := range Encodings() {
+	for _, enc := range officialEncodings {
 		b.Run(enc, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
@@ -105,11 +105,42 @@ func BenchmarkCachedHit(b *testing.B) {
 // BenchmarkLoadReference measures the tiktoken-go-loader's own decoding of
 // the same assets into a map[string]int, for the ratio with BenchmarkLoad.
 func BenchmarkLoadReference(b *testing.B) {
-	for _, enc := range Encodings() {
+	for _, enc := range officialEncodings {
 		b.Run(enc, func(b *testing.B) {
 			b.ReportAllocs()
 			for b.Loop() {
 				if _, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(enc + ".tiktoken"); err != nil {
+					b.Fatal(err)
+				}
+			}
+		})
+	}
+}
+
+// BenchmarkCountHF measures the Hugging Face encodings: Mtok/s per core.
+func BenchmarkCountHF(b *testing.B) {
+	for _, enc := range hfEncodings {
+		tk, err := ForEncoding(enc)
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(enc, func(b *testing.B) { benchCount(b, tk.Count) })
+	}
+}
+
+// BenchmarkLoadHF measures decompressing and indexing an embedded
+// vocabulary (time and memory of a first use; B/op is what loading
+// allocates, most of which the model keeps).
+func BenchmarkLoadHF(b *testing.B) {
+	for _, enc := range hfEncodings {
+		data, err := vocabFS.ReadFile("vocab/" + enc + ".bpe.gz")
+		if err != nil {
+			b.Fatal(err)
+		}
+		b.Run(enc, func(b *testing.B) {
+			b.ReportAllocs()
+			for b.Loop() {
+				if _, err := loadCompiled(enc, data); err != nil {
 					b.Fatal(err)
 				}
 			}

@@ -9,7 +9,7 @@ import (
 // quadratic scan count every piece that both can take alike.
 func TestMergeLargeMatchesSmall(t *testing.T) {
 	r := rand.New(rand.NewPCG(3, 5))
-	for _, name := range Encodings() {
+	for _, name := range officialEncodings {
 		if err := encoders[name].load(); err != nil {
 			t.Fatal(err)
 		}

@@ -25,7 +25,9 @@ type CacheStats struct {
 // bounded (about 100 bytes per entry) whatever the texts' sizes. It is safe
 // for concurrent use.
 type Cached struct {
-	t         Tokenizer
+	t   Tokenizer  // what is counted and cached (an estimate's basis)
+	est *estimator // non-nil: counts are scaled by its current factor
+
 	cache     *lru.Cache[cacheKey, int]
 	capacity  int
 	hits      atomic.Uint64
@@ -50,6 +52,10 @@ func NewCached(t Tokenizer, size int) *Cached {
 		size = DefaultCacheSize
 	}
 	c := &Cached{t: t, capacity: size}
+	if e, ok := t.(*estimator); ok {
+		// Cache the exact basis count; the factor may change (calibration).
+		c.t, c.est = e.basis, e
+	}
 	cache, err := lru.NewWithEvict(size, func(cacheKey, int) { c.evictions.Add(1) })
 	if err != nil {
 		// lru.NewWithEvict only fails for size ≤ 0, excluded above.
@@ -62,6 +68,14 @@ func NewCached(t Tokenizer, size int) *Cached {
 // Count returns the wrapped tokenizer's count of text, from the cache when
 // the same text was counted before.
 func (c *Cached) Count(text string) int {
+	n := c.count(text)
+	if c.est != nil {
+		return scale(n, c.est.Estimate().Factor)
+	}
+	return n
+}
+
+func (c *Cached) count(text string) int {
 	k := cacheKey{maphash.String(seed1, text), maphash.String(seed2, text), len(text)}
 	if n, ok := c.cache.Get(k); ok {
 		c.hits.Add(1)
@@ -74,10 +88,24 @@ func (c *Cached) Count(text string) int {
 }
 
 // Encoding returns the wrapped tokenizer's encoding.
-func (c *Cached) Encoding() string { return c.t.Encoding() }
+func (c *Cached) Encoding() string {
+	if c.est != nil {
+		return c.est.Encoding()
+	}
+	return c.t.Encoding()
+}
 
 // Exact reports whether the wrapped tokenizer is exact.
-func (c *Cached) Exact() bool { return c.t.Exact() }
+func (c *Cached) Exact() bool { return c.est == nil && c.t.Exact() }
+
+// estimate implements estimating.
+func (c *Cached) estimate() *Estimate {
+	if c.est == nil {
+		return nil
+	}
+	e := c.est.Estimate()
+	return &e
+}
 
 // Stats returns a snapshot of the cache's counters.
 func (c *Cached) Stats() CacheStats {

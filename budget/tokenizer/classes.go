@@ -14,6 +14,8 @@ const (
 	fN              // \p{N}
 	fS              // \s: the White_Space property
 	fNL             // [\r\n]
+	fPS             // [\p{P}\p{S}] (DeepSeek V3's pattern)
+	fM              // \p{M}
 )
 
 // classOf returns the class flags of r, a valid rune.

@@ -58,6 +58,29 @@ var modelPrefixes = map[string]string{
 	"code-search-":     R50kBase,
 	"gpt2":             R50kBase,
 	"gpt-2":            R50kBase,
+
+	// Open models (Hugging Face tokenizer.json, content only).
+	"llama-3":           Llama3, // Llama 3.0–3.3 (not Llama 4, another vocabulary)
+	"llama3":            Llama3,
+	"meta-llama-3":      Llama3,
+	"qwen2":             Qwen3, // Qwen 2, 2.5 (incl. -coder) and 3 share one vocabulary
+	"qwen3":             Qwen3,
+	"qwq":               Qwen3, // QwQ is Qwen 2.5
+	"qwen-":             Qwen3, // API names: qwen-max, qwen-plus, qwen-turbo, qwen-coder-plus
+	"deepseek-v3":       DeepseekV3,
+	"deepseek-r1":       DeepseekV3,
+	"deepseek-chat":     DeepseekV3,
+	"deepseek-reasoner": DeepseekV3,
+	"gemini-":           Gemma3, // Gemini 2.x/3 count with the Gemma 3 vocabulary
+	"gemma-3":           Gemma3,
+	"gemma3":            Gemma3,
+}
+
+// providerEncodings maps a provider prefix ("qwen/…", "deepseek-ai/…") to
+// the encoding of all its models, for names no prefix above knows.
+var providerEncodings = map[string]string{
+	"qwen":        Qwen3,
+	"deepseek-ai": DeepseekV3,
 }
 
 // EncodingForModel maps a model name to its encoding by prefix (DESIGN.md
@@ -66,13 +89,23 @@ var modelPrefixes = map[string]string{
 // "azure/gpt-4o"). ok is false for unknown models.
 func EncodingForModel(model string) (encoding string, ok bool) {
 	m := strings.ToLower(strings.TrimSpace(model))
+	provider := ""
 	if i := strings.LastIndexByte(m, '/'); i >= 0 {
+		provider = m[:i]
+		if j := strings.LastIndexByte(provider, '/'); j >= 0 {
+			provider = provider[j+1:]
+		}
 		m = m[i+1:]
 	}
 	best := -1
 	for prefix, enc := range modelPrefixes {
 		if len(prefix) > best && strings.HasPrefix(m, prefix) {
 			best, encoding = len(prefix), enc
+		}
+	}
+	if best < 0 {
+		if enc, ok := providerEncodings[provider]; ok {
+			return enc, true
 		}
 	}
 	return encoding, best >= 0

@@ -50,7 +50,27 @@ func TestEncodingForModel(t *testing.T) {
 		{"ada", R50kBase, true},
 		{"gpt2", R50kBase, true},
 		{"claude-3-5-sonnet", "", false},
-		{"llama3", "", false},
+		{"claude-sonnet-4-5", "", false},
+		{"llama3", Llama3, true},
+		{"llama-3.1-8b-instruct", Llama3, true},
+		{"meta-llama/Llama-3.3-70B-Instruct", Llama3, true},
+		{"llama-4-scout", "", false},
+		{"llama-2-7b", "", false},
+		{"qwen2.5-coder-32b-instruct", Qwen3, true},
+		{"qwen3-coder", Qwen3, true},
+		{"Qwen/QwQ-32B", Qwen3, true},
+		{"qwen/qwen-max", Qwen3, true},
+		{"deepseek-chat", DeepseekV3, true},
+		{"deepseek-reasoner", DeepseekV3, true},
+		{"deepseek-v3.1", DeepseekV3, true},
+		{"deepseek-r1-distill", DeepseekV3, true},
+		{"deepseek-ai/anything", DeepseekV3, true},
+		{"deepseek-coder", "", false},
+		{"gemini-2.5-pro", Gemma3, true},
+		{"google/gemini-3-pro-preview", Gemma3, true},
+		{"gemma-3-27b-it", Gemma3, true},
+		{"gemma3:4b", Gemma3, true},
+		{"gemma-2-9b", "", false},
 		{"", "", false},
 		{"gpt", "", false},
 	}
@@ -75,8 +95,12 @@ func TestForModel(t *testing.T) {
 		{"gpt-4", Cl100kBase, true},
 		{"text-davinci-003", P50kBase, true},
 		{"davinci", R50kBase, true},
-		{"claude-3-opus", HeuristicName, false},
-		{"mistral-large", HeuristicName, false},
+		{"llama-3.1", Llama3, true},
+		{"gemini-2.5-pro", Gemma3, true},
+		// No public tokenizer: an upper-bound estimate over o200k (issue 12
+		// replaced the heuristic here).
+		{"claude-3-opus", "estimate:claude-3-opus×1.25", false},
+		{"mistral-large", "estimate:mistral-large×1.55", false},
 	}
 	for _, tt := range tests {
 		t.Run(tt.model, func(t *testing.T) {
@@ -157,7 +181,7 @@ func TestResolve(t *testing.T) {
 		{"gpt-4", "", Cl100kBase},
 		{"gpt-4", O200kBase, O200kBase},
 		{"", "", O200kBase},
-		{"my-llama", "", HeuristicName},
+		{"my-llama", "", "estimate:my-llama×1.55"}, // issue 12: was the heuristic
 	}
 	for _, tt := range tests {
 		got, err := Resolve(tt.model, tt.encoding)

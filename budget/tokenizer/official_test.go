@@ -97,7 +97,12 @@ func officialStrings(t *testing.T, encodings []string, texts []string) []map[str
 // the heap merge (kept short enough for the core's quadratic merge).
 func generatedCorpus(t *testing.T) []string {
 	t.Helper()
-	dir := t.TempDir()
+	return generatedCorpusIn(t, t.TempDir())
+}
+
+// generatedCorpusIn writes the generated corpus files into dir.
+func generatedCorpusIn(t *testing.T, dir string) []string {
+	t.Helper()
 	words := []string{
 		"func", " main", "()", " {", "}", " return", " err", " !=", " nil", ";", " x", ":=", " 42", " 3.14",
 		" if", " else", " for", " i", " <", " len", "(s)", " //", " comment", " \"string\"", " 'c'",

@@ -66,7 +66,14 @@ func loadRanks(name string) (*rankTable, error) {
 	}
 	t.off = append(t.off, uint32(len(arena)))
 	t.arena = string(arena)
+	if err := t.build(); err != nil {
+		return nil, fmt.Errorf("tokenizer: ranks of %s: %w", name, err)
+	}
+	return t, nil
+}
 
+// build fills the hash table and the 2-byte table from arena, off and rank.
+func (t *rankTable) build() error {
 	t.pair = make([]uint32, 1<<16)
 	for i := range t.pair {
 		t.pair[i] = noRank
@@ -80,7 +87,7 @@ func loadRanks(name string) (*rankTable, error) {
 		i := h & t.mask
 		for t.slots[i] != 0 {
 			if t.key(t.slots[i]) == key {
-				return nil, fmt.Errorf("tokenizer: ranks of %s: duplicate token %q", name, key)
+				return fmt.Errorf("duplicate token %q", key)
 			}
 			i = (i + 1) & t.mask
 		}
@@ -89,7 +96,7 @@ func loadRanks(name string) (*rankTable, error) {
 			t.pair[uint16(key[0])<<8|uint16(key[1])] = t.rank[e]
 		}
 	}
-	return t, nil
+	return nil
 }
 
 // parseRank parses a decimal rank.

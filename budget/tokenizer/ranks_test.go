@@ -12,7 +12,7 @@ import (
 // tiktoken-go-loader builds from the same asset: same tokens, same ranks,
 // and a few non-tokens absent. It also bounds the table's memory.
 func TestRankTable(t *testing.T) {
-	for _, name := range Encodings() {
+	for _, name := range officialEncodings {
 		t.Run(name, func(t *testing.T) {
 			want, err := tiktoken_loader.NewOfflineLoader().LoadTiktokenBpe(name + ".tiktoken")
 			if err != nil {
@@ -58,7 +58,7 @@ func TestConcurrentFirstUse(t *testing.T) {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
-			for _, name := range Encodings() {
+			for _, name := range officialEncodings {
 				tk, err := ForEncoding(name)
 				if err != nil {
 					t.Error(err)
@@ -74,7 +74,7 @@ func TestConcurrentFirstUse(t *testing.T) {
 			t.Errorf("goroutine %d counted %v, goroutine 0 %v", w, got[w], got[0])
 		}
 	}
-	for i, name := range Encodings() {
+	for i, name := range officialEncodings {
 		if want := refCount(t, name, text); got[0][i] != want {
 			t.Errorf("%s: Count = %d, tiktoken-go says %d", name, got[0][i], want)
 		}

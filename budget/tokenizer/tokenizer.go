@@ -11,7 +11,9 @@ type Tokenizer interface {
 	// Count returns the number of tokens of text.
 	Count(text string) int
 	// Encoding names the encoding: "o200k_base", "cl100k_base",
-	// "p50k_base", "r50k_base", or "heuristic".
+	// "p50k_base", "r50k_base", "llama3", "qwen3", "deepseek_v3",
+	// "gemma3", "file:<path>" for a configured tokenizer.json, or
+	// "heuristic".
 	Encoding() string
 	// Exact is false only for the heuristic.
 	Exact() bool
@@ -23,20 +25,30 @@ const (
 	Cl100kBase = "cl100k_base"
 	P50kBase   = "p50k_base"
 	R50kBase   = "r50k_base"
+	Llama3     = "llama3"      // Llama 3.x (Hugging Face tokenizer.json)
+	Qwen3      = "qwen3"       // Qwen 2, 2.5 and 3
+	DeepseekV3 = "deepseek_v3" // DeepSeek V3 and R1
+	Gemma3     = "gemma3"      // Gemma 3 and Gemini 2.x/3 (SentencePiece BPE)
 	// HeuristicName is what the heuristic's Encoding method returns.
 	HeuristicName = "heuristic"
 )
+
+// FilePrefix before a path names a tokenizer.json as an encoding
+// ("file:/path/to/tokenizer.json", [ForFile]); it is what such a
+// tokenizer's Encoding returns.
+const FilePrefix = "file:"
 
 // DefaultModel is the model ForModel uses for an empty name.
 const DefaultModel = "gpt-4o"
 
 // Encodings lists the exact encodings, newest first.
 func Encodings() []string {
-	return []string{O200kBase, Cl100kBase, P50kBase, R50kBase}
+	return []string{O200kBase, Cl100kBase, P50kBase, R50kBase, Llama3, Qwen3, DeepseekV3, Gemma3}
 }
 
-// ForModel returns the exact tokenizer for a known model, or the heuristic
-// for an unknown one. It never fails for a non-empty model name; "" means
+// ForModel returns the exact tokenizer for a known model, or for a model
+// without a public tokenizer (Claude, unknown models) an upper-bound
+// estimate: a documented factor × the o200k_base count ([EstimateOf]). It never fails for a non-empty model name; "" means
 // [DefaultModel]. The error is only for an encoder that cannot be built.
 func ForModel(model string) (Tokenizer, error) {
 	if model == "" {
@@ -44,7 +56,9 @@ func ForModel(model string) (Tokenizer, error) {
 	}
 	enc, ok := EncodingForModel(model)
 	if !ok {
-		return Heuristic(), nil
+		// No public tokenizer (Claude) or an unknown model: an upper-bound
+		// estimate over o200k_base (estimate.go).
+		return newEstimator(model)
 	}
 	return ForEncoding(enc)
 }
@@ -53,7 +67,17 @@ func ForModel(model string) (Tokenizer, error) {
 // surrounding spaces ignored). An unknown name is an error listing the
 // valid ones.
 func ForEncoding(name string) (Tokenizer, error) {
-	e, ok := encoders[strings.ToLower(strings.TrimSpace(name))]
+	if path, ok := strings.CutPrefix(strings.TrimSpace(name), FilePrefix); ok {
+		return ForFile(path)
+	}
+	key := strings.ToLower(strings.TrimSpace(name))
+	if h, ok := hfEncoders[key]; ok {
+		if err := h.load(); err != nil {
+			return nil, err
+		}
+		return h, nil
+	}
+	e, ok := encoders[key]
 	if !ok {
 		return nil, fmt.Errorf("tokenizer: unknown encoding %q (valid: %s)", name, strings.Join(Encodings(), ", "))
 	}

@@ -8,6 +8,7 @@ import (
 	"io"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -18,14 +19,30 @@ import (
 // runConfig implements `acode-lsp config validate [--config FILE]`: one
 // ✓/✗ line per check, the allocation per category, exit 1 when invalid.
 func runConfig(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
+	const usage = "usage: acode-lsp config validate [--config FILE]\n\nChecks a configuration file: one ✓/✗ line per rule, what to change, exit 1 if invalid.\n"
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
+		fmt.Fprint(stdout, usage)
+		return 0
+	}
 	if len(args) == 0 || args[0] != "validate" {
-		fmt.Fprintln(stderr, "usage: acode-lsp config validate [--config FILE]")
+		what := "no subcommand"
+		if len(args) > 0 {
+			what = fmt.Sprintf("unknown subcommand %q", args[0])
+		}
+		fmt.Fprintf(stderr, "acode-lsp config: %s; the only one is validate: acode-lsp config validate [--config FILE]\n", what)
 		return 2
 	}
 	fs := flag.NewFlagSet("config validate", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml found from the current directory up)")
-	if err := fs.Parse(args[1:]); err != nil {
+	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml found from the current directory up)")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), usage+"\n")
+		printFlags(fs)
+	}
+	if code, ok := parseFlags(fs, args[1:], stdout, stderr); !ok {
+		return code
+	}
+	if fs.NArg() > 0 {
+		fmt.Fprintf(stderr, "acode-lsp config validate: unexpected argument %q (give the file with --config)\n", fs.Arg(0))
 		return 2
 	}
 	path := *cfgPath
@@ -34,110 +51,119 @@ func runConfig(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	}
 	if path == "" {
 		fmt.Fprintf(stdout, "No %s found from %s up; checking the defaults.\n\n", config.FileName, cwd())
-		return report(stdout, config.Default(), nil)
+		return report(stdout, config.Inspect(nil))
 	}
-	if _, err := os.Stat(path); err != nil {
-		fmt.Fprintf(stdout, "✗ %s: %v\n  Fix: give an existing file with --config, or create %s\n", path, unwrapPathErr(err), config.FileName)
+	data, err := config.ReadFile(path)
+	var ce *config.Error
+	switch {
+	case errors.As(err, &ce):
+		for _, p := range ce.Problems {
+			fmt.Fprintf(stdout, "✗ %s %s\n  Fix: %s\n", path, p.Rule, p.Fix)
+		}
+		return 1
+	case err != nil:
+		fmt.Fprintf(stdout, "✗ %s: %v\n  Fix: give an existing, readable file with --config, or create %s\n", path, unwrapPathErr(err), config.FileName)
 		return 1
 	}
 	fmt.Fprintf(stdout, "Checking %s\n\n", path)
-	cfg, err := config.Load(path)
-	return report(stdout, cfg, err)
+	return report(stdout, config.Inspect(data))
 }
 
-// check is one line of the validation report: it passes when no problem's
-// key starts with one of its prefixes.
+// check is one line of the validation report: the problems of its group
+// (or of its kinds, for the first) make it fail.
 type check struct {
-	ok       string
-	prefixes []string
+	name  string
+	group string
+	kinds []string                  // for the syntax/keys/types line
+	match func(config.Problem) bool // narrows the group, when set
 }
 
-func report(w io.Writer, cfg config.Config, err error) int {
-	var ce *config.Error
-	if err != nil && !errors.As(err, &ce) {
-		fmt.Fprintf(w, "✗ %v\n", err)
-		return 1
-	}
-	var probs []config.Problem
-	if ce != nil {
-		probs = ce.Problems
-		if ce.Decoded != nil {
-			cfg = *ce.Decoded
-		}
-	}
-	b := cfg.Context.Budget
+// report prints one line per check — ✓, ✗ with the problems, "not checked"
+// with the reason when its values could not be read — then the allocation
+// when the file is valid. Exit 1 when invalid.
+func report(w io.Writer, v config.Validation) int {
+	b := v.Config.Context.Budget
+	leaves := func(p config.Problem) bool { return strings.HasPrefix(p.Rule, "leaves") }
 	checks := []check{
-		{"YAML syntax and keys valid", []string{"(yaml)", "(value)", "(file)"}},
-		{"Budget configuration valid", []string{"context.budget.total_tokens", "context.budget.system_prompt_reserve", "context.budget.response_reserve"}},
-		{"Category percentages sum to 100%", []string{"context.budget.categories"}},
-		{fmt.Sprintf("Total budget (%s) > reserves (%s)", comma(int64(b.TotalTokens)), comma(int64(b.SystemPromptReserve+b.ResponseReserve))), []string{"context.budget.total_tokens"}},
-		{"Source priorities within 0..100", []string{"context.source_priority"}},
-		{"Ranking weights within [0,1], summing to at most 1", []string{"context.ranking"}},
-		{"Chunk sizes valid", []string{"context.chunking"}},
-		{"Dedup overlap threshold within (0,1]", []string{"context.dedup"}},
-		{"Tokenizer known", []string{"context.tokenizer"}},
+		{name: "YAML syntax, keys and value types valid", kinds: []string{config.KindSyntax, config.KindKey, config.KindType}},
+		{name: "Budget configuration valid", group: "budget", match: func(p config.Problem) bool { return !leaves(p) }},
+		{name: "Category percentages sum to 100%", group: "categories"},
+		{name: fmt.Sprintf("Total budget (%s) > reserves (%s)", comma(int64(b.TotalTokens)), comma(int64(b.SystemPromptReserve)+int64(b.ResponseReserve))), group: "budget", match: leaves},
+		{name: "Source priorities within 0..100", group: "source_priority"},
+		{name: "Ranking weights within [0,1], summing to at most 1", group: "ranking"},
+		{name: "Chunk sizes valid", group: "chunking"},
+		{name: "Dedup overlap threshold within (0,1]", group: "dedup"},
+		{name: "Tokenizer known", group: "tokenizer"},
 	}
-	owner := make([]int, len(probs))
-	for i, p := range probs {
-		owner[i] = -1
-		switch {
-		case strings.HasPrefix(p.Key, "(") || p.Rule == "unknown key" || p.Rule == "unknown category":
-			owner[i] = 0
-		case p.Key == "context.budget.total_tokens" && strings.HasPrefix(p.Rule, "leaves"):
-			owner[i] = 3
-		default:
-			for ci, c := range checks[1:] {
-				for _, pre := range c.prefixes {
-					if owner[i] < 0 && (p.Key == pre || strings.HasPrefix(p.Key, pre+".")) {
-						owner[i] = ci + 1
-					}
-				}
+	shown := make([]bool, len(v.Problems))
+	failed := make([]bool, len(checks))
+	for ci, c := range checks {
+		if ci > 0 && !v.Read {
+			fmt.Fprintln(w, "– Not checked: the other rules, because the file is not valid YAML, so nothing in it was read")
+			break
+		}
+		if ci == 3 {
+			// The numbers it would show are not the file's, or not valid.
+			if _, skip := v.NotChecked[c.group]; skip || failed[1] {
+				c.name = "Total budget > reserves"
 			}
 		}
-	}
-	shown := map[int]bool{}
-	for ci, c := range checks {
-		failed := false
-		for i, p := range probs {
-			if owner[i] != ci {
+		if why, skip := v.NotChecked[c.group]; skip && c.group != "" {
+			fmt.Fprintf(w, "– Not checked: %s, because %s\n", c.name, why)
+			continue
+		}
+		if ci == 3 && failed[1] {
+			fmt.Fprintf(w, "– Not checked: %s, because the budget values above are invalid\n", c.name)
+			continue
+		}
+		for i, p := range v.Problems {
+			mine := (c.kinds != nil && slices.Contains(c.kinds, p.Kind)) ||
+				(c.kinds == nil && p.Kind == config.KindValue && config.Group(p.Key) == c.group && (c.match == nil || c.match(p)))
+			if !mine || shown[i] {
 				continue
 			}
-			failed = true
-			shown[i] = true
-			fmt.Fprintf(w, "✗ Error: %s\n", p.Key+lineSuffix(p.Line)+valueSuffix(p.Value)+": "+p.Rule)
+			failed[ci], shown[i] = true, true
+			printProblem(w, "✗ Error", p)
 			if p.Key == "context.budget.categories" {
-				for _, c := range budget.Categories {
-					if v, ok := cfg.Context.Budget.Categories[c]; ok {
-						fmt.Fprintf(w, "  - %s: %d%%\n", c, v)
+				for _, cat := range budget.Categories {
+					if pct, ok := b.Categories[cat]; ok {
+						fmt.Fprintf(w, "  - %s: %d%%\n", cat, pct)
 					}
 				}
 			}
-			fmt.Fprintf(w, "  Suggestion: %s\n", p.Fix)
 		}
-		if !failed && (ci != 0 || len(probs) == 0 || owner0(owner)) {
-			fmt.Fprintf(w, "✓ %s\n", c.ok)
+		if failed[ci] {
+			continue
 		}
+		if c.group == "tokenizer" && len(v.Warnings) > 0 {
+			for _, p := range v.Warnings {
+				printProblem(w, "! Warning", p)
+			}
+			continue
+		}
+		fmt.Fprintf(w, "✓ %s\n", c.name)
 	}
-	for i, p := range probs {
+	for i, p := range v.Problems {
 		if !shown[i] {
-			fmt.Fprintf(w, "✗ Error: %s: %s\n  Suggestion: %s\n", p.Key+lineSuffix(p.Line), p.Rule, p.Fix)
+			printProblem(w, "✗ Error", p)
 		}
 	}
-	if len(probs) > 0 {
-		fmt.Fprintf(w, "\nConfiguration invalid: %d problem(s). Nothing was changed.\n", len(probs))
+	if len(v.Problems) > 0 {
+		fmt.Fprintf(w, "\nConfiguration invalid: %d problem(s). Nothing was changed.\n", len(v.Problems))
 		return 1
 	}
+	cfg := v.Config
 	tok, terr := tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 	if terr == nil {
-		exact := "exact"
-		if !tok.Exact() {
-			exact = "estimated: unknown model, ceil(chars/3.5)"
-		}
 		name := cfg.Context.Tokenizer.Model
 		if cfg.Context.Tokenizer.Encoding != "" {
 			name = "encoding"
 		}
-		fmt.Fprintf(w, "✓ Tokenizer: %s → %s (%s)\n", name, tok.Encoding(), exact)
+		if tok.Exact() {
+			fmt.Fprintf(w, "✓ Tokenizer: %s → %s (exact)\n", name, tok.Encoding())
+		} else {
+			fmt.Fprintf(w, "! Tokenizer: %s → %s (estimated: unknown model, ceil(chars/3.5))\n", name, tok.Encoding())
+		}
 	}
 	alloc, _ := cfg.Allocation()
 	fmt.Fprintf(w, "\nAvailable for content: %s tokens\n", comma(alloc.Available))
@@ -148,14 +174,16 @@ func report(w io.Writer, cfg config.Config, err error) int {
 	return 0
 }
 
-// owner0 reports whether no problem belongs to the YAML/keys check.
-func owner0(owner []int) bool {
-	for _, o := range owner {
-		if o == 0 {
-			return false
+func printProblem(w io.Writer, label string, p config.Problem) {
+	if p.Kind == config.KindSyntax {
+		at := "the file"
+		if p.Line > 0 {
+			at = fmt.Sprintf("line %d", p.Line)
 		}
+		fmt.Fprintf(w, "%s: %s %s\n  Suggestion: %s\n", label, at, p.Rule, p.Fix)
+		return
 	}
-	return true
+	fmt.Fprintf(w, "%s: %s%s%s: %s\n  Suggestion: %s\n", label, p.Key, lineSuffix(p.Line), valueSuffix(p.Value), p.Rule, p.Fix)
 }
 
 func lineSuffix(line int) string {

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
@@ -23,10 +24,11 @@ type countFile struct {
 }
 
 type countResult struct {
-	Encoding string      `json:"encoding"`
-	Exact    bool        `json:"exact"`
-	Files    []countFile `json:"files"`
-	Total    int64       `json:"total"`
+	Encoding string              `json:"encoding"`
+	Exact    bool                `json:"exact"`
+	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
+	Files    []countFile         `json:"files"`
+	Total    int64               `json:"total"`
 }
 
 // runCount prints the exact token count of each file ("-" = stdin) and the
@@ -35,25 +37,42 @@ type countResult struct {
 // still counted. Invalid UTF-8 is counted after U+FFFD replacement.
 func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("count", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	model := fs.String("model", "", "model whose tokenizer counts (default: the config's, else gpt-4o)")
-	encoding := fs.String("encoding", "", "encoding to count with: o200k_base, cl100k_base, p50k_base, r50k_base")
+	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
+	encoding := fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
+	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
 	asJSON := fs.Bool("json", false, `print {"encoding","exact","files":[{"path","tokens"}],"total"}`)
-	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to count, in bytes")
-	cfgPath := fs.String("config", "", "config file (default: .agent/config.yml found from the current directory up)")
+	maxSize := fs.Int64("max-size", defaultCountCap, "largest file to count, in `bytes`")
+	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml found from the current directory up)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp count [FILE…|-] [--model M | --encoding E] [--json]\n\n")
-		fs.PrintDefaults()
+		fmt.Fprint(fs.Output(), "usage: acode-lsp count [FILE…|-] [--model M | --encoding E | --tokenizer-file F] [--json]\n\nPrints the token count of each file (- = stdin) and the total: exact, or an upper-bound estimate for models without a public tokenizer.\n\n")
+		printFlags(fs)
 	}
-	if err := fs.Parse(interleave(fs, args)); err != nil {
-		return 2
+	if code, ok := parseFlags(fs, interleave(fs, args), stdout, stderr); !ok {
+		return code
 	}
 	if *model != "" && *encoding != "" {
 		fmt.Fprintln(stderr, "acode-lsp count: give --model or --encoding, not both")
 		return 2
 	}
-	tok, err := countTokenizer(*cfgPath, *model, *encoding)
-	if err != nil {
+	if *maxSize <= 0 {
+		return flagError(stderr, "count", "max-size", fmt.Sprint(*maxSize), "must be a positive number of bytes")
+	}
+	if *encoding != "" {
+		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
+			return flagError(stderr, "count", "encoding", *encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
+		}
+	}
+	if *tokFile != "" && *encoding != "" {
+		fmt.Fprintln(stderr, "acode-lsp count: give --encoding or --tokenizer-file, not both")
+		return 2
+	}
+	var tok tokenizer.Tokenizer
+	var err error
+	if *tokFile != "" {
+		if tok, err = tokenizer.ForFile(*tokFile); err != nil {
+			return flagError(stderr, "count", "tokenizer-file", *tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
+		}
+	} else if tok, err = countTokenizer(*cfgPath, *model, *encoding); err != nil {
 		fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
 		return 2
 	}
@@ -61,7 +80,7 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if len(files) == 0 {
 		files = []string{"-"}
 	}
-	res := countResult{Encoding: tok.Encoding(), Exact: tok.Exact(), Files: []countFile{}}
+	res := countResult{Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok), Files: []countFile{}}
 	failed := false
 	for _, f := range files {
 		if ctx.Err() != nil {
@@ -93,7 +112,14 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 			fmt.Fprintf(stdout, "%s%8d  %s\n", approx, f.Tokens, f.Path)
 		}
 		kind := "exact"
-		if !res.Exact {
+		if est := res.Estimate; est != nil {
+			kind = fmt.Sprintf("estimated upper bound: %s × %g", est.Basis, est.Factor)
+			if est.Calibrated {
+				kind += fmt.Sprintf(", calibrated from %d reports", est.Samples)
+			} else {
+				kind += ", not calibrated: acode-lsp calibrate --model M --actual N FILE"
+			}
+		} else if !res.Exact {
 			kind = "estimated, unknown model"
 		}
 		fmt.Fprintf(stdout, "%s%8d  total (%s, %s)\n", approx, res.Total, res.Encoding, kind)
@@ -147,6 +173,9 @@ func countTokenizer(cfgPath, model, encoding string) (tokenizer.Tokenizer, error
 	cfg, err := loadConfig(cfgPath, "")
 	if err != nil {
 		return nil, err
+	}
+	if f := cfg.Context.Tokenizer.File; f != "" && cfg.Context.Tokenizer.Encoding == "" {
+		return tokenizer.ForFile(f)
 	}
 	return tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 }
@@ -206,16 +235,22 @@ func interleave(fs *flag.FlagSet, args []string) []string {
 				if bf, ok := f.Value.(interface{ IsBoolFlag() bool }); ok && bf.IsBoolFlag() {
 					continue
 				}
-				if i+1 < len(args) {
-					flags = append(flags, args[i+1])
-					i++
+				if i+1 == len(args) {
+					return []string{a} // the flag lacks its value: let Parse say so
 				}
+				flags = append(flags, args[i+1])
+				i++
 			}
 			continue
 		}
 		pos = append(pos, a)
 	}
-	return append(flags, pos...)
+	// "--" ends the flags, so a flag missing its value at the end is reported
+	// as such instead of taking a moved positional argument.
+	if len(pos) == 0 {
+		return flags
+	}
+	return append(append(flags, "--"), pos...)
 }
 
 func indexByte(s string, c byte) int {

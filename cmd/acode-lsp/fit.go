@@ -11,6 +11,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/lsp"
 )
 
 // runFit implements `acode-lsp fit`: a tool output on stdin, the page (or,
@@ -19,46 +20,47 @@ import (
 // maxTokens too small for any of an item.
 func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	tool := fs.String("tool", "", "tool kind: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
-	maxTokens := fs.Int("max", 0, "tokens the page may use (maxTokens, required)")
-	cursor := fs.String("cursor", "", "continuation printed by the previous page")
-	mode := fs.String("mode", conversation.ModePage, "page, or history for a compressed summary")
-	path := fs.String("path", "", "file path shown in a read_file history summary")
-	model := fs.String("model", "", "model whose tokenizer counts (default gpt-4o)")
+	tool := fs.String("tool", "", "tool `KIND`: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
+	maxTokens := fs.Int("max", conversation.DefaultToolTokens, "tokens the page may use, `N` > 0 (maxTokens)")
+	cursor := fs.String("cursor", "", "continuation `C` printed by the previous page")
+	mode := fs.String("mode", conversation.ModePage, "`page`, or history for a compressed summary")
+	path := fs.String("path", "", "file `PATH` shown in a read_file history summary")
+	model := fs.String("model", "", "model `M` whose tokenizer counts (default gpt-4o)")
+	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
+	pattern := fs.String("pattern", "", "the searched `PATTERN`, named in a search_content history summary")
+	maxChars := fs.Int("max-chars", conversation.DefaultHistoryEntryChars, "characters a history summary may use, `N` (0: no cap)")
+	historyTokens := fs.Int("history-tokens", 0, "tokens the work history already holds, `N` (history mode)")
+	historyCap := fs.Int("history-cap", conversation.DefaultHistoryCap, "the work history's cap in tokens, `N` (history mode)")
 	asJSON := fs.Bool("json", false, "print the acode/fitToolResult result object instead of the content")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp fit --tool KIND --max N [--cursor C] [--mode history] < output.txt\n\n"+
+		fmt.Fprint(fs.Output(), "usage: acode-lsp fit --tool KIND [--max N] [--cursor C] [--mode history] < output.txt\n\n"+
 			"Prints the largest leading page of whole items of a tool output that fits N tokens;\n"+
 			"the cursor for the next page is printed on stderr.\n\n")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "acode-lsp fit: unexpected argument %q (the output is read from stdin)\n", fs.Arg(0))
 		return 2
 	}
 	if *maxTokens <= 0 {
-		fmt.Fprintln(stderr, "acode-lsp fit: --max N is required and must be positive")
-		return 2
+		return flagError(stderr, "fit", "max", fmt.Sprint(*maxTokens), fmt.Sprintf("must be a positive number of tokens (leave it out for %d)", conversation.DefaultToolTokens))
 	}
 	data, err := io.ReadAll(stdin)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp fit: read stdin: %v\n", err)
 		return 1
 	}
-	tk, err := tokenizer.ForModel(*model)
+	tk, err := conversationTokenizer(*model, *tokFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
 		return 1
 	}
 	req := conversation.FitRequest{Tool: *tool, Content: string(data), MaxTokens: *maxTokens,
-		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model}
+		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model, Pattern: *pattern,
+		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, Outline: lsp.FileOutline}
 	res, err := conversation.FitToolResult(ctx, tokenizer.NewCached(tk, 0), req)
 	var tooSmall *conversation.Error
 	switch {
@@ -95,4 +97,13 @@ func marshalCLIResult(v any) ([]byte, error) {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	return buf.Bytes(), nil
+}
+
+// conversationTokenizer is the tokenizer of `trim` and `fit`: the
+// tokenizer.json file when one is named, else the model's.
+func conversationTokenizer(model, file string) (tokenizer.Tokenizer, error) {
+	if file != "" {
+		return tokenizer.ForFile(file)
+	}
+	return tokenizer.ForModel(model)
 }

@@ -58,10 +58,18 @@ func TestRunFit(t *testing.T) {
 		{"first page", []string{"--tool", "read_file", "--max", "3"}, "alpha\nbeta\ngamma\ndelta\n", 0, "alpha\n", "continue with --cursor"},
 		{"history", []string{"--tool", "project_files", "--max", "200", "--mode", "history"}, "a.go\nb.go\nc.md\n", 0, "Listed 3 files", "history summary"},
 		{"json", []string{"--tool", "read_file", "--max", "100", "--json"}, "x\n", 0, `"continuation": null`, "nothing more"},
-		{"missing max", []string{"--tool", "read_file"}, "x\n", 2, "", "--max N is required"},
+		// Issue 16: --max defaults to 8,000 like acode/fitToolResult's maxTokens.
+		{"default max", []string{"--tool", "read_file"}, "x\n", 0, "x\n", "nothing more"},
+		{"zero max", []string{"--tool", "read_file", "--max", "0"}, "x\n", 2, "", "--max 0: must be a positive number of tokens (leave it out for 8000)"},
+		{"history with pattern", []string{"--tool", "search_content", "--mode", "history", "--pattern", "Foo"}, "a.go:1:Foo\nb.go:2:Foo\n", 0,
+			"Found 2 matches for 'Foo' in 2 files", "history summary"},
+		{"history over its cap", []string{"--tool", "read_file", "--mode", "history", "--history-tokens", "12000", "--json"}, "x\n", 0,
+			`"historyOver": `, ""},
+		{"read_file outline", []string{"--tool", "read_file", "--mode", "history", "--path", "a.go"}, "package a\n\nfunc A() {}\n", 0,
+			"Key sections: function A.", ""},
 		{"bad cursor", []string{"--max", "10", "--cursor", "nope"}, "x\n", 1, "", "cursor"},
 		{"bad mode", []string{"--max", "10", "--mode", "summary"}, "x\n", 1, "", "mode"},
-		{"bad flag", []string{"--bogus"}, "", 2, "", "usage: acode-lsp fit"},
+		{"bad flag", []string{"--bogus"}, "", 2, "", "unknown flag --bogus"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

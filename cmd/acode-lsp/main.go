@@ -64,6 +64,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runPack(ctx, rest, stdin, stdout, stderr)
 	case "count":
 		return runCount(ctx, rest, stdin, stdout, stderr)
+	case "calibrate":
+		return runCalibrate(ctx, rest, stdin, stdout, stderr)
 	case "config":
 		return runConfig(ctx, rest, stdin, stdout, stderr)
 	case "trim":
@@ -84,8 +86,7 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 			// `acode-lsp --log-level debug`).
 			return runServe(ctx, args, stdin, stdout, stderr)
 		}
-		fmt.Fprintf(stderr, "acode-lsp: unknown command %q\n\n", cmd)
-		usage(stderr)
+		fmt.Fprintf(stderr, "acode-lsp: unknown command %q\nRun 'acode-lsp -h' for the commands.\n", cmd)
 		return 2
 	}
 }
@@ -96,7 +97,8 @@ func usage(w io.Writer) {
 Usage:
   acode-lsp [serve] [--log-file F] [--log-level L]   language server on stdio
   acode-lsp pack [PATH…] [flags]                      pack files into a context (stdout)
-  acode-lsp count [FILE…|-] [--model M|--encoding E] [--json]
+  acode-lsp count [FILE…|-] [--model M|--encoding E|--tokenizer-file F] [--json]
+  acode-lsp calibrate --model M --actual N FILE       record a provider's real count (estimates)
   acode-lsp config validate [--config FILE]
   acode-lsp trim --max N [--reserve N] [--model M] < conversation.json
   acode-lsp fit --tool KIND --max N [--cursor C] < output.txt

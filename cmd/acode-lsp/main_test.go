@@ -75,7 +75,7 @@ func TestCountModels(t *testing.T) {
 		{[]string{"--model", "gpt-4"}, "cl100k_base", true},
 		{[]string{"--model", "gpt-4o-mini"}, "o200k_base", true},
 		{[]string{"--encoding", "p50k_base"}, "p50k_base", true},
-		{[]string{"--model", "my-local-llama"}, "heuristic", false},
+		{[]string{"--model", "my-local-llama"}, "estimate:my-local-llama×1.55", false},
 	}
 	for _, tt := range tests {
 		t.Run(strings.Join(tt.args, " "), func(t *testing.T) {
@@ -132,13 +132,35 @@ func TestConfigValidate(t *testing.T) {
 		yaml     string
 		code     int
 		contains []string
+		lacks    []string
 	}{
 		{"seed scenario 2", "context:\n  budget:\n    total_tokens: 10000\n    system_prompt_reserve: 1000\n    response_reserve: 2000\n    categories:\n      tool_results: 50\n      open_files: 30\n      search_results: 20\n", 0,
-			[]string{"✓ Budget configuration valid", "✓ Category percentages sum to 100%", "✓ Total budget (10,000) > reserves (3,000)", "Available for content: 7,000 tokens", "  - tool_results: 3,500 tokens (50%)", "  - open_files: 2,100 tokens (30%)", "  - search_results: 1,400 tokens (20%)", "  - references: 0 tokens (0%)"}},
+			[]string{"✓ Budget configuration valid", "✓ Category percentages sum to 100%", "✓ Total budget (10,000) > reserves (3,000)", "Available for content: 7,000 tokens", "  - tool_results: 3,500 tokens (50%)", "  - open_files: 2,100 tokens (30%)", "  - search_results: 1,400 tokens (20%)", "  - references: 0 tokens (0%)"}, nil},
 		{"seed scenario 10", "context:\n  budget:\n    total_tokens: 100000\n    categories:\n      tool_results: 40\n      open_files: 30\n      search_results: 20\n", 1,
-			[]string{"✗ Error: context.budget.categories", "sum to 90% (expected 100%)", "  - tool_results: 40%", "Suggestion: add the missing category (references) with 10%"}},
-		{"unknown key", "context:\n  budget:\n    totl_tokens: 5\n", 1, []string{"✗ Error: context.budget.totl_tokens (line 3): unknown key", "did you mean \"total_tokens\""}},
-		{"reserves too big", "context:\n  budget:\n    total_tokens: 1000\n    response_reserve: 1000\n", 1, []string{"✗ Error: context.budget.total_tokens = 1000: leaves -2000 tokens", "raise total_tokens above 3000"}},
+			[]string{"✗ Error: context.budget.categories", "sum to 90% (expected 100%)", "  - tool_results: 40%", "Suggestion: add the missing category (references) with 10%"}, nil},
+		{"unknown key", "context:\n  budget:\n    totl_tokens: 5\n", 1, []string{"✗ Error: context.budget.totl_tokens (line 3): unknown key", "did you mean \"total_tokens\""}, nil},
+		{"reserves too big", "context:\n  budget:\n    total_tokens: 1000\n    response_reserve: 1000\n", 1, []string{"✗ Error: context.budget.total_tokens (line 3) = 1000: leaves -2000 tokens", "raise total_tokens above 3000"}, nil},
+		// issue 9: after a key error the other checks still run on what the file says.
+		{"typo does not hide the values", "context:\n  budget:\n    total_tokens: 8000\n    system_prompt_reserve: 4000\n    response_reserve: 5000\n    categories: {tool_results: 50, open_files: 30, search_results: 20, references: 10}\n  rankin: {}\n", 1,
+			[]string{"✗ Error: context.rankin (line 7): unknown key", "percentages sum to 110%", "✗ Error: context.budget.total_tokens (line 3) = 8000: leaves -1000 tokens",
+				"– Not checked: Ranking weights within [0,1], summing to at most 1, because context.rankin (line 7) looks like a misspelling of ranking"},
+			[]string{"✓ Category percentages", "✓ Total budget", "✓ Ranking"}},
+		{"negative total", "context:\n  budget:\n    total_tokens: -5\n", 1,
+			[]string{"✗ Error: context.budget.total_tokens (line 3) = -5: must be a positive number of tokens", "– Not checked: Total budget > reserves, because the budget values above are invalid"},
+			[]string{"✓ Total budget"}},
+		{"zero total", "context:\n  budget:\n    total_tokens: 0\n", 1, []string{"context.budget.total_tokens (line 3) = 0: must be a positive"}, []string{"✓ Total budget"}},
+		{"bad indent on line 4", "context:\n  budget:\n    total_tokens: 100\n   system_prompt_reserve: 5\n", 1,
+			[]string{"✗ Error: line 4 is indented by 3 spaces", "– Not checked: the other rules, because the file is not valid YAML"},
+			[]string{"line 1", "✓"}},
+		{"type error names the key", "context:\n  budget:\n    total_tokens: lots\n", 1,
+			[]string{"✗ Error: context.budget.total_tokens (line 3) = lots: must be a whole number", "write a whole number, e.g. `total_tokens: 100000`",
+				"– Not checked: Budget configuration valid, because context.budget.total_tokens (line 3) could not be read", "✓ Category percentages sum to 100%"},
+			[]string{"cannot unmarshal", "✓ Budget configuration", "✓ Total budget"}},
+		{"unknown model warns that counts are estimated", "context:\n  tokenizer:\n    model: claude-3-opus\n", 0,
+			[]string{"! Warning: context.tokenizer.model (line 3) = claude-3-opus: is not a model whose tokenizer acode-lsp knows: every token count will be estimated"},
+			[]string{"✓ Tokenizer known"}},
+		{"seed sample tokenizer.type", "context:\n  tokenizer:\n    # Tokenizer type (currently only 'tiktoken' supported)\n    type: tiktoken\n    model: gpt-4\n", 1,
+			[]string{"✗ Error: context.tokenizer.type (line 4) = tiktoken: is not a key", "Suggestion: delete line 4 (`type: tiktoken`); `model: gpt-4` on line 5 already chooses the tokenizer"}, nil},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -151,6 +173,11 @@ func TestConfigValidate(t *testing.T) {
 			for _, s := range tt.contains {
 				if !strings.Contains(out, s) {
 					t.Errorf("output lacks %q:\n%s", s, out)
+				}
+			}
+			for _, s := range tt.lacks {
+				if strings.Contains(out, s) {
+					t.Errorf("output has %q:\n%s", s, out)
 				}
 			}
 		})
@@ -209,8 +236,16 @@ func TestPackSample(t *testing.T) {
 		t.Errorf("no budget: exit %d, %s", code, errs)
 	}
 	code, _, errs = runCLI(t, "", "", "pack", sample, "--encoding", "gpt9")
-	if code != 2 || !strings.Contains(errs, "invalid encoding") {
+	if code != 2 || !strings.Contains(errs, "--encoding gpt9") {
 		t.Errorf("bad encoding: exit %d, %s", code, errs)
+	}
+	code, _, errs = runCLI(t, "", "", "pack", sample, "--format", "yaml")
+	if code != 2 || !strings.Contains(errs, "--format") {
+		t.Errorf("bad format: exit %d, %s", code, errs)
+	}
+	code, out, errs = runCLI(t, "", "", "pack", sample, "--format", "xml", "--budget", "8000")
+	if code != 0 || !strings.HasPrefix(out, "<file path=") || !strings.Contains(out, "</file>") {
+		t.Errorf("--format xml: exit %d, %s\n%.300s", code, errs, out)
 	}
 }
 

@@ -17,15 +17,18 @@ import (
 // never to stdout, which carries only protocol.
 func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
-	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
-	if err := fs.Parse(args); err != nil {
-		return 2
+	logFile := fs.String("log-file", "", "write logs to this `FILE` instead of stderr")
+	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn, error")
+	fs.Usage = func() {
+		fmt.Fprint(fs.Output(), "usage: acode-lsp [serve] [flags]\n\nSpeaks the Language Server Protocol on stdin/stdout; logs go to stderr or --log-file.\n\n")
+		printFlags(fs)
+	}
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
 	}
 	logger, closeLog, err := newLogger(*logFile, *logLevel, stderr)
 	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp: %v\n", err)
+		fmt.Fprintf(stderr, "acode-lsp serve: %v\n", err)
 		return 2
 	}
 	defer closeLog()

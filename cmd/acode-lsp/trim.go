@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/conversation"
@@ -17,26 +18,37 @@ import (
 // conversation cannot fit (ACODE-CTX-003).
 func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trim", flag.ContinueOnError)
-	fs.SetOutput(stderr)
-	maxTokens := fs.Int("max", 0, "context window in tokens (maxContextTokens; default: the model's known window)")
-	reserve := fs.Int("reserve", 0, "tokens reserved for the response (reservedOutputTokens)")
-	model := fs.String("model", "", "model whose tokenizer counts (default gpt-4o, or the input's \"model\")")
-	turns := fs.Int("preserve-turns", conversation.DefaultPreserveRecentTurns, "recent turns never dropped (preserveRecentTurns)")
-	maxAge := fs.Int("max-age", conversation.DefaultMaxAge, "assistant steps after which tool outputs are truncated first (maxAge)")
-	small := fs.Int("small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under this many tokens survive the first pass (smallOutputThreshold)")
+	maxTokens := fs.Int("max", 0, "context window in tokens, `N` > 0 (maxContextTokens; default: the model's known window)")
+	reserve := fs.Int("reserve", 0, "tokens reserved for the response, `N` ≥ 0 (reservedOutputTokens)")
+	model := fs.String("model", "", "model `M` whose tokenizer counts (default gpt-4o, or the input's \"model\")")
+	turns := fs.Int("preserve-turns", conversation.DefaultPreserveRecentTurns, "recent turns never dropped, `N` (preserveRecentTurns)")
+	maxAge := fs.Int("max-age", conversation.DefaultMaxAge, "assistant steps after which tool outputs are truncated first, `N` (maxAge)")
+	small := fs.Int("small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under `N` tokens survive the first pass (smallOutputThreshold)")
 	keepErrors := fs.Bool("preserve-errors", true, "error outputs survive the first pass (preserveErrors)")
 	asJSON := fs.Bool("json", false, "print the acode/trimConversation result object instead of the messages")
+	check := fs.Bool("check", false, "only measure: print the acode/checkConversation result (maxInputTokens, currentTokens, availableTokens, withinBudget, …), trim nothing")
+	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
+	markers := fs.Bool("markers", false, "mark placeholders with \"_truncated\": true and \"_originalTokens\": N (markers; strip them before sending)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp trim --max N [--reserve N] [--model M] [flags] < conversation.json\n\n"+
+		fmt.Fprint(fs.Output(), "usage: acode-lsp trim --max N [--reserve N] [--model M] [--check] [flags] < conversation.json\n\n"+
 			"Trims an OpenAI chat-messages conversation (a JSON array, or an object with \"messages\")\n"+
 			"to fit max − reserve tokens and prints it in the same shape; the report goes to stderr.\n\n")
-		fs.PrintDefaults()
+		printFlags(fs)
 	}
-	if err := fs.Parse(args); err != nil {
-		if errors.Is(err, flag.ErrHelp) {
-			return 0
-		}
-		return 2
+	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
+		return code
+	}
+	switch {
+	case flagSet(fs, "max") && *maxTokens <= 0:
+		return flagError(stderr, "trim", "max", fmt.Sprint(*maxTokens), "must be a positive number of tokens (the model's context window)")
+	case *reserve < 0:
+		return flagError(stderr, "trim", "reserve", fmt.Sprint(*reserve), "must not be negative")
+	case *turns < 0:
+		return flagError(stderr, "trim", "preserve-turns", fmt.Sprint(*turns), "must not be negative")
+	case *maxAge < 0:
+		return flagError(stderr, "trim", "max-age", fmt.Sprint(*maxAge), "must not be negative")
+	case *small < 0:
+		return flagError(stderr, "trim", "small-output", fmt.Sprint(*small), "must not be negative")
 	}
 	if fs.NArg() > 0 {
 		fmt.Fprintf(stderr, "acode-lsp trim: unexpected argument %q (the conversation is read from stdin)\n", fs.Arg(0))
@@ -69,12 +81,19 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			req.SmallOutputThreshold = small
 		case "preserve-errors":
 			req.PreserveErrors = keepErrors
+		case "markers":
+			req.Markers = markers
+		case "tokenizer-file":
+			req.TokenizerFile = *tokFile
 		}
 	})
-	tk, err := tokenizer.ForModel(req.Model)
+	tk, err := conversationTokenizer(req.Model, req.TokenizerFile)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
 		return 1
+	}
+	if *check {
+		return runTrimCheck(ctx, tk, req, stdout, stderr)
 	}
 	res, err := conversation.Trim(ctx, tokenizer.NewCached(tk, 0), req)
 	var overflow *conversation.Error
@@ -82,6 +101,9 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	case errors.As(err, &overflow):
 		fmt.Fprintf(stderr, "acode-lsp trim: %s: %s\n", overflow.Code, overflow.Message)
 		return 3
+	case err != nil && req.MaxContextTokens == 0 && strings.Contains(err.Error(), "maxContextTokens"):
+		fmt.Fprintln(stderr, "acode-lsp trim: give --max N (the context window): the input has no maxContextTokens and its model's window is not known")
+		return 1
 	case err != nil:
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
 		return 1
@@ -101,5 +123,27 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return 1
 	}
 	fmt.Fprintln(stderr, conversation.TrimReport(res, tk.Encoding(), tk.Exact()))
+	return 0
+}
+
+// runTrimCheck implements `acode-lsp trim --check`: the acode/checkConversation
+// result on stdout, a one-line report on stderr, nothing trimmed. Exit 0
+// whether or not the conversation is within budget (read withinBudget).
+func runTrimCheck(ctx context.Context, tk tokenizer.Tokenizer, req conversation.TrimRequest, stdout, stderr io.Writer) int {
+	res, err := conversation.CheckConversation(ctx, tokenizer.NewCached(tk, 0), conversation.CheckRequest{
+		Messages: req.Messages, Model: req.Model, MaxContextTokens: req.MaxContextTokens, ReservedOutputTokens: req.ReservedOutputTokens})
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	out, err := marshalCLIResult(res)
+	if err == nil {
+		_, err = stdout.Write(out)
+	}
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: write: %v\n", err)
+		return 1
+	}
+	fmt.Fprintln(stderr, conversation.CheckReport(res, tk.Encoding(), tk.Exact()))
 	return 0
 }

@@ -87,9 +87,9 @@ func TestRunTrim(t *testing.T) {
 		{name: "max from the model's window", args: []string{"--model", "gpt-4"}, stdin: `[]`, code: 0, stderrHas: "max 8192"},
 		{name: "bad JSON", args: []string{"--max", "10"}, stdin: `[{"role":`, code: 1, stderrHas: "acode-lsp trim:"},
 		{name: "unknown role", args: []string{"--max", "10"}, stdin: `[{"role":"robot","content":"x"}]`, code: 1, stderrHas: "messages[0].role"},
-		{name: "bad flag", args: []string{"--bogus"}, stdin: `[]`, code: 2, stderrHas: "usage: acode-lsp trim"},
+		{name: "bad flag", args: []string{"--bogus"}, stdin: `[]`, code: 2, stderrHas: "unknown flag --bogus"},
 		{name: "stray argument", args: []string{"conv.json"}, stdin: `[]`, code: 2, stderrHas: "unexpected argument"},
-		{name: "help", args: []string{"-h"}, stdin: ``, code: 0, stderrHas: "usage: acode-lsp trim"},
+		{name: "help", args: []string{"-h"}, stdin: ``, code: 0, stdoutHas: "usage: acode-lsp trim"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -25,10 +25,16 @@ if [ -x "$launcher" ] && "$launcher" --version 2>/dev/null | grep -q '^NVIM v0\.
 fi
 
 if ! command -v patchelf >/dev/null; then
-	echo "install-nvim: apt-get install patchelf" >&2
-	DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q patchelf >/dev/null 2>&1 ||
-		{ apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null 2>&1 &&
-			DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q patchelf >/dev/null; } ||
+	if [ "$(id -u)" -ne 0 ]; then
+		echo "install-nvim: needs root to apt-get install patchelf, because the unpacked nvim binary is patched to use" \
+			"its own glibc (Debian 12's is too old for it). Install it once, then re-run make:" >&2
+		echo "  sudo apt-get install --no-install-recommends patchelf" >&2
+		exit 1
+	fi
+	echo "install-nvim: apt-get install --no-install-recommends patchelf" >&2
+	apt_install() { DEBIAN_FRONTEND=noninteractive apt-get -o DPkg::Lock::Timeout=600 install -y -q --no-install-recommends patchelf; }
+	apt_install >/dev/null 2>&1 ||
+		{ apt-get -o DPkg::Lock::Timeout=600 update -q >/dev/null 2>&1 && apt_install >/dev/null; } ||
 		{ echo "install-nvim: cannot install patchelf" >&2; exit 1; }
 fi
 

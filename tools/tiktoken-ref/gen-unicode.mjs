@@ -1,6 +1,7 @@
 // gen-unicode.mjs writes budget/tokenizer/unicode_tables.go: the character
 // classes the tiktoken split patterns use (\p{L} and its subcategories,
-// \p{M}, \p{N}, \s = White_Space, [\r\n]) for every code point, from the
+// \p{M}, \p{N}, \s = White_Space, [\r\n]; and [\p{P}\p{S}] for the
+// DeepSeek V3 pattern) for every code point, from the
 // Unicode version OpenAI's tiktoken core is built with (16.0.0: its Rust
 // regex crate). Go's unicode package is older (15.0.0), so the tables are
 // generated rather than taken from it.
@@ -14,7 +15,7 @@ const version = require("regenerate-unicode-properties/unicode-version.js");
 const pkg = require("regenerate-unicode-properties/package.json");
 
 // Flag bits; keep in step with classes.go.
-const fL = 1, fU = 2, fW = 4, fN = 8, fS = 16, fNL = 32;
+const fL = 1, fU = 2, fW = 4, fN = 8, fS = 16, fNL = 32, fPS = 64, fM = 128;
 
 const cls = new Uint8Array(0x110000);
 const add = (list, bits) => { for (const cp of list) cls[cp] |= bits; };
@@ -23,7 +24,9 @@ add(props("General_Category/Titlecase_Letter"), fL | fU);
 add(props("General_Category/Lowercase_Letter"), fL | fW);
 add(props("General_Category/Modifier_Letter"), fL | fU | fW);
 add(props("General_Category/Other_Letter"), fL | fU | fW);
-add(props("General_Category/Mark"), fU | fW);
+add(props("General_Category/Mark"), fU | fW | fM);
+add(props("General_Category/Punctuation"), fPS);
+add(props("General_Category/Symbol"), fPS);
 add(props("General_Category/Number"), fN);
 add(props("Binary_Property/White_Space"), fS);
 cls[0x0a] |= fNL;

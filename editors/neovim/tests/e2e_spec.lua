@@ -296,6 +296,8 @@ t.run(':AcodeBudget shows the budget report', function()
   end, 'the budget report')
   local text = table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr('acode://budget.md'), 0, -1, false), '\n')
   t.contains(text, '# Acode budget')
+  t.contains(text, '## Packing since the server started')
+  t.truthy(not text:find('- **Packs:** 0 answered', 1, true), 'packs counted: ' .. text)
   t.contains(text, '# Last packed context')
 end)
 

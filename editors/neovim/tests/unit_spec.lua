@@ -364,6 +364,31 @@ t.run('statusline follows acode/budget, with the level and highlight', function(
   t.eq('', acode.statusline())
 end)
 
+t.run('budget report with packing statistics (acode/packStats)', function()
+  local st = {
+    packs = 2,
+    failed = 1,
+    latencyMs = { p50 = 3.383, p95 = 7.95, max = 7.95 },
+    chunks = { considered = 12, included = 10 },
+    tokens = { packed = 992, available = 6000, utilization = 0.1653 },
+    dedup = { exactRemoved = 2, overlapsMerged = 0, tokensSaved = 118 },
+    cache = { hits = 116, misses = 54, evictions = 0, entries = 54, hitRate = 0.6824 },
+  }
+  local text = table.concat(report.budget_report(base, nil, st), '\n')
+  for _, want in ipairs({
+    '## Packing since the server started',
+    '- **Packs:** 2 answered, 1 failed',
+    '- **Latency:** p50 3.4 ms · p95 8.0 ms · max 8.0 ms',
+    '- **Chunks:** 10 included of 12 considered',
+    '- **Tokens:** 992 packed of 6,000 available (16.5 %)',
+    '- **Dedup:** 2 duplicates removed, 0 overlaps merged, 118 tokens saved',
+    '- **Count cache:** 68.2 % hits (116 hits, 54 misses, 0 evictions, 54 entries)',
+  }) do
+    t.contains(text, want)
+  end
+  t.eq(nil, table.concat(report.budget_report(base, nil), '\n'):find('Packing since', 1, true))
+end)
+
 t.run('doc/acode.txt has help tags for every command, without duplicates', function()
   local dir = vim.fn.tempname()
   vim.fn.mkdir(dir, 'p')

@@ -336,7 +336,10 @@ async function main(): Promise<number> {
     const page = await browser.newPage({ viewport: { width: 1400, height: 860 } });
     failureShot = (file) => page.screenshot({ path: file });
     artifactsDir = args.artifacts;
-    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`);
+    // The first load of a fresh code-server (a CI machine, a busy one) takes
+    // well over playwright's default 30 s to fire "load"; the status bar
+    // wait below is what matters.
+    await page.goto(`http://127.0.0.1:${port}/?folder=${encodeURIComponent(ws)}`, { waitUntil: 'domcontentloaded', timeout: 120000 });
     await page.locator('#workbench\\.parts\\.statusbar').waitFor({ timeout: 60000 });
     const item = page.locator('[id="acode-lsp.acode.acode.budget"]');
 

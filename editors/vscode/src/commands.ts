@@ -4,7 +4,7 @@
 import * as vscode from 'vscode';
 import { Documents } from './documents';
 import { VSCodeView } from './editorView';
-import { Methods, type BudgetStatus, type CountResult, type PackParams, type PackResult } from './protocol';
+import { Methods, type BudgetStatus, type CountResult, type PackParams, type PackResult, type PackStats } from './protocol';
 import { packSummary, renderBudgetReport, renderPackReport } from './report';
 import { errorText, type AcodeServer } from './server';
 import { gatherSources, type ToolResult } from './sources';
@@ -149,7 +149,9 @@ export class Commands {
       void vscode.window.showErrorMessage(`Acode: cannot read the budget: ${errorText(err)}`);
       return;
     }
-    const uri = this.docs.set('budget.md', renderBudgetReport(status, this.lastPack));
+    // A server without acode/packStats (older) leaves the section out.
+    const stats = await this.server.request<PackStats>(Methods.packStats, {}).catch(() => undefined);
+    const uri = this.docs.set('budget.md', renderBudgetReport(status, this.lastPack, stats));
     const doc = await vscode.workspace.openTextDocument(uri);
     await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
     await vscode.window.showTextDocument(doc, { preview: false });

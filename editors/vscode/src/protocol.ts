@@ -116,10 +116,22 @@ export interface CountResult {
   exact: boolean;
 }
 
+/** PackStats is the result of acode/packStats: packing since the server started. */
+export interface PackStats {
+  packs: number;
+  failed: number;
+  latencyMs: { p50: number; p95: number; max: number };
+  chunks: { considered: number; included: number };
+  tokens: { packed: number; available: number; utilization: number };
+  dedup: { exactRemoved: number; overlapsMerged: number; tokensSaved: number };
+  cache: { hits: number; misses: number; evictions: number; entries: number; hitRate: number };
+}
+
 /** Method names of the acode/* extensions. */
 export const Methods = {
   budget: 'acode/budget',
   budgetStatus: 'acode/budgetStatus',
   packContext: 'acode/packContext',
   countTokens: 'acode/countTokens',
+  packStats: 'acode/packStats',
 } as const;

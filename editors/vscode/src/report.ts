@@ -1,7 +1,7 @@
 // Markdown shown beside a packed context (what was included, what was left
 // out and why) and by "Acode: Show Budget Report". Pure functions.
 
-import type { BudgetStatus, ChunkReport, PackResult } from './protocol';
+import type { BudgetStatus, ChunkReport, PackResult, PackStats } from './protocol';
 import { formatNumber, levelLabel } from './status';
 
 /** fits tells whether a packed context is within its available budget. */
@@ -107,7 +107,7 @@ function chunkTable(chunks: ChunkReport[], withReason: boolean): string[] {
 }
 
 /** renderBudgetReport is the markdown of "Acode: Show Budget Report". */
-export function renderBudgetReport(s: BudgetStatus, last?: { result: PackResult; query: string }): string {
+export function renderBudgetReport(s: BudgetStatus, last?: { result: PackResult; query: string }, stats?: PackStats): string {
   const lines = [
     '# Acode budget',
     '',
@@ -120,12 +120,32 @@ export function renderBudgetReport(s: BudgetStatus, last?: { result: PackResult;
     `**Window:** ${formatNumber(s.total)} tokens`,
     '',
   ];
+  if (stats) {
+    lines.push(...renderPackStats(stats));
+  }
   if (last) {
     lines.push('---', '', renderPackReport(last.result, last.query).replace(/^# Acode context report/, '# Last packed context'));
   } else {
     lines.push('_No context packed yet: run "Acode: Pack Context…"._', '');
   }
   return lines.join('\n');
+}
+
+/** renderPackStats is the acode/packStats section of the budget report. */
+export function renderPackStats(st: PackStats): string[] {
+  const ms = (v: number) => `${v.toFixed(1)} ms`;
+  const pct = (v: number) => `${(v * 100).toFixed(1)} %`;
+  return [
+    '## Packing since the server started',
+    '',
+    `- **Packs:** ${formatNumber(st.packs)} answered, ${formatNumber(st.failed)} failed`,
+    `- **Latency:** p50 ${ms(st.latencyMs.p50)} · p95 ${ms(st.latencyMs.p95)} · max ${ms(st.latencyMs.max)}`,
+    `- **Chunks:** ${formatNumber(st.chunks.included)} included of ${formatNumber(st.chunks.considered)} considered`,
+    `- **Tokens:** ${formatNumber(st.tokens.packed)} packed of ${formatNumber(st.tokens.available)} available (${pct(st.tokens.utilization)})`,
+    `- **Dedup:** ${formatNumber(st.dedup.exactRemoved)} duplicates removed, ${formatNumber(st.dedup.overlapsMerged)} overlaps merged, ${formatNumber(st.dedup.tokensSaved)} tokens saved`,
+    `- **Count cache:** ${pct(st.cache.hitRate)} hits (${formatNumber(st.cache.hits)} hits, ${formatNumber(st.cache.misses)} misses, ${formatNumber(st.cache.evictions)} evictions, ${formatNumber(st.cache.entries)} entries)`,
+    '',
+  ];
 }
 
 /** inline quotes text as inline code, with a fence longer than any backtick run inside. */

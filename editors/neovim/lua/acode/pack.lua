@@ -195,7 +195,7 @@ function M.count(opts)
   end)
 end
 
---- budget opens the budget report (acode/budgetStatus and the last pack).
+--- budget opens the budget report (acode/budgetStatus, acode/packStats and the last pack).
 ---@param opts? {bufnr?: integer, on_done?: fun(bufnr: integer?, err: string?)}
 function M.budget(opts)
   opts = opts or {}
@@ -213,7 +213,9 @@ function M.budget(opts)
       return done(nil, err)
     end
     require('acode.status').update(client.id, s)
-    local buf = M.scratch('acode://budget.md', report.budget_report(s, M.last))
+    -- A server without acode/packStats (older) leaves the section out.
+    local stats = async.request(client, 'acode/packStats', vim.empty_dict(), bufnr, 30000)
+    local buf = M.scratch('acode://budget.md', report.budget_report(s, M.last, stats))
     vim.cmd('sbuffer ' .. buf)
     done(buf, nil)
   end)

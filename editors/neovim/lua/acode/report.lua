@@ -169,9 +169,44 @@ local levels = {
   critical = 'critical (over 90 % used)',
 }
 
---- budget_report renders an acode/budgetStatus answer (and the last pack) as markdown lines.
+--- stats_report renders an acode/packStats answer (packing since the server
+--- started) as markdown lines.
 ---@return string[]
-function M.budget_report(s, last)
+function M.stats_report(st)
+  local function ms(v)
+    return ('%.1f ms'):format(tonumber(v) or 0)
+  end
+  local function pct(v)
+    return ('%.1f %%'):format((tonumber(v) or 0) * 100)
+  end
+  local lat, ch, tok, dd, c = st.latencyMs or {}, st.chunks or {}, st.tokens or {}, st.dedup or {}, st.cache or {}
+  return {
+    '## Packing since the server started',
+    '',
+    ('- **Packs:** %s answered, %s failed'):format(M.number(st.packs), M.number(st.failed)),
+    ('- **Latency:** p50 %s · p95 %s · max %s'):format(ms(lat.p50), ms(lat.p95), ms(lat.max)),
+    ('- **Chunks:** %s included of %s considered'):format(M.number(ch.included), M.number(ch.considered)),
+    ('- **Tokens:** %s packed of %s available (%s)'):format(M.number(tok.packed), M.number(tok.available), pct(tok.utilization)),
+    ('- **Dedup:** %s duplicates removed, %s overlaps merged, %s tokens saved'):format(
+      M.number(dd.exactRemoved),
+      M.number(dd.overlapsMerged),
+      M.number(dd.tokensSaved)
+    ),
+    ('- **Count cache:** %s hits (%s hits, %s misses, %s evictions, %s entries)'):format(
+      pct(c.hitRate),
+      M.number(c.hits),
+      M.number(c.misses),
+      M.number(c.evictions),
+      M.number(c.entries)
+    ),
+    '',
+  }
+end
+
+--- budget_report renders an acode/budgetStatus answer (with the acode/packStats
+--- answer and the last pack, when given) as markdown lines.
+---@return string[]
+function M.budget_report(s, last, stats)
   local lines = {
     '# Acode budget',
     '',
@@ -193,6 +228,9 @@ function M.budget_report(s, last)
     ('**Window:** %s tokens'):format(M.number(s.total)),
     '',
   }
+  if stats then
+    vim.list_extend(lines, M.stats_report(stats))
+  end
   if last then
     local pack = M.pack_report(last.result, last.query)
     pack[1] = '# Last packed context'

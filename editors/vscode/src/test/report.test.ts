@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BudgetStatus, PackResult } from '../protocol';
-import { cell, fits, inline, packSummary, renderBudgetReport, renderPackReport } from '../report';
+import { cell, fits, inline, packSummary, renderBudgetReport, renderPackReport, renderPackStats } from '../report';
 
 const result: PackResult = {
   content: '## File: cart/service.go (lines 10-41)\n```go\n…\n```\n',
@@ -110,6 +110,28 @@ describe('renderBudgetReport', () => {
     const got = renderBudgetReport(s, { result, query: 'q' });
     assert.ok(got.includes('# Last packed context'), got);
     assert.ok(!got.includes('No context packed yet'), got);
+    assert.ok(!got.includes('Packing since the server started'), got);
+  });
+  it('with the packing statistics (acode/packStats)', () => {
+    const stats = {
+      packs: 2, failed: 1, latencyMs: { p50: 3.383, p95: 7.95, max: 7.95 },
+      chunks: { considered: 12, included: 10 }, tokens: { packed: 992, available: 6000, utilization: 0.1653 },
+      dedup: { exactRemoved: 2, overlapsMerged: 0, tokensSaved: 118 },
+      cache: { hits: 116, misses: 54, evictions: 0, entries: 54, hitRate: 0.6824 },
+    };
+    const got = renderBudgetReport(s, { result, query: 'q' }, stats);
+    const section = renderPackStats(stats).join('\n');
+    assert.ok(got.indexOf(section) >= 0 && got.indexOf(section) < got.indexOf('# Last packed context'), got);
+    for (const want of [
+      '- **Packs:** 2 answered, 1 failed',
+      '- **Latency:** p50 3.4 ms · p95 8.0 ms · max 8.0 ms',
+      '- **Chunks:** 10 included of 12 considered',
+      '- **Tokens:** 992 packed of 6,000 available (16.5 %)',
+      '- **Dedup:** 2 duplicates removed, 0 overlaps merged, 118 tokens saved',
+      '- **Count cache:** 68.2 % hits (116 hits, 54 misses, 0 evictions, 54 entries)',
+    ]) {
+      assert.ok(section.includes(want), `${section}\nlacks ${want}`);
+    }
   });
 });
 

@@ -1,0 +1,196 @@
+package budget
+
+import (
+	"sort"
+	"strings"
+)
+
+// minCopyLines is the fewest non-blank lines a tool result must share with
+// a file to count as a copy of it (unless it is the whole file): one or two
+// lines ("PASS", "}") match too much by chance.
+const minCopyLines = 3
+
+// toolCopies packs content that a tool result and a file both hold once
+// (DESIGN rule 6, seed FR-016-104: `cat file.go` sent as a tool result
+// packed the file twice). A tool-result item whose lines, white space
+// folded and blank lines skipped, are exactly lines a..b of a file is a
+// copy of those lines. Rule 6 keeps the best-ranked copy:
+//
+//   - the tool result ranks above every chunk of the file that overlaps
+//     a..b: those chunks lose lines a..b (removed as duplicates when
+//     inside, trimmed to their other lines and recounted otherwise);
+//   - else the tool result is removed as a duplicate of the file's best
+//     chunk, and the file's chunks inside a..b take the tool result's score
+//     when it is higher, so the content the user sent keeps its rank.
+//
+// items are in rank order and stay so; removed and stats are extended.
+func toolCopies(items []*Item, removed []Removed, stats *DedupStats, count func(string) int) ([]*Item, []Removed) {
+	type copyOf struct {
+		tool       *Item
+		lines      []string // normalised non-blank lines
+		path       string
+		text       *Text
+		start, end int // 1-based lines of the file
+	}
+	var copies []*copyOf
+	for _, it := range items {
+		if it.Path != "" || it.Type != "tool_result" {
+			continue
+		}
+		ls := normLines(it.Content)
+		if len(ls) == 0 {
+			continue
+		}
+		copies = append(copies, &copyOf{tool: it, lines: ls})
+	}
+	if len(copies) == 0 {
+		return items, removed
+	}
+	// Each file text once, in rank order of its best chunk.
+	type file struct {
+		path string
+		text *Text
+		norm []string // normalised lines, "" for blank ones
+		full int      // non-blank lines
+	}
+	var files []*file
+	seenText := map[*Text]bool{}
+	for _, it := range items {
+		if it.Path == "" || it.Source == nil || seenText[it.Source] {
+			continue
+		}
+		seenText[it.Source] = true
+		files = append(files, &file{path: it.Path, text: it.Source})
+	}
+	for _, c := range copies {
+		for _, f := range files {
+			if f.norm == nil {
+				f.norm = normLinesOf(f.text)
+				for _, l := range f.norm {
+					if l != "" {
+						f.full++
+					}
+				}
+			}
+			if a, b, ok := findLines(f.norm, c.lines); ok {
+				if len(c.lines) < min(minCopyLines, f.full) { // short, and not the whole file
+					continue
+				}
+				c.path, c.text, c.start, c.end = f.path, f.text, a, b
+				break
+			}
+		}
+	}
+	gone := map[*Item]bool{}
+	var added []*Item
+	for _, c := range copies {
+		if c.text == nil || gone[c.tool] {
+			continue
+		}
+		var overlap []*Item // the file's chunks over lines start..end, in rank order
+		for _, it := range items {
+			if !gone[it] && it.Path == c.path && sameText(it, &Item{Source: c.text}) && it.StartLine <= c.end && c.start <= it.EndLine {
+				overlap = append(overlap, it)
+			}
+		}
+		if len(overlap) == 0 {
+			continue
+		}
+		if !Less(c.tool, overlap[0]) {
+			gone[c.tool] = true
+			removed = append(removed, Removed{Item: c.tool, Reason: "duplicate", Into: overlap[0]})
+			stats.ExactRemoved++
+			stats.TokensSaved += c.tool.Tokens
+			for _, it := range overlap {
+				if it.StartLine >= c.start && it.EndLine <= c.end && it.Score < c.tool.Score {
+					it.Score = c.tool.Score
+				}
+			}
+			continue
+		}
+		for _, it := range overlap {
+			if it.StartLine >= c.start && it.EndLine <= c.end {
+				gone[it] = true
+				removed = append(removed, Removed{Item: it, Reason: "duplicate", Into: c.tool})
+				stats.ExactRemoved++
+				stats.TokensSaved += it.Tokens
+				continue
+			}
+			before := it.Tokens
+			if it.EndLine > c.end && it.StartLine < c.start { // both sides stay: a second item
+				right := *it
+				right.StartLine = c.end + 1
+				right.Content = right.Source.Slice(right.StartLine, right.EndLine)
+				right.Tokens = count(right.Content)
+				added = append(added, &right)
+				before -= right.Tokens
+				it.EndLine = c.start - 1
+			} else if it.StartLine < c.start {
+				it.EndLine = c.start - 1
+			} else {
+				it.StartLine = c.end + 1
+			}
+			it.Content = it.Source.Slice(it.StartLine, it.EndLine)
+			it.Tokens = count(it.Content)
+			stats.TokensSaved += max(0, before-it.Tokens)
+		}
+	}
+	if len(gone) == 0 && len(added) == 0 {
+		return items, removed
+	}
+	out := items[:0:0]
+	for _, it := range items {
+		if !gone[it] {
+			out = append(out, it)
+		}
+	}
+	out = append(out, added...)
+	sort.SliceStable(out, func(i, j int) bool { return Less(out[i], out[j]) })
+	return out, removed
+}
+
+// findLines finds want (normalised non-blank lines) as a run of lines of a
+// file (norm, "" for blank lines, which are skipped), and returns the run's
+// first and last line (1-based).
+func findLines(norm, want []string) (int, int, bool) {
+	for i, l := range norm {
+		if l == "" || l != want[0] {
+			continue
+		}
+		k, j := 1, i
+		for n := i + 1; n < len(norm) && k < len(want); n++ {
+			if norm[n] == "" {
+				continue
+			}
+			if norm[n] != want[k] {
+				break
+			}
+			k, j = k+1, n
+		}
+		if k == len(want) {
+			return i + 1, j + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// normLines returns the non-blank lines of s with white space runs folded
+// to one space and the ends trimmed.
+func normLines(s string) []string {
+	var out []string
+	for _, l := range strings.Split(s, "\n") {
+		if n := strings.Join(strings.Fields(l), " "); n != "" {
+			out = append(out, n)
+		}
+	}
+	return out
+}
+
+// normLinesOf returns every line of t normalised ("" for blank lines).
+func normLinesOf(t *Text) []string {
+	out := make([]string, t.Lines())
+	for i := range out {
+		out[i] = strings.Join(strings.Fields(t.Slice(i+1, i+1)), " ")
+	}
+	return out
+}

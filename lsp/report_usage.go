@@ -1,0 +1,75 @@
+package lsp
+
+import (
+	"context"
+	"strings"
+
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+)
+
+// methodReportUsage is acode/reportUsage (DESIGN.md rule 1's calibration).
+const methodReportUsage = "acode/reportUsage"
+
+// reportUsageParams is the params of acode/reportUsage: the provider's real
+// count (actualTokens) for a text acode counted, given as the text or as
+// the count acode gave for it (estimatedTokens).
+type reportUsageParams struct {
+	Model           string  `json:"model"`
+	Text            *string `json:"text"`
+	EstimatedTokens *int    `json:"estimatedTokens"`
+	ActualTokens    *int    `json:"actualTokens"`
+}
+
+// registerReportUsage adds acode/reportUsage.
+func (s *Server) registerReportUsage() {
+	s.requests[methodReportUsage] = request(s.reportUsage)
+}
+
+// reportUsage handles acode/reportUsage. For a model without a public
+// tokenizer the ratio of the real count to the o200k_base count is learned
+// and kept across restarts (budget/tokenizer's calibration); for a model
+// with an exact encoding the report is checked and a mismatch logged
+// (counts only, never the text).
+func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokenizer.UsageResult, error) {
+	model := strings.TrimSpace(p.Model)
+	switch {
+	case model == "":
+		return nil, invalidParams("model", "required: the model the provider counted for")
+	case len(model) > 200:
+		return nil, invalidParams("model", "longer than 200 characters")
+	case p.ActualTokens == nil:
+		return nil, invalidParams("actualTokens", "required: the provider's real token count")
+	case *p.ActualTokens <= 0:
+		return nil, invalidParams("actualTokens", "must be positive")
+	case p.Text != nil && p.EstimatedTokens != nil:
+		return nil, invalidParams("estimatedTokens", "give text or estimatedTokens, not both")
+	case p.Text == nil && p.EstimatedTokens == nil:
+		return nil, invalidParams("text", "required (or estimatedTokens)")
+	case p.EstimatedTokens != nil && *p.EstimatedTokens <= 0:
+		return nil, invalidParams("estimatedTokens", "must be positive")
+	}
+	release, err := s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	r := tokenizer.UsageReport{Model: model, Text: p.Text, Actual: *p.ActualTokens}
+	if p.EstimatedTokens != nil {
+		r.Tokens = *p.EstimatedTokens
+	}
+	res, err := tokenizer.ReportUsage(r)
+	if res.Model == "" {
+		return nil, requestFailed(CodeCountFailed, err.Error(), nil)
+	}
+	if err != nil {
+		// Learned, but not saved: it holds for this process only.
+		s.log.Warn("calibration not saved", zap.Error(err))
+	}
+	if res.Exact && res.Match != nil && !*res.Match {
+		s.log.Warn("reported usage differs from the exact count", zap.String("model", model), zap.Int("actual", *p.ActualTokens))
+	}
+	s.budget.trigger() // the status bar shows the new factor
+	return &res, nil
+}

@@ -1,0 +1,460 @@
+package lsp
+
+import (
+	"context"
+	"errors"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/pack"
+)
+
+// What-if lenses (DESIGN "Code lenses"): for each file and top-level chunk
+// of the open documents, whether a pack of the open files at the current
+// budget would include it (" · ✓ in context"), or by how many tokens the
+// total budget would have to grow for it to go in (" · +<M> to fit").
+//
+// The answer comes from the pack pipeline's selection (pack.Engine.Preview
+// over the open documents with the current configuration, no query; a pack
+// may still drop its lowest-ranked chunks when the exact recount of the
+// formatted text is over, DESIGN rule 3), computed in the
+// background after a quiet period, never while a lens request waits. The
+// result is kept per configuration and per document snapshot; lenses of a
+// document show it only when it was computed for that very snapshot, and
+// the client is asked to refresh its lenses when a computation changed
+// what they would show.
+
+// Lens commands the editor integrations implement (clicking a lens).
+const (
+	// cmdPinChunk pins the chunk as a reference source of the next pack.
+	cmdPinChunk = "acode.pinChunk"
+	// cmdShowChunkReport shows what the pack of the open files does with
+	// the chunk.
+	cmdShowChunkReport = "acode.showChunkReport"
+)
+
+// maxWhatIfPreviews bounds the packs one computation runs: one at the
+// current budget, one or more to find a budget where everything fits, and
+// the rest to narrow each chunk's "+M" down.
+const maxWhatIfPreviews = 24
+
+// fitState is the what-if state of one lens target.
+type fitState struct {
+	in     bool   // every non-blank line is in the pack at the current budget
+	toFit  int    // else: tokens the total budget must grow by (0: none found)
+	reason string // else, when no budget helps: why the file stays out
+	score  float64
+}
+
+// suffix is the what-if part of a lens title, after the existing prefix.
+func (f fitState) suffix() string {
+	switch {
+	case f.in:
+		return " · ✓ in context"
+	case f.toFit > 0:
+		return " · +" + thousands(f.toFit) + " to fit"
+	case f.reason != "":
+		return " · not packed: " + f.reason
+	default:
+		return ""
+	}
+}
+
+// docWhatIf is the what-if state of one document snapshot.
+type docWhatIf struct {
+	doc    *document
+	file   fitState
+	chunks map[int]fitState // by the 0-based first line of the lens chunk
+}
+
+// chunkArgs is the argument of a lens command: the chunk (1-based lines)
+// and its what-if state, so an editor can pin it or describe it without
+// asking the server again.
+type chunkArgs struct {
+	URI       protocol.DocumentURI `json:"uri"`
+	Path      string               `json:"path"`
+	StartLine int                  `json:"startLine"`
+	EndLine   int                  `json:"endLine"`
+	Tokens    int                  `json:"tokens"`
+	InContext bool                 `json:"inContext"`
+	ToFit     int                  `json:"toFit,omitempty"`
+	Reason    string               `json:"reason,omitempty"`
+	Score     float64              `json:"score,omitempty"`
+	Total     int                  `json:"budgetTotal"`
+	Available int                  `json:"budgetAvailable"`
+	WholeFile bool                 `json:"wholeFile,omitempty"`
+}
+
+// whatIf computes and caches the what-if states in the background.
+type whatIf struct {
+	s     *Server
+	delay time.Duration
+
+	mu      sync.Mutex
+	timer   *time.Timer
+	pending bool // a computation is scheduled
+	stopped bool
+	env     *env // the configuration of docs
+	docs    map[protocol.DocumentURI]*docWhatIf
+
+	run sync.Mutex // one computation at a time
+}
+
+// newWhatIf returns an empty what-if cache that computes delay after the
+// last change.
+func newWhatIf(s *Server, delay time.Duration) *whatIf {
+	return &whatIf{s: s, delay: delay, docs: map[protocol.DocumentURI]*docWhatIf{}}
+}
+
+// trigger (re)starts the quiet period before a computation.
+func (w *whatIf) trigger() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.stopped {
+		return
+	}
+	w.pending = true
+	if w.timer == nil {
+		w.timer = time.AfterFunc(w.delay, w.fire)
+		return
+	}
+	w.timer.Reset(w.delay)
+}
+
+// kick schedules a computation unless one is scheduled already (a lens
+// request that found no state must not postpone the one under way).
+func (w *whatIf) kick() {
+	w.mu.Lock()
+	pending := w.pending
+	w.mu.Unlock()
+	if !pending {
+		w.trigger()
+	}
+}
+
+// stop ends computations (shutdown, exit).
+func (w *whatIf) stop() {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	w.stopped = true
+	if w.timer != nil {
+		w.timer.Stop()
+	}
+}
+
+// state returns the what-if state of doc under e, if it was computed for
+// that snapshot and configuration.
+func (w *whatIf) state(doc *document, e *env) (*docWhatIf, bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	d := w.docs[doc.URI]
+	if w.env != e || d == nil || d.doc != doc {
+		return nil, false
+	}
+	return d, true
+}
+
+// fire runs one computation in the background and asks the client to
+// refresh its lenses when what they show changed.
+func (w *whatIf) fire() {
+	w.s.spawn(func() {
+		w.run.Lock()
+		defer w.run.Unlock()
+		w.mu.Lock()
+		stopped := w.stopped
+		w.pending = false
+		w.mu.Unlock()
+		if stopped {
+			return
+		}
+		changed, err := w.compute(w.s.ctx)
+		if err != nil {
+			if !errors.Is(err, context.Canceled) {
+				w.s.log.Debug("what-if lenses not computed", zap.Error(err))
+			}
+			return
+		}
+		if changed && w.s.clientCaps().codeLensRefresh {
+			if err := w.s.client.refreshCodeLenses(w.s.ctx); err != nil {
+				w.s.log.Debug("code lens refresh failed")
+			}
+		}
+	})
+}
+
+// whatIfTarget is one lens target being computed.
+type whatIfTarget struct {
+	uri        protocol.DocumentURI
+	rel        string // workspace-relative path, as pack items have it
+	start, end int    // 1-based inclusive
+	lines      []string
+	chunkLine  int // 0-based lens line; -1 for the whole file
+	state      fitState
+}
+
+// compute brings the cache up to date with the open documents and the
+// configuration. It reports whether any lens title changed.
+func (w *whatIf) compute(ctx context.Context) (bool, error) {
+	s := w.s
+	e := s.conf.env()
+	docs := s.docs.all()
+
+	w.mu.Lock()
+	current := w.env == e && len(w.docs) == len(docs)
+	if current {
+		for _, d := range docs {
+			if c := w.docs[d.URI]; c == nil || c.doc != d {
+				current = false
+				break
+			}
+		}
+	}
+	old := w.docs
+	w.mu.Unlock()
+	if current {
+		return false, nil
+	}
+
+	next := map[protocol.DocumentURI]*docWhatIf{}
+	var targets []*whatIfTarget
+	var open []pack.OpenDoc
+	for _, d := range docs {
+		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}}
+		next[d.URI] = dw
+		if d.Path == "" || e.workspace == nil {
+			continue // not packed as an open file: no what-if state
+		}
+		rel, inside := e.workspace.Rel(d.Path)
+		if !inside {
+			dw.file.reason = "outside the workspace"
+			continue
+		}
+		chunks, err := s.lenses.chunks(ctx, d, e.tok)
+		if err != nil {
+			return false, err
+		}
+		open = append(open, pack.OpenDoc{AbsPath: d.Path, Text: d.Text, Version: d.Version, Modified: d.Modified})
+		lines := strings.Split(d.Text, "\n")
+		targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: 1, end: len(lines), lines: lines, chunkLine: -1})
+		for _, c := range chunks {
+			targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: c.line + 1, end: c.end + 1, lines: lines, chunkLine: c.line})
+		}
+	}
+	if len(open) > 0 {
+		if err := w.solve(ctx, e, open, targets); err != nil {
+			return false, err
+		}
+	}
+	for _, t := range targets {
+		dw := next[t.uri]
+		if t.chunkLine < 0 {
+			dw.file = t.state
+		} else {
+			dw.chunks[t.chunkLine] = t.state
+		}
+	}
+	if err := ctx.Err(); err != nil {
+		return false, err
+	}
+
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	changed := w.env != e || !sameStates(old, next)
+	w.env, w.docs = e, next
+	return changed, nil
+}
+
+// sameStates reports whether two results show the same lens titles for the
+// same document versions.
+func sameStates(a, b map[protocol.DocumentURI]*docWhatIf) bool {
+	if len(a) != len(b) {
+		return false
+	}
+	for u, x := range a {
+		y := b[u]
+		if y == nil || x.doc.Version != y.doc.Version || x.doc.Text != y.doc.Text || x.file.suffix() != y.file.suffix() || len(x.chunks) != len(y.chunks) {
+			return false
+		}
+		for l, st := range x.chunks {
+			if st.suffix() != y.chunks[l].suffix() {
+				return false
+			}
+		}
+	}
+	return true
+}
+
+// coverage is what one pack of the open files included, per path.
+type coverage struct {
+	spans  map[string][]pack.Item // included items by path
+	reason map[string]string      // why a whole file was left out, by path
+}
+
+// covers reports whether every non-blank line of t is included, and the best
+// score among the items that include it.
+func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
+	items := c.spans[t.rel]
+	if len(items) == 0 {
+		return false, 0
+	}
+	best := 0.0
+	for l := t.start; l <= t.end; l++ {
+		if l-1 < len(t.lines) && strings.TrimSpace(t.lines[l-1]) == "" {
+			continue
+		}
+		found := false
+		for _, it := range items {
+			if it.StartLine <= l && l <= it.EndLine {
+				found = true
+				best = max(best, it.Score)
+				break
+			}
+		}
+		if !found {
+			return false, 0
+		}
+	}
+	return true, best
+}
+
+// solve sets the state of every target: a pack at the current budget; then,
+// for what it left out, packs at larger budgets, bisecting each group of
+// targets down to the smallest tested growth that brings them in.
+func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets []*whatIfTarget) error {
+	total := e.cfg.Context.Budget.TotalTokens
+	previews := 0
+	at := func(extra int) (*coverage, error) {
+		previews++
+		return w.preview(ctx, e, open, total+extra)
+	}
+	base, err := at(0)
+	if err != nil {
+		return err
+	}
+	var out []*whatIfTarget
+	for _, t := range targets {
+		if in, score := base.covers(t); in {
+			t.state = fitState{in: true, score: score}
+			continue
+		}
+		if r := base.reason[t.rel]; r != "" {
+			t.state = fitState{reason: r}
+			continue
+		}
+		out = append(out, t)
+	}
+	if len(out) == 0 {
+		return nil
+	}
+	// A budget where everything that can go in does: the open documents'
+	// tokens with room for the formatting, doubled while some are out.
+	sum := 0
+	for _, d := range open {
+		sum += e.tok.Count(d.Text)
+	}
+	hi := max(1024, sum+sum/4+64*len(open))
+	var pending []*whatIfTarget
+	for tries := 0; ; tries++ {
+		cov, err := at(hi)
+		if err != nil {
+			return err
+		}
+		pending = pending[:0]
+		for _, t := range out {
+			if in, _ := cov.covers(t); !in {
+				pending = append(pending, t)
+			}
+		}
+		if len(pending) == 0 || tries == 2 {
+			break
+		}
+		hi *= 2
+	}
+	for _, t := range pending {
+		t.state = fitState{reason: "left out at any budget"}
+	}
+	var fits []*whatIfTarget
+	for _, t := range out {
+		if t.state.reason == "" {
+			fits = append(fits, t)
+		}
+	}
+	var bisect func(lo, hi int, ts []*whatIfTarget) error
+	bisect = func(lo, hi int, ts []*whatIfTarget) error {
+		if len(ts) == 0 {
+			return nil
+		}
+		if hi-lo <= max(16, hi/32) || previews >= maxWhatIfPreviews {
+			for _, t := range ts {
+				t.state = fitState{toFit: hi}
+			}
+			return nil
+		}
+		mid := lo + (hi-lo)/2
+		cov, err := at(mid)
+		if err != nil {
+			return err
+		}
+		var in, still []*whatIfTarget
+		for _, t := range ts {
+			if ok, _ := cov.covers(t); ok {
+				in = append(in, t)
+			} else {
+				still = append(still, t)
+			}
+		}
+		if err := bisect(lo, mid, in); err != nil {
+			return err
+		}
+		return bisect(mid, hi, still)
+	}
+	sort.SliceStable(fits, func(i, j int) bool { return fits[i].start < fits[j].start })
+	return bisect(0, hi, fits)
+}
+
+// preview selects what a pack of the open documents at a total budget of
+// total tokens (the rest of the configuration as it is) would include: the
+// pipeline's own selection (pack.Engine.Preview), without formatting.
+func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total int) (*coverage, error) {
+	release, err := w.s.acquire(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer release()
+	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
+	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}}
+	if err != nil {
+		var pe *pack.Error
+		if errors.As(err, &pe) && pe.Code == pack.CodeNoContent {
+			return cov, nil // every open file was excluded: nothing covers
+		}
+		return nil, err
+	}
+	for _, it := range res.Included {
+		if it.Path != "" {
+			cov.spans[it.Path] = append(cov.spans[it.Path], it)
+		}
+	}
+	for _, it := range res.Excluded {
+		if it.Path == "" || it.StartLine != 0 || it.Reason == "" {
+			continue // chunks left out, not whole files
+		}
+		r := it.Reason
+		if it.Detail != "" {
+			r += " (" + it.Detail + ")"
+		}
+		cov.reason[it.Path] = r
+	}
+	return cov, nil
+}
+
+// whatIfRequest is the request of a what-if preview: the open files, no
+// query, the configured budget with another total.
+func whatIfRequest(total int) pack.Request {
+	return pack.Request{Budget: &pack.BudgetParams{TotalTokens: &total}}
+}

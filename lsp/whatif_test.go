@@ -1,0 +1,257 @@
+package lsp
+
+import (
+	"context"
+	"fmt"
+	"path/filepath"
+	"regexp"
+	"strconv"
+	"strings"
+	"testing"
+	"time"
+)
+
+// whatIfSrc has top-level functions of a few hundred tokens each, so that a
+// small budget takes some and leaves the others out.
+func whatIfSrc(funcs int) string {
+	var b strings.Builder
+	b.WriteString("package a\n\n")
+	for i := 0; i < funcs; i++ {
+		fmt.Fprintf(&b, "// F%d computes the checkout total number %d.\nfunc F%d(items []int) int {\n", i, i, i)
+		for j := 0; j < 12; j++ {
+			fmt.Fprintf(&b, "\tif len(items) > %d { total%d := items[%d] * %d; _ = total%d }\n", j, j, j, i+j, j)
+		}
+		b.WriteString("\treturn 0\n}\n\n")
+	}
+	return b.String()
+}
+
+// fullLens is a lens with its command.
+type fullLens struct {
+	Line    int
+	Title   string
+	Command string
+	Args    []chunkArgs
+}
+
+// getFullLenses asks for the lenses of u with their commands.
+func getFullLenses(t *testing.T, c *fakeClient, u string) []fullLens {
+	t.Helper()
+	var lenses []struct {
+		Range struct {
+			Start struct{ Line int } `json:"start"`
+		} `json:"range"`
+		Command struct {
+			Title     string      `json:"title"`
+			Command   string      `json:"command"`
+			Arguments []chunkArgs `json:"arguments"`
+		} `json:"command"`
+	}
+	c.result("textDocument/codeLens", map[string]any{"textDocument": map[string]any{"uri": u}}, &lenses)
+	out := make([]fullLens, len(lenses))
+	for i, l := range lenses {
+		out[i] = fullLens{l.Range.Start.Line, l.Command.Title, l.Command.Command, l.Command.Arguments}
+	}
+	return out
+}
+
+var toFitRE = regexp.MustCompile(` · \+([0-9,]+) to fit$`)
+
+// packedLines returns, per path, the lines the pipeline's selection of the
+// open files at a total budget includes (what the lenses promise).
+func packedLines(t *testing.T, s *Server, total int) map[string]map[int]bool {
+	t.Helper()
+	res, err := s.conf.env().engine.Preview(context.Background(), whatIfRequest(total), s.openDocs())
+	if err != nil {
+		t.Fatal(err)
+	}
+	out := map[string]map[int]bool{}
+	for _, it := range res.Included {
+		if out[it.Path] == nil {
+			out[it.Path] = map[int]bool{}
+		}
+		for l := it.StartLine; l <= it.EndLine; l++ {
+			out[it.Path][l] = true
+		}
+	}
+	return out
+}
+
+// inPack reports whether every non-blank line of [start, end] is packed.
+func inPack(packed map[int]bool, text string, start, end int) bool {
+	lines := strings.Split(text, "\n")
+	for l := start; l <= end; l++ {
+		if l-1 < len(lines) && strings.TrimSpace(lines[l-1]) == "" {
+			continue
+		}
+		if !packed[l] {
+			return false
+		}
+	}
+	return true
+}
+
+// waitRefresh waits for a workspace/codeLens/refresh after the first
+// `after` server messages, then until every lens of u has its what-if state
+// (a configuration change sends a refresh of its own, before the states of
+// the new budget are known), and returns the new message count.
+func waitRefresh(t *testing.T, c *fakeClient, u string, after int) int {
+	t.Helper()
+	_, n := c.waitNote("workspace/codeLens/refresh", after, nil)
+	deadline := time.Now().Add(waitLimit)
+	for {
+		done := true
+		for _, l := range getFullLenses(t, c, u) {
+			if len(l.Args) == 0 {
+				done = false
+			}
+		}
+		if done {
+			return n
+		}
+		if time.Now().After(deadline) {
+			t.Fatalf("lenses of %s never got their what-if states", u)
+		}
+		time.Sleep(5 * time.Millisecond)
+	}
+}
+
+// checkWhatIf checks every lens of u against real packs: a "✓" chunk is in
+// the pack at the current total, a "+M" chunk is not, and is at total+M;
+// commands and their arguments match. It returns how many lenses were in
+// and out.
+func checkWhatIf(t *testing.T, c *fakeClient, s *Server, u, path, text string, total int) (in, out int) {
+	t.Helper()
+	lenses := getFullLenses(t, c, u)
+	now := packedLines(t, s, total)["a.go"]
+	for _, l := range lenses {
+		if len(l.Args) != 1 {
+			t.Fatalf("lens %q on line %d: want one command argument, got %+v", l.Title, l.Line, l.Args)
+		}
+		a := l.Args[0]
+		if string(a.URI) != u || a.Path != path || a.StartLine != l.Line+1 || a.Total != total {
+			t.Errorf("lens %q: arguments %+v", l.Title, a)
+		}
+		switch m := toFitRE.FindStringSubmatch(l.Title); {
+		case strings.HasSuffix(l.Title, " · ✓ in context"):
+			in++
+			if l.Command != cmdShowChunkReport || !a.InContext {
+				t.Errorf("lens %q: command %s %+v", l.Title, l.Command, a)
+			}
+			if !inPack(now, text, a.StartLine, a.EndLine) {
+				t.Errorf("lens %q (lines %d-%d) says in context, but a pack at %d leaves it out", l.Title, a.StartLine, a.EndLine, total)
+			}
+		case m != nil:
+			out++
+			more, _ := strconv.Atoi(strings.ReplaceAll(m[1], ",", ""))
+			if l.Command != cmdPinChunk || a.InContext || a.ToFit != more || more <= 0 {
+				t.Errorf("lens %q: command %s %+v", l.Title, l.Command, a)
+			}
+			if inPack(now, text, a.StartLine, a.EndLine) {
+				t.Errorf("lens %q (lines %d-%d) says +%d to fit, but a pack at %d includes it", l.Title, a.StartLine, a.EndLine, more, total)
+			}
+			if !inPack(packedLines(t, s, total+more)["a.go"], text, a.StartLine, a.EndLine) {
+				t.Errorf("lens %q (lines %d-%d): a pack at %d+%d still leaves it out", l.Title, a.StartLine, a.EndLine, total, more)
+			}
+		default:
+			t.Errorf("lens %q on line %d has no what-if state", l.Title, l.Line)
+		}
+	}
+	return in, out
+}
+
+func TestWhatIfLenses(t *testing.T) {
+	root := tempRoot(t)
+	path := filepath.Join(root, "a.go")
+	var srv *Server
+	c := startServer(t, Options{}, func(s *Server) { srv = s })
+	budget := func(total int) map[string]any {
+		return map[string]any{"acode": map[string]any{"budget": map[string]any{"totalTokens": total, "systemReserve": 100, "responseReserve": 100, "redistribute": true}}}
+	}
+	c.initialize(map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}, budget(1000)["acode"], root)
+	text := whatIfSrc(6)
+	seen := c.noteCount()
+	u := c.open(path, "go", text)
+	seen = waitRefresh(t, c, u, seen)
+
+	in, out := checkWhatIf(t, c, srv, u, path, text, 1000)
+	if in < 2 || out < 2 {
+		t.Errorf("at 1,000 tokens: %d lenses in context and %d out; want some of each (the file's lens and later functions out)", in, out)
+	}
+	if l := getFullLenses(t, c, u)[0]; !toFitRE.MatchString(l.Title) {
+		t.Errorf("file lens %q: the whole file does not fit 1,000 tokens", l.Title)
+	}
+
+	// A budget that holds everything: every lens says so.
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": budget(100000)})
+	seen = waitRefresh(t, c, u, seen)
+	if in, out := checkWhatIf(t, c, srv, u, path, text, 100000); out != 0 || in != 7 {
+		t.Errorf("at 100,000 tokens: %d in, %d out; want all 7 in", in, out)
+	}
+
+	// Back to a small budget, and an edit that adds two functions: the new
+	// version gets its own states, checked against packs of it.
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": budget(1000)})
+	seen = waitRefresh(t, c, u, seen)
+	text2 := whatIfSrc(8)
+	change(c, u, 2, map[string]any{"text": text2})
+	waitRefresh(t, c, u, seen)
+	in, out = checkWhatIf(t, c, srv, u, path, text2, 1000)
+	if in+out != 9 || out < 3 {
+		t.Errorf("after the edit: %d in, %d out; want 9 lenses, at least 3 out", in, out)
+	}
+}
+
+func TestWhatIfSuffix(t *testing.T) {
+	tests := []struct {
+		st   fitState
+		want string
+	}{
+		{fitState{in: true}, " · ✓ in context"},
+		{fitState{toFit: 34099}, " · +34,099 to fit"},
+		{fitState{toFit: 7}, " · +7 to fit"},
+		{fitState{reason: "secret (private key)"}, " · not packed: secret (private key)"},
+		{fitState{}, ""},
+	}
+	for _, tt := range tests {
+		if got := tt.st.suffix(); got != tt.want {
+			t.Errorf("%+v.suffix() = %q, want %q", tt.st, got, tt.want)
+		}
+	}
+}
+
+func TestThousands(t *testing.T) {
+	for n, want := range map[int]string{0: "0", 7: "7", 999: "999", 1000: "1,000", 34099: "34,099", 1234567: "1,234,567", -1234: "-1,234"} {
+		if got := thousands(n); got != want {
+			t.Errorf("thousands(%d) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestWhatIfLensesWithoutRefresh: a client that cannot refresh gets the
+// states on its next request, and no refresh request is sent.
+func TestWhatIfLensesWithoutRefresh(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{}, nil)
+	c.initialize(nil, nil, root)
+	u := c.open(filepath.Join(root, "a.go"), "go", whatIfSrc(2))
+	c.waitNote("acode/budget", 0, nil)
+	var lenses []fullLens
+	for i := 0; i < 200; i++ {
+		lenses = getFullLenses(t, c, u)
+		if strings.HasSuffix(lenses[0].Title, " · ✓ in context") {
+			break
+		}
+		time.Sleep(10 * time.Millisecond) // the state comes in the background
+	}
+	if !strings.HasSuffix(lenses[0].Title, " · ✓ in context") {
+		t.Fatalf("lenses never got their what-if state: %+v", lenses)
+	}
+	c.mu.Lock()
+	defer c.mu.Unlock()
+	for _, n := range c.notes {
+		if n.Method == "workspace/codeLens/refresh" {
+			t.Errorf("refresh sent to a client without refreshSupport")
+		}
+	}
+}
