@@ -17,9 +17,10 @@ type walk struct {
 	t       SourceType
 	sources []Source
 	excl    []Exclusion
-	dirs    map[string]bool // resolved directories walked
-	files   map[string]bool // resolved files listed or excluded
-	bytes   int64           // text gathered so far
+	dirs    map[string]bool  // resolved directories walked
+	files   map[string]bool  // resolved files listed or excluded
+	bytes   int64            // text gathered so far
+	report  func(int, int64) // see WithProgress; nil: none
 }
 
 // MaxWalkBytes bounds the text one Walk (and so one Search) gathers: 256
@@ -57,7 +58,7 @@ func (st *walk) over() error {
 // does not exist is an error (wrapping fs.ErrNotExist); a canceled ctx stops
 // the walk with ctx's error.
 func (w *Workspace) Walk(ctx context.Context, t SourceType, paths ...string) ([]Source, []Exclusion, error) {
-	st := &walk{w: w, t: t, dirs: map[string]bool{}, files: map[string]bool{}}
+	st := &walk{w: w, t: t, dirs: map[string]bool{}, files: map[string]bool{}, report: progressOf(ctx)}
 	if len(paths) == 0 {
 		for _, r := range w.roots {
 			if err := st.dir(ctx, r, r.abs, r.chain); err != nil {
@@ -254,6 +255,9 @@ func (st *walk) add(s Source, e *Exclusion) {
 	}
 	st.sources = append(st.sources, s)
 	st.bytes += int64(len(s.Content))
+	if st.report != nil {
+		st.report(len(st.sources)+len(st.excl), st.bytes)
+	}
 }
 
 // mustRel is relSlash for a path known to be below base.

@@ -54,6 +54,11 @@ type CheckResult struct {
 // when a check reserved nothing.
 const responseShare = 0.15
 
+// toolShare is the tiers preset's tool-results tier as a share of the
+// window (40,000 of 200,000): the most a check's hints offer one tool call
+// in a small window.
+const toolShare = 0.2
+
 // CheckConversation measures a message list against its budget without
 // changing it (acode/checkConversation). It validates the request like
 // [Trim] and fails only on invalid params.
@@ -103,7 +108,9 @@ func CheckConversation(ctx context.Context, c Counter, req CheckRequest) (*Check
 		reserve = floorTokens(float64(o.maxContext) * responseShare)
 		extra = reserve
 	}
-	res.Hints = Hints(res.AvailableTokens-extra, "")
-	res.Hints.TrimReservedOutputTokens = min(reserve+DefaultToolTokens, o.maxContext-1)
+	toolRoom := max(min(DefaultToolTokens, floorTokens(float64(o.maxContext)*toolShare)), 1)
+	res.Hints = Hints(res.AvailableTokens-extra, toolRoom, "")
+	res.Hints.TrimNeeded = !res.WithinBudget || res.Level == LevelCritical || res.Hints.MaxTokens < toolRoom
+	res.Hints.TrimReservedOutputTokens = min(reserve+toolRoom, o.maxContext-1)
 	return res, nil
 }

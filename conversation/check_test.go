@@ -63,15 +63,19 @@ func TestCheckConversation(t *testing.T) {
 			if after, _ := json.Marshal(msgs); string(before) != string(after) {
 				t.Fatal("the messages changed")
 			}
-			if got.Hints.MaxTokens != min(tt.hintTokens, DefaultToolTokens) {
-				t.Errorf("hints.maxTokens %d, want %d", got.Hints.MaxTokens, min(tt.hintTokens, DefaultToolTokens))
+			if want := min(tt.hintTokens, DefaultToolTokens, tt.req.MaxContextTokens/5); got.Hints.MaxTokens != want {
+				t.Errorf("hints.maxTokens %d, want %d", got.Hints.MaxTokens, want)
 			}
 			wantReserve := tt.req.ReservedOutputTokens
 			if wantReserve == 0 {
 				wantReserve = tt.req.MaxContextTokens * 15 / 100
 			}
-			if want := min(wantReserve+DefaultToolTokens, tt.req.MaxContextTokens-1); got.Hints.TrimReservedOutputTokens != want {
+			toolRoom := min(DefaultToolTokens, tt.req.MaxContextTokens/5)
+			if want := min(wantReserve+toolRoom, tt.req.MaxContextTokens-1); got.Hints.TrimReservedOutputTokens != want {
 				t.Errorf("hints.trimReservedOutputTokens %d, want %d", got.Hints.TrimReservedOutputTokens, want)
+			}
+			if want := !got.WithinBudget || got.Level == LevelCritical || got.Hints.MaxTokens < toolRoom; got.Hints.TrimNeeded != want {
+				t.Errorf("hints.trimNeeded %v", got.Hints.TrimNeeded)
 			}
 			joined := strings.Join(got.Warnings, "\n")
 			if len(got.Warnings) != len(tt.warnings) {

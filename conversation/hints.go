@@ -16,15 +16,15 @@ const DefaultToolTokens = 8000
 // matches × ~500 chars), a line of code, a diff hunk, a commit with its
 // header and message.
 var itemTokens = []struct {
-	tool   string
-	tokens int
-	noun   string
+	tool      string
+	tokens    int
+	one, many string
 }{
-	{ToolProjectFiles, 40, "files"},
-	{ToolSearchContent, 140, "search matches"},
-	{ToolReadFile, 10, "lines of a file"},
-	{ToolVCSDiff, 250, "diff hunks"},
-	{ToolVCSLog, 60, "commits"},
+	{ToolProjectFiles, 40, "file", "files"},
+	{ToolSearchContent, 140, "search match", "search matches"},
+	{ToolReadFile, 10, "line of a file", "lines of a file"},
+	{ToolVCSDiff, 250, "diff hunk", "diff hunks"},
+	{ToolVCSLog, 60, "commit", "commits"},
 }
 
 // ToolHints tell an agent what a tool call may return at the current
@@ -39,13 +39,18 @@ type ToolHints struct {
 	Section   string              `json:"section,omitempty"`
 	Tools     map[string]ToolHint `json:"tools"`
 	Text      string              `json:"text"`
-	// TrimReservedOutputTokens (acode/checkConversation only) is what to
-	// pass as reservedOutputTokens to acode/trimConversation so that the
-	// trimmed conversation leaves room for the response and one tool
-	// result of the default size: the request's reservedOutputTokens (or,
-	// when it gave none, the tiers preset's response share, 15 % of the
-	// window) plus [DefaultToolTokens].
-	TrimReservedOutputTokens int `json:"trimReservedOutputTokens,omitempty"`
+	// TrimNeeded and TrimReservedOutputTokens are for
+	// acode/checkConversation only. TrimNeeded says to trim before the next
+	// model call: the list is over its budget, at the critical level, or
+	// has no room left for a full-size tool result (the per-tool default,
+	// at most 20 % of the window — the tiers preset's tool share).
+	// TrimReservedOutputTokens is what to pass as reservedOutputTokens to
+	// acode/trimConversation so that the trimmed list leaves room for the
+	// response (the request's reservedOutputTokens or, when it gave none,
+	// the tiers preset's response share, 15 % of the window) and one
+	// full-size tool result.
+	TrimNeeded               bool `json:"trimNeeded,omitempty"`
+	TrimReservedOutputTokens int  `json:"trimReservedOutputTokens,omitempty"`
 }
 
 // ToolHint is what one tool call of a kind may return: about Items items,
@@ -56,11 +61,15 @@ type ToolHint struct {
 }
 
 // Hints computes the tool hints for remaining tokens where tool results go
-// (section names that place, or "").
-func Hints(remaining int, section string) ToolHints {
+// (section names that place, or ""), at most perCall tokens per tool call
+// (0: [DefaultToolTokens]).
+func Hints(remaining, perCall int, section string) ToolHints {
+	if perCall <= 0 {
+		perCall = DefaultToolTokens
+	}
 	remaining = max(remaining, 0)
 	h := ToolHints{
-		MaxTokens: min(DefaultToolTokens, remaining),
+		MaxTokens: min(perCall, remaining),
 		Remaining: remaining,
 		Section:   section,
 		Tools:     make(map[string]ToolHint, len(itemTokens)),
@@ -68,12 +77,16 @@ func Hints(remaining int, section string) ToolHints {
 	var parts []string
 	for _, it := range itemTokens {
 		n := h.MaxTokens / it.tokens
-		text := fmt.Sprintf("budget allows ~%s %s", thousands(n), it.noun)
+		noun := it.many
+		if n == 1 {
+			noun = it.one
+		}
+		text := fmt.Sprintf("budget allows ~%s %s", thousands(n), noun)
 		if it.tool == ToolSearchContent {
-			text = fmt.Sprintf("~%s tokens of search results (~%s matches)", thousands(h.MaxTokens), thousands(n))
+			text = fmt.Sprintf("~%s tokens of search results (~%s)", thousands(h.MaxTokens), plural(n, "match", "matches"))
 		}
 		h.Tools[it.tool] = ToolHint{Items: n, Text: text}
-		parts = append(parts, fmt.Sprintf("~%s %s", thousands(n), it.noun))
+		parts = append(parts, fmt.Sprintf("~%s %s", thousands(n), noun))
 	}
 	if h.MaxTokens == 0 {
 		h.Text = "No budget left for tool results: trim the conversation (acode/trimConversation) or summarise before the next tool call."

@@ -443,7 +443,7 @@ func summariseText(label, content string, lines []span, outline []string) func(i
 		}
 		b.WriteString("\nFirst lines:\n")
 		b.WriteString(strings.TrimRight(content[lines[0].start:lines[n-1].end], "\n"))
-		fmt.Fprintf(&b, "\n… %d lines omitted …\nLast lines:\n", len(lines)-2*n)
+		fmt.Fprintf(&b, "\n… %s omitted …\nLast lines:\n", plural(len(lines)-2*n, "line", "lines"))
 		b.WriteString(strings.TrimRight(content[lines[len(lines)-n].start:], "\n"))
 		return b.String()
 	}

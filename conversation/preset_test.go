@@ -171,7 +171,7 @@ func TestSectionBudgetHints(t *testing.T) {
 }
 
 func TestHintsText(t *testing.T) {
-	h := Hints(20000, SectionRetrievedContext)
+	h := Hints(20000, 0, SectionRetrievedContext)
 	want := "Budget allows ~8,000 tokens per tool call (20,000 tokens left for tool results): ~200 files, ~57 search matches, ~800 lines of a file, ~32 diff hunks, ~133 commits."
 	if h.Text != want {
 		t.Errorf("text\n%s\nwant\n%s", h.Text, want)
@@ -179,8 +179,14 @@ func TestHintsText(t *testing.T) {
 	if got := h.Tools[ToolSearchContent].Text; got != "~8,000 tokens of search results (~57 matches)" {
 		t.Errorf("search hint %q", got)
 	}
-	if h := Hints(-5, ""); h.MaxTokens != 0 || h.Remaining != 0 || !strings.Contains(h.Text, "No budget left") {
+	if h := Hints(-5, 0, ""); h.MaxTokens != 0 || h.Remaining != 0 || !strings.Contains(h.Text, "No budget left") {
 		t.Errorf("no budget: %+v", h)
+	}
+	if h := Hints(50, 0, ""); h.Tools[ToolProjectFiles].Text != "budget allows ~1 file" || h.Tools[ToolSearchContent].Text != "~50 tokens of search results (~0 matches)" {
+		t.Errorf("singular: %+v", h.Tools)
+	}
+	if h := Hints(20000, 1638, ""); h.MaxTokens != 1638 {
+		t.Errorf("per-call cap: %+v", h)
 	}
 	if got := thousands(-1234567); got != "-1,234,567" {
 		t.Errorf("thousands = %s", got)

@@ -232,7 +232,7 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 	if w := levelWarning(res.Level, res.UsedTotal, total, res.Percent, th, fmt.Sprintf("the %d-token budget", total)); w != "" {
 		res.Warnings = append(res.Warnings, w)
 	}
-	res.Hints = Hints(min(res.Available[p.tools], res.Remaining), p.tools)
+	res.Hints = Hints(min(res.Available[p.tools], res.Remaining), DefaultToolTokens, p.tools)
 	return res, nil
 }
 

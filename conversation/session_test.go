@@ -93,9 +93,9 @@ func TestAgentLoopWithDefaults(t *testing.T) {
 			t.Fatalf("step %d: check: %v", step, err)
 		}
 		sessions.RecordConversation(id, chk.CurrentTokens, false)
-		// Trim when the level is critical or the next default-size tool
-		// result would not fit, keeping the room the hints ask for.
-		if !chk.WithinBudget || chk.Level == LevelCritical || chk.Hints.MaxTokens < DefaultToolTokens {
+		// Trim when the hints say so (over, critical, or no room for a
+		// full-size tool result), keeping the room they ask for.
+		if chk.Hints.TrimNeeded {
 			res, err := Trim(ctx, c, TrimRequest{Messages: history, Model: model, ReservedOutputTokens: chk.Hints.TrimReservedOutputTokens, SessionID: id})
 			if err != nil {
 				t.Fatalf("step %d: trim: %v", step, err)
@@ -110,7 +110,7 @@ func TestAgentLoopWithDefaults(t *testing.T) {
 			if chk, err = CheckConversation(ctx, c, CheckRequest{Messages: history, Model: model, SessionID: id}); err != nil {
 				t.Fatal(err)
 			}
-			if chk.CurrentTokens != res.FinalTokens || chk.Hints.MaxTokens != DefaultToolTokens {
+			if chk.CurrentTokens != res.FinalTokens || chk.Hints.MaxTokens != DefaultToolTokens || chk.Hints.TrimNeeded {
 				t.Fatalf("step %d: after the trim the check says %d tokens (trim %d), hints %+v", step, chk.CurrentTokens, res.FinalTokens, chk.Hints)
 			}
 		}

@@ -26,9 +26,10 @@ func (s *Server) addFitToolResult() {
 	}, s.fitToolResult)
 }
 
-// fitToolResult is acode/fitToolResult; a maxTokens above the server's
-// max result tokens is lowered to it, so a larger page is paged.
-func (s *Server) fitToolResult(ctx context.Context, c *call, in conversation.FitRequest) (*sdk.CallToolResult, *conversation.FitResult, error) {
+// fitToolResult is acode/fitToolResult: the page is the text of the result;
+// a maxTokens above the server's max result tokens is lowered to it, so a
+// larger page is paged.
+func (s *Server) fitToolResult(ctx context.Context, c *call, in conversation.FitRequest) (*sdk.CallToolResult, *fitOutput, error) {
 	tok, err := c.tokenizerFor(in.Model, "", "model")
 	if err != nil {
 		return nil, nil, err
@@ -48,5 +49,17 @@ func (s *Server) fitToolResult(ctx context.Context, c *call, in conversation.Fit
 		}
 		res.Note = note
 	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}}, res, nil
+	out := &fitOutput{Tokens: res.Tokens, Returned: res.Returned, Total: res.Total, Continuation: res.Continuation, Note: res.Note}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}}, out, nil
+}
+
+// fitOutput is fit_tool_result's structured result: the acode/fitToolResult
+// result without its content, which is the text of the tool result (so the
+// page is sent once).
+type fitOutput struct {
+	Tokens       int     `json:"tokens"`
+	Returned     int     `json:"returned"`
+	Total        int     `json:"total"`
+	Continuation *string `json:"continuation"`
+	Note         string  `json:"note,omitempty"`
 }

@@ -3,8 +3,13 @@ package mcp
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
 	"time"
 
+	"github.com/bmatcuk/doublestar/v4"
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
@@ -155,6 +160,7 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	if len(req.Include) == 0 {
 		req.Include = []string{"**"}
 	}
+	req.Paths = walkBases(c.env.roots, req.Include)
 	if in.Search != "" {
 		req.Search = &pack.SearchParams{Pattern: in.Search}
 	}
@@ -175,4 +181,27 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	}
 	c.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("budget", total), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}}, out, nil
+}
+
+// walkBases returns the directories the globs can match under (their
+// static prefixes: "src/**/*.go" → src), so that a pack restricted to a
+// part of a large workspace walks only that part; nil (walk every root)
+// when a glob can match anywhere, when there are several roots (globs then
+// name a secondary root by its base name), or when no prefix exists.
+func walkBases(roots, globs []string) []string {
+	if len(roots) != 1 {
+		return nil
+	}
+	var bases []string
+	for _, g := range globs {
+		base, _ := doublestar.SplitPattern(strings.TrimPrefix(g, "./"))
+		if base == "." || base == "" || strings.HasPrefix(base, "/") || slices.Contains(strings.Split(base, "/"), "..") {
+			return nil // everywhere, or invalid: the pipeline reports it
+		}
+		abs := filepath.Join(roots[0], filepath.FromSlash(base))
+		if _, err := os.Lstat(abs); err == nil && !slices.Contains(bases, abs) {
+			bases = append(bases, abs)
+		}
+	}
+	return bases
 }

@@ -6,6 +6,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/bmatcuk/doublestar/v4"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -70,6 +71,22 @@ func TestNoOverrun(t *testing.T) {
 				t.Errorf("case %d %v: %s", i, args, r.text)
 			}
 			continue
+		}
+		if g, ok := args["paths"].([]string); ok {
+			for _, x := range r.structured["included"].([]any) {
+				it := x.(map[string]any)
+				if it["type"] != "open_file" {
+					continue
+				}
+				matched := false
+				for _, glob := range g {
+					m, _ := doublestar.Match(glob, it["path"].(string))
+					matched = matched || m
+				}
+				if !matched {
+					t.Errorf("case %d: %s included outside %v", i, it["path"], g)
+				}
+			}
 		}
 		got := tok.Count(r.text)
 		if got != num(r.structured, "tokenCount") {

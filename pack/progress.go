@@ -1,9 +1,12 @@
 package pack
 
 import (
+	"context"
 	"fmt"
 	"sync"
 	"time"
+
+	"github.com/acode-lsp/acode-lsp/collector"
 )
 
 // progressEvery is the longest a running stage goes without a report when
@@ -63,4 +66,18 @@ func mb(n int64) string {
 		return fmt.Sprintf("%d KB", (n+1023)>>10)
 	}
 	return fmt.Sprintf("%.1f MB", float64(n)/(1<<20))
+}
+
+// walkProgress returns a context under which the collector's walks report
+// the files and bytes read so far, as "collecting sources: N files (X MB)
+// read" at pct (the total is not known before the walk ends), at most every
+// progressEvery.
+func walkProgress(ctx context.Context, report func(string, int), pct int) context.Context {
+	var last time.Time
+	return collector.WithProgress(ctx, func(files int, bytes int64) {
+		if now := time.Now(); now.Sub(last) >= progressEvery {
+			last = now
+			report(fmt.Sprintf("collecting sources: %s files (%s) read", num(files), mb(bytes)), pct)
+		}
+	})
 }

@@ -12,6 +12,12 @@ set -euo pipefail
 
 here=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
 repo=$(cd "$here/../.." && pwd)
+# Every npm install in a recipe of the Makefiles must go through npm-env.sh.
+if bad=$(grep -nP '^\t.*\bnpm (ci|install)\b' "$repo"/Makefile "$repo"/mk/*.mk | grep -v 'NPM_ENV'); then
+	echo "check-npm-env: FAIL: npm installs that do not run through \$(NPM_ENV) (editors/scripts/npm-env.sh), so they depend on the user's ~/.npmrc:" >&2
+	echo "$bad" >&2
+	exit 1
+fi
 mkdir -p "$repo/.cache"
 work=$(mktemp -d "$repo/.cache/check-npm-env.XXXXXX")
 trap 'rm -rf "$work"' EXIT

@@ -1,0 +1,630 @@
+package pack
+
+import (
+	"math"
+	"path"
+	"regexp"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+)
+
+// Relevance features that the evaluation can switch off one at a time
+// (Engine.Ablate; docs/quality.md "Ablations").
+const (
+	featBM25     = "bm25"     // tf saturation and length normalisation (off: share of query terms present)
+	featProse    = "prose"    // code-over-prose prior
+	featFile     = "file"     // evidence of the whole file
+	featNames    = "names"    // symbol-name and path matches
+	featStem     = "stem"     // light stemming
+	featCodeStat = "codestat" // query words typical of prose rather than code weigh less
+	featBuilt    = "built"    // built, bundled and vendored files weigh less
+	featTests    = "tests"    // test files weigh a little less
+	featFine     = "fine"     // chunks of at most fineChunkTokens when ranking against a query
+)
+
+type features struct {
+	bm25, prose, file, names, stem, codeStat, built, tests bool
+}
+
+func newFeatures(off []string) features {
+	f := features{bm25: true, prose: true, file: true, names: true, stem: true, codeStat: true, built: true, tests: true}
+	for _, o := range off {
+		switch strings.TrimSpace(o) {
+		case featBM25:
+			f.bm25 = false
+		case featProse:
+			f.prose = false
+		case featFile:
+			f.file = false
+		case featNames:
+			f.names = false
+		case featStem:
+			f.stem = false
+		case featCodeStat:
+			f.codeStat = false
+		case featBuilt:
+			f.built = false
+		case featTests:
+			f.tests = false
+		}
+	}
+	return f
+}
+
+// Ranking constants (docs/ranking.md; each measured in docs/quality.md).
+const (
+	bm25K1 = 1.2
+	bm25B  = 0.75
+	// proseFactor scales the term score of prose (documentation,
+	// changelogs) when the query names an identifier or anything of the
+	// code; proseFactorPlain when it does not.
+	proseFactor      = 0.5
+	proseFactorPlain = 0.8
+	// nameWeight is the weight of query terms found in the chunk's symbol
+	// name (the chunk defines it) and pathWeight of those in its file name.
+	nameWeight = 1.0
+	pathWeight = 0.5
+	// fileWeight is the weight of the file's best chunk score added to each
+	// of its chunks.
+	fileWeight = 0.25
+	// builtFactor scales built, bundled, minified and vendored files (a
+	// copy of the code, not the code); testFactor test files.
+	builtFactor = 0.25
+	testFactor  = 0.7
+)
+
+// maxQueryTerms caps the distinct query terms used.
+const maxQueryTerms = 64
+
+// query is a search query prepared for lexical relevance over a set of
+// chunks: per-term weights from the chunks' statistics and every chunk's
+// raw score, normalised by the best.
+type query struct {
+	feat  features
+	lens  *lengths // skips most words before they are lowered
+	terms []string
+	index map[string]int
+	w     []float64 // weight of each term
+	raw   []float64 // raw score by Item.Seq
+	best  float64
+}
+
+// newQuery splits the query into identifier-aware terms (see [Terms]) and
+// scores every chunk (docs/ranking.md):
+//
+//	w(t)   = idf(t) · prose(t)
+//	idf(t) = ln(1 + (N − df(t) + 0.5) / (df(t) + 0.5))      over the N chunks
+//	bm25   = Σ w(t) · tf·(k1+1) / (tf + k1·(1 − b + b·len/avglen))   len in tokens
+//	raw    = bm25 · prior + nameWeight·Σ_{t in symbol name} w(t) + pathWeight·Σ_{t in file name} w(t)
+//	       + fileWeight · max raw of the chunk's file
+//
+// prose(t) ≤ 1 lowers words that are typical of documentation rather than
+// code (their document frequency among prose chunks exceeds that among code
+// chunks); prior < 1 for prose chunks. relevance = raw / max raw. It
+// returns nil for an empty query.
+func newQuery(text string, items []*budget.Item, feat features) *query {
+	terms := uniq(termsOf(text, feat.stem))
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
+	if len(terms) == 0 || len(items) == 0 {
+		return nil
+	}
+	q := &query{feat: feat, terms: terms, index: make(map[string]int, len(terms)), w: make([]float64, len(terms))}
+	q.lens = newLengths(terms)
+	for i, t := range terms {
+		q.index[t] = i
+	}
+	codeQuery := namesCode(text)
+	nt := len(terms)
+	maxSeq := 0
+	for _, it := range items {
+		maxSeq = max(maxSeq, it.Seq)
+	}
+	tf := make([]uint16, len(items)*nt)
+	df := make([]int, nt)
+	dfProse := make([]int, nt)
+	prose := make([]bool, len(items))
+	nProse := 0
+	totalLen := 0
+	for k, it := range items {
+		row := tf[k*nt : (k+1)*nt]
+		q.count(it.Content, row)
+		prose[k] = isProse(it.Path)
+		if prose[k] {
+			nProse++
+		}
+		totalLen += max(1, it.Tokens)
+		for i, f := range row {
+			if f > 0 {
+				df[i]++
+				if prose[k] {
+					dfProse[i]++
+				}
+			}
+		}
+	}
+	n := float64(len(items))
+	nCode := len(items) - nProse
+	for i := range terms {
+		q.w[i] = math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
+		if feat.codeStat && nProse > 0 && nCode > 0 {
+			// Share of prose chunks holding t against the share of code
+			// chunks: a word of commit messages and changelogs ("fix",
+			// "issue") is frequent in prose and rare in code.
+			rp := (float64(dfProse[i]) + 0.5) / (float64(nProse) + 1)
+			rc := (float64(df[i]-dfProse[i]) + 0.5) / (float64(nCode) + 1)
+			if rp > rc {
+				q.w[i] *= max(0.25, rc/rp)
+			}
+		}
+	}
+	avg := float64(totalLen) / n
+	q.raw = make([]float64, maxSeq+1)
+	fileBest := map[string]float64{}
+	type pathInfo struct {
+		built, test bool
+		score       float64
+	}
+	paths := map[string]*pathInfo{}
+	for k, it := range items {
+		row := tf[k*nt : (k+1)*nt]
+		s := 0.0
+		present, all := 0.0, 0.0
+		norm := 1 - bm25B + bm25B*float64(max(1, it.Tokens))/avg
+		for i, f := range row {
+			all += q.w[i]
+			if f == 0 {
+				continue
+			}
+			ff := float64(f)
+			s += q.w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
+			present += q.w[i]
+		}
+		if !feat.bm25 {
+			s = present / max(all, 1e-9)
+		}
+		if feat.prose && prose[k] {
+			if codeQuery {
+				s *= proseFactor
+			} else {
+				s *= proseFactorPlain
+			}
+		}
+		pi := paths[it.Path]
+		if pi == nil {
+			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path)}
+			if feat.names {
+				pi.score = q.pathScore(it.Path)
+			}
+			paths[it.Path] = pi
+		}
+		if feat.names {
+			s += q.nameScore(it.Name) + pi.score
+		}
+		if feat.built && pi.built {
+			s *= builtFactor
+		} else if feat.tests && pi.test {
+			s *= testFactor
+		}
+		q.raw[it.Seq] = s
+		if it.Path != "" && s > fileBest[it.Path] {
+			fileBest[it.Path] = s
+		}
+	}
+	for _, it := range items {
+		if feat.file && it.Path != "" {
+			q.raw[it.Seq] += fileWeight * fileBest[it.Path]
+		}
+		q.best = max(q.best, q.raw[it.Seq])
+	}
+	return q
+}
+
+// nameScore weighs the query terms in a chunk's symbol name: the chunk
+// defines what the query names.
+func (q *query) nameScore(name string) float64 {
+	s := 0.0
+	if name != "" {
+		seen := uint64(0)
+		scanTerms(name, false, q.feat.stem, q.lens, func(t []byte) {
+			if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
+				seen |= 1 << i
+				s += nameWeight * q.w[i]
+			}
+		})
+	}
+	return s
+}
+
+// pathScore weighs the query terms in a file's name (without extension)
+// and its directory's name.
+func (q *query) pathScore(p string) float64 {
+	if p == "" {
+		return 0
+	}
+	base := path.Base(p)
+	if ext := path.Ext(base); ext != "" && len(ext) < len(base) {
+		base = base[:len(base)-len(ext)]
+	}
+	s := 0.0
+	seen := uint64(0)
+	scanTerms(base+" "+path.Base(path.Dir(p)), false, q.feat.stem, q.lens, func(t []byte) {
+		if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
+			seen |= 1 << i
+			s += pathWeight * q.w[i]
+		}
+	})
+	return s
+}
+
+// count adds the occurrences of each query term in text to row.
+func (q *query) count(text string, row []uint16) {
+	scanTerms(text, false, q.feat.stem, q.lens, func(t []byte) {
+		if i, ok := q.index[string(t)]; ok && row[i] < math.MaxUint16 {
+			row[i]++
+		}
+	})
+}
+
+// relevance is the chunk's raw score over the best raw score, in [0,1].
+func (q *query) relevance(it *budget.Item) float64 {
+	if q.best <= 0 || it.Seq >= len(q.raw) {
+		return 0
+	}
+	return min(1, q.raw[it.Seq]/q.best)
+}
+
+// proseExt are the extensions of documentation files.
+var proseExt = map[string]bool{".md": true, ".markdown": true, ".rst": true, ".txt": true, ".adoc": true, ".asciidoc": true, ".textile": true, ".rdoc": true, ".org": true}
+
+// proseBase are name prefixes of documentation files without a telling
+// extension (CHANGES, HISTORY.md, …).
+var proseBase = []string{"changelog", "changes", "history", "news", "readme", "authors", "contributors", "contributing", "license", "notice", "security", "code_of_conduct"}
+
+// isProse reports whether a path is documentation or a changelog rather
+// than code.
+func isProse(p string) bool {
+	if p == "" {
+		return false
+	}
+	base := strings.ToLower(path.Base(p))
+	if proseExt[path.Ext(base)] {
+		return true
+	}
+	for _, b := range proseBase {
+		if strings.HasPrefix(base, b) {
+			return true
+		}
+	}
+	return false
+}
+
+var (
+	builtPath = regexp.MustCompile(`(^|/)(dist|build|vendor|node_modules|third_party|bower_components|out|target)/|\.(min|bundle|umd|cjs\.min)\.[cm]?js$|\.map$|(^|/)(package-lock\.json|yarn\.lock|pnpm-lock\.yaml|go\.sum|poetry\.lock|Cargo\.lock)$`)
+	testPath  = regexp.MustCompile(`(^|/)(tests?|__tests__|spec|testdata|fixtures?)/|_test\.go$|(^|/)test_[^/]*\.py$|_test\.py$|\.(test|spec)\.[cm]?[jt]sx?$|Tests?\.java$|(^|/)conftest\.py$`)
+)
+
+// isBuilt reports whether a path holds built, bundled, minified or vendored
+// code or a lock file.
+func isBuilt(p string) bool { return p != "" && builtPath.MatchString(p) }
+
+// isTest reports whether a path is a test file or test data.
+func isTest(p string) bool { return p != "" && testPath.MatchString(p) }
+
+// namesCode reports whether a query names something of the code: an
+// identifier with an inner capital, an underscore, a dot or a call
+// ("getRandomValues", "normalize_path", "Client.close()"), or code in
+// backticks.
+func namesCode(text string) bool {
+	if strings.Contains(text, "`") || strings.Contains(text, "()") {
+		return true
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;:!?\"'()[]{}<>", r) }) {
+		w = strings.Trim(w, "._")
+		if strings.HasPrefix(w, "#") || strings.Contains(w, "://") {
+			continue
+		}
+		var prev rune
+		for _, r := range w {
+			// an inner capital after a lower-case letter (getRandomValues;
+			// not HTTP), or an inner underscore or dot (normalize_path,
+			// Client.close)
+			if unicode.IsLower(prev) && unicode.IsUpper(r) || prev != 0 && (r == '_' || r == '.') {
+				return true
+			}
+			prev = r
+		}
+	}
+	return false
+}
+
+var stopwords = map[string]bool{
+	"a": true, "an": true, "and": true, "are": true, "as": true, "at": true, "be": true, "by": true, "can": true,
+	"do": true, "does": true, "for": true, "from": true, "how": true, "i": true, "if": true, "in": true, "is": true,
+	"it": true, "of": true, "on": true, "or": true, "the": true, "this": true, "that": true, "to": true, "what": true,
+	"when": true, "where": true, "which": true, "who": true, "why": true, "with": true, "we": true, "my": true,
+}
+
+// Terms splits text into lower-case terms, identifier-aware: words are cut at
+// non-alphanumerics, underscores, camelCase humps and digit boundaries
+// ("parseHTTPRequest2" → parse, http, request, 2; "normalize_path" →
+// normalize, path), and a compound identifier also yields itself without
+// underscores ("parsehttprequest2", "normalizepath", so that normalizePath
+// meets normalize_path). Stop words and one-letter terms are dropped, and
+// terms are lightly stemmed ([stem]: "redirects", "redirected" →
+// "redirect").
+func Terms(text string) []string { return termsOf(text, true) }
+
+func termsOf(text string, stemming bool) []string {
+	var out []string
+	scanTerms(text, true, stemming, nil, func(t []byte) { out = append(out, string(t)) })
+	return out
+}
+
+// stemSlack is the most bytes [stem] removes.
+const stemSlack = 5
+
+// lengths is a quick filter of the words that may become a wanted term:
+// by length (bit n of lens: a term has n bytes, bit 63: a longer one) and
+// by the first two bytes, lower-cased.
+type lengths struct {
+	lens   uint64
+	prefix [1 << 14]uint64 // bitmap indexed by the two lower-cased leading bytes
+}
+
+func newLengths(terms []string) *lengths {
+	l := &lengths{}
+	for _, t := range terms {
+		l.lens |= 1 << min(len(t), 63)
+		if len(t) >= 2 {
+			k := uint32(t[0])<<8 | uint32(t[1])
+			l.prefix[k>>6] |= 1 << (k & 63)
+		}
+	}
+	return l
+}
+
+// may reports whether an ASCII word of n bytes (after removing
+// underscores) that starts with a, b can become a wanted term.
+func (l *lengths) may(a, b byte, n, slack int) bool {
+	n = min(n, 63)
+	lo := max(0, n-slack)
+	if l.lens&(((uint64(1)<<(n-lo+1))-1)<<lo) == 0 {
+		return false
+	}
+	if 'A' <= a && a <= 'Z' {
+		a += 'a' - 'A'
+	}
+	if 'A' <= b && b <= 'Z' {
+		b += 'a' - 'A'
+	}
+	k := uint32(a)<<8 | uint32(b)
+	return l.prefix[k>>6]&(1<<(k&63)) != 0
+}
+
+// stem removes a plural or verb ending, lightly and the same way on both
+// sides of a match: -ies → -y, -sses → -ss, -s (not -ss, -us, -is), then
+// -ing / -ed (keeping at least 4 bytes), then a final -e (keeping 4), so
+// "parse", "parses", "parsed" and "parsing" all become "pars". Words of 3
+// bytes or less are left alone.
+func stem(b []byte) []byte {
+	n := len(b)
+	if n <= 3 {
+		return b
+	}
+	switch {
+	case n > 4 && b[n-3] == 'i' && b[n-2] == 'e' && b[n-1] == 's':
+		b = append(b[:n-3], 'y')
+	case n > 4 && string(b[n-4:]) == "sses":
+		b = b[:n-2]
+	case b[n-1] == 's' && b[n-2] != 's' && b[n-2] != 'u' && b[n-2] != 'i':
+		b = b[:n-1]
+	}
+	n = len(b)
+	switch {
+	case n >= 7 && string(b[n-3:]) == "ing":
+		b = b[:n-3]
+	case n >= 6 && b[n-2] == 'e' && b[n-1] == 'd':
+		b = b[:n-2]
+	}
+	if n = len(b); n > 4 && b[n-1] == 'e' {
+		b = b[:n-1]
+	}
+	return b
+}
+
+// scanTerms calls fn with each term of text (see [Terms]); the slice is
+// only valid during the call. ASCII words take a fast path. Stop words are
+// dropped only when stop is set (matching against query terms, which hold
+// none, can skip that lookup). A non-nil lens skips ASCII words that cannot
+// become a wanted term (by length and leading bytes) before they are
+// lowered.
+func scanTerms(text string, stop, stemming bool, lens *lengths, fn func([]byte)) {
+	buf := make([]byte, 0, 64)
+	slack := 1 // the plural s
+	if stemming {
+		slack = stemSlack
+	}
+	emit := func(word string, ascii, compound bool) {
+		if lens != nil && ascii && len(word) >= 2 {
+			if compound {
+				if strings.IndexByte(word, '_') >= 0 {
+					w := strings.ReplaceAll(word, "_", "")
+					if len(w) < 2 || !lens.may(w[0], w[1], len(w), slack) {
+						return
+					}
+				} else if !lens.may(word[0], word[1], len(word), slack) {
+					return
+				}
+			} else if !lens.may(word[0], word[1], len(word), slack) {
+				return // no wanted term can come of the word
+			}
+		}
+		buf = buf[:0]
+		if ascii {
+			for i := 0; i < len(word); i++ {
+				c := word[i]
+				if 'A' <= c && c <= 'Z' {
+					c += 'a' - 'A'
+				} else if c == '_' {
+					continue
+				}
+				buf = append(buf, c)
+			}
+		} else {
+			for _, r := range word {
+				if r == '_' {
+					continue
+				}
+				buf = utf8.AppendRune(buf, unicode.ToLower(r))
+			}
+		}
+		if len(buf) < 2 || stop && stopwords[string(buf)] {
+			return
+		}
+		if stemming {
+			buf = stem(buf)
+		} else if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+			buf = buf[:len(buf)-1]
+		}
+		fn(buf)
+	}
+	i := 0
+	for i < len(text) {
+		// Skip to the start of a word.
+		if c := text[i]; c < utf8.RuneSelf {
+			if !asciiWord(c) {
+				i++
+				continue
+			}
+		} else if r, size := utf8.DecodeRuneInString(text[i:]); !isWordRune(r) {
+			i += size
+			continue
+		}
+		start, ascii := i, true
+		for i < len(text) {
+			if c := text[i]; c < utf8.RuneSelf {
+				if !asciiWord(c) {
+					break
+				}
+				i++
+				continue
+			}
+			r, size := utf8.DecodeRuneInString(text[i:])
+			if !isWordRune(r) {
+				break
+			}
+			ascii = false
+			i += size
+		}
+		word := strings.Trim(text[start:i], "_")
+		if word == "" {
+			continue
+		}
+		parts := 0
+		part := func(p string) {
+			parts++
+			emit(p, ascii, false)
+		}
+		if ascii {
+			forEachPartASCII(word, part)
+		} else {
+			forEachPart(word, part)
+		}
+		if parts > 1 {
+			emit(word, ascii, true)
+		}
+	}
+}
+
+func isWordRune(r rune) bool {
+	if r < utf8.RuneSelf {
+		return asciiWord(byte(r))
+	}
+	return unicode.IsLetter(r) || unicode.IsDigit(r)
+}
+
+func asciiWord(c byte) bool {
+	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
+}
+
+// forEachPartASCII is forEachPart for ASCII words.
+func forEachPartASCII(w string, fn func(string)) {
+	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
+	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
+	digit := func(c byte) bool { return '0' <= c && c <= '9' }
+	start := 0
+	for i := 1; i < len(w); i++ {
+		prev, cur := w[i-1], w[i]
+		if cur == '_' {
+			if i > start {
+				fn(w[start:i])
+			}
+			start = i + 1
+			continue
+		}
+		if prev == '_' {
+			continue
+		}
+		cut := (lower(prev) && upper(cur)) ||
+			(upper(prev) && upper(cur) && i+1 < len(w) && lower(w[i+1])) ||
+			(digit(prev) != digit(cur))
+		if cut {
+			fn(w[start:i])
+			start = i
+		}
+	}
+	if start < len(w) {
+		fn(w[start:])
+	}
+}
+
+// forEachPart cuts an identifier at underscores, camelCase humps and
+// letter/digit borders.
+func forEachPart(w string, fn func(string)) {
+	start := 0
+	var prev rune = -1
+	for i, cur := range w {
+		if cur == '_' {
+			if i > start {
+				fn(w[start:i])
+			}
+			start = i + 1
+			prev = -1
+			continue
+		}
+		if prev >= 0 {
+			next, _ := utf8.DecodeRuneInString(w[i+utf8.RuneLen(cur):])
+			if i+utf8.RuneLen(cur) >= len(w) {
+				next = 0
+			}
+			cut := (unicode.IsLower(prev) && unicode.IsUpper(cur)) ||
+				(unicode.IsUpper(prev) && unicode.IsUpper(cur) && next != 0 && unicode.IsLower(next)) ||
+				(unicode.IsDigit(prev) != unicode.IsDigit(cur))
+			if cut {
+				fn(w[start:i])
+				start = i
+			}
+		}
+		prev = cur
+	}
+	if start < len(w) {
+		fn(w[start:])
+	}
+}
+
+func uniq(list []string) []string {
+	seen := map[string]bool{}
+	out := list[:0:0]
+	for _, s := range list {
+		if !seen[s] {
+			seen[s] = true
+			out = append(out, s)
+		}
+	}
+	return out
+}

@@ -1,0 +1,180 @@
+package pack
+
+import (
+	"context"
+	"os"
+	"path/filepath"
+	"reflect"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+func TestTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"parseHTTPRequest2", []string{"pars", "http", "request", "parsehttprequest2"}}, // "2": one letter
+		{"normalize_path", []string{"normaliz", "path", "normalizepath"}},
+		{"normalizePath", []string{"normaliz", "path", "normalizepath"}},
+		{"__init__", []string{"init"}},
+		{"Client.close()", []string{"client", "clos"}},
+		{"redirects redirected redirecting", []string{"redirect", "redirect", "redirect"}},
+		{"parse parses parsed parsing", []string{"pars", "pars", "pars", "pars"}},
+		{"proxies classes status", []string{"proxy", "class", "status"}},
+		{"Fix the bug in a cart", []string{"fix", "bug", "cart"}},
+		{"Größe_ändern", []string{"größ", "ändern", "größeändern"}},
+	}
+	for _, tt := range tests {
+		if got := Terms(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("Terms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+// The length-and-prefix filter must never hide a word that becomes a query
+// term: matching with it equals matching without it.
+func TestScanFilterIsExact(t *testing.T) {
+	query := "getRandomValues redirect parsing normalize_path proxies X1 ab"
+	text := "func GetRandomValues() { redirected(parsed, normalizePath, proxy, x1, AB, __ab__, abs) } parsing_proxies"
+	terms := uniq(Terms(query))
+	lens := newLengths(terms)
+	want := map[string]bool{}
+	for _, t := range terms {
+		want[t] = true
+	}
+	var all, filtered []string
+	scanTerms(text, false, true, nil, func(b []byte) {
+		if want[string(b)] {
+			all = append(all, string(b))
+		}
+	})
+	scanTerms(text, false, true, lens, func(b []byte) {
+		if want[string(b)] {
+			filtered = append(filtered, string(b))
+		}
+	})
+	if !reflect.DeepEqual(all, filtered) || len(all) == 0 {
+		t.Fatalf("filtered scan found %q, unfiltered %q", filtered, all)
+	}
+}
+
+func items(specs ...[3]string) []*budget.Item {
+	var out []*budget.Item
+	for i, s := range specs {
+		out = append(out, &budget.Item{Path: s[0], Name: s[1], Content: s[2], Tokens: max(1, len(s[2])/4), Seq: i})
+	}
+	return out
+}
+
+func TestRelevanceOrder(t *testing.T) {
+	filler := strings.Repeat("lorem ipsum dolor sit amet consectetur adipiscing elit ", 40)
+	tests := []struct {
+		name   string
+		query  string
+		items  []*budget.Item
+		better int // this item must score above every other one
+	}{
+		{"tf saturation and length normalisation: the short chunk about the words wins",
+			"request timeout",
+			items([3]string{"a.go", "", filler + " timeout " + filler + " request " + filler},
+				[3]string{"b.go", "", "func f() { request.timeout = d; if request.timeout > 0 { return } }"},
+				[3]string{"c.go", "", "unrelated code"}),
+			1},
+		{"the chunk that defines the named symbol beats one that mentions it",
+			"fix normalize_path for empty paths",
+			items([3]string{"urls.py", "", "def other():\n    return normalize_path(x)  # normalize the path of an empty url\n"},
+				[3]string{"urlparse.py", "normalize_path", "def normalize_path(path):\n    if not path:\n        return path\n"},
+				[3]string{"x.py", "", "pass"}),
+			1},
+		{"code beats a changelog that repeats the query's words",
+			"Fix `Context.Keys` race",
+			items([3]string{"CHANGELOG.md", "", "- fix race in Context.Keys\n- fix race\n- fix Keys race in context\n"},
+				[3]string{"context.go", "(*Context).Set", "func (c *Context) Set(key string, value any) {\n\tc.Keys[key] = value\n}\n"},
+				[3]string{"other.go", "", "func unrelated() {}"}),
+			1},
+		{"the source beats its built copy",
+			"wrap errors to improve async stack trace",
+			items([3]string{"dist/axios.js", "", "function wrap(err) { // improve async stack trace\n  return errors.wrap(err)\n}\n"},
+				[3]string{"lib/core/Axios.js", "", "function wrap(err) { // improve async stack trace\n  return errors.wrap(err)\n}\n"},
+				[3]string{"lib/other.js", "", "x"}),
+			1},
+		{"a file name that the query names",
+			"fix(utils): replace random values",
+			items([3]string{"lib/helpers.js", "", "const values = random()"},
+				[3]string{"lib/utils.js", "", "const values = random()"}),
+			1},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			q := newQuery(tt.query, tt.items, newFeatures(nil))
+			best := q.relevance(tt.items[tt.better])
+			if best != 1 {
+				t.Errorf("the best chunk has relevance %v, want 1", best)
+			}
+			for i, it := range tt.items {
+				if r := q.relevance(it); i != tt.better && r >= best {
+					t.Errorf("%s scored %v, not below %s's %v", it.Path, r, tt.items[tt.better].Path, best)
+				}
+				if r := q.relevance(it); r < 0 || r > 1 {
+					t.Errorf("relevance %v outside [0,1]", r)
+				}
+			}
+		})
+	}
+}
+
+func TestNamesCode(t *testing.T) {
+	for q, want := range map[string]bool{
+		"Fix `TypeAdapter.toJson` throwing": true, "replace getRandomValues with crypto": true,
+		"Fast path for normalize_path cases": true, "call close() twice": true,
+		"Preserve HTTP method when following redirect (#1758)": false, "Fix it. Then go": false,
+	} {
+		if namesCode(q) != want {
+			t.Errorf("namesCode(%q) = %v", q, !want)
+		}
+	}
+}
+
+// Recency comes from the user's activity only: a file's modification time
+// gives none, an open document's last change does (DESIGN rule 5).
+func TestRecencyFromActivityOnly(t *testing.T) {
+	dir := t.TempDir()
+	for name, age := range map[string]time.Duration{"old.go": 30 * 24 * time.Hour, "new.go": 0} {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("package x\n\nfunc F() {}\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		mt := time.Now().Add(-age)
+		if err := os.Chtimes(p, mt, mt); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ws, err := collector.New(collector.Options{Roots: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(config.Default(), ws)
+	res, err := e.Pack(context.Background(), Request{Paths: []string{dir}}, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, it := range res.Included {
+		if want := 0.2 * 0.8; it.Score != want {
+			t.Errorf("walked %s: score %v, want %v (no recency from a file time)", it.Path, it.Score, want)
+		}
+	}
+	open := []OpenDoc{{AbsPath: filepath.Join(dir, "old.go"), Text: "package x\n\nfunc F() {}\n", Modified: time.Now()}}
+	res, err = e.Pack(context.Background(), Request{}, open, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(res.Included) != 1 || res.Included[0].Score != 0.3+0.16 {
+		t.Fatalf("open document: %+v, want score 0.46 (recency 1)", res.Included)
+	}
+}
