@@ -305,7 +305,6 @@ func (h *hitSet) addAt(ri, lineStart, pos int) {
 	h.hits = append(h.hits, hit{ri, lineStart, end})
 }
 
-
 // activeRules returns the rules that have a hit, in table order.
 func activeRules(hits []hit) []*rule {
 	on := make([]bool, len(rules))
