@@ -77,6 +77,9 @@ type Item struct {
 	Kind, Name string
 	// Seq is a unique, stable sequence number: the final tie-break.
 	Seq int
+	// Outline marks lines of a file's outline (signatures and doc
+	// comments, DESIGN rule 8) rather than a whole chunk.
+	Outline bool
 }
 
 // Lines is the number of lines the item spans.

@@ -17,6 +17,10 @@ type SelectOptions struct {
 	// FillMin is the smallest leftover (tokens) worth filling with the
 	// leading lines of a candidate that does not fit whole; 0 means 48.
 	FillMin int
+	// Outline returns the outline of the file of a candidate (the file's
+	// best one, which did not fit): items of lines of the file, counted,
+	// marked Outline; nil when the file has none. Nil means no outlines.
+	Outline func(best *Item) []*Item
 }
 
 // Selection is the outcome of [Select].
@@ -43,8 +47,10 @@ type Selection struct {
 // the remaining candidates in global rank order. A candidate never brings a
 // line that a better-ranked selected item already brought. If nothing fits
 // that way, the best candidate that fits Available is taken, so content that
-// can fit is never dropped entirely; last, leftover room is filled with the
-// leading whole lines of the best candidates that did not fit whole.
+// can fit is never dropped entirely; then, with opts.Outline, half of the
+// leftover room buys the outlines of the best-ranked files whose best chunk
+// is not in the pack; last, leftover room is filled with the leading whole
+// lines of the best candidates that did not fit whole.
 //
 // items must be in rank order ([Less]).
 func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
@@ -99,11 +105,48 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 	for _, c := range Categories {
 		leftover += remaining[c]
 	}
-	// Pass 2: leftover to everyone, in global rank order.
+	best := map[string]*Item{} // each file's best candidate
+	for _, it := range items {
+		if k := it.fileKey(); k != "" && best[k] == nil {
+			best[k] = it
+		}
+	}
+	outlined := map[string]bool{}
+	// outline returns the outline of it's file (lines not in the pack yet)
+	// and its cost, or nil when there is none or it costs more than room.
+	outline := func(it *Item, room int64) ([]*Item, int64) {
+		key := it.fileKey()
+		if opts.Outline == nil || key == "" || best[key] != it || outlined[key] || room < minOutline {
+			return nil, 0
+		}
+		var parts []*Item
+		for _, o := range opts.Outline(it) {
+			ps, _ := s.cut(o) // lines already in the pack are not shown again
+			parts = append(parts, ps...)
+		}
+		if len(parts) == 0 {
+			return nil, 0
+		}
+		if cost := s.cost(parts); cost <= room {
+			return parts, cost
+		}
+		return nil, 0
+	}
+	// Pass 2: leftover to everyone, in global rank order. A file whose
+	// best chunk does not fit may get its outline in its place, when the
+	// outline costs at most a third of that chunk, within a sixteenth of
+	// the budget for all outlines of this pass.
 	if opts.Redistribute {
+		inRank := alloc.Available / 16
 		rest := pending[:0:0]
 		for _, it := range pending {
 			if !offer(it, &leftover) {
+				if parts, cost := outline(it, min(leftover, inRank)); parts != nil && 3*cost <= int64(it.Tokens) {
+					take(parts, cost)
+					outlined[it.fileKey()] = true
+					leftover -= cost
+					inRank -= cost
+				}
 				rest = append(rest, it)
 			}
 		}
@@ -121,6 +164,34 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 				}
 				pending = append(pending[:i:i], pending[i+1:]...)
 				break
+			}
+		}
+	}
+	// Outlines (DESIGN rule 8): half of what is left buys the outlines of
+	// the best-ranked files whose best chunk did not fit.
+	if opts.Outline != nil {
+		shared := leftover / 2
+		perCat := map[string]int64{}
+		for _, c := range Categories {
+			perCat[c] = remaining[c] / 2
+		}
+		for _, it := range pending {
+			room := shared
+			if !opts.Redistribute {
+				room = perCat[it.Category]
+			}
+			parts, cost := outline(it, room)
+			if parts == nil {
+				continue
+			}
+			take(parts, cost)
+			outlined[it.fileKey()] = true
+			if opts.Redistribute {
+				shared -= cost
+				leftover -= cost
+			} else {
+				perCat[it.Category] -= cost
+				remaining[it.Category] -= cost
 			}
 		}
 	}
@@ -160,6 +231,9 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 	s.sel.Used = used
 	return s.sel
 }
+
+// minOutline is the least room (tokens) worth asking for an outline.
+const minOutline = 8
 
 type span struct{ start, end int }
 

@@ -26,7 +26,7 @@ func outlineMarkdown(o *outline, root *sitter.Node) []decl {
 		if len(hs) > 0 {
 			end = hs[0].line - 1
 		}
-		ds = append(ds, decl{first: 0, last: end, kind: "preamble"})
+		ds = append(ds, decl{first: 0, last: end, kind: "preamble", sig: -1})
 	}
 	return append(ds, sections(hs, 0, len(hs), o.li.count()-1, true)...)
 }
@@ -44,7 +44,7 @@ func sections(hs []heading, a, b, end int, top bool) []decl {
 		if e < b {
 			last = hs[e].line - 1
 		}
-		d := decl{first: hs[j].line, last: last, kind: "section", name: hs[j].text, top: top}
+		d := decl{first: hs[j].line, last: last, kind: "section", name: hs[j].text, top: top, head: hs[j].line, sig: hs[j].line}
 		if e > j+1 {
 			from, to := j+1, e
 			d.members = func() []decl { return sections(hs, from, to, last, false) }

@@ -15,6 +15,10 @@ type decl struct {
 	// members lists the declarations a too-big decl splits into (methods of
 	// a class, subsections of a section); nil when it cannot be split so.
 	members func() []decl
+	// head is the first line of the declaration itself (after its doc
+	// comments), sig the last line of its signature (where its body
+	// starts); both 0-based, set by outlines for [Outline].
+	head, sig int
 }
 
 // unit is a run of whole lines on its way to becoming a chunk.

@@ -69,7 +69,7 @@ func (o *outline) decls(classify classifier, sep string, parent *sitter.Node, in
 			end = nd.last
 		}
 		first, last := o.li.span(int(n.StartByte()), int(end.EndByte()))
-		d := decl{first: o.leadingDocs(kids[:i], first), last: last, kind: nd.kind, name: nd.name, top: top}
+		d := decl{first: o.leadingDocs(kids[:i], first), last: last, kind: nd.kind, name: nd.name, top: top, head: first, sig: o.signatureEnd(n, first, last)}
 		if nd.header {
 			d.kind, d.top = "header:"+d.kind, false
 		}

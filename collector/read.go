@@ -111,7 +111,7 @@ func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, in
 		return Source{}, w.exclude(t, rel, reason, detail, size)
 	}
 	content, n := redactCached(text)
-	return Source{Type: t, Path: rel, AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
+	return Source{Type: t, Path: DisplayPath(rel), AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
 }
 
 // openOverlay asks the overlay for abs, then for its alias.

@@ -8,6 +8,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unsafe"
 
 	lru "github.com/hashicorp/golang-lru/v2"
 )
@@ -15,57 +16,19 @@ import (
 // redacted replaces every secret value.
 const redacted = "[REDACTED]"
 
-// keyFormat is one provider's key or token format, found anywhere in a line.
-type keyFormat struct {
-	name string
-	// markers are literal substrings one of which every match contains; a
-	// text without any of them skips the regular expression.
-	markers []string
-	re      *regexp.Regexp
-	// valid, when set, must accept the match (keeps false positives such
-	// as CSS class names "sk-spinner-..." out).
-	valid func(string) bool
-}
-
-// keyFormats are the provider formats of docs/security.md.
-var keyFormats = []keyFormat{
-	{name: "OpenAI/Anthropic key", markers: []string{"sk-"},
-		re: regexp.MustCompile(`\bsk-(?:proj-|ant-|svcacct-|admin-)?[A-Za-z0-9_-]{20,}`), valid: hasDigitAndLetter},
-	{name: "AWS access key id", markers: []string{"AKIA", "ASIA", "AGPA", "AIDA", "AROA", "ANPA", "ANVA", "AIPA"},
-		re: regexp.MustCompile(`\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b`)},
-	{name: "GitHub token", markers: []string{"ghp_", "gho_", "ghu_", "ghs_", "ghr_"},
-		re: regexp.MustCompile(`\bgh[pousr]_[A-Za-z0-9]{30,}`)},
-	{name: "GitHub fine-grained token", markers: []string{"github_pat_"},
-		re: regexp.MustCompile(`\bgithub_pat_[A-Za-z0-9_]{22,}`)},
-	{name: "GitLab token", markers: []string{"glpat-"},
-		re: regexp.MustCompile(`\bglpat-[A-Za-z0-9_-]{20,}`)},
-	{name: "Slack token", markers: []string{"xox"},
-		re: regexp.MustCompile(`\bxox[abporst]-[A-Za-z0-9-]{10,}`), valid: hasDigit},
-	{name: "Slack webhook", markers: []string{"hooks.slack.com"},
-		re: regexp.MustCompile(`hooks\.slack\.com/services/[A-Za-z0-9_/-]{16,}`)},
-	{name: "Google API key", markers: []string{"AIza"},
-		re: regexp.MustCompile(`\bAIza[0-9A-Za-z_-]{35}`)},
-	{name: "Stripe key", markers: []string{"_live_", "_test_"},
-		re: regexp.MustCompile(`\b[rs]k_(?:live|test)_[0-9A-Za-z]{16,}`)},
-	{name: "npm token", markers: []string{"npm_"},
-		re: regexp.MustCompile(`\bnpm_[A-Za-z0-9]{36,}`), valid: hasDigitAndLetter},
-	{name: "Hugging Face token", markers: []string{"hf_"},
-		re: regexp.MustCompile(`\bhf_[A-Za-z0-9]{30,}`), valid: hasDigitAndLetter},
-	{name: "JSON Web Token", markers: []string{"eyJ"},
-		re: regexp.MustCompile(`\beyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]*`)},
-}
-
 var (
-	// authHeaderRe finds the credential of an HTTP Authorization value.
-	authHeaderRe = regexp.MustCompile(`(?i)\b(?:bearer|basic)[ \t]+([A-Za-z0-9._~+/-]{16,}=*)`)
-	// urlCredRe finds the password of a URL with user info.
-	urlCredRe = regexp.MustCompile(`\b[A-Za-z][A-Za-z0-9+.-]*://[^/\s:@"'` + "`" + `]+:([^/\s@"'` + "`" + `]+)@`)
-	// pemBeginRe and pemEndRe delimit a private key block.
+	// authHeaderRe finds the credential of an HTTP Authorization value
+	// (Bearer, Basic, Token, Digest and vendor schemes).
+	authHeaderRe = regexp.MustCompile(`(?i)\b(?:bearer|basic|token|digest|sso-key|apikey|api-key)[ \t]+([A-Za-z0-9._~+/:-]{12,}=*)`)
+	// pemBeginRe and pemEndRe delimit a private key block (PKCS#1/#8,
+	// EC, DSA, OpenSSH, encrypted, PGP).
 	pemBeginRe = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
 	pemEndRe   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
 	// pemBodyRe is a line of a key body, possibly quoted and concatenated
 	// as in source code ("MIIE...\n" +).
-	pemBodyRe = regexp.MustCompile(`^[ \t]*["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,]?[ \t]*\r?$`)
+	// A body line may carry a comment or list prefix ("# ", "// ",
+	// "- \"") when the key sits in a comment or a YAML list.
+	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,]?[ \t]*\r?$`)
 	// pemHeaderRe is a header line inside a key block (Proc-Type, DEK-Info).
 	pemHeaderRe = regexp.MustCompile(`^[ \t]*[A-Za-z-]+: `)
 	// base64RunRe is a run of base64 characters.
@@ -74,17 +37,26 @@ var (
 
 // secretWords are the last words of names whose values are secrets.
 var secretWords = map[string]bool{
-	"key": true, "keys": true, "apikey": true, "privatekey": true, "secretkey": true,
+	"key": true, "apikey": true, "privatekey": true, "secretkey": true,
 	"accesskey": true, "signingkey": true, "masterkey": true, "encryptionkey": true,
-	"secret": true, "secrets": true, "token": true, "tokens": true,
-	"credential": true, "credentials": true, "auth": true,
+	"secret": true, "token": true, "credential": true, "credentials": true, "auth": true,
+	"apitoken": true, "accesstoken": true, "authtoken": true, "clientsecret": true, "pat": true,
+}
+
+// fullSecretNames are whole names (words joined by _) whose values are
+// secrets although their last word is not a secret word.
+var fullSecretNames = map[string]bool{
+	"client_key_data": true, "private_key_id": true, "private_key_data": true, "token_data": true,
+	"secret_access_key_id": true, "aws_session_token_id": true, "api_key_id": false,
+	"client_secret_value": true, "secret_value": true, "secret_data": true, "auth_data": true,
+	"private_key_pem": true, "key_data": true, "sas_url": true, "connection_string": false,
 }
 
 // passwordWords are the last words of names whose values are passwords;
 // their values need not mix character classes to be redacted.
 var passwordWords = map[string]bool{
-	"password": true, "passwords": true, "passwd": true, "pwd": true,
-	"pass": true, "passphrase": true,
+	"password": true, "passwd": true, "pwd": true, "pass": true, "passphrase": true,
+	"passcode": true, "pw": true, "dbpass": true, "dbpassword": true,
 }
 
 // minSecretLen and minEntropy are the thresholds of the assignment rule: a
@@ -102,26 +74,47 @@ const maxRedactPasses = 4
 // Redact replaces secret-looking values line by line with [REDACTED],
 // returning the new text and how many values were replaced. Only the value
 // goes; the rest of the line and the number of lines stay, so line numbers
-// remain true. It finds provider key formats (OpenAI, Anthropic, AWS,
-// GitHub, GitLab, Slack, Google, Stripe, npm, Hugging Face, JWTs), private
-// key blocks, Authorization credentials, passwords in URLs, and high-entropy
-// literals assigned to names such as API_KEY, clientSecret, token or
-// password. docs/security.md lists the rules.
+// remain true. It finds provider key formats (rules.go: about a hundred
+// vendors), private keys of every armour (PEM, OpenSSH, PGP, PuTTY, age),
+// JSON Web Tokens, Authorization credentials, passwords in URLs and command
+// lines, and literals assigned to secret-looking names in the assignment
+// forms of many languages and formats (shapes.go). docs/security.md lists
+// the rules.
 func Redact(text string) (string, int) {
 	if text == "" {
 		return text, 0
 	}
 	lines := strings.Split(text, "\n")
-	total := redactPEMBlocks(lines)
+	total := redactBlocks(text, lines)
 	if total > 0 {
 		text = strings.Join(lines, "\n")
 	}
-	g := newGates(text)
-	lower := strings.Split(g.lower, "\n")
+	g := newGates(text, lines)
+	var spans []span
+	if len(g.hits) > 0 {
+		spans = mergeSpans(hitSpans(text, g.hits))
+	}
+	off, si := 0, 0
 	for i, line := range lines {
-		out, n := redactLine(line, lower[i], g)
-		lines[i] = out
-		total += n
+		end := off + len(line)
+		var pre []span
+		for si < len(spans) && spans[si].start < end {
+			sp := spans[si]
+			if sp.end > end {
+				sp.end = end // rules do not cross lines; guard anyway
+			}
+			pre = append(pre, span{sp.start - off, sp.end - off})
+			si++
+		}
+		for si < len(spans) && spans[si].start <= end {
+			si++ // a span at the newline itself
+		}
+		if len(pre) > 0 || g.flags[i] != 0 {
+			out, n := redactLine(line, g.lower[off:end], g, pre, g.flags[i])
+			lines[i] = out
+			total += n
+		}
+		off = end + 1
 	}
 	if total == 0 {
 		return text, 0
@@ -129,46 +122,169 @@ func Redact(text string) (string, int) {
 	return strings.Join(lines, "\n"), total
 }
 
-// gates records which rules can match anywhere in a text, so that lines
-// skip the others; lower is the text with ASCII letters in lower case (same
-// byte offsets).
+// gates records which rules can match anywhere in a text, and on which
+// lines, so that lines skip the others; lower is the text with ASCII
+// letters in lower case (same byte offsets).
 type gates struct {
-	active            []*keyFormat
-	lower             string
-	auth, url, assign bool
+	hits   []hit
+	active []*rule
+	lower  string
+	flags  []lineFlag // per line: the line rules worth running
 }
 
-func newGates(text string) *gates {
-	g := &gates{active: activeFormats(text), lower: asciiLower(text)}
-	g.auth = strings.Contains(g.lower, "bearer") || strings.Contains(g.lower, "basic")
-	g.url = strings.Contains(text, "://")
-	g.assign = hasSecretWordLower(g.lower)
+// lineFlag says which line rules a line needs.
+type lineFlag uint8
+
+const (
+	flagAssign lineFlag = 1 << iota // a secret word: assignments, pairs, markup
+	flagURL                         // "://": URL passwords
+	flagAuth                        // an HTTP authorization word
+	flagCLI                         // curl, mysql, sshpass, a -p or --password flag
+	flagNetrc                       // a .netrc word
+	flagXML                         // markup: "</" or value=
+)
+
+// lineMarkers are the lower-case markers of each flag, by their first two
+// bytes.
+var lineMarkers = func() map[uint16][]marker {
+	t := map[uint16][]marker{}
+	add := func(f lineFlag, words ...string) {
+		for _, w := range words {
+			k := uint16(w[0])<<8 | uint16(w[1])
+			t[k] = append(t[k], marker{w, f})
+		}
+	}
+	add(flagAssign, secretWordStems...)
+	add(flagAssign, "pat") // personal access token; "path" is skipped in scan
+	add(flagURL, "://")
+	add(flagAuth, "bearer", "basic", "authorization", "digest", "token ", "apikey ", "api-key ", "sso-key ")
+	add(flagCLI, "curl", "mysql", "mariadb", "mongo", "sshpass", "wget", "--")
+	add(flagNetrc, "machine", "password ", "passwd ", "account ")
+	add(flagXML, "</", "value=")
+	return t
+}()
+
+// bigram is what the scanner of a text looks up at each byte: the line
+// markers and the rule keywords that start with those two bytes.
+type bigram struct {
+	markers []marker
+	kw      []kwRule
+	lits    []int // rules whose (case-sensitive) literal starts here
+}
+
+// bigramOn is the small filter in front of bigrams (64 KiB: it stays in
+// cache).
+var bigramOn = func() *[1 << 16]bool {
+	var t [1 << 16]bool
+	for k, b := range bigrams {
+		t[k] = b != nil
+	}
+	return &t
+}()
+
+// bigrams is indexed by the first two bytes of a marker or keyword; nil
+// entries (most) cost one load.
+var bigrams = func() *[1 << 16]*bigram {
+	var t [1 << 16]*bigram
+	for k, ms := range lineMarkers {
+		if t[k] == nil {
+			t[k] = &bigram{}
+		}
+		t[k].markers = ms
+	}
+	for _, ri := range kwIdx.literal {
+		lit := asciiLower(rules[ri].lit[:2])
+		k := uint16(lit[0])<<8 | uint16(lit[1])
+		if t[k] == nil {
+			t[k] = &bigram{}
+		}
+		t[k].lits = append(t[k].lits, ri)
+	}
+	for k := range kwIdx.bucket {
+		if b := kwIdx.bucket[k]; b != 0 {
+			if t[k] == nil {
+				t[k] = &bigram{}
+			}
+			t[k].kw = kwIdx.buckets[b-1]
+		}
+	}
+	return &t
+}()
+
+type marker struct {
+	word string
+	flag lineFlag
+}
+
+func newGates(text string, lines []string) *gates {
+	g := &gates{lower: asciiLower(text)}
+	g.scan(text, lines)
 	return g
+}
+
+// scan makes one pass over the lower-case text: it sets the flags of
+// every line from the markers it holds, and records the rule hits (a
+// keyword at the start of a word, rules.go).
+func (g *gates) scan(text string, lines []string) {
+	g.flags = make([]lineFlag, len(lines))
+	netrc := -1 // unknown until a netrc marker is met
+	isNetrc := func() bool {
+		if netrc < 0 {
+			netrc = 0
+			if strings.Contains(g.lower, "machine ") && (strings.Contains(g.lower, "login ") || strings.Contains(g.lower, "password ")) {
+				netrc = 1
+			}
+		}
+		return netrc == 1
+	}
+	h := newHitSet(text)
+	lower, ln, lineStart := g.lower, 0, 0
+	for i := 0; i+1 < len(lower); i++ {
+		c := lower[i]
+		if c == '\n' {
+			ln++
+			lineStart = i + 1
+			continue
+		}
+		k := uint16(c)<<8 | uint16(lower[i+1])
+		if !bigramOn[k] {
+			continue
+		}
+		bg := bigrams[k]
+		for _, m := range bg.markers {
+			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
+				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
+				g.flags[ln] |= m.flag
+			}
+		}
+		for _, ri := range bg.lits {
+			if strings.HasPrefix(text[i:], rules[ri].lit) {
+				h.addAt(ri, lineStart, i)
+			}
+		}
+		if len(bg.kw) > 0 && (i == 0 || !isAlnum(lower[i-1])) {
+			for _, k := range bg.kw {
+				if strings.HasPrefix(lower[i:], k.word) && (rules[k.rule].minRun == 0 || tokenRun(lower[i:]) >= rules[k.rule].minRun) {
+					h.addAt(k.rule, lineStart, i)
+				}
+			}
+		}
+	}
+	g.hits = h.hits
+	g.active = activeRules(g.hits)
 }
 
 // asciiLower lowers ASCII letters only, keeping every byte offset.
 func asciiLower(s string) string {
-	b := []byte(s)
-	for i, c := range b {
+	b := make([]byte, len(s))
+	for i := 0; i < len(s); i++ {
+		c := s[i]
 		if c >= 'A' && c <= 'Z' {
-			b[i] = c + 'a' - 'A'
+			c += 'a' - 'A'
 		}
+		b[i] = c
 	}
-	return string(b)
-}
-
-// activeFormats returns the key formats whose markers occur in text.
-func activeFormats(text string) []*keyFormat {
-	var out []*keyFormat
-	for i := range keyFormats {
-		for _, m := range keyFormats[i].markers {
-			if strings.Contains(text, m) {
-				out = append(out, &keyFormats[i])
-				break
-			}
-		}
-	}
-	return out
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
 }
 
 // redactPEMBlocks redacts the bodies of private key blocks in place: a block
@@ -252,18 +368,24 @@ func redactRuns(s string, first *bool) string {
 type span struct{ start, end int }
 
 // redactLine applies the single-line rules until nothing more is found;
-// lower is line with ASCII letters in lower case.
-func redactLine(line, lower string, g *gates) (string, int) {
+// lower is line with ASCII letters in lower case; pre are the spans the
+// provider rules found on the line in the first pass.
+func redactLine(line, lower string, g *gates, pre []span, fl lineFlag) (string, int) {
 	count := 0
 	for pass := 0; pass < maxRedactPasses; pass++ {
-		spans := findSecrets(line, lower, g)
+		var spans []span
+		if pass == 0 {
+			spans = mergeSpans(append(pre, lineSecrets(line, lower, fl)...))
+		} else {
+			spans = findSecrets(line, lower, g, fl)
+		}
 		if len(spans) == 0 {
 			return line, count
 		}
 		line, count = replaceSpans(line, spans), count+len(spans)
 		lower = asciiLower(line)
 	}
-	if len(findSecrets(line, lower, g)) > 0 {
+	if len(findSecrets(line, lower, g, fl)) > 0 {
 		// Overlapping matches kept uncovering new ones: give up on the
 		// line rather than risk leaking part of it.
 		cr := ""
@@ -276,41 +398,46 @@ func redactLine(line, lower string, g *gates) (string, int) {
 }
 
 // findSecrets returns the merged spans of every secret on a line.
-func findSecrets(line, lower string, g *gates) []span {
+func findSecrets(line, lower string, g *gates, fl lineFlag) []span {
+	return mergeSpans(append(ruleSpans(line, g.active), lineSecrets(line, lower, fl)...))
+}
+
+// lineSecrets returns the spans of the rules that work on one line: HTTP
+// credentials, URL passwords, command-line passwords, markup and
+// assignments to secret-looking names.
+func lineSecrets(line, lower string, fl lineFlag) []span {
 	var spans []span
-	for _, f := range g.active {
-		for _, loc := range f.re.FindAllStringIndex(line, -1) {
-			if f.valid == nil || f.valid(line[loc[0]:loc[1]]) {
-				spans = append(spans, span{loc[0], loc[1]})
-			}
-		}
+	if fl&flagAuth != 0 {
+		spans = append(spans, authSpans(line, lower)...)
 	}
-	if g.auth && (strings.Contains(lower, "bearer") || strings.Contains(lower, "basic")) {
-		for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[2]:m[3]]; looksRandom(v) && !strings.Contains(v, "REDACTED") {
-				spans = append(spans, span{m[2], m[3]})
-			}
-		}
+	if fl&flagURL != 0 {
+		spans = append(spans, urlPasswordSpans(line)...)
 	}
-	if g.url && strings.Contains(line, "://") {
-		for _, m := range urlCredRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[2]:m[3]]; v != redacted && !isPlaceholder(v) {
-				spans = append(spans, span{m[2], m[3]})
-			}
-		}
+	if fl&flagCLI != 0 {
+		spans = append(spans, cliSpans(line, lower)...)
 	}
-	if g.assign && hasSecretWordLower(lower) {
+	if fl&flagNetrc != 0 {
+		spans = append(spans, netrcSpans(line, lower)...)
+	}
+	if fl&flagAssign != 0 {
 		spans = append(spans, findAssignments(line)...)
+		spans = append(spans, pairSpans(line, lower)...)
+		if fl&flagXML != 0 {
+			spans = append(spans, xmlSpans(line, lower)...)
+		}
 	}
-	return mergeSpans(spans)
+	return spans
 }
 
 // findAssignments returns the spans of secret values assigned to
-// secret-looking names: `name = value`, `name: value`, `name := value` and
-// `name => value`, the name optionally quoted, the value quoted or bare. For
-// a quoted value the span is inside the quotes. It is a hand-written scanner
-// rather than a regular expression because it runs on most lines of most
-// files.
+// secret-looking names: `name = value`, `name: value`, `name := value`,
+// `name => value` and the compound forms `.=`, `?=`, `::=`, `+=`, `||=`,
+// `??=`; the name optionally quoted, a variable ($name), an index
+// (ENV["NAME"], $_ENV['NAME']) or typed (`var name string =`,
+// `name: string =`, `val name: String? =`); the value quoted or bare. For
+// a quoted value the span is inside the quotes. It is a hand-written
+// scanner rather than a regular expression because it runs on most lines
+// of most files.
 func findAssignments(line string) []span {
 	var spans []span
 	for i := 0; i < len(line); i++ {
@@ -320,24 +447,54 @@ func findAssignments(line string) []span {
 		}
 		opStart, opEnd := i, i+1
 		switch {
+		case c == ':' && opEnd < len(line) && line[opEnd] == ':':
+			continue // :: is a scope (or the start of ::=)
 		case c == ':' && opEnd < len(line) && line[opEnd] == '=':
 			opEnd++ // :=
 		case c == '=' && opEnd < len(line) && line[opEnd] == '>':
 			opEnd++ // =>
-		case c == '=' && opEnd < len(line) && line[opEnd] == '=':
-			i = opEnd // == is a comparison
-			continue
-		case c == ':' && opEnd < len(line) && line[opEnd] == ':':
-			i = opEnd // :: is a scope
+		case c == '=' && opEnd < len(line) && (line[opEnd] == '=' || line[opEnd] == '~'):
+			// == and =~ are comparisons, except NAME==value in a config
+			// line, a value that starts with '='.
+			if name := assignedName(line, i); name != "" && hasSecretWord(name) && nameKind(name) != notSecret {
+				if le, ok := lineValue(line, i, opEnd, true); ok && symbolSecret(line[opEnd:le]) {
+					spans = append(spans, span{opEnd, le})
+					i = le - 1
+					continue
+				}
+			}
+			i = opEnd
 			continue
 		}
-		name := nameBefore(line, opStart)
-		if name == "" || !hasSecretWord(name) {
+		if c == '=' || opEnd-opStart == 2 && line[opStart+1] == '=' {
+			// Compound operators: .= ?= ::= += ||= ??= (not != <= >=).
+			for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
+				opStart--
+			}
+			if opStart > 0 && strings.IndexByte("!<>=", line[opStart-1]) >= 0 {
+				i = opEnd - 1
+				continue
+			}
+		}
+		name := assignedName(line, opStart)
+		if name == "" || !hasSecretWord(name) || testOutputName(line, opStart, name) {
 			i = opEnd - 1
 			continue
 		}
 		vs, ve, quoted := valueAfter(line, opEnd)
 		if vs < 0 {
+			// A value that starts with a symbol (&l(CV0…) in a config line.
+			k := opEnd
+			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+				k++
+			}
+			if k < len(line) && strings.IndexByte("&(|<>=,;)[]{}", line[k]) >= 0 && nameKind(name) != notSecret {
+				if le, ok := lineValue(line, opStart, k, true); ok && symbolSecret(line[k:le]) {
+					spans = append(spans, span{k, le})
+					i = le - 1
+					continue
+				}
+			}
 			i = opEnd - 1
 			continue
 		}
@@ -349,6 +506,20 @@ func findAssignments(line string) []span {
 		if kind == notSecret {
 			continue
 		}
+		if !quoted && ve < len(line) && isValueStop(line[ve]) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' {
+			// A bare value cut short by a symbol: in a config line
+			// (NAME=value and nothing else) the value runs to the end.
+			// A first piece too short to be a secret itself may be followed
+			// by what looks like more fields (w&LRM3…=): that is one value.
+			short := ve-vs < minSecretLen
+			if le, ok := lineValue(line, opStart, vs, kind == passwordName || short); ok {
+				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
+					spans = append(spans, span{vs, le})
+				}
+				i = le - 1
+				continue
+			}
+		}
 		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
 			continue // a call or an index expression
 		}
@@ -359,29 +530,204 @@ func findAssignments(line string) []span {
 	return spans
 }
 
-// nameBefore returns the name that ends just before the operator at op:
-// letters, digits, _ . and -, optionally quoted, spaces allowed before the
-// operator. It is empty when there is none, when the name has no letter, or
-// when it is a shell or PHP variable ($name).
-func nameBefore(line string, op int) string {
+// lineValue returns the end of a bare value that runs to the end of a
+// config line: the assignment at op starts the line (after white space,
+// "- ", export, ENV, ARG, set) and the rest holds no space, quote or call.
+// Trailing white space and a " #" comment are left out.
+func lineValue(line string, op, vs int, password bool) (int, bool) {
+	head := strings.TrimLeft(line[:op], " \t")
+	for _, p := range []string{"export ", "ENV ", "ARG ", "set ", "- ", "readonly ", "declare "} {
+		head = strings.TrimPrefix(head, p)
+	}
+	if strings.ContainsAny(strings.TrimSpace(head), " \t\"'`()[]{},;") {
+		return 0, false // the name is not alone before the operator
+	}
+	end := len(line)
+	if k := strings.Index(line[vs:], " #"); k >= 0 {
+		end = vs + k
+	}
+	for end > vs && (line[end-1] == ' ' || line[end-1] == '\t' || line[end-1] == '\r') {
+		end--
+	}
+	for end > vs && (line[end-1] == ',' || line[end-1] == ';') {
+		end-- // code's trailing punctuation
+	}
+	v := line[vs:end]
+	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
+		return 0, false
+	}
+	if dottedIdentRe.MatchString(v) {
+		return 0, false
+	}
+	return end, true
+}
+
+// moreFieldsRe finds another field after a value: a query string
+// (&q=1) or a connection string (;Other=x).
+var moreFieldsRe = regexp.MustCompile(`&[a-z_][a-z0-9_.\-]*=|[;,][A-Za-z_][A-Za-z0-9_.\-]*=`)
+
+// isCodeExpr reports a value that is code: a name followed by calls,
+// indexes, conversions and selectors (dk.EncapsulationKey().Bytes(),
+// map[Level]secret{}), brackets balanced, nothing but code characters.
+func isCodeExpr(v string) bool {
+	if !callRe.MatchString(v) && !strings.HasPrefix(v, "map[") && !strings.HasPrefix(v, "[]") {
+		return false
+	}
+	depth := 0
+	for i := 0; i < len(v); i++ {
+		c := v[i]
+		switch {
+		case c == '(' || c == '[' || c == '{':
+			depth++
+		case c == ')' || c == ']' || c == '}':
+			depth--
+			if depth < 0 {
+				return false
+			}
+		case isAlnum(c) || strings.IndexByte("_$.*&,:!", c) >= 0:
+		default:
+			return false
+		}
+	}
+	return depth == 0
+}
+
+// isCall reports a value that is a call, an index or a composite literal:
+// a name and a bracket whose match ends the value (f(x), m[k], T{a}).
+func isCall(v string) bool {
+	loc := callRe.FindStringIndex(v)
+	if loc == nil {
+		return false
+	}
+	open := v[loc[1]-1]
+	close := map[byte]byte{'(': ')', '[': ']', '{': '}'}[open]
+	depth := 0
+	for i := loc[1] - 1; i < len(v); i++ {
+		switch v[i] {
+		case open:
+			depth++
+		case close:
+			depth--
+			if depth == 0 {
+				return strings.Trim(v[i+1:], ",;") == ""
+			}
+		}
+	}
+	return false
+}
+
+// callRe is a value that starts with a call or an index: f(x), a.b[c].
+var callRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
+
+// symbolSecret accepts a line value that mixes letters, digits and symbols
+// like generated keys do (Django's SECRET_KEY): long, three classes or
+// more, high entropy.
+func symbolSecret(v string) bool {
+	return len(v) >= 24 && charClasses(v) >= 3 && entropy(v) >= 4 && !isPlaceholder(v)
+}
+
+// testOutputName reports "--- PASS:" and "=== PASS" of test output, which
+// name no password.
+func testOutputName(line string, op int, name string) bool {
+	if name != "PASS" {
+		return false
+	}
+	head := strings.TrimRight(line[:op], " \t")
+	head = strings.TrimSuffix(head, name)
+	return strings.HasSuffix(head, "--- ") || strings.HasSuffix(head, "=== ")
+}
+
+// typeWords are type names that stand between a name and its value in a
+// typed declaration (lower case).
+var typeWords = map[string]bool{
+	"string": true, "str": true, "&str": true, "&'static": true, "[]byte": true, "bytes": true,
+	"text": true, "char": true, "char*": true, "*char": true, "secretstr": true, "securestring": true,
+	"charsequence": true, "any": true, "object": true, "dynamic": true, "secret": true, "final": true,
+	"optional": true, "nullable": true, "const": true, "let": true, "var": true, "val": true,
+	"int": true, "bool": true, "byte": true, "rune": true, "error": true, "interface{}": true,
+}
+
+// assignedName returns the name assigned at the operator starting at op:
+// the name just before it, or, when that is a type (`var apiToken string =`,
+// `apiKey: string =`, `val x: String? =`), the name declared before the
+// type.
+func assignedName(line string, op int) string {
+	name, start := nameBefore(line, op)
+	if name == "" {
+		return ""
+	}
+	if nameKind(name) != notSecret {
+		return name
+	}
+	j := start
+	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '&' || line[j-1] == '*' || line[j-1] == '\'') {
+		j--
+	}
+	isType := typeWords[strings.ToLower(strings.TrimLeft(name, "&*"))] || (name[0] >= 'A' && name[0] <= 'Z')
+	switch {
+	case j > 0 && line[j-1] == ':':
+		// name: Type = value
+		if prev, _ := nameBefore(line, j-1); prev != "" {
+			return prev
+		}
+	case isType && j < start:
+		// var name Type = value (Go)
+		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] {
+			return prev
+		}
+	}
+	return name
+}
+
+// nameBefore returns the name that ends just before the operator at op,
+// and where it starts: letters, digits, _ . and -, optionally quoted, a
+// variable ($name, @name), an index whose key is quoted (ENV["NAME"]), a
+// type with a nullable mark (String?), spaces allowed before the operator.
+// It is empty when there is none or when the name has no letter.
+func nameBefore(line string, op int) (string, int) {
 	j := op
 	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
 		j--
+	}
+	for j > 0 && (line[j-1] == '?' || line[j-1] == '!') {
+		j-- // String?, definite assignment x!
+	}
+	if j > 1 && line[j-1] == ']' {
+		// An index: ENV["NAME"], $_ENV['NAME'], headers[:token].
+		k := j - 1
+		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
+			q := line[k-1]
+			open := strings.LastIndexByte(line[:k-1], q)
+			if open > 0 && line[open-1] == '[' {
+				return line[open+1 : k-1], open + 1
+			}
+		}
+		if open := strings.LastIndexByte(line[:k], '['); open > 0 {
+			inner := strings.TrimLeft(line[open+1:k], ":")
+			if inner != "" && strings.IndexFunc(inner, func(r rune) bool { return r >= 128 || !isNameByte(byte(r)) }) < 0 {
+				return inner, open + 1
+			}
+			j = open // Final[str]: the type before the bracket
+		}
 	}
 	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'' || line[j-1] == '`') {
 		j--
 	}
 	end := j
-	for j > 0 && isNameByte(line[j-1]) {
+	for j > 0 && (isNameByte(line[j-1]) || line[j-1] == '&' || line[j-1] == '*' || (line[j-1] == ']' && j > 1 && line[j-2] == '[')) {
+		if line[j-1] == ']' {
+			j -= 2
+			continue
+		}
 		j--
 	}
 	for j < end && !isLetter(line[j]) && line[j] != '_' {
 		j++ // a name starts with a letter or _
 	}
-	if j == end || (j > 0 && line[j-1] == '$') {
-		return ""
+	if j == end {
+		return "", j
 	}
-	return line[j:end]
+	return line[j:end], j
 }
 
 // valueAfter returns the value that starts after the operator ending at
@@ -395,6 +741,14 @@ func valueAfter(line string, from int) (vs, ve int, quoted bool) {
 	}
 	if k == len(line) {
 		return -1, -1, false
+	}
+	// A literal in a conversion or wrapper: []byte("…"), b"…", r'…',
+	// SecretStr("…"), Buffer.from('…'), new String("…").
+	for _, w := range valueWrappers {
+		if strings.HasPrefix(line[k:], w) && k+len(w) < len(line) && strings.IndexByte("\"'`", line[k+len(w)]) >= 0 {
+			k += len(w)
+			break
+		}
 	}
 	switch q := line[k]; q {
 	case '"', '\'', '`':
@@ -418,6 +772,13 @@ func valueAfter(line string, from int) (vs, ve int, quoted bool) {
 		return -1, -1, false // nothing, or a comparison written with spaces
 	}
 	return k, e, false
+}
+
+// valueWrappers come before a quoted literal that is still the value.
+var valueWrappers = []string{
+	"[]byte(", "[]rune(", "string(", "String(", "str(", "bytes(", "SecretStr(", "Secret(", "SecretString(",
+	"Buffer.from(", "new String(", "b", "r", "u", "f", "rb", "br", "@", "$", "Some(", "Optional.of(",
+	"String::from(", "Cow::from(", ".to_string(", "base64.b64decode(", "atob(",
 }
 
 func isNameByte(c byte) bool {
@@ -451,7 +812,18 @@ func nameKind(name string) nameClass {
 	if len(words) == 0 {
 		return notSecret
 	}
+	for _, w := range words {
+		if w == "public" || w == "pub" || w == "publishable" || w == "cert" || w == "certificate" || w == "fingerprint" || w == "verifier" || w == "verification" {
+			return notSecret // public keys, certificates, publishable keys
+		}
+	}
+	if fullSecretNames[strings.Join(words, "_")] {
+		return secretName
+	}
 	last := words[len(words)-1]
+	if last == "pat" && len(words) == 1 {
+		return notSecret // pat: a pattern
+	}
 	switch {
 	case passwordWords[last]:
 		return passwordName
@@ -505,42 +877,230 @@ func splitWords(name string) []string {
 }
 
 // secretValue decides whether a literal assigned to a secret-looking name is
-// a secret: long enough, random-looking, not a placeholder, a path, a URL or
-// (bare values) a code expression.
+// a secret: long enough, random-looking, not a placeholder, a path, a URL,
+// a label or identifier, or (bare values) a code expression.
 func secretValue(v string, quoted, password bool) bool {
+	if password {
+		return passwordValue(v, quoted)
+	}
 	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) {
 		return false
 	}
-	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") {
+	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	for _, p := range []string{"/", "./", "../", "~/"} {
-		if strings.HasPrefix(v, p) {
-			return false
-		}
+	if identWithSecretWord(v) || !quoted && !bareLiteral(v) {
+		return false
 	}
-	if !quoted {
-		if dottedIdentRe.MatchString(v) || !hasDigit(v) {
-			return false
-		}
-	}
-	if !password && charClasses(v) < 2 {
+	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || charClasses(v) < 2 {
 		return false
 	}
 	return entropy(v) >= minEntropy
 }
 
+// minPasswordLen is the shortest literal redacted as a password.
+const minPasswordLen = 8
+
+// passwordValue decides whether a literal assigned to a password name is a
+// password: at least 8 characters, not prose, a placeholder, a path or a
+// URL; a bare value must not look like code (an identifier, a selector, an
+// expression) and must have a digit or a symbol.
+func passwordValue(v string, quoted bool) bool {
+	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] {
+		return false
+	}
+	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
+		return false
+	}
+	if !quoted {
+		if !bareLiteral(v) || charClasses(v) < 2 || identWithSecretWord(v) {
+			return false
+		}
+	}
+	return entropy(v) >= 2.5
+}
+
+// identWithSecretWord reports an identifier that names a secret
+// (password16, apiKey2, tokenValue): a variable, not a literal.
+func identWithSecretWord(v string) bool {
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	found, short := false, 0
+	for _, w := range splitWords(v) {
+		t := strings.TrimRight(w, "0123456789")
+		if strings.ContainsAny(t, "0123456789") {
+			return false // digits inside a word: random text
+		}
+		if len(t) <= 2 {
+			short++ // random text splits into short fragments
+		}
+		if len(t) >= 3 && (secretWords[t] || passwordWords[t] || t == "secrets" || t == "tokens" || t == "keys") {
+			found = true
+		}
+	}
+	return found && short <= 1
+}
+
+// isPathLike reports file paths and path-like values.
+func isPathLike(v string) bool {
+	for _, p := range []string{"/", "./", "../", "~/", "C:\\", "c:\\"} {
+		if strings.HasPrefix(v, p) {
+			// Base64 may start with '/': a path does not mix upper case,
+			// lower case and digits in a random run.
+			return isIdentifierLike(strings.Trim(v, "/.~")) || !(strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters) && hasDigit(v))
+		}
+	}
+	return false
+}
+
+const (
+	upperLetters = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+	lowerLetters = "abcdefghijklmnopqrstuvwxyz"
+)
+
+// bareLiteral reports whether an unquoted value can be a literal rather
+// than code: not a selector (process.env.X), not an expression
+// (2*maxCompilerConcurrency), not a boolean or a bare word without a digit.
+func bareLiteral(v string) bool {
+	if dottedIdentRe.MatchString(v) || !hasDigit(v) {
+		return false
+	}
+	if strings.HasPrefix(v, "-") && strings.Trim(v[1:], "0123456789.") == "" {
+		return false // a negative number
+	}
+	if isCall(v) || isCodeExpr(v) {
+		return false // a call, an index, a composite literal
+	}
+	if exprRe.MatchString(v) {
+		// 2*maxCompilerConcurrency, n+1, size/2: a number and names.
+		number, names := false, true
+		for _, op := range exprSplitRe.Split(v, -1) {
+			switch {
+			case op == "":
+			case strings.Trim(op, "0123456789.") == "":
+				number = true
+			case strings.Contains(op, "."):
+				number = true // a selector: code
+			case strings.ContainsAny(op, "0123456789"):
+				names = false
+			}
+		}
+		if number && names {
+			return false
+		}
+	}
+	return true
+}
+
+var (
+	// exprRe is a value made of operands and arithmetic operators only.
+	exprRe = regexp.MustCompile(`^[A-Za-z0-9_.]+(?:[*+/%][A-Za-z0-9_.]+)+$`)
+	// exprSplitRe splits it into operands.
+	exprSplitRe = regexp.MustCompile(`[*+/%]`)
+)
+
+// isIdentifierLike reports a value made of words, as identifiers, labels
+// and header names are (testRSA2048PrivateKey, X-Fake-Connection-Token,
+// dashboard.header.title): at least two words split at - _ . / : and camel
+// case, each letters (two or more, at most one single letter), digits, or
+// letters followed by digits, averaging three letters or more, with vowels.
+// Random tokens split into short fragments that mix letters and digits.
+func isIdentifierLike(v string) bool {
+	if v == "" || v[0] >= '0' && v[0] <= '9' {
+		return false // identifiers do not start with a digit
+	}
+	words := splitWords(strings.NewReplacer("/", ".", ":", ".", " ", ".").Replace(v))
+	if len(words) < 2 {
+		return false
+	}
+	letters, singles, noVowel, lettered, withDigits := 0, 0, 0, 0, 0
+	for _, w := range words {
+		i := 0
+		for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
+			i++
+		}
+		if i > 0 && i < len(w) {
+			withDigits++
+		}
+		if consonantRun(w[:i]) >= 5 {
+			return false // bljnjp: not a word
+		}
+		for j := i; j < len(w); j++ {
+			if w[j] < '0' || w[j] > '9' {
+				return false // letters after digits, or a symbol
+			}
+		}
+		switch {
+		case i == 0:
+			continue
+		case i == 1:
+			singles++
+		case !strings.ContainsAny(w[:i], "aeiou"):
+			noVowel++ // an acronym (RSA, TLS) or a random fragment
+		}
+		letters += i
+		lettered++
+	}
+	if lettered == 0 || singles > 1 || noVowel*3 > lettered || withDigits > 1 {
+		return false
+	}
+	return letters >= 4*lettered-2*singles // four letters a word or more
+}
+
+// consonantRun is the longest run of consonants (y counts as a vowel) in
+// a lower-case word.
+func consonantRun(w string) int {
+	best, cur := 0, 0
+	for i := 0; i < len(w); i++ {
+		if strings.IndexByte("aeiouy", w[i]) >= 0 {
+			cur = 0
+			continue
+		}
+		cur++
+		best = max(best, cur)
+	}
+	return best
+}
+
 // dottedIdentRe is a selector expression such as process.env.DB_PASSWORD.
 var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 
-// isPlaceholder reports template and environment references
-// (${TOKEN}, $TOKEN, {{ .Values.token }}, %(token)s, <your-token>).
+// isPlaceholder reports template and environment references (${TOKEN},
+// $TOKEN, {{ .Values.token }}, %(token)s, <your-token>) and stand-ins
+// (xxxxxxxx, ********, your-api-key-here, changeme).
 func isPlaceholder(v string) bool {
-	if strings.Contains(v, "${") || strings.Contains(v, "{{") || strings.Contains(v, "%(") {
+	if templateRe.MatchString(v) {
 		return true
 	}
-	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "%")
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
+		return true
+	}
+	if strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0) {
+		return true // %s, %(name)s, %VAR%
+	}
+	if (strings.Contains(v, "xxxx") || strings.Contains(v, "XXXX")) && (strings.Count(v, "x")+strings.Count(v, "X"))*4 >= len(v) {
+		return true // sk_live_xxxxxxxxxxxx
+	}
+	if entropy(v) >= 4 && !isIdentifierLike(v) {
+		return false // random text that happens to spell "todo"
+	}
+	l := strings.ToLower(v)
+	for _, p := range []string{"****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"} {
+		if strings.Contains(l, p) {
+			return true
+		}
+	}
+	return len(v) > 0 && strings.Trim(v, v[:1]) == ""
 }
+
+// winVarRe is a Windows environment reference, %NAME%.
+var winVarRe = regexp.MustCompile(`^%[A-Za-z_][A-Za-z0-9_]*%$`)
+
+// templateRe finds template and variable references inside a value.
+var templateRe = regexp.MustCompile(`\$\{[A-Za-z_][^}]*\}|\{\{[^}]*\}\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sdrf]|\$\([A-Za-z_][A-Za-z0-9_]*\)`)
 
 // looksRandom is the test for credentials found by position (Authorization
 // values): mixed character classes and high entropy.
@@ -600,6 +1160,18 @@ var secretWordStems = []string{"key", "secret", "token", "pass", "pwd", "auth", 
 func hasSecretWord(s string) bool {
 	for _, w := range secretWordStems {
 		if hasFold(s, w) {
+			return true
+		}
+	}
+	return hasPAT(s)
+}
+
+// hasPAT reports "pat" (a personal access token) ending a word of s:
+// GITHUB_PAT, azureDevopsPat, but not path or pattern.
+func hasPAT(s string) bool {
+	for i := 0; i+3 <= len(s); i++ {
+		if (s[i] == 'p' || s[i] == 'P') && (s[i+1] == 'a' || s[i+1] == 'A') && (s[i+2] == 't' || s[i+2] == 'T') &&
+			(i+3 == len(s) || !(s[i+3] >= 'a' && s[i+3] <= 'z')) {
 			return true
 		}
 	}

@@ -220,6 +220,7 @@ func resolve(abs string) (string, error) {
 
 // exclude builds an exclusion and logs it (path, reason and size only).
 func (w *Workspace) exclude(t SourceType, path string, reason Reason, detail string, size int64) *Exclusion {
+	path = DisplayPath(path)
 	w.log.Debug("collector: excluded",
 		zap.String("path", EscapePath(path)),
 		zap.String("reason", string(reason)),

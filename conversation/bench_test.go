@@ -59,3 +59,31 @@ func BenchmarkFitPage(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkCheck500 checks the 500-message session of BenchmarkTrim500
+// against a 128K window (acode/checkConversation) with a warm cache: the
+// call an agent makes before every model call.
+func BenchmarkCheck500(b *testing.B) {
+	c := realCounter(b)
+	msgs := agentTranscript(42, 245, 192)
+	ConversationTokens(c, msgs) // warms the cache
+	req := CheckRequest{Messages: msgs, Model: "gpt-4o"}
+	for b.Loop() {
+		if _, err := CheckConversation(context.Background(), c, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+// BenchmarkHistory50K summarises a 50,000-line read_file output for the
+// work log with the defaults (500 characters).
+func BenchmarkHistory50K(b *testing.B) {
+	c := realCounter(b)
+	content := genLines(rand.New(rand.NewPCG(1, 1)), 50000)
+	req := FitRequest{Tool: ToolReadFile, Content: content, Mode: ModeHistory, Path: "x.go"}
+	for b.Loop() {
+		if _, err := FitToolResult(context.Background(), c, req); err != nil {
+			b.Fatal(err)
+		}
+	}
+}

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -160,6 +161,9 @@ func FuzzCompress(f *testing.F) {
 		}
 		if res.Total != len(splitItems(itemKind(tool), content)) || res.Continuation != nil {
 			t.Fatalf("Total %d, Continuation %v", res.Total, res.Continuation)
+		}
+		if n := utf8.RuneCountInString(res.Content); n > DefaultHistoryEntryChars {
+			t.Fatalf("summary of %d characters, over the default %d", n, DefaultHistoryEntryChars)
 		}
 	})
 }

@@ -35,6 +35,12 @@ func TestCheckConversationMethod(t *testing.T) {
 		got.Thresholds.WarningPercent != 10 || got.Hints.MaxTokens != min(200, 900-want) || got.Hints.Remaining != 900-want {
 		t.Errorf("check %+v, want %d current tokens at warning (config thresholds)", got, want)
 	}
+	// acode/sectionBudget uses the same configured thresholds.
+	var sb conversation.SectionBudgetResult
+	c.result(methodSectionBudget, json.RawMessage(`{"contextLimit":128000,"used":{"memory":20000}}`), &sb)
+	if sb.Level != "warning" || sb.Thresholds.WarningPercent != 10 {
+		t.Errorf("sectionBudget at 19.5%%: level %s thresholds %+v, want warning from the config's 10%%", sb.Level, sb.Thresholds)
+	}
 	// Per-request thresholds win over the config.
 	c.result(methodCheckConversation, json.RawMessage(strings.Replace(params, `"maxContextTokens"`, `"thresholds":{"warningPercent":50},"maxContextTokens"`, 1)), &got)
 	if got.Level != "normal" || got.Thresholds.WarningPercent != 50 || got.Thresholds.CriticalPercent != 95 {

@@ -95,8 +95,8 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 		rerr := rpcError(ctx, err)
 		if rerr != nil {
 			result = nil
-			s.log.Debug("request failed", methodField(method), zap.Stringer("id", idString(call.ID())),
-				zap.Int32("code", int32(rerr.Code)), zap.String("error", rerr.Message), zap.Duration("took", time.Since(start)))
+			s.log.Debug("request failed", append([]zap.Field{methodField(method), zap.Stringer("id", idString(call.ID())),
+				zap.Int32("code", int32(rerr.Code))}, errorFields(rerr)...)...)
 		} else {
 			s.log.Debug("request done", methodField(method), zap.Stringer("id", idString(call.ID())), zap.Duration("took", time.Since(start)))
 		}
@@ -203,7 +203,7 @@ func (s *Server) handleNotification(ctx context.Context, n *jsonrpc2.Notificatio
 		return h(ctx, n.Params())
 	}()
 	if err != nil {
-		s.log.Warn("notification failed", methodField(method), zap.Error(err), zap.Duration("took", time.Since(start)))
+		s.log.Warn("notification failed", append([]zap.Field{methodField(method), zap.Duration("took", time.Since(start))}, errorFields(err)...)...)
 		return
 	}
 	s.log.Debug("notification done", methodField(method), zap.Duration("took", time.Since(start)))

@@ -174,7 +174,9 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	}
 	e := &env{cfg: cfg, roots: roots, model: model, tok: tok}
 	if len(roots) > 0 {
-		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs, Logger: c.s.log})
+		// No collector logger: the pipeline logs every exclusion of a pack
+		// with the request id, which the collector's own lines would lack.
+		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs})
 		if err != nil {
 			// Packs can still use content sources; uri sources are refused.
 			c.s.log.Warn("workspace roots unusable", zap.Error(err))

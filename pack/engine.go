@@ -155,7 +155,7 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count}
+	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count, Outline: p.outliner()}
 	sel := budget.Select(cands, p.alloc, selOpts)
 	p.time("select")
 	if err := p.ctx.Err(); err != nil {
@@ -455,7 +455,15 @@ func scale(a budget.Allocation, factor float64) budget.Allocation {
 	return out
 }
 
+// itemOf is the result entry of an item; an included one (no reason) says
+// whether it holds whole chunks ("full") or outline lines ("outline").
 func itemOf(it *budget.Item, reason, detail string) Item {
+	if reason == "" {
+		detail = "full"
+		if it.Outline {
+			detail = "outline"
+		}
+	}
 	return Item{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
 }
 

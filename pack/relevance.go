@@ -14,23 +14,24 @@ import (
 // Relevance features that the evaluation can switch off one at a time
 // (Engine.Ablate; docs/quality.md "Ablations").
 const (
-	featBM25     = "bm25"     // tf saturation and length normalisation (off: share of query terms present)
-	featProse    = "prose"    // code-over-prose prior
-	featFile     = "file"     // evidence of the whole file
-	featNames    = "names"    // symbol-name and path matches
-	featStem     = "stem"     // light stemming
-	featCodeStat = "codestat" // query words typical of prose rather than code weigh less
-	featBuilt    = "built"    // built, bundled and vendored files weigh less
-	featTests    = "tests"    // test files weigh a little less
-	featFine     = "fine"     // chunks of at most fineChunkTokens when ranking against a query
+	featBM25     = "bm25"       // tf saturation and length normalisation (off: share of query terms present)
+	featProse    = "prose"      // code-over-prose prior
+	featFile     = "file"       // evidence of the whole file
+	featNames    = "names"      // symbol-name and path matches
+	featStem     = "stem"       // light stemming
+	featCodeStat = "codestat"   // query words typical of prose rather than code weigh less
+	featBuilt    = "built"      // built, bundled and vendored files weigh less
+	featTests    = "tests"      // test files weigh a little less
+	featFine     = "fine"       // chunks of at most fineChunkTokens when ranking against a query
+	featNeigh    = "neighbours" // a chunk next to a relevant one gains part of its score
 )
 
 type features struct {
-	bm25, prose, file, names, stem, codeStat, built, tests bool
+	bm25, prose, file, names, stem, codeStat, built, tests, neigh bool
 }
 
 func newFeatures(off []string) features {
-	f := features{bm25: true, prose: true, file: true, names: true, stem: true, codeStat: true, built: true, tests: true}
+	f := features{bm25: true, prose: true, file: true, names: true, stem: true, codeStat: true, built: true, tests: true, neigh: true}
 	for _, o := range off {
 		switch strings.TrimSpace(o) {
 		case featBM25:
@@ -49,6 +50,8 @@ func newFeatures(off []string) features {
 			f.built = false
 		case featTests:
 			f.tests = false
+		case featNeigh:
+			f.neigh = false
 		}
 	}
 	return f
@@ -70,6 +73,10 @@ const (
 	// fileWeight is the weight of the file's best chunk score added to each
 	// of its chunks.
 	fileWeight = 0.25
+	// neighbourWeight is the share of the better adjacent chunk's score (same
+	// file, touching lines) a chunk gains: the code the task needs is often
+	// just before or after the lines that name it.
+	neighbourWeight = 0.3
 	// builtFactor scales built, bundled, minified and vendored files (a
 	// copy of the code, not the code); testFactor test files.
 	builtFactor = 0.25
@@ -215,10 +222,26 @@ func newQuery(text string, items []*budget.Item, feat features) *query {
 			fileBest[it.Path] = s
 		}
 	}
-	for _, it := range items {
+	base := make([]float64, len(items))
+	for k, it := range items {
+		base[k] = q.raw[it.Seq]
+	}
+	for k, it := range items {
+		add := 0.0
 		if feat.file && it.Path != "" {
-			q.raw[it.Seq] += fileWeight * fileBest[it.Path]
+			add += fileWeight * fileBest[it.Path]
 		}
+		if feat.neigh && it.Source != nil {
+			nb := 0.0
+			if k > 0 && items[k-1].Source == it.Source && items[k-1].EndLine+1 >= it.StartLine {
+				nb = base[k-1]
+			}
+			if k+1 < len(items) && items[k+1].Source == it.Source && it.EndLine+1 >= items[k+1].StartLine {
+				nb = max(nb, base[k+1])
+			}
+			add += neighbourWeight * nb
+		}
+		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
 	}
 	return q

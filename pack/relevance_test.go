@@ -178,3 +178,24 @@ func TestRecencyFromActivityOnly(t *testing.T) {
 		t.Fatalf("open document: %+v, want score 0.46 (recency 1)", res.Included)
 	}
 }
+
+// A chunk right after a relevant one (same file, touching lines) gains part
+// of its score; one further away in the same file does not.
+func TestNeighbours(t *testing.T) {
+	text := budget.NewText("func ClientIP() {\n\tparse(header)\n}\nfunc next() {\n\treturn\n}\nfunc far() {\n\treturn\n}\n")
+	mk := func(seq, a, b int) *budget.Item {
+		return &budget.Item{Path: "context.go", Source: text, StartLine: a, EndLine: b, Content: text.Slice(a, b), Tokens: 8, Seq: seq}
+	}
+	its := []*budget.Item{mk(0, 1, 3), mk(1, 4, 6), mk(2, 8, 9)}
+	for _, off := range [][]string{{featFile}, {featFile, featNeigh}} {
+		q := newQuery("ClientIP header parsing", its, newFeatures(off))
+		next, far := q.relevance(its[1]), q.relevance(its[2])
+		withNeighbours := len(off) == 1
+		if withNeighbours && !(next > far && q.relevance(its[0]) == 1) {
+			t.Errorf("neighbours on: next %v, far %v", next, far)
+		}
+		if !withNeighbours && next != far {
+			t.Errorf("neighbours off: next %v, far %v, want equal", next, far)
+		}
+	}
+}

@@ -30,11 +30,11 @@ func Report(r *Result) string {
 		num(bu.Total), num(bu.SystemReserve), num(bu.ResponseReserve), num(bu.Available))
 	fmt.Fprintf(&b, "Category Allocation (used = share of the exact count):\n")
 	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", "Category", "Allocated", "Used", "Unused", "Borrowed", "Fill %")
-	var ta, tu, tb int
+	var ta, tu, tb, un int
 	for _, c := range budget.Categories {
 		cr := bu.Categories[c]
 		borrowed := max(0, cr.Used-cr.Allocated)
-		ta, tu, tb = ta+cr.Allocated, tu+cr.Used, tb+borrowed
+		ta, tu, tb, un = ta+cr.Allocated, tu+cr.Used, tb+borrowed, un+max(0, cr.Allocated-cr.Used)
 		// Fill is of the category's own allocation; what it used beyond
 		// that came from other categories' unused share (Borrowed).
 		fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", categoryTitles[c], num(cr.Allocated), num(cr.Used),
@@ -42,7 +42,7 @@ func Report(r *Result) string {
 	}
 	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), dash(tb), pct(tu, ta))
 	if tb > 0 {
-		b.WriteString("  (Borrowed: tokens a category used from others' unused allocation, as redistribute allows)\n")
+		fmt.Fprintf(&b, "  (Borrowed: tokens a category used from others' unused allocation, as redistribute allows;\n   so TOTAL unused = %s unused by the categories − %s borrowed = %s)\n", num(un), num(tb), num(max(0, ta-tu)))
 	}
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Packed context: %s tokens, exact recount of the final text (%s of available)\n\n", num(r.TokenCount), pct(r.TokenCount, bu.Available))

@@ -56,6 +56,7 @@ func TestReportReadsRight(t *testing.T) {
 			return ""
 		}},
 		{"borrowed shown", want("Open Files              600      1,966          0      1,366    100%")},
+		{"unused adds up", want("so TOTAL unused = 1,376 unused by the categories − 1,366 borrowed = 10)")},
 		{"not selected within considered", want("Chunks considered: 12   Selected: 3   Not selected: 4 (over budget 1, duplicates 1, merged 2)")},
 		{"files counted once", want("Files excluded before chunking: 26")},
 		{"binary capped and summarised", want("  binary: 25\n")},

@@ -134,7 +134,10 @@ type Item struct {
 	Tokens    int     `json:"tokens"`
 	Score     float64 `json:"score"`
 	Reason    string  `json:"reason,omitempty"`
-	Detail    string  `json:"detail,omitempty"`
+	// Detail is, for an included item, "full" (whole chunks) or "outline"
+	// (outline lines of a file whose chunks did not fit, DESIGN rule 8);
+	// for an excluded one, why, in words.
+	Detail string `json:"detail,omitempty"`
 }
 
 // Stats are the counts and timings of a pack, for the budget report.

@@ -4,8 +4,6 @@ import (
 	"strings"
 	"sync/atomic"
 	"unicode/utf8"
-
-	"golang.org/x/text/unicode/norm"
 )
 
 // hfModel counts tokens of a Hugging Face BPE tokenizer (a tokenizer.json
@@ -224,14 +222,6 @@ func (t *mergeTable) mergeWord(ids []uint32) int {
 	return t.mergeLarge(ids)
 }
 
-// nfc returns s in Unicode Normalization Form C.
-func nfc(s string) string {
-	if isASCII(s) || norm.NFC.IsNormalString(s) {
-		return s
-	}
-	return norm.NFC.String(s)
-}
-
 func isASCII(s string) bool {
 	for i := 0; i < len(s); i++ {
 		if s[i] >= utf8.RuneSelf {
@@ -245,11 +235,16 @@ func isASCII(s string) bool {
 const noMerge = ^uint64(0)
 
 // mergeTable maps a pair of token ids (left, right) to rank<<32 | merged id:
-// open addressing with linear probing, load ≤ 0.5.
+// open addressing with linear probing, load ≤ 0.5; key and value of a slot
+// are adjacent (one cache line per probe).
 type mergeTable struct {
-	keys  []uint64 // (left+1)<<32 | right; 0 is empty
-	vals  []uint64
+	slots []mergeSlot
 	shift uint
+}
+
+type mergeSlot struct {
+	key uint64 // (left+1)<<32 | right; 0 is empty
+	val uint64
 }
 
 func newMergeTable(n int) mergeTable {
@@ -259,18 +254,17 @@ func newMergeTable(n int) mergeTable {
 		size <<= 1
 		bitsN++
 	}
-	return mergeTable{keys: make([]uint64, size), vals: make([]uint64, size), shift: 64 - bitsN}
+	return mergeTable{slots: make([]mergeSlot, size), shift: 64 - bitsN}
 }
 
 // put sets the merge of (a, b); a later put of the same pair wins, as in
 // Hugging Face tokenizers for JavaScript (a Map built in list order).
 func (t *mergeTable) put(a, b uint32, rank, id uint32) {
 	k := uint64(a+1)<<32 | uint64(b)
-	mask := uint64(len(t.keys) - 1)
+	mask := uint64(len(t.slots) - 1)
 	for i := (k * 0x9E3779B97F4A7C15) >> t.shift; ; i = (i + 1) & mask {
-		if t.keys[i] == 0 || t.keys[i] == k {
-			t.keys[i] = k
-			t.vals[i] = uint64(rank)<<32 | uint64(id)
+		if s := &t.slots[i]; s.key == 0 || s.key == k {
+			s.key, s.val = k, uint64(rank)<<32|uint64(id)
 			return
 		}
 	}
@@ -279,11 +273,12 @@ func (t *mergeTable) put(a, b uint32, rank, id uint32) {
 // get returns rank<<32 | merged id of (a, b), or noMerge.
 func (t *mergeTable) get(a, b uint32) uint64 {
 	k := uint64(a+1)<<32 | uint64(b)
-	mask := uint64(len(t.keys) - 1)
+	mask := uint64(len(t.slots) - 1)
 	for i := (k * 0x9E3779B97F4A7C15) >> t.shift; ; i = (i + 1) & mask {
-		switch t.keys[i] {
+		s := &t.slots[i]
+		switch s.key {
 		case k:
-			return t.vals[i]
+			return s.val
 		case 0:
 			return noMerge
 		}

@@ -1,14 +1,12 @@
 package tokenizer
 
 import (
-	"bufio"
 	"bytes"
 	"compress/gzip"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
 	"fmt"
-	"io"
 	"strings"
 )
 
@@ -18,11 +16,13 @@ import (
 //	"ACODE-BPE1\n"
 //	uvarint n, n bytes: the header (JSON, compiledHeader)
 //	vocab:  header.Vocab times uvarint len + the token's bytes (len 0: no token with this id)
-//	merges: header.Merges times uvarint left id, uvarint right id, in rank order
+//	merges: header.Merges times uvarint left id, uvarint right id, and the
+//	        merged token's id as a zigzag delta from the previous merge's, in
+//	        rank order
 //
 // Byte-level tokens are stored as their raw bytes (the "Ġ"-style characters
 // decoded), character-level tokens as UTF-8.
-const compiledMagic = "ACODE-BPE1\n"
+const compiledMagic = "ACODE-BPE2\n"
 
 // compiledHeader describes a compiled vocabulary.
 type compiledHeader struct {
@@ -276,6 +276,7 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 		putU(uint64(len(tok)))
 		body.WriteString(tok)
 	}
+	prevResult := int64(0)
 	for i, raw := range m.Merges {
 		a, b, err := parseMerge(raw)
 		if err != nil {
@@ -283,12 +284,15 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 		}
 		ia, oka := m.Vocab[a]
 		ib, okb := m.Vocab[b]
-		_, okab := m.Vocab[a+b]
+		iab, okab := m.Vocab[a+b]
 		if !oka || !okb || !okab {
 			return nil, fmt.Errorf("tokenizer: tokenizer.json: merge %d (%q %q): a part or the result is not in the vocabulary", i, a, b)
 		}
 		putU(uint64(ia))
 		putU(uint64(ib))
+		d := int64(iab) - prevResult
+		putU(uint64(d<<1) ^ uint64(d>>63))
+		prevResult = int64(iab)
 		h.Merges++
 	}
 	h.Vocab = n
@@ -409,7 +413,13 @@ func loadCompiled(spec string, gz []byte) (*hfModel, error) {
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: vocabulary %s: %w", spec, err)
 	}
-	data, err := io.ReadAll(bufio.NewReaderSize(zr, 1<<16))
+	size := 0
+	if len(gz) >= 4 { // gzip's trailer holds the uncompressed size
+		size = int(binary.LittleEndian.Uint32(gz[len(gz)-4:]))
+	}
+	buf := bytes.NewBuffer(make([]byte, 0, min(size, 256<<20)+1))
+	_, err = buf.ReadFrom(zr)
+	data := buf.Bytes()
 	if err != nil {
 		return nil, fmt.Errorf("tokenizer: vocabulary %s: %w", spec, err)
 	}
@@ -483,21 +493,20 @@ func loadCompiled(spec string, gz []byte) (*hfModel, error) {
 	}
 	m.metaID = t.get("▁")
 	m.merges = newMergeTable(h.Merges)
+	prev := int64(0)
 	for r := 0; r < h.Merges; r++ {
 		a, ok1 := uv()
 		b, ok2 := uv()
-		if !ok1 || !ok2 || a >= uint64(h.Vocab) || b >= uint64(h.Vocab) {
+		zd, ok3 := uv()
+		id := prev + (int64(zd>>1) ^ -int64(zd&1))
+		if !ok1 || !ok2 || !ok3 || a >= uint64(h.Vocab) || b >= uint64(h.Vocab) || id < 0 || id >= int64(h.Vocab) {
 			return nil, bad("truncated merges")
 		}
-		ea, eb := entry[a], entry[b]
-		if ea < 0 || eb < 0 {
+		if entry[a] < 0 || entry[b] < 0 || entry[id] < 0 {
 			return nil, bad(fmt.Sprintf("merge %d names an id without a token", r))
 		}
-		id := t.get(t.arena[t.off[ea]:t.off[ea+1]] + t.arena[t.off[eb]:t.off[eb+1]])
-		if id == noRank {
-			return nil, bad(fmt.Sprintf("merge %d has no result token", r))
-		}
-		m.merges.put(uint32(a), uint32(b), uint32(r), id)
+		prev = id
+		m.merges.put(uint32(a), uint32(b), uint32(r), uint32(id))
 	}
 	if len(p) != 0 {
 		return nil, bad("trailing data")

@@ -72,6 +72,7 @@ var hfWords = []string{
 	"<bos>", "<|begin_of_text|>", "<｜fim▁hole｜>", "<｜User｜>", "<tool_call>", "[multimodal]", "<mask>",
 	"\n", "\n\n", "\n\n\n", "\t", "\t\t", "\t\t\t", "▁▁", " ", "  ", "    ", "\r\n", "<", ">", "<table", "func", " x",
 	"123", "4567890", "中文", "日本語です", "カタカナー", "e\u0301", ">\u0338", "don't", "DON'T", "I'ſ", "’s",
+	"\U000e0077\u0301", "\U0001003c\u0338", "\U00011099\U000110ba", "\U0002f800", "\u212b", // NFC beyond x/text's aliasing
 }
 
 func hfRandomTexts(seed uint64, n int) []string {

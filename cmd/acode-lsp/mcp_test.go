@@ -98,6 +98,20 @@ func TestMCPStdio(t *testing.T) {
 	if strings.Contains(logs, "sk_live_") || strings.Contains(logs, "ErrEmptyCart = errors.New") {
 		t.Error("the log holds file content")
 	}
+	// Every line logged while serving the call names it.
+	for _, line := range strings.Split(strings.TrimSpace(logs), "\n") {
+		var entry map[string]any
+		if err := json.Unmarshal([]byte(line), &entry); err != nil {
+			t.Fatalf("log line is not JSON: %q", line)
+		}
+		switch entry["msg"] {
+		case "serving MCP", "MCP session ended":
+			continue
+		}
+		if entry["request"] != "mcp-1" {
+			t.Errorf("log line without the request id: %s", line)
+		}
+	}
 }
 
 func TestPackPreview(t *testing.T) {

@@ -1,0 +1,324 @@
+package collector
+
+import (
+	"net/url"
+	"regexp"
+	"strings"
+)
+
+// The shapes of this file are the places where a credential sits by
+// position rather than by format: after an HTTP authorization scheme,
+// between ':' and '@' in a URL, after a password flag on a command line, in
+// a .netrc entry, in markup, in a (name, value) pair of a call or an
+// environment list.
+
+var (
+	// authorizationRe is the value of an Authorization header (any scheme,
+	// or none).
+	authorizationRe = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
+	// curlUserRe is curl's -u/--user user:password.
+	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*:([^\s"']+)`)
+	// mysqlPassRe is the password glued to -p of mysql and friends.
+	mysqlPassRe = regexp.MustCompile(`(?:^|[ \t])-p(?:["']([^"'\s]+)["']|([^\s"'-][^\s"']*))`)
+	// flagPassRe is a password or token flag followed by its value.
+	flagPassRe = regexp.MustCompile(`(?i)(?:^|[ \t])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)[ \t]+["']?([^\s"']{6,})`)
+	// sshpassRe is sshpass -p PASSWORD.
+	sshpassRe = regexp.MustCompile(`\bsshpass[ \t]+-p[ \t]*["']?([^\s"']+)`)
+	// netrcRe is a password in .netrc syntax.
+	netrcRe = regexp.MustCompile(`(?i)(?:^|[ \t])(?:password|passwd|account)[ \t]+([^\s]+)`)
+	// xmlElemRe is <name>value</name>.
+	xmlElemRe = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_.:\-]*)(?:[ \t][^<>]*)?>([^<>]{1,500})</([A-Za-z_][A-Za-z0-9_.:\-]*)>`)
+	// xmlAttrRe is key="name" value="value" (app.config, Ant, Maven).
+	xmlAttrRe = regexp.MustCompile(`(?i)\b(?:key|name)[ \t]*=[ \t]*"([^"]{1,100})"[ \t]+value[ \t]*=[ \t]*"([^"]*)"`)
+	// pairRe is ("NAME", "value"): System.setProperty, os.Setenv,
+	// headers.put, config.set and the like.
+	pairRe = regexp.MustCompile(`["'` + "`" + `]([A-Za-z_][A-Za-z0-9_.\-]{1,80})["'` + "`" + `][ \t]*,[ \t]*["'` + "`" + `]([^"'` + "`" + `]+)["'` + "`" + `]`)
+	// nameValueRe is {name: NAME, value: value} on one line (k8s env
+	// entries in flow or JSON style).
+	nameValueRe = regexp.MustCompile(`(?i)["']?name["']?[ \t]*[:=][ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*,[ \t]*["']?value["']?[ \t]*[:=][ \t]*(?:"([^"]*)"|'([^']*)'|([^\s,}"']+))`)
+)
+
+// authSpans finds HTTP credentials: the token after Bearer/Basic/Token
+// anywhere, and the value of an Authorization header.
+func authSpans(line, lower string) []span {
+	var spans []span
+	if strings.Contains(lower, "authorization") {
+		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
+			v := line[m[2]:m[3]]
+			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 &&
+				(hasDigit(v) || len(v) >= 24) && entropy(v) >= 3 {
+				spans = append(spans, span{m[2], m[3]})
+			}
+		}
+	}
+	if !strings.Contains(lower, "bearer") && !strings.Contains(lower, "basic") && !strings.Contains(lower, "token") && !strings.Contains(lower, "digest") && !strings.Contains(lower, "key") {
+		return spans
+	}
+	for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+		if v := line[m[2]:m[3]]; looksRandom(v) && !strings.Contains(v, "REDACTED") && !knownExamples[v] {
+			spans = append(spans, span{m[2], m[3]})
+		}
+	}
+	return spans
+}
+
+// urlPasswordSpans finds the password of every URL with user info
+// (scheme://user:password@host, user possibly empty). The password may
+// hold '@', '/' and ':': it ends at the last '@' of the URL that is
+// followed by a host and not preceded by '/'.
+func urlPasswordSpans(line string) []span {
+	var spans []span
+	for from := 0; ; {
+		i := strings.Index(line[from:], "://")
+		if i < 0 {
+			return spans
+		}
+		i += from
+		from = i + 3
+		// The scheme: letters, digits, + . - before "://".
+		j := i
+		for j > 0 && (isAlnum(line[j-1]) || line[j-1] == '+' || line[j-1] == '.' || line[j-1] == '-') {
+			j--
+		}
+		if j == i || !isLetter(line[j]) {
+			continue
+		}
+		start := i + 3
+		end := start
+		for end < len(line) && !isURLStop(line[end]) {
+			end++
+		}
+		u := line[start:end]
+		colon := strings.IndexByte(u, ':')
+		if colon < 0 {
+			continue
+		}
+		if slash := strings.IndexByte(u[:colon], '/'); slash >= 0 || strings.IndexByte(u[:colon], '@') >= 0 {
+			continue // the colon is a port or in the path
+		}
+		at := -1
+		for k := len(u) - 1; k > colon; k-- {
+			if u[k] == '@' && u[k-1] != '/' && hostAfter(u[k+1:]) {
+				at = k
+				break
+			}
+		}
+		if at < 0 || at == colon+1 {
+			continue
+		}
+		pw := u[colon+1 : at]
+		if strings.ContainsAny(pw[:1], "/") || pw == redacted || isPlaceholderPassword(pw) {
+			continue
+		}
+		spans = append(spans, span{start + colon + 1, start + at})
+		from = start + at
+	}
+}
+
+// isURLStop ends a URL: white space, quotes, brackets.
+func isURLStop(c byte) bool {
+	switch c {
+	case ' ', '\t', '\r', '\n', '"', '\'', '`', '<', '>', '(', ')', '[', ']', '{', '}', '\\', '|', ',', ';':
+		return true
+	}
+	return false
+}
+
+// hostAfter reports whether s starts with a host name (letters, digits,
+// '.', '-', '_', or a bracketed address) followed by the end, a port, a
+// path or a query.
+func hostAfter(s string) bool {
+	n := 0
+	for n < len(s) && (isAlnum(s[n]) || s[n] == '.' || s[n] == '-' || s[n] == '_' || s[n] == '[' || s[n] == ']' || s[n] == '%') {
+		n++
+	}
+	if n == 0 {
+		return false
+	}
+	return n == len(s) || strings.IndexByte(":/?#,", s[n]) >= 0
+}
+
+// placeholderWords are values that stand for a password in documentation.
+var placeholderWords = map[string]bool{
+	"password": true, "passwd": true, "pass": true, "pwd": true, "secret": true, "changeme": true,
+	"change_me": true, "changeit": true, "example": true, "test": true, "user": true, "username": true,
+	"token": true, "apikey": true, "api_key": true, "mypassword": true, "yourpassword": true,
+	"your_password": true, "dbpassword": true, "db_password": true, "redacted": true, "none": true,
+	"null": true, "nil": true, "undefined": true, "empty": true, "foo": true, "bar": true, "baz": true,
+	"pw": true, "pass123": true, "password123": true, "p": true, "x": true, "mysecret": true,
+	"secretpassword": true, "passw0rd": true, "admin": true, "root": true, "guest": true,
+}
+
+// isPlaceholderPassword reports a URL or command-line password that is a
+// stand-in: a placeholder word, a run of one character (***, xxxxx), a
+// template or variable reference.
+func isPlaceholderPassword(v string) bool {
+	if isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
+		return true
+	}
+	if len(v) < 4 || strings.Trim(v, v[:1]) == "" {
+		return true // short, or ***, xxxxx, ......
+	}
+	d := v
+	if strings.Contains(v, "%") {
+		if u, err := url.PathUnescape(v); err == nil {
+			d = u // My%20Pass, pa%2Fssword
+		}
+	}
+	if strings.ContainsAny(d, " \t") {
+		return true // words: a description, not a password
+	}
+	l := strings.ToLower(d)
+	letters := strings.Map(func(r rune) rune {
+		if r >= 'a' && r <= 'z' {
+			return r
+		}
+		return -1
+	}, l)
+	if placeholderWords[letters] || knownExamples[letters] {
+		return true
+	}
+	for _, p := range []string{"xxx", "***", "...", "<", "{", "your", "pass", "secret", "example", "placeholder", "change", "redacted", "%s", "%v"} {
+		if strings.Contains(l, p) && !hasDigit(d) {
+			return true
+		}
+	}
+	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.Contains(v, "${")
+}
+
+// knownExamples are credentials printed in specifications and manuals
+// (RFC 7617's Aladdin, "open sesame"): documentation, not secrets.
+var knownExamples = map[string]bool{
+	"QWxhZGRpbjpvcGVuIHNlc2FtZQ==": true, "opensesame": true, "open sesame": true,
+	"YWxhZGRpbjpvcGVuc2VzYW1l": true,
+}
+
+// cliSpans finds passwords on command lines: curl -u user:pw, mysql -ppw,
+// --password pw, sshpass -p pw.
+func cliSpans(line, lower string) []span {
+	var spans []span
+	add := func(m []int, groups ...int) {
+		for _, gi := range groups {
+			if 2*gi+1 < len(m) && m[2*gi] >= 0 {
+				v := line[m[2*gi]:m[2*gi+1]]
+				if !isPlaceholderPassword(v) && v != redacted {
+					spans = append(spans, span{m[2*gi], m[2*gi+1]})
+				}
+			}
+		}
+	}
+	if strings.Contains(lower, "curl") || strings.Contains(lower, "--user") || strings.Contains(lower, "-u ") || strings.Contains(lower, "wget") {
+		for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
+			add(m, 1)
+		}
+	}
+	if strings.Contains(lower, "mysql") || strings.Contains(lower, "mariadb") || strings.Contains(lower, "mongo") {
+		for _, m := range mysqlPassRe.FindAllStringSubmatchIndex(line, -1) {
+			add(m, 1, 2)
+		}
+	}
+	if strings.Contains(lower, "sshpass") {
+		for _, m := range sshpassRe.FindAllStringSubmatchIndex(line, -1) {
+			add(m, 1)
+		}
+	}
+	if strings.Contains(line, "-") && hasSecretWordLower(lower) {
+		for _, m := range flagPassRe.FindAllStringSubmatchIndex(line, -1) {
+			v := line[m[2]:m[3]]
+			if !strings.HasPrefix(v, "-") && !isIdentifierLike(v) && charClasses(v) >= 2 {
+				add(m, 1)
+			}
+		}
+	}
+	return spans
+}
+
+// netrcSpans finds the password (and account) of .netrc entries, in a file
+// of any name.
+func netrcSpans(line, lower string) []span {
+	if !strings.Contains(lower, "password") && !strings.Contains(lower, "passwd") && !strings.Contains(lower, "account") {
+		return nil
+	}
+	t := strings.TrimSpace(lower)
+	if !strings.HasPrefix(t, "machine ") && !strings.HasPrefix(t, "default") && !strings.HasPrefix(t, "password ") && !strings.HasPrefix(t, "passwd ") && !strings.HasPrefix(t, "login ") && !strings.HasPrefix(t, "account ") {
+		return nil
+	}
+	var spans []span
+	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
+		v := line[m[2]:m[3]]
+		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") {
+			spans = append(spans, span{m[2], m[3]})
+		}
+	}
+	return spans
+}
+
+// xmlSpans finds <password>value</password> and key="password"
+// value="value" in markup.
+func xmlSpans(line, lower string) []span {
+	var spans []span
+	if strings.Contains(line, "</") {
+		for _, m := range xmlElemRe.FindAllStringSubmatchIndex(line, -1) {
+			open, close := line[m[2]:m[3]], line[m[6]:m[7]]
+			if open != close {
+				continue
+			}
+			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+				spans = append(spans, span{m[4], m[5]})
+			}
+		}
+	}
+	if strings.Contains(lower, "value") {
+		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+				spans = append(spans, span{m[4], m[5]})
+			}
+		}
+	}
+	return spans
+}
+
+// localName drops an XML namespace prefix.
+func localName(n string) string {
+	if i := strings.LastIndexByte(n, ':'); i >= 0 {
+		return n[i+1:]
+	}
+	return n
+}
+
+// markupValue decides a value found by position in markup or a pair.
+func markupValue(v string, password bool) bool {
+	v = strings.TrimSpace(v)
+	if password {
+		return passwordValue(v, true)
+	}
+	return secretValue(v, true, false)
+}
+
+// pairSpans finds ("NAME", "value") pairs whose NAME is secret-looking
+// (System.setProperty("X_TOKEN", "…"), os.Setenv, headers.put) and
+// {name: NAME, value: …} entries on one line.
+func pairSpans(line, lower string) []span {
+	var spans []span
+	if strings.Contains(line, "\",") || strings.Contains(line, "',") || strings.Contains(line, "`,") {
+		for _, m := range pairRe.FindAllStringSubmatchIndex(line, -1) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+				spans = append(spans, span{m[4], m[5]})
+			}
+		}
+	}
+	if strings.Contains(lower, "value") && strings.Contains(lower, "name") {
+		for _, m := range nameValueRe.FindAllStringSubmatchIndex(line, -1) {
+			k := nameKind(line[m[2]:m[3]])
+			if k == notSecret {
+				continue
+			}
+			for gi := 2; gi <= 4; gi++ {
+				if m[2*gi] >= 0 && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
+					spans = append(spans, span{m[2*gi], m[2*gi+1]})
+				}
+			}
+		}
+	}
+	return spans
+}

@@ -1,0 +1,52 @@
+package pack
+
+import (
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/chunker"
+)
+
+// featOutline is the ablation (Engine.Ablate) that switches outlines off.
+const featOutline = "outline"
+
+// outliner returns the Outline step of selection (DESIGN rule 8): the
+// outline of a candidate's file — its declarations' doc comments and
+// signatures, from chunker.Outline — as items cut from the file's text,
+// counted and marked Outline, with the candidate's score, category and
+// source. A file without a grammar or declarations, or whose outline would
+// hold more than half of its lines, has none. Outlines are computed once
+// per file and pack (selection may run more than once).
+func (p *run) outliner() func(best *budget.Item) []*budget.Item {
+	for _, a := range p.e.Ablate {
+		if a == featOutline {
+			return nil
+		}
+	}
+	cache := map[*budget.Text][]chunker.LineRange{}
+	return func(best *budget.Item) []*budget.Item {
+		if best.Path == "" || best.Source == nil || chunker.Language(best.Path) == "" || p.ctx.Err() != nil {
+			return nil
+		}
+		rs, ok := cache[best.Source]
+		if !ok {
+			rs, _ = chunker.Outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
+			cache[best.Source] = rs
+		}
+		lines := 0
+		for _, r := range rs {
+			lines += r.End - r.Start + 1
+		}
+		if len(rs) == 0 || 2*lines > best.Source.Lines() {
+			return nil
+		}
+		out := make([]*budget.Item, 0, len(rs))
+		for _, r := range rs {
+			it := *best
+			it.StartLine, it.EndLine = r.Start, r.End
+			it.Content = best.Source.Slice(r.Start, r.End)
+			it.Tokens = p.tok.Count(it.Content)
+			it.Kind, it.Name, it.Outline = "outline", "", true
+			out = append(out, &it)
+		}
+		return out
+	}
+}
