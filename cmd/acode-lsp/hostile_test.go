@@ -142,6 +142,8 @@ func TestSignalEndsBlockedCommand(t *testing.T) {
 		{"count stdin SIGTERM", syscall.SIGTERM, []string{"count", "-"}},
 		{"count stdin SIGINT", syscall.SIGINT, []string{"count", "-"}},
 		{"pack tool-result stdin SIGTERM", syscall.SIGTERM, []string{"pack", ".", "--tool-result", "-"}},
+		{"trim stdin SIGTERM", syscall.SIGTERM, []string{"trim", "--max", "1000"}},
+		{"fit stdin SIGINT", syscall.SIGINT, []string{"fit", "--tool", "read_file", "--max", "1000"}},
 		{"serve SIGTERM", syscall.SIGTERM, []string{"serve"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
