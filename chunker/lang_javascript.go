@@ -67,6 +67,12 @@ func classifyJS(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
 			if d.name == "" {
 				d.name = "default"
 			}
+			switch v.Type() {
+			case "object": // export default {…}: its properties are members
+				d.body, d.flat = v, true
+			case "class":
+				d.body = v.ChildByFieldName("body")
+			}
 			return d, true
 		}
 		return nodeDecl{kind: "export"}, true

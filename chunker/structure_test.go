@@ -132,6 +132,28 @@ func TestSplitStructure(t *testing.T) {
 			},
 		},
 		{
+			name: "javascript export default object over half of max: its properties",
+			path: "src/component.js",
+			max:  60,
+			src: lines(
+				"export default {", // 1
+				"  name: 'cart-view',",
+				"  data() {", // 3
+				"    return { items: [], total: 0, loading: false };",
+				"  },",
+				"  computed: {", // 6
+				"    empty() { return this.items.length === 0; },",
+				"  },",
+				"};",
+			),
+			want: []span{
+				{1, 1, "variable", "default", true},
+				{2, 2, "field", "name", false},
+				{3, 5, "method", "data", false},
+				{6, 9, "field", "computed", false},
+			},
+		},
+		{
 			name: "typescript: an object type alias over half of max splits into its members",
 			path: "src/types.ts",
 			max:  80,

@@ -169,6 +169,7 @@ var lineMarkers = func() map[uint16][]marker {
 type bigram struct {
 	markers []marker
 	kw      []kwRule
+	lits    []int // rules whose (case-sensitive) literal starts here
 }
 
 // bigramOn is the small filter in front of bigrams (64 KiB: it stays in
@@ -190,6 +191,14 @@ var bigrams = func() *[1 << 16]*bigram {
 			t[k] = &bigram{}
 		}
 		t[k].markers = ms
+	}
+	for _, ri := range kwIdx.literal {
+		lit := asciiLower(rules[ri].lit[:2])
+		k := uint16(lit[0])<<8 | uint16(lit[1])
+		if t[k] == nil {
+			t[k] = &bigram{}
+		}
+		t[k].lits = append(t[k].lits, ri)
 	}
 	for k := range kwIdx.bucket {
 		if b := kwIdx.bucket[k]; b != 0 {
@@ -229,7 +238,6 @@ func (g *gates) scan(text string, lines []string) {
 		return netrc == 1
 	}
 	h := newHitSet(text)
-	h.literals()
 	lower, ln, lineStart := g.lower, 0, 0
 	for i := 0; i+1 < len(lower); i++ {
 		c := lower[i]
@@ -247,6 +255,11 @@ func (g *gates) scan(text string, lines []string) {
 			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
 				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
 				g.flags[ln] |= m.flag
+			}
+		}
+		for _, ri := range bg.lits {
+			if strings.HasPrefix(text[i:], rules[ri].lit) {
+				h.addAt(ri, lineStart, i)
 			}
 		}
 		if len(bg.kw) > 0 && (i == 0 || !isAlnum(lower[i-1])) {

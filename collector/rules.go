@@ -305,22 +305,6 @@ func (h *hitSet) addAt(ri, lineStart, pos int) {
 	h.hits = append(h.hits, hit{ri, lineStart, end})
 }
 
-// literals records the lines holding the literal of each literal rule.
-func (h *hitSet) literals() {
-	for _, ri := range kwIdx.literal {
-		lit := rules[ri].lit
-		for from := 0; ; {
-			i := strings.Index(h.text[from:], lit)
-			if i < 0 {
-				break
-			}
-			pos := from + i
-			h.addAt(ri, strings.LastIndexByte(h.text[:pos], '\n')+1, pos)
-			from = pos + len(lit)
-		}
-	}
-}
-
 // activeRules returns the rules that have a hit, in table order.
 func activeRules(hits []hit) []*rule {
 	on := make([]bool, len(rules))

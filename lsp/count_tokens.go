@@ -3,13 +3,13 @@ package lsp
 import (
 	"context"
 	"fmt"
-	"os"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 
 	"go.lsp.dev/protocol"
 
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 // countTokensParams is the params of acode/countTokens: text or uri, and
@@ -92,6 +92,13 @@ func (s *Server) rawText(u protocol.DocumentURI, abs string) (string, error) {
 	if doc, ok := s.docs.get(u); ok {
 		return doc.Text, nil
 	}
-	data, err := os.ReadFile(abs)
+	// Read as the collector reads: a regular file only, bounded, so a file
+	// swapped for a FIFO or a device since it was admitted cannot hang or
+	// flood the server (issue 15).
+	data, err := safeio.ReadFile(context.Background(), abs, maxRawText, safeio.Options{})
 	return string(data), err
 }
+
+// maxRawText bounds the raw read of a file the collector admitted (its
+// cap is 1 MiB by default; a file that grew past this since is refused).
+const maxRawText = 64 << 20

@@ -41,7 +41,7 @@ const (
 // maxWhatIfPreviews bounds the packs one computation runs: one at the
 // current budget, one or more to find a budget where everything fits, and
 // the rest to narrow each chunk's "+M" down.
-const maxWhatIfPreviews = 24
+const maxWhatIfPreviews = 16
 
 // fitState is the what-if state of one lens target.
 type fitState struct {
@@ -234,6 +234,9 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			dw.file.reason = "outside the workspace"
 			continue
 		}
+		if cur, ok := s.docs.get(d.URI); !ok || cur != d {
+			continue // closed or changed since: the next computation has it
+		}
 		chunks, err := s.lenses.chunks(ctx, d, e.tok)
 		if err != nil {
 			return false, err
@@ -293,6 +296,23 @@ func sameStates(a, b map[protocol.DocumentURI]*docWhatIf) bool {
 type coverage struct {
 	spans  map[string][]pack.Item // included items by path
 	reason map[string]string      // why a whole file was left out, by path
+	// left holds the chunks left out for another reason than the budget
+	// (a duplicate of another file's lines, …), by path.
+	left map[string][]pack.Item
+}
+
+// leftReason is why a chunk overlapping t was left out for another reason
+// than the budget, or "".
+func (c *coverage) leftReason(t *whatIfTarget) string {
+	for _, it := range c.left[t.rel] {
+		if it.StartLine <= t.end && it.EndLine >= t.start {
+			if it.Detail != "" {
+				return it.Reason + " (" + it.Detail + ")"
+			}
+			return it.Reason
+		}
+	}
+	return ""
 }
 
 // covers reports whether every non-blank line of t is included, and the best
@@ -359,9 +379,9 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 	}
 	hi := max(1024, sum+sum/4+64*len(open))
 	var pending []*whatIfTarget
+	var cov *coverage
 	for tries := 0; ; tries++ {
-		cov, err := at(hi)
-		if err != nil {
+		if cov, err = at(hi); err != nil {
 			return err
 		}
 		pending = pending[:0]
@@ -376,7 +396,11 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 		hi *= 2
 	}
 	for _, t := range pending {
-		t.state = fitState{reason: "left out at any budget"}
+		r := cov.leftReason(t)
+		if r == "" {
+			r = "left out at any budget"
+		}
+		t.state = fitState{reason: r}
 	}
 	var fits []*whatIfTarget
 	for _, t := range out {
@@ -389,7 +413,7 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 		if len(ts) == 0 {
 			return nil
 		}
-		if hi-lo <= max(16, hi/32) || previews >= maxWhatIfPreviews {
+		if hi-lo <= max(16, hi/16) || previews >= maxWhatIfPreviews {
 			for _, t := range ts {
 				t.state = fitState{toFit: hi}
 			}
@@ -427,7 +451,7 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 	}
 	defer release()
 	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
-	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}}
+	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}, left: map[string][]pack.Item{}}
 	if err != nil {
 		var pe *pack.Error
 		if errors.As(err, &pe) && pe.Code == pack.CodeNoContent {
@@ -441,6 +465,9 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 		}
 	}
 	for _, it := range res.Excluded {
+		if it.Path != "" && it.StartLine != 0 && it.Reason != "over_budget" {
+			cov.left[it.Path] = append(cov.left[it.Path], it)
+		}
 		if it.Path == "" || it.StartLine != 0 || it.Reason == "" {
 			continue // chunks left out, not whole files
 		}

@@ -9,6 +9,9 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"go.lsp.dev/protocol"
+	"go.uber.org/zap"
 )
 
 // whatIfSrc has top-level functions of a few hundred tokens each, so that a
@@ -254,4 +257,64 @@ func TestWhatIfLensesWithoutRefresh(t *testing.T) {
 			t.Errorf("refresh sent to a client without refreshSupport")
 		}
 	}
+}
+
+// TestWhatIfDuplicate: lines another open file already brings are never
+// packed twice; their lenses say why instead of a budget.
+func TestWhatIfDuplicate(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{}, nil)
+	c.initialize(map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}, nil, root)
+	a := c.open(filepath.Join(root, "a.go"), "go", whatIfSrc(2))
+	b := c.open(filepath.Join(root, "b.go"), "go", whatIfSrc(2))
+	waitRefresh(t, c, b, 0)
+	waitRefresh(t, c, a, 0)
+	var titles []string
+	dup := 0
+	for _, u := range []string{a, b} {
+		for _, l := range getFullLenses(t, c, u) {
+			titles = append(titles, l.Title)
+			if strings.Contains(l.Title, " · not packed: duplicate (same lines as ") && l.Command == cmdShowChunkReport {
+				dup++
+			}
+		}
+	}
+	if dup != 3 {
+		t.Errorf("want the 3 lenses of one file to say it duplicates the other, got %d:\n%s", dup, strings.Join(titles, "\n"))
+	}
+}
+
+// BenchmarkWhatIf measures one what-if computation after an edit: five open
+// Go files (one of 5,000 lines, ≈34K tokens, four of 500), the default
+// budget, so that the big file does not fit and its chunks are bisected.
+// It runs in the background; lens requests never wait for it.
+func BenchmarkWhatIf(b *testing.B) {
+	root := b.TempDir()
+	var srv *Server
+	c := startServer(b, Options{Logger: zap.NewNop(), BudgetDebounce: time.Hour}, func(s *Server) { srv = s })
+	c.initialize(nil, map[string]any{"budget": map[string]any{"totalTokens": 30000, "systemReserve": 1000, "responseReserve": 3000}}, root)
+	big := goFile(5000)
+	u := c.open(filepath.Join(root, "big.go"), "go", big)
+	for i := 0; i < 4; i++ {
+		c.open(filepath.Join(root, fmt.Sprintf("small%d.go", i)), "go", goFile(500))
+	}
+	line := strings.Count(big, "\n") / 2
+	tokens := srv.counts.get(mustDoc(b, srv, u), srv.conf.env().tok)
+	b.ReportMetric(float64(tokens), "big-file-tokens")
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		change(c, u, i+2, map[string]any{"range": rng(line, 1, line, 1), "text": strconv.Itoa(i % 10)})
+		c.call("acode/budgetStatus", nil) // the change is applied once this answers
+		if _, err := srv.whatif.compute(context.Background()); err != nil {
+			b.Fatal(err)
+		}
+	}
+}
+
+func mustDoc(b *testing.B, s *Server, u string) *document {
+	d, ok := s.docs.get(protocol.DocumentURI(u))
+	if !ok {
+		b.Fatal("not open")
+	}
+	return d
 }

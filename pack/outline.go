@@ -5,6 +5,9 @@ import (
 	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
+// featOutline is the ablation (Engine.Ablate) that switches outlines off.
+const featOutline = "outline"
+
 // outliner returns the Outline step of selection (DESIGN rule 8): the
 // outline of a candidate's file — its declarations' doc comments and
 // signatures, from chunker.Outline — as items cut from the file's text,
@@ -13,6 +16,11 @@ import (
 // hold more than half of its lines, has none. Outlines are computed once
 // per file and pack (selection may run more than once).
 func (p *run) outliner() func(best *budget.Item) []*budget.Item {
+	for _, a := range p.e.Ablate {
+		if a == featOutline {
+			return nil
+		}
+	}
 	cache := map[*budget.Text][]chunker.LineRange{}
 	return func(best *budget.Item) []*budget.Item {
 		if best.Path == "" || best.Source == nil || chunker.Language(best.Path) == "" || p.ctx.Err() != nil {

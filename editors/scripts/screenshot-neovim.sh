@@ -36,8 +36,8 @@ function AcodeShotLayout()
   local pack = require('acode.pack')
   vim.cmd('tabonly | only')
   vim.cmd('edit cart/service.go')
-  vim.cmd('rightbelow vertical sbuffer ' .. vim.fn.bufnr('acode://context.md'))
-  vim.cmd('rightbelow sbuffer ' .. vim.fn.bufnr('acode://context-report.md'))
+  vim.cmd('rightbelow vertical sbuffer ' .. pack.buffer(pack.names.context))
+  vim.cmd('rightbelow sbuffer ' .. pack.buffer(pack.names.report))
   for _, win in ipairs(vim.api.nvim_tabpage_list_wins(0)) do
     if vim.api.nvim_win_get_buf(win) ~= vim.fn.bufnr('cart/service.go') then
       vim.wo[win].wrap = false
@@ -57,9 +57,9 @@ tmux -L "$sock" new-session -d -s "$session" -x $cols -y $rows \
 tmux -L "$sock" set-option -t "$session" -g default-terminal "tmux-256color" >/dev/null 2>&1 || true
 tmux -L "$sock" set-option -t "$session" -ga terminal-overrides ",*:Tc" >/dev/null 2>&1 || true
 
-# Wait for the budget in the statusline and the lenses.
+# Wait for the budget in the statusline and the lenses with their what-if state.
 for _ in $(seq 1 100); do
-	if tmux -L "$sock" capture-pane -p -t "$session" | grep -q 'tokens ·' &&
+	if tmux -L "$sock" capture-pane -p -t "$session" | grep -q 'in context' &&
 		tmux -L "$sock" capture-pane -p -t "$session" | grep -Eq 'acode [0-9.]+K?/'; then
 		break
 	fi

@@ -143,6 +143,7 @@ t.run('code lenses show the token cost of the file and its top-level symbols', f
   local file_lens, symbol_lens
   for _, l in ipairs(titles) do
     local title = l.title:gsub('^≈', '') -- (a multibyte ≈ cannot take a pattern's ?)
+    title = title:gsub(' · ✓ in context$', ''):gsub(' · %+[%d,]+ to fit$', '')
     if l.line == 0 and title:match('^[%d,]+ tokens · [%d.]+%% of budget$') then
       file_lens = l
     elseif title:match('^[%d,]+ tokens$') then
@@ -151,6 +152,102 @@ t.run('code lenses show the token cost of the file and its top-level symbols', f
   end
   t.truthy(file_lens, 'no "<N> tokens · <P>% of budget" lens on line 0: ' .. vim.inspect(titles))
   t.truthy(symbol_lens, 'no "<N> tokens" symbol lens: ' .. vim.inspect(titles))
+end)
+
+--- lenses_now returns the buffer's lenses that have a command.
+local function lenses_now(buf)
+  local out = {}
+  local got
+  if vim.lsp.codelens.enable then
+    got = vim.tbl_map(function(item)
+      return item.lens
+    end, vim.lsp.codelens.get({ bufnr = buf }))
+  else
+    got = vim.lsp.codelens.get(buf)
+  end
+  for _, lens in ipairs(got) do
+    if lens.command then
+      table.insert(out, lens)
+    end
+  end
+  return out
+end
+
+--- wait_lens waits until a lens title matches pattern (refreshing on 0.10).
+local function wait_lens(buf, pattern, what)
+  local found
+  t.wait(30000, function()
+    if not vim.lsp.codelens.enable then
+      vim.lsp.codelens.refresh({ bufnr = buf })
+      vim.wait(100)
+    end
+    for _, lens in ipairs(lenses_now(buf)) do
+      if lens.command.title:match(pattern) then
+        found = lens
+        return true
+      end
+    end
+    return false
+  end, what)
+  return found
+end
+
+--- run_lens runs the lens on its line as a user does (:lua vim.lsp.codelens.run()).
+local function run_lens(buf, lens)
+  vim.api.nvim_set_current_buf(buf)
+  vim.api.nvim_win_set_cursor(0, { lens.range.start.line + 1, 0 })
+  local select = vim.ui.select
+  vim.ui.select = function(items, opts, on_choice) -- several lenses on the line: pick this one
+    for i, item in ipairs(items) do
+      local title = (opts.format_item and opts.format_item(item)) or vim.inspect(item)
+      if title:find(lens.command.title, 1, true) then
+        return on_choice(item, i)
+      end
+    end
+    on_choice(items[1], 1)
+  end
+  vim.lsp.codelens.run()
+  vim.ui.select = select
+end
+
+local function notify_settings(settings)
+  if vim.fn.has('nvim-0.11') == 1 then
+    acode:notify('workspace/didChangeConfiguration', { settings = settings })
+  else
+    acode.notify('workspace/didChangeConfiguration', { settings = settings })
+  end
+end
+
+t.run('what-if lenses: "✓ in context" shows the chunk report when run', function()
+  local lens = wait_lens(bufnr, ' · ✓ in context$', 'a "✓ in context" lens')
+  t.eq('acode.showChunkReport', lens.command.command, 'command')
+  run_lens(bufnr, lens)
+  local pack = require('acode.pack')
+  t.wait(5000, function()
+    return pack.buffer(pack.names.chunk) ~= nil
+  end, 'the chunk report buffer')
+  local buf = pack.buffer(pack.names.chunk)
+  local text = table.concat(vim.api.nvim_buf_get_lines(buf, 0, -1, false), '\n')
+  t.contains(text, '**What if:** ✓ in context', 'chunk report')
+  t.truthy(vim.fn.bufwinid(buf) ~= -1, 'chunk report not shown')
+  vim.cmd('bwipeout ' .. buf)
+  vim.api.nvim_set_current_buf(bufnr)
+end)
+
+local pinned_lens
+t.run('what-if lenses: a small budget makes "+N to fit" lenses, and running one pins the chunk', function()
+  notify_settings({ acode = { budget = { totalTokens = 4300 } } }) -- 300 tokens available
+  pinned_lens = wait_lens(bufnr, '^[%d,]+ tokens · %+[%d,]+ to fit$', 'a "+N to fit" symbol lens')
+  t.eq('acode.pinChunk', pinned_lens.command.command, 'command')
+  local pack = require('acode.pack')
+  pack.pinned = {}
+  messages = {}
+  run_lens(bufnr, pinned_lens)
+  t.eq(1, #pack.pinned, 'pinned chunks')
+  t.eq(pinned_lens.range.start.line + 1, pack.pinned[1].startLine, 'pinned start line')
+  t.truthy(messages[1] and messages[1]:match('^acode: pinned .* — the next :AcodePack sends it as a reference'), vim.inspect(messages))
+  notify_settings({ acode = vim.empty_dict() }) -- back to the workspace's budget
+  wait_lens(bufnr, ' · ✓ in context$', 'lenses back in context at the workspace budget')
 end)
 
 t.run('the budget follows the files opened and closed', function()
@@ -212,10 +309,29 @@ t.run(':AcodePack packs a context that fits, with the other server\'s definition
     end
     t.truthy(found, ('no reference source from %s in %s'):format(rel, vim.inspect({ result.included, result.excluded })))
   end
+  -- The chunk pinned from its lens went in as a reference.
+  if pinned_lens then
+    local a = pinned_lens.command.arguments[1]
+    local rel = target.file:sub(#ws + 2)
+    -- Sent as a reference: included as one, or merged into the open
+    -- buffer's chunk of the same lines (then left out as merged).
+    local function pinned(c)
+      return c.type == 'reference' and c.path == rel and c.startLine <= a.endLine and c.endLine >= a.startLine
+    end
+    t.truthy(
+      vim.iter(result.included):any(pinned) or vim.iter(result.excluded):any(function(c)
+        return pinned(c) and c.reason == 'merged'
+      end),
+      ('the pinned chunk %s:%d-%d is not a reference of the pack: %s'):format(rel, a.startLine, a.endLine, vim.inspect(result))
+    )
+    t.eq({}, pack.pinned, 'pinned chunks after the pack')
+  end
   -- The context buffer, the report beside it, and the register.
-  local ctx = vim.fn.bufnr('acode://context.md')
-  local rep = vim.fn.bufnr('acode://context-report.md')
-  t.truthy(ctx ~= -1 and rep ~= -1, 'scratch buffers missing')
+  local ctx = pack.buffer(pack.names.context)
+  local rep = pack.buffer(pack.names.report)
+  t.truthy(ctx and rep, 'scratch buffers missing')
+  t.eq('[acode] context', vim.fn.bufname(ctx), 'context buffer name')
+  t.eq('[acode] report', vim.fn.bufname(rep), 'report buffer name')
   t.eq(vim.split(result.content, '\n', { plain = true }), vim.api.nvim_buf_get_lines(ctx, 0, -1, false), 'context buffer')
   t.eq('markdown', vim.bo[ctx].filetype, 'filetype')
   t.truthy(vim.fn.bufwinid(ctx) ~= -1 and vim.fn.bufwinid(rep) ~= -1, 'context and report not both shown')
@@ -273,6 +389,33 @@ t.run(':AcodePack! packs the output of a command as a tool result', function()
     return c.type == 'tool_result'
   end)
   t.truthy(tool, 'no tool_result included: ' .. vim.inspect(r.included))
+  -- Where the pack's order says: sections by their best chunk's score,
+  -- highest first (ties: tool output, priority 100, before files; then by path).
+  local best = {}
+  for _, c in ipairs(r.included) do
+    local key = c.type == 'tool_result' and ('\0' .. c.label) or c.path
+    best[key] = math.max(best[key] or -math.huge, c.score or 0)
+  end
+  local keys = vim.tbl_keys(best)
+  table.sort(keys, function(a, b)
+    if best[a] ~= best[b] then
+      return best[a] > best[b]
+    end
+    return a < b
+  end)
+  local want
+  for i, k in ipairs(keys) do
+    if k == '\0' .. tool.label then
+      want = i
+    end
+  end
+  local headers = vim.tbl_filter(function(l)
+    return l:match('^## File: ') or l:match('^## Tool: ')
+  end, vim.split(r.content, '\n', { plain = true }))
+  t.truthy(headers[want] and vim.startswith(headers[want], '## Tool: printf'), ('tool section not number %d: %s'):format(want, vim.inspect(headers)))
+  local report = table.concat(vim.api.nvim_buf_get_lines(pack.buffer(pack.names.report), 0, -1, false), '\n')
+  t.contains(report, ('— included, %s tokens, section %d of %d (sections are ordered by score)'):format(
+    require('acode.report').number(tool.tokens), want, #headers), 'report')
 end)
 
 t.run(':AcodeCount counts a range with the server\'s tokenizer', function()
@@ -291,10 +434,12 @@ end)
 
 t.run(':AcodeBudget shows the budget report', function()
   vim.cmd('AcodeBudget')
+  local pack = require('acode.pack')
   t.wait(10000, function()
-    return vim.fn.bufnr('acode://budget.md') ~= -1
+    return pack.buffer(pack.names.budget) ~= nil
   end, 'the budget report')
-  local text = table.concat(vim.api.nvim_buf_get_lines(vim.fn.bufnr('acode://budget.md'), 0, -1, false), '\n')
+  t.eq('[acode] budget', vim.fn.bufname(pack.buffer(pack.names.budget)), 'buffer name')
+  local text = table.concat(vim.api.nvim_buf_get_lines(pack.buffer(pack.names.budget), 0, -1, false), '\n')
   t.contains(text, '# Acode budget')
   t.contains(text, '## Packing since the server started')
   t.truthy(not text:find('- **Packs:** 0 answered', 1, true), 'packs counted: ' .. text)

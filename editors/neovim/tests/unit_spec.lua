@@ -98,8 +98,10 @@ t.run('report.pack_report lines', function()
     '## Included (1)',
     '| reference | cart/service.go | 10–41 | 512 | 0.83 |',
     '## Left out (2)',
-    '| secret | open_file | .env |  |  |  |',
-    '| over_budget | search_result | a\\|b.go | 1–80 | 900 | 0.31 |',
+    '### over_budget (1, 900 tokens)',
+    '| search_result | a\\|b.go | 1–80 | 900 | 0.31 |',
+    '### secret (1)',
+    '| open_file | .env |  |  |  |',
     '2 exact duplicates removed, 1 overlaps merged, 830 tokens saved.',
     '- ``model `x` unknown``',
   }
@@ -399,6 +401,135 @@ t.run('doc/acode.txt has help tags for every command, without duplicates', funct
     t.contains(tags, tag .. '\t', 'tags')
   end
   vim.fn.delete(dir, 'rf')
+end)
+
+t.run('report.left_out_tables caps each reason and sums up the rest', function()
+  local chunks = {}
+  for i = 1, 790 do
+    table.insert(chunks, { type = 'open_file', path = ('bin/%d.so'):format(i), reason = 'binary' })
+  end
+  for i = 1, 3 do
+    table.insert(chunks, { type = 'open_file', path = ('a%d.go'):format(i), startLine = 1, endLine = 9, tokens = 100, reason = 'over_budget' })
+  end
+  local lines = {}
+  report.left_out_tables(lines, chunks)
+  local text = table.concat(lines, '\n')
+  t.truthy(vim.tbl_contains(lines, '### binary (790)'), text)
+  t.truthy(vim.tbl_contains(lines, '### over_budget (3, 300 tokens)'), text)
+  t.truthy(vim.tbl_contains(lines, ('_… and %d more._'):format(790 - report.max_rows_per_reason)), text)
+  local rows = vim.tbl_filter(function(l)
+    return vim.startswith(l, '| open_file | bin/')
+  end, lines)
+  t.eq(report.max_rows_per_reason, #rows, 'rows of binary')
+end)
+
+t.run('report.tool_placement and tool_line', function()
+  local r = vim.tbl_extend('force', result, {
+    content = '## File: a.go (lines 1-3)\n```go\nx\n```\n\n## Tool: go test ./cart\n```\nFAIL\n```\n',
+    included = { { type = 'tool_result', label = 'go test ./cart', startLine = 1, endLine = 1, tokens = 40, score = 0.5 } },
+  })
+  local p = report.tool_placement(r, 'go test ./cart')
+  t.eq({ label = 'go test ./cart', included = true, section = 2, sections = 2, tokens = 40 }, p, 'placement')
+  t.eq(
+    '**Tool output:** `go test ./cart` — included, 40 tokens, section 2 of 2 (sections are ordered by score)',
+    report.tool_line(p),
+    'line'
+  )
+  local left = vim.tbl_extend('force', result, { excluded = { { type = 'tool_result', label = 'make', reason = 'over_budget' } } })
+  t.eq('**Tool output:** `make` — LEFT OUT (over_budget)', report.tool_line(report.tool_placement(left, 'make')), 'left out')
+  t.truthy(vim.tbl_contains(report.pack_report(left, 'q', 'make'), '**Tool output:** `make` — LEFT OUT (over_budget)'))
+end)
+
+local lens_arg = {
+  uri = 'file:///ws/cart/service.go',
+  path = '/ws/cart/service.go',
+  startLine = 44,
+  endLine = 80,
+  tokens = 1247,
+  inContext = false,
+  toFit = 34099,
+  budgetTotal = 16000,
+  budgetAvailable = 12000,
+}
+
+t.run('report.chunk_report', function()
+  local lines = report.chunk_report(lens_arg, 'cart/service.go lines 44–80', {
+    query = 'q',
+    result = vim.tbl_extend('force', result, {
+      included = { { type = 'open_file', path = 'cart/service.go', startLine = 40, endLine = 60, tokens = 300, score = 0.5 } },
+      excluded = {},
+    }),
+  })
+  for _, want in ipairs({
+    '# cart/service.go lines 44–80',
+    '**Tokens:** 1,247',
+    '**What if:** +34,099 to fit — a pack of the open files at the configured budget (16,000 total, 12,000 available) leaves it out; with a total of 50,099 it goes in.',
+    '- included: lines 40–60, 300 tokens, score 0.50',
+  }) do
+    t.truthy(vim.tbl_contains(lines, want), ('chunk report lacks %q:\n%s'):format(want, table.concat(lines, '\n')))
+  end
+  local inside = report.chunk_report(vim.tbl_extend('force', lens_arg, { inContext = true, toFit = nil, score = 0.734 }), 'x.go')
+  t.contains(table.concat(inside, '\n'), '**What if:** ✓ in context')
+  t.contains(table.concat(inside, '\n'), '**Score:** 0.73')
+end)
+
+t.run('pack.pin keeps chunks once and take_pinned hands them over as references', function()
+  local pack = require('acode.pack')
+  pack.pinned = {}
+  t.eq(true, pack.pin(lens_arg), 'first pin')
+  t.eq(false, pack.pin(vim.deepcopy(lens_arg)), 'same chunk again')
+  t.eq({
+    {
+      type = 'reference',
+      uri = 'file:///ws/cart/service.go',
+      range = { start = { line = 43, character = 0 }, ['end'] = { line = 80, character = 0 } },
+      relevance = 1,
+    },
+  }, pack.take_pinned(), 'sources')
+  t.eq({}, pack.pinned, 'pinned after take')
+  t.eq(false, pack.is_chunk_args({ uri = 'x', startLine = 3, endLine = 2 }), 'end before start')
+end)
+
+t.run('setup registers the lens commands', function()
+  require('acode').setup({})
+  t.eq('function', type(vim.lsp.commands['acode.pinChunk']), 'acode.pinChunk')
+  t.eq('function', type(vim.lsp.commands['acode.showChunkReport']), 'acode.showChunkReport')
+  local pack = require('acode.pack')
+  pack.pinned = {}
+  vim.lsp.commands['acode.pinChunk']({ title = 'x', command = 'acode.pinChunk', arguments = { lens_arg } }, {})
+  t.eq(1, #pack.pinned, 'pinned by the lens command')
+  pack.pinned = {}
+end)
+
+t.run('report buffers: names without slashes, markdown without markdownError', function()
+  local pack = require('acode.pack')
+  vim.cmd('syntax on')
+  local buf = pack.scratch(pack.names.report, report.pack_report(result, 'q'))
+  vim.api.nvim_set_current_buf(buf)
+  t.eq('[acode] report', vim.fn.bufname(buf), 'name')
+  t.eq('[acode] report', vim.fn.pathshorten(vim.fn.bufname(buf)), 'shortened name')
+  t.eq('markdown', vim.bo[buf].filetype, 'filetype')
+  t.eq('nofile', vim.bo[buf].buftype, 'buftype')
+  local lines = vim.api.nvim_buf_get_lines(buf, 0, -1, false)
+  local errors = {}
+  for i, l in ipairs(lines) do
+    for col in l:gmatch('()_') do
+      local name = vim.fn.synIDattr(vim.fn.synID(i, col, 1), 'name')
+      if name == 'markdownError' then
+        table.insert(errors, ('%d:%d %s'):format(i, col, l))
+      end
+    end
+  end
+  t.eq({}, errors, 'underscores highlighted as markdownError')
+  -- Reloading the syntax (a colorscheme, :set syntax=markdown) keeps it quiet.
+  vim.cmd('set syntax=markdown')
+  local row = vim.iter(ipairs(lines)):find(function(_, l)
+    return l:find('over_budget', 1, true)
+  end)
+  local col = lines[row]:find('over_budget', 1, true) + 4
+  t.truthy(vim.fn.synIDattr(vim.fn.synID(row, col, 1), 'name') ~= 'markdownError', 'markdownError after reloading the syntax')
+  t.eq(buf, pack.scratch(pack.names.report, { 'again' }), 'the same buffer is reused')
+  vim.cmd('syntax off')
 end)
 
 t.run('health check runs', function()

@@ -167,7 +167,7 @@ async function gotoLine(page: Page, line: number, col: number): Promise<void> {
     await page.keyboard.press('Enter');
     await input.waitFor({ state: 'hidden', timeout: 2000 }).catch(() => {});
   }
-  await input.waitFor({ state: 'hidden', timeout: 1000 });
+  await input.waitFor({ state: 'hidden', timeout: 10000 }); // slow under load
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
@@ -207,6 +207,36 @@ async function editorText(page: Page, group: number): Promise<string> {
     .sort((a, b) => a.top - b.top)
     .map((x) => x.t)
     .join('\n');
+}
+
+/**
+ * previewText waits for a rendered markdown preview (a webview: frames in
+ * frames) whose text contains needle, and returns that text.
+ */
+async function previewText(page: Page, needle: string | RegExp, ms = 30000): Promise<string> {
+  const deadline = Date.now() + ms;
+  let seen: string[] = [];
+  for (;;) {
+    seen = [];
+    for (const f of page.frames()) {
+      const text = await f.evaluate(() => document.body?.innerText ?? '').catch(() => '');
+      if (text !== '') {
+        seen.push(text);
+      }
+      if (typeof needle === 'string' ? text.includes(needle) : needle.test(text)) {
+        return text;
+      }
+    }
+    if (Date.now() > deadline) {
+      throw new Error(`no preview shows ${String(needle)}; frames show:\n${seen.map((t) => t.slice(0, 300)).join('\n---\n')}`);
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+}
+
+/** lensTitles reads the code lens titles of the visible editor. */
+async function lensTitles(page: Page): Promise<string[]> {
+  return (await page.locator('.codelens-decoration').allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
 }
 
 function parseCount(s: string): number {
@@ -363,13 +393,13 @@ async function main(): Promise<number> {
       }
     });
 
-    await check('clicking the status bar opens the budget report', async () => {
+    await check('clicking the status bar opens the budget report, rendered', async () => {
       await item.click();
-      await page.locator('.tab', { hasText: 'budget.md' }).waitFor({ timeout: 20000 });
-      await page.locator('.view-line', { hasText: 'Acode budget' }).first().waitFor({ timeout: 10000 });
-      const report = await editorText(page, 0);
-      if (!/\*\*Model:\*\* `[^`]+` · encoding `[a-z0-9_]+` · (exact|estimated) count/.test(report)) {
-        throw new Error(`no model line in the budget report:\n${report}`);
+      await page.locator('.tab', { hasText: /Preview budget\.md/ }).waitFor({ timeout: 20000 });
+      const report = await previewText(page, 'Acode budget');
+      // Rendered: no markdown syntax left in the text.
+      if (!/Model: [^\n]+ · encoding [a-z0-9_]+ · (exact|estimated) count/.test(report) || report.includes('**')) {
+        throw new Error(`the budget report is not rendered markdown with a model line:\n${report}`);
       }
       await runCommand(page, 'View: Close Editor');
     });
@@ -382,12 +412,15 @@ async function main(): Promise<number> {
       await openFile(page, goFiles[0]);
       const lenses = page.locator('.codelens-decoration');
       await lenses.filter({ hasText: /tokens/ }).first().waitFor({ timeout: 60000 });
-      const titles = (await lenses.allInnerTexts()).map((t) => t.replace(/\u00a0/g, ' ').trim());
-      if (!titles.some((t) => /^≈?[\d,]+ tokens · [\d.]+% of budget$/.test(t))) {
-        throw new Error(`no "<N> tokens · <P>% of budget" lens among ${JSON.stringify(titles)}`);
+      // The what-if part comes from the background computation, then a refresh.
+      await lenses.filter({ hasText: /✓ in context|to fit/ }).first().waitFor({ timeout: 60000 });
+      const titles = await lensTitles(page);
+      const whatIf = '( · ✓ in context| · \\+[\\d,]+ to fit| · not packed: .+)';
+      if (!titles.some((t) => new RegExp(`^≈?[\\d,]+ tokens · [\\d.]+% of budget${whatIf}$`).test(t))) {
+        throw new Error(`no "<N> tokens · <P>% of budget · <what-if>" lens among ${JSON.stringify(titles)}`);
       }
-      if (!titles.some((t) => /^≈?[\d,]+ tokens$/.test(t))) {
-        throw new Error(`no per-symbol "<N> tokens" lens among ${JSON.stringify(titles)}`);
+      if (!titles.some((t) => new RegExp(`^≈?[\\d,]+ tokens${whatIf}$`).test(t))) {
+        throw new Error(`no per-symbol "<N> tokens · <what-if>" lens among ${JSON.stringify(titles)}`);
       }
       // The status bar follows the open file.
       await page.waitForFunction(
@@ -397,6 +430,16 @@ async function main(): Promise<number> {
       );
     });
     await page.screenshot({ path: path.join(args.artifacts, 'vscode-lenses.png') });
+
+    await check('clicking a "✓ in context" lens shows its chunk report', async () => {
+      await page.locator('.codelens-decoration a', { hasText: /✓ in context/ }).first().click();
+      await page.locator('.tab', { hasText: /Preview chunk-report\.md/ }).waitFor({ timeout: 20000 });
+      const text = await previewText(page, /What if: ✓ in context/);
+      if (!/Tokens: [\d,]+/.test(text)) {
+        throw new Error(`chunk report without tokens:\n${text}`);
+      }
+      await runCommand(page, 'View: Close Editor');
+    });
 
     await check('"Acode: Count Tokens in Selection" counts with the server\'s tokenizer', async () => {
       await page.locator('.monaco-editor .view-lines').first().click();
@@ -457,20 +500,26 @@ async function main(): Promise<number> {
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No tool output' }).waitFor({ timeout: 10000 });
       await input.fill('No tool output');
       await page.keyboard.press('Enter');
-      await page.locator('.tab', { hasText: 'context-report.md' }).waitFor({ timeout: 60000 });
+      // The budget of this pack: a preset smaller than the window.
+      await page.locator('.quick-input-widget', { hasText: 'budget for this context' }).waitFor({ timeout: 10000 });
+      // Exactly "2,000 tokens" (the window's row may read "12,000 tokens").
+      await page
+        .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^\s*2,000 tokens\s*$/ }) })
+        .first()
+        .click();
+      await page.locator('.tab', { hasText: /Preview context-report\.md/ }).waitFor({ timeout: 60000 });
       await page.locator('.tab', { hasText: 'context.md' }).first().waitFor({ timeout: 10000 });
-      await page.locator('.editor-group-container').nth(1).locator('.view-line', { hasText: 'Tokens:' }).waitFor({ timeout: 10000 });
-      const report = await editorText(page, 1);
-      const m = /\*\*Tokens:\*\* ([\d,]+) of ([\d,]+) available — (fits|DOES NOT FIT)/.exec(report);
+      const report = await previewText(page, 'Acode context report');
+      const m = /Tokens: ([\d,]+) of ([\d,]+) available — (fits|DOES NOT FIT)/.exec(report);
       if (!m) {
         throw new Error(`no token line in the report:\n${report}`);
       }
       const used = Number(m[1].replace(/,/g, ''));
       const available = Number(m[2].replace(/,/g, ''));
-      if (!(used > 0 && used <= available && m[3] === 'fits')) {
-        throw new Error(`packed ${used} tokens for ${available} available (${m[3]})`);
+      if (!(used > 0 && used <= available && m[3] === 'fits' && available === 2000)) {
+        throw new Error(`packed ${used} tokens for ${available} available (${m[3]}); the pick was 2,000`);
       }
-      if (tsTarget && !/\*\*Included:\*\* .*\breference [1-9]/.test(report)) {
+      if (tsTarget && !/Included: .*\breference [1-9]/.test(report)) {
         throw new Error(`no reference source (definition of ${tsTarget.name}) included:\n${report}`);
       }
       const context = await editorText(page, 0);
@@ -480,6 +529,68 @@ async function main(): Promise<number> {
       await page.locator('.notifications-toasts', { hasText: /Packed [\d,]+ tokens — fits/ }).waitFor({ timeout: 10000 });
     });
     await page.screenshot({ path: path.join(args.artifacts, 'vscode-pack.png') });
+
+    await check('a "+N to fit" lens pins its chunk for the next pack', async () => {
+      // A window that leaves 300 tokens: most chunks no longer fit (the
+      // server reloads the workspace config when it changes).
+      const configFile = path.join(ws, '.agent', 'config.yml');
+      const config = fs.readFileSync(configFile, 'utf8');
+      fs.writeFileSync(configFile, config.replace(/total_tokens: \d+/, 'total_tokens: 4300'));
+      await page.keyboard.press('Escape');
+      await runCommand(page, 'View: Close All Editor Groups');
+      const goFile = goFiles.find((f) => f.includes('service')) ?? goFiles[0];
+      await openFile(page, goFile);
+      // The file's lens, on line 1 (always in view): the whole file no longer fits.
+      const lens = page
+        .locator('.codelens-decoration a', { hasText: /^≈?[\d,]+ tokens · [\d.]+% of budget · \+[\d,]+ to fit$/ })
+        .first();
+      await lens.waitFor({ timeout: 60000 });
+      await lens.click();
+      const toast = page.locator('.notifications-toasts', { hasText: /pinned .*the next pack sends it as a reference/ });
+      await toast.waitFor({ timeout: 20000 });
+      await toast.locator('a.monaco-button', { hasText: 'Pack Now' }).first().click();
+      const input = page.locator('.quick-input-widget input');
+      await page.locator('.quick-input-widget', { hasText: 'Describe the task' }).waitFor({ timeout: 10000 });
+      await input.fill('checkout');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'No tool output' }).waitFor({ timeout: 10000 });
+      await input.fill('No tool output');
+      await page.keyboard.press('Enter');
+      await page.locator('.quick-input-widget', { hasText: 'budget for this context' }).waitFor({ timeout: 10000 });
+      await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Custom' }).first().click();
+      await page.locator('.quick-input-widget', { hasText: 'Tokens for the context' }).waitFor({ timeout: 10000 });
+      await input.fill('8k');
+      await page.keyboard.press('Enter');
+      const report = await previewText(page, /Tokens: [\d,]+ of 8,000 available/, 60000);
+      // The pinned chunk was sent as a reference: included as one, or merged
+      // into the open editor's chunk of the same lines (then listed as merged).
+      const rel = goFile.split(path.sep).join('/');
+      if (!new RegExp(`reference\\s+${rel.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}\\s`).test(report)) {
+        throw new Error(`the pinned chunk of ${rel} is not a reference of the pack:\n${report}`);
+      }
+      fs.writeFileSync(configFile, config);
+    });
+
+    await check('the "Acode" output shows the server\'s log for people, not JSON lines', async () => {
+      await runCommand(page, 'Output: Show Output Channels...');
+      const input = page.locator('.quick-input-widget input');
+      await input.waitFor({ state: 'visible', timeout: 10000 });
+      await input.fill('Acode');
+      await page
+        .locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: /^\s*Acode\s*$/ }) })
+        .first()
+        .click();
+      const panel = page.locator('.part.panel .view-lines');
+      await panel.locator('.view-line', { hasText: /info\s+initialize/ }).first().waitFor({ timeout: 20000 });
+      const text = (await panel.first().innerText()).replace(/\u00a0/g, ' ');
+      if (/^\s*\{"level"/m.test(text)) {
+        throw new Error(`JSON log lines in the Acode output:\n${text.slice(0, 2000)}`);
+      }
+      if (!/^\d\d:\d\d:\d\d info\s+configuration applied — /m.test(text)) {
+        throw new Error(`no readable "configuration applied" line in the Acode output:\n${text.slice(0, 2000)}`);
+      }
+      await runCommand(page, 'View: Hide Panel');
+    });
 
     // The picture for the docs: the Go file with its lenses, and the budget.
     await page.keyboard.press('Escape');
@@ -494,6 +605,8 @@ async function main(): Promise<number> {
     if (args.screenshot) {
       fs.mkdirSync(path.dirname(args.screenshot), { recursive: true });
       fs.copyFileSync(shot, args.screenshot);
+      // The pack beside its rendered report, next to it.
+      fs.copyFileSync(path.join(args.artifacts, 'vscode-pack.png'), path.join(path.dirname(args.screenshot), 'vscode-pack.png'));
     }
   } catch (err) {
     const pages = browser?.contexts().flatMap((c) => c.pages()) ?? [];

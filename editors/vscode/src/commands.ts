@@ -1,11 +1,14 @@
 // The extension's commands: Pack Context…, Count Tokens in Selection, Show
-// Budget Report, Copy Packed Context, Restart Language Server.
+// Budget Report, Copy Packed Context, Restart Language Server, and the
+// what-if lens commands Pin Chunk / Show Chunk Report.
 
 import * as vscode from 'vscode';
 import { Documents } from './documents';
 import { VSCodeView } from './editorView';
-import { Methods, type BudgetStatus, type CountResult, type PackParams, type PackResult, type PackStats } from './protocol';
-import { packSummary, renderBudgetReport, renderPackReport } from './report';
+import { budgetPresets, customTotal, parseBudget, type BudgetChoice } from './budgetPresets';
+import { chunkName, isChunkArgs, Pinned, renderChunkReport } from './chunks';
+import { Methods, type BudgetStatus, type ChunkArgs, type CountResult, type PackParams, type PackResult, type PackStats } from './protocol';
+import { packSummary, renderBudgetReport, renderPackReport, toolLine, toolPlacement } from './report';
 import { errorText, type AcodeServer } from './server';
 import { gatherSources, type ToolResult } from './sources';
 import { formatNumber } from './status';
@@ -15,7 +18,9 @@ import { pickToolResult } from './toolOutput';
 export class Commands {
   private lastQuery = '';
   private lastCommand?: string;
-  private lastPack?: { result: PackResult; query: string };
+  private lastPack?: { result: PackResult; query: string; toolLabel?: string };
+  private lastBudget?: string;
+  private readonly pinned = new Pinned();
 
   constructor(
     private readonly server: AcodeServer,
@@ -31,6 +36,8 @@ export class Commands {
       vscode.commands.registerCommand('acode.showBudgetReport', () => this.budgetReport()),
       vscode.commands.registerCommand('acode.copyContext', () => this.copy()),
       vscode.commands.registerCommand('acode.restartServer', () => this.server.restart()),
+      vscode.commands.registerCommand('acode.pinChunk', (a?: unknown) => this.pinChunk(a)),
+      vscode.commands.registerCommand('acode.showChunkReport', (a?: unknown) => this.chunkReport(a)),
     ];
   }
 
@@ -65,6 +72,15 @@ export class Commands {
         this.lastCommand = toolResult.label;
       }
     }
+    let budget: number | undefined;
+    if (interactive && vscode.workspace.getConfiguration('acode').get<boolean>('pack.askForBudget', true)) {
+      const picked = await this.pickBudget();
+      if (picked === null) {
+        return undefined;
+      }
+      budget = picked;
+    }
+    const pinned = this.pinned.take();
     try {
       const result = await vscode.window.withProgress(
         { location: vscode.ProgressLocation.Notification, title: 'Acode: packing context…', cancellable: true },
@@ -73,12 +89,16 @@ export class Commands {
           const sources = await gatherSources(new VSCodeView(), { toolResult }, (what, err) =>
             this.output.appendLine(`Pack: ${what} failed: ${errorText(err)}`),
           );
+          sources.push(...pinned);
           progress.report({ message: `ranking ${sources.length} sources` });
           const params: PackParams = { query, includeOpenFiles: false, sources };
+          if (budget !== undefined) {
+            params.budget = { totalTokens: budget };
+          }
           return this.server.request<PackResult>(Methods.packContext, params, token);
         },
       );
-      await this.show(result, query);
+      await this.show(result, query, toolResult?.label);
       return result;
     } catch (err) {
       void vscode.window.showErrorMessage(`Acode: packing failed: ${errorText(err)}`);
@@ -86,25 +106,139 @@ export class Commands {
     }
   }
 
-  private async show(result: PackResult, query: string): Promise<void> {
-    this.lastPack = { result, query };
+  /**
+   * pickBudget asks for this pack's budget: the configured window, smaller
+   * presets, or a custom size. It returns the total to send (undefined: the
+   * configured one), or null when the user cancels the pack.
+   */
+  private async pickBudget(): Promise<number | undefined | null> {
+    let status: BudgetStatus;
+    try {
+      status = await this.server.request<BudgetStatus>(Methods.budgetStatus, {});
+    } catch {
+      return undefined; // the pack itself will say what is wrong
+    }
+    type Item = vscode.QuickPickItem & { choice: BudgetChoice };
+    const items: Item[] = budgetPresets(status).map((choice) => ({
+      label: choice.label,
+      description: choice.description,
+      choice,
+    }));
+    const last = items.findIndex((i) => i.label === this.lastBudget);
+    const qp = vscode.window.createQuickPick<Item>();
+    qp.title = 'Acode: budget for this context';
+    qp.placeholder = 'Tokens the packed context may use (a narrow question needs less than the whole window)';
+    qp.items = items;
+    qp.ignoreFocusOut = true;
+    if (last >= 0) {
+      qp.activeItems = [items[last]];
+    }
+    const pick = await new Promise<Item | undefined>((resolve) => {
+      qp.onDidAccept(() => resolve(qp.selectedItems[0] ?? qp.activeItems[0]));
+      qp.onDidHide(() => resolve(undefined));
+      qp.show();
+    });
+    qp.dispose();
+    if (!pick) {
+      return null;
+    }
+    if (!pick.choice.custom) {
+      this.lastBudget = pick.label;
+      return pick.choice.totalTokens;
+    }
+    const text = await vscode.window.showInputBox({
+      title: 'Acode: budget for this context',
+      prompt: `Tokens for the context (the window's ${status.total - status.available} reserved tokens are added).`,
+      placeHolder: 'e.g. 12000 or 12k',
+      ignoreFocusOut: true,
+      validateInput: (v) => parseBudget(v).error,
+    });
+    const n = text === undefined ? undefined : parseBudget(text).tokens;
+    if (n === undefined) {
+      return null;
+    }
+    return customTotal(status, n);
+  }
+
+  private async show(result: PackResult, query: string, toolLabel?: string): Promise<void> {
+    this.lastPack = { result, query, toolLabel };
     const contextUri = this.docs.set('context.md', result.content);
-    const reportUri = this.docs.set('context-report.md', renderPackReport(result, query));
+    const reportUri = this.docs.setVersioned('context-report.md', renderPackReport(result, query, toolLabel));
     const contextDoc = await vscode.workspace.openTextDocument(contextUri);
     await vscode.languages.setTextDocumentLanguage(contextDoc, 'markdown');
     await vscode.window.showTextDocument(contextDoc, { viewColumn: vscode.ViewColumn.One, preview: false });
-    const reportDoc = await vscode.workspace.openTextDocument(reportUri);
-    await vscode.languages.setTextDocumentLanguage(reportDoc, 'markdown');
-    await vscode.window.showTextDocument(reportDoc, {
-      viewColumn: vscode.ViewColumn.Beside,
-      preserveFocus: true,
-      preview: false,
-    });
+    await this.preview(reportUri, true);
+    if (toolLabel !== undefined) {
+      const where = toolPlacement(result, toolLabel);
+      if (!where.included) {
+        void vscode.window.showWarningMessage(`Acode: ${toolLine(where).replace(/\*\*/g, '')}`);
+      }
+    }
     void vscode.window.showInformationMessage(packSummary(result), 'Copy to Clipboard').then((pick) => {
       if (pick === 'Copy to Clipboard') {
         void this.copy();
       }
     });
+  }
+
+  /**
+   * preview shows an acode: markdown document rendered (VS Code's markdown
+   * preview), beside the active editor or in it.
+   */
+  private async preview(uri: vscode.Uri, beside: boolean): Promise<void> {
+    // One preview per report: the previous one (an older version) goes.
+    const label = `Preview ${uri.path.replace(/^.*\//, '')}`;
+    const old = vscode.window.tabGroups.all
+      .flatMap((g) => g.tabs)
+      .filter((t) => t.input instanceof vscode.TabInputWebview && t.label === label);
+    if (old.length > 0) {
+      await vscode.window.tabGroups.close(old, true);
+    }
+    const doc = await vscode.workspace.openTextDocument(uri);
+    await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
+    try {
+      await vscode.commands.executeCommand(beside ? 'markdown.showPreviewToSide' : 'markdown.showPreview', uri);
+    } catch {
+      // No markdown preview (the built-in extension disabled): the source.
+      await vscode.window.showTextDocument(doc, {
+        viewColumn: beside ? vscode.ViewColumn.Beside : undefined,
+        preserveFocus: beside,
+        preview: false,
+      });
+    }
+  }
+
+  /** pinChunk (a what-if lens click) keeps a chunk for the next pack. */
+  async pinChunk(arg: unknown): Promise<void> {
+    if (!isChunkArgs(arg)) {
+      void vscode.window.showWarningMessage('Acode: Pin Chunk is run from a code lens of acode-lsp.');
+      return;
+    }
+    const name = chunkName(arg, vscode.workspace.asRelativePath(vscode.Uri.parse(arg.uri)));
+    const isNew = this.pinned.pin(arg);
+    const pick = await vscode.window.showInformationMessage(
+      isNew
+        ? `Acode: pinned ${name} — the next pack sends it as a reference (${this.pinned.size} pinned).`
+        : `Acode: ${name} is already pinned for the next pack.`,
+      'Pack Now',
+      'Show Chunk Report',
+    );
+    if (pick === 'Pack Now') {
+      await vscode.commands.executeCommand('acode.packContext');
+    } else if (pick === 'Show Chunk Report') {
+      await this.chunkReport(arg);
+    }
+  }
+
+  /** chunkReport (a what-if lens click) shows what a pack does with a chunk. */
+  async chunkReport(arg: unknown): Promise<void> {
+    if (!isChunkArgs(arg)) {
+      void vscode.window.showWarningMessage('Acode: Show Chunk Report is run from a code lens of acode-lsp.');
+      return;
+    }
+    const rel = vscode.workspace.asRelativePath(vscode.Uri.parse(arg.uri));
+    const uri = this.docs.setVersioned('chunk-report.md', renderChunkReport(arg as ChunkArgs, rel, this.lastPack));
+    await this.preview(uri, true);
   }
 
   /** copy puts the last packed context on the clipboard. */
@@ -151,9 +285,7 @@ export class Commands {
     }
     // A server without acode/packStats (older) leaves the section out.
     const stats = await this.server.request<PackStats>(Methods.packStats, {}).catch(() => undefined);
-    const uri = this.docs.set('budget.md', renderBudgetReport(status, this.lastPack, stats));
-    const doc = await vscode.workspace.openTextDocument(uri);
-    await vscode.languages.setTextDocumentLanguage(doc, 'markdown');
-    await vscode.window.showTextDocument(doc, { preview: false });
+    const uri = this.docs.setVersioned('budget.md', renderBudgetReport(status, this.lastPack, stats));
+    await this.preview(uri, false);
   }
 }

@@ -20,6 +20,18 @@ export class Documents implements vscode.TextDocumentContentProvider, vscode.Dis
     return uri;
   }
 
+  private version = 0;
+
+  /**
+   * setVersioned stores a document's text and returns a URI that no earlier
+   * call returned (same path, a new query): a markdown preview opened on it
+   * renders this text, never a copy VS Code kept of an earlier one.
+   */
+  setVersioned(name: string, text: string): vscode.Uri {
+    const uri = this.set(name, text);
+    return uri.with({ query: `v=${++this.version}` });
+  }
+
   /** get returns a document's text, if set. */
   get(name: string): string | undefined {
     return this.contents.get(`/${name}`);

@@ -5,6 +5,7 @@
 import * as vscode from 'vscode';
 import { Commands } from './commands';
 import { Documents, Scheme } from './documents';
+import { HumanOutputChannel } from './logFormat';
 import { AcodeServer } from './server';
 import { BudgetStatusBar } from './statusBar';
 
@@ -12,7 +13,11 @@ let server: AcodeServer | undefined;
 
 /** activate starts the server and registers the status bar, documents and commands. */
 export async function activate(context: vscode.ExtensionContext): Promise<void> {
-  const output = vscode.window.createOutputChannel('Acode');
+  // The server's JSON log lines, readable unless the LSP traffic is traced.
+  const output = new HumanOutputChannel(
+    vscode.window.createOutputChannel('Acode'),
+    () => vscode.workspace.getConfiguration('acode').get<string>('trace.server', 'off') !== 'off',
+  );
   const traceOutput = vscode.window.createOutputChannel('Acode Trace');
   const statusBar = new BudgetStatusBar();
   const docs = new Documents();

@@ -135,3 +135,26 @@ export const Methods = {
   countTokens: 'acode/countTokens',
   packStats: 'acode/packStats',
 } as const;
+
+/**
+ * ChunkArgs is the argument of the what-if lens commands (acode.pinChunk,
+ * acode.showChunkReport): a file or top-level chunk of an open document,
+ * 1-based lines, and what a pack of the open files at the configured budget
+ * does with it.
+ */
+export interface ChunkArgs {
+  uri: string;
+  path: string;
+  startLine: number;
+  endLine: number;
+  tokens: number;
+  inContext: boolean;
+  /** toFit is how many tokens the total budget must grow by for the chunk to go in. */
+  toFit?: number;
+  /** reason is why the file stays out at any budget (secret, ignored, …). */
+  reason?: string;
+  score?: number;
+  budgetTotal: number;
+  budgetAvailable: number;
+  wholeFile?: boolean;
+}

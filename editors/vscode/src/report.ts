@@ -16,8 +16,83 @@ export function packSummary(r: PackResult): string {
   return `Packed ${approx}${formatNumber(r.tokenCount)} tokens — ${verdict} the ${formatNumber(r.budget.available)} available (${r.included.length} chunks included, ${r.excluded.length} left out).`;
 }
 
+/** MaxRowsPerReason caps each reason's table of left-out chunks; the rest are summed up. */
+export const MaxRowsPerReason = 20;
+
+/**
+ * leftOutTables lists the left-out chunks one table per reason (reasons
+ * sorted, chunks in the server's order), at most MaxRowsPerReason rows each,
+ * with a line that sums up the rest.
+ */
+export function leftOutTables(chunks: ChunkReport[]): string[] {
+  if (chunks.length === 0) {
+    return ['_none_', ''];
+  }
+  const byReason = new Map<string, ChunkReport[]>();
+  for (const c of chunks) {
+    const k = c.reason ?? 'unknown';
+    byReason.set(k, [...(byReason.get(k) ?? []), c]);
+  }
+  const out: string[] = [];
+  for (const reason of [...byReason.keys()].sort()) {
+    const all = byReason.get(reason) ?? [];
+    const tokens = all.reduce((n, c) => n + (c.tokens ?? 0), 0);
+    out.push(`### ${cell(reason)} (${all.length}${tokens > 0 ? `, ${formatNumber(tokens)} tokens` : ''})`, '');
+    const shown = all.slice(0, MaxRowsPerReason);
+    const table = chunkTable(shown, false);
+    if (all.length > shown.length) {
+      const rest = all.slice(shown.length);
+      const restTokens = rest.reduce((n, c) => n + (c.tokens ?? 0), 0);
+      table.splice(table.length - 1, 0, '', `_… and ${rest.length} more${restTokens > 0 ? ` (${formatNumber(restTokens)} tokens)` : ''}._`);
+    }
+    out.push(...table);
+  }
+  return out;
+}
+
+/**
+ * ToolPlacement says where the user's tool output went: its section's
+ * position among the sections of the context (which the pack orders by
+ * score), or why it was left out.
+ */
+export interface ToolPlacement {
+  label: string;
+  included: boolean;
+  /** section is the 1-based position of its "## Tool:" section. */
+  section?: number;
+  sections: number;
+  tokens: number;
+  reason?: string;
+}
+
+/** toolPlacement finds the tool output labelled label in a pack result. */
+export function toolPlacement(r: PackResult, label: string): ToolPlacement {
+  const headers = r.content.split('\n').filter((l) => /^## (File|Tool): /.test(l));
+  const one = label.replace(/[\r\n]+/g, ' ');
+  const idx = headers.findIndex((h) => h === `## Tool: ${one}` || h.startsWith(`## Tool: ${one} (lines `));
+  const inc = r.included.filter((c) => c.type === 'tool_result' && c.label === label);
+  const exc = r.excluded.find((c) => c.type === 'tool_result' && c.label === label);
+  return {
+    label,
+    included: inc.length > 0,
+    section: idx >= 0 ? idx + 1 : undefined,
+    sections: headers.length,
+    tokens: inc.reduce((n, c) => n + (c.tokens ?? 0), 0),
+    reason: inc.length > 0 ? undefined : exc?.reason ?? 'not in the result',
+  };
+}
+
+/** toolLine is the report's line about the tool output. */
+export function toolLine(p: ToolPlacement): string {
+  if (p.included) {
+    const where = p.section !== undefined ? `section ${p.section} of ${p.sections} (sections are ordered by score)` : 'in the context';
+    return `**Tool output:** ${inline(p.label)} — included, ${formatNumber(p.tokens)} tokens, ${where}`;
+  }
+  return `**Tool output:** ${inline(p.label)} — LEFT OUT (${p.reason})`;
+}
+
 /** renderPackReport is the markdown report of one packContext result. */
-export function renderPackReport(r: PackResult, query: string): string {
+export function renderPackReport(r: PackResult, query: string, toolLabel?: string): string {
   const lines: string[] = [];
   const approx = r.exact ? 'exact' : 'estimated';
   lines.push('# Acode context report', '');
@@ -31,6 +106,7 @@ export function renderPackReport(r: PackResult, query: string): string {
     '',
     `**Left out:** ${tally(r.excluded, (c) => c.reason ?? 'unknown')}`,
     '',
+    ...(toolLabel !== undefined ? [toolLine(toolPlacement(r, toolLabel)), ''] : []),
     `**Model:** ${inline(r.model)} · encoding ${inline(r.encoding)} · ${approx} count`,
     '',
     `**Window:** ${formatNumber(r.budget.total)} total − ${formatNumber(r.budget.systemReserve)} system reserve − ${formatNumber(r.budget.responseReserve)} response reserve`,
@@ -49,7 +125,7 @@ export function renderPackReport(r: PackResult, query: string): string {
   lines.push(`## Included (${r.included.length})`, '');
   lines.push(...chunkTable(r.included, false));
   lines.push(`## Left out (${r.excluded.length})`, '');
-  lines.push(...chunkTable(r.excluded, true));
+  lines.push(...leftOutTables(r.excluded));
 
   const d = r.dedup;
   if (d) {
@@ -107,7 +183,11 @@ function chunkTable(chunks: ChunkReport[], withReason: boolean): string[] {
 }
 
 /** renderBudgetReport is the markdown of "Acode: Show Budget Report". */
-export function renderBudgetReport(s: BudgetStatus, last?: { result: PackResult; query: string }, stats?: PackStats): string {
+export function renderBudgetReport(
+  s: BudgetStatus,
+  last?: { result: PackResult; query: string; toolLabel?: string },
+  stats?: PackStats,
+): string {
   const lines = [
     '# Acode budget',
     '',
@@ -124,7 +204,7 @@ export function renderBudgetReport(s: BudgetStatus, last?: { result: PackResult;
     lines.push(...renderPackStats(stats));
   }
   if (last) {
-    lines.push('---', '', renderPackReport(last.result, last.query).replace(/^# Acode context report/, '# Last packed context'));
+    lines.push('---', '', renderPackReport(last.result, last.query, last.toolLabel).replace(/^# Acode context report/, '# Last packed context'));
   } else {
     lines.push('_No context packed yet: run "Acode: Pack Context…"._', '');
   }

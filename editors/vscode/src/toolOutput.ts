@@ -29,7 +29,7 @@ export async function pickToolResult(lastCommand: string | undefined): Promise<T
   ];
   const pick = await vscode.window.showQuickPick(items, {
     title: 'Acode: include a tool result?',
-    placeHolder: 'Tool output is packed first (tool_results category)',
+    placeHolder: 'Tool output is ranked with the rest (tool_results category); the report says where it went',
     ignoreFocusOut: true,
   });
   if (!pick) {
@@ -42,7 +42,11 @@ export async function pickToolResult(lastCommand: string | undefined): Promise<T
       return lastTerminalOutput();
     case 'clipboard': {
       const content = await vscode.env.clipboard.readText();
-      return content.trim() === '' ? undefined : { label: 'clipboard', content };
+      if (content.trim() === '') {
+        void vscode.window.showWarningMessage('Acode: the clipboard is empty; packing without tool output.');
+        return undefined;
+      }
+      return { label: 'clipboard', content };
     }
     case 'command':
       return runCommand(lastCommand);

@@ -98,6 +98,10 @@ function M.setup(opts)
     vim.api.nvim_set_hl(0, name, { link = link, default = true })
   end
   require('acode.commands').create()
+  -- Clicking (running) acode-lsp's what-if lenses: :lua vim.lsp.codelens.run().
+  for name, fn in pairs(require('acode.pack').lens_commands) do
+    vim.lsp.commands[name] = fn
+  end
 
   vim.api.nvim_create_autocmd('LspAttach', {
     group = group,

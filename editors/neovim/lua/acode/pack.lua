@@ -28,15 +28,46 @@ local function not_running()
   )
 end
 
---- scratch fills (creating it once) the scratch buffer called name.
----@param name string e.g. acode://context.md
+--- Names of the scratch buffers: no slashes, so that statuslines that
+--- shorten paths (pathshorten, lualine) show them whole.
+M.names = {
+  context = '[acode] context',
+  report = '[acode] report',
+  budget = '[acode] budget',
+  chunk = '[acode] chunk',
+}
+
+---@type table<string, integer> scratch buffers by name
+local scratch_bufs = {}
+
+--- quiet_markdown keeps markdown's syntax from flagging the underscores of
+--- identifiers (open_file, over_budget) as errors (markdownError) in a
+--- report buffer, now and whenever its syntax is loaded again.
+local function quiet_markdown(bufnr)
+  local clear = function()
+    vim.api.nvim_buf_call(bufnr, function()
+      vim.cmd('silent! syntax clear markdownError')
+    end)
+  end
+  clear()
+  if not vim.b[bufnr].acode_quiet_markdown then
+    vim.b[bufnr].acode_quiet_markdown = true
+    vim.api.nvim_create_autocmd('Syntax', { buffer = bufnr, desc = 'acode: no markdownError in reports', callback = clear })
+  end
+end
+
+--- scratch fills (creating it once) the scratch buffer called name: a
+--- markdown buffer that is not a file (buftype=nofile).
+---@param name string one of M.names
 ---@param lines string[]
 ---@return integer bufnr
 function M.scratch(name, lines)
-  local bufnr = vim.fn.bufnr(name)
-  if bufnr == -1 then
+  local bufnr = scratch_bufs[name]
+  if not (bufnr and vim.api.nvim_buf_is_valid(bufnr)) then
     bufnr = vim.api.nvim_create_buf(false, true)
+    vim.bo[bufnr].buftype = 'nofile'
     vim.api.nvim_buf_set_name(bufnr, name)
+    scratch_bufs[name] = bufnr
   end
   vim.bo[bufnr].buftype = 'nofile'
   vim.bo[bufnr].bufhidden = 'hide'
@@ -44,8 +75,19 @@ function M.scratch(name, lines)
   vim.bo[bufnr].modifiable = true
   vim.api.nvim_buf_set_lines(bufnr, 0, -1, false, lines)
   vim.bo[bufnr].modified = false
-  vim.bo[bufnr].filetype = 'markdown'
+  if vim.bo[bufnr].filetype ~= 'markdown' then
+    vim.bo[bufnr].filetype = 'markdown'
+  end
+  quiet_markdown(bufnr)
   return bufnr
+end
+
+--- buffer returns the scratch buffer called name, if it exists.
+---@param name string one of M.names
+---@return integer?
+function M.buffer(name)
+  local b = scratch_bufs[name]
+  return (b and vim.api.nvim_buf_is_valid(b)) and b or nil
 end
 
 --- register returns the register to yank to: the configured one, or the
@@ -61,10 +103,10 @@ end
 --- show opens the context in a scratch buffer with the report beside it and
 --- yanks the context. Returns the two buffers.
 ---@return integer context_buf, integer report_buf
-function M.show(result, query)
-  M.last = { result = result, query = query }
-  local ctx = M.scratch('acode://context.md', vim.split(result.content, '\n', { plain = true }))
-  local rep = M.scratch('acode://context-report.md', report.pack_report(result, query))
+function M.show(result, query, tool_label)
+  M.last = { result = result, query = query, tool_label = tool_label }
+  local ctx = M.scratch(M.names.context, vim.split(result.content, '\n', { plain = true }))
+  local rep = M.scratch(M.names.report, report.pack_report(result, query, tool_label))
   local open = config.options.pack.open
   if open == 'tab' then
     vim.cmd('tab sbuffer ' .. ctx)
@@ -78,6 +120,12 @@ function M.show(result, query)
   local reg = M.register()
   vim.fn.setreg(reg, result.content)
   vim.notify(('acode: %s; yanked to register %s'):format(report.summary(result), reg), vim.log.levels.INFO)
+  if tool_label then
+    local where = report.tool_placement(result, tool_label)
+    if not where.included then
+      vim.notify('acode: ' .. report.tool_line(where):gsub('%*%*', ''), vim.log.levels.WARN)
+    end
+  end
   return ctx, rep
 end
 
@@ -117,13 +165,14 @@ function M.pack(opts)
     }, function(what, err)
       vim.notify(('acode: %s: %s'):format(what, err), vim.log.levels.WARN)
     end)
+    vim.list_extend(srcs, M.take_pinned())
     local params = { query = opts.query, includeOpenFiles = false, sources = srcs }
     local result, err = async.request(client, 'acode/packContext', params, bufnr, math.max(o.timeout_ms, 60000))
     if err then
       vim.notify('acode: packing failed: ' .. err, vim.log.levels.ERROR)
       return done(nil, err)
     end
-    M.show(result, opts.query)
+    M.show(result, opts.query, opts.tool_result and opts.tool_result.label or nil)
     done(result, nil)
   end)
 end
@@ -215,10 +264,92 @@ function M.budget(opts)
     require('acode.status').update(client.id, s)
     -- A server without acode/packStats (older) leaves the section out.
     local stats = async.request(client, 'acode/packStats', vim.empty_dict(), bufnr, 30000)
-    local buf = M.scratch('acode://budget.md', report.budget_report(s, M.last, stats))
+    local buf = M.scratch(M.names.budget, report.budget_report(s, M.last, stats))
     vim.cmd('sbuffer ' .. buf)
     done(buf, nil)
   end)
 end
+
+--- Chunks pinned from what-if lenses for the next pack, in pinning order.
+---@type table[]
+M.pinned = {}
+
+--- is_chunk_args checks the argument of a what-if lens command.
+function M.is_chunk_args(a)
+  return type(a) == 'table'
+    and type(a.uri) == 'string'
+    and type(a.startLine) == 'number'
+    and type(a.endLine) == 'number'
+    and a.startLine >= 1
+    and a.endLine >= a.startLine
+end
+
+--- pin keeps a chunk for the next pack; false when it was pinned already.
+function M.pin(a)
+  for _, p in ipairs(M.pinned) do
+    if p.uri == a.uri and p.startLine == a.startLine and p.endLine == a.endLine then
+      return false
+    end
+  end
+  table.insert(M.pinned, a)
+  return true
+end
+
+--- pinned_source is a pinned chunk as a packContext source: its lines, read
+--- by the server, as a reference with relevance 1.
+function M.pinned_source(a)
+  return {
+    type = 'reference',
+    uri = a.uri,
+    range = { start = { line = a.startLine - 1, character = 0 }, ['end'] = { line = a.endLine, character = 0 } },
+    relevance = 1,
+  }
+end
+
+--- take_pinned returns the pinned chunks as sources and forgets them.
+function M.take_pinned()
+  local out = vim.tbl_map(M.pinned_source, M.pinned)
+  M.pinned = {}
+  return out
+end
+
+--- chunk_name is "cart/service.go lines 10–41" (the path alone for a whole file).
+local function chunk_name(a)
+  local rel = vim.fn.fnamemodify(vim.uri_to_fname(a.uri), ':~:.')
+  if a.wholeFile then
+    return rel
+  end
+  return ('%s lines %d–%d'):format(rel, a.startLine, a.endLine)
+end
+
+--- Lens commands of acode-lsp's what-if lenses (vim.lsp.commands): clicking
+--- (running) a "+N to fit" lens pins its chunk for the next :AcodePack; a
+--- "✓ in context" or "not packed" lens shows what a pack does with it.
+M.lens_commands = {
+  ['acode.pinChunk'] = function(command)
+    local a = command.arguments and command.arguments[1]
+    if not M.is_chunk_args(a) then
+      return vim.notify('acode: acode.pinChunk without a chunk', vim.log.levels.WARN)
+    end
+    if M.pin(a) then
+      vim.notify(
+        ('acode: pinned %s — the next :AcodePack sends it as a reference (%d pinned)'):format(chunk_name(a), #M.pinned),
+        vim.log.levels.INFO
+      )
+    else
+      vim.notify(('acode: %s is already pinned for the next :AcodePack'):format(chunk_name(a)), vim.log.levels.INFO)
+    end
+  end,
+  ['acode.showChunkReport'] = function(command)
+    local a = command.arguments and command.arguments[1]
+    if not M.is_chunk_args(a) then
+      return vim.notify('acode: acode.showChunkReport without a chunk', vim.log.levels.WARN)
+    end
+    local buf = M.scratch(M.names.chunk, report.chunk_report(a, chunk_name(a), M.last))
+    if vim.fn.bufwinid(buf) == -1 then
+      vim.cmd('rightbelow sbuffer ' .. buf)
+    end
+  end,
+}
 
 return M

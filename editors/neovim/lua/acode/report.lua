@@ -91,9 +91,163 @@ local function chunk_table(lines, chunks, with_reason)
   table.insert(lines, '')
 end
 
+--- max_rows_per_reason caps each reason's table of left-out chunks.
+M.max_rows_per_reason = 20
+
+--- left_out_tables appends the left-out chunks to lines, one table per
+--- reason (reasons sorted), at most max_rows_per_reason rows each, with a
+--- line that sums up the rest.
+function M.left_out_tables(lines, chunks)
+  if #chunks == 0 then
+    vim.list_extend(lines, { '_none_', '' })
+    return
+  end
+  local by, reasons = {}, {}
+  for _, c in ipairs(chunks) do
+    local k = c.reason or 'unknown'
+    if not by[k] then
+      by[k] = {}
+      table.insert(reasons, k)
+    end
+    table.insert(by[k], c)
+  end
+  table.sort(reasons)
+  for _, reason in ipairs(reasons) do
+    local all = by[reason]
+    local tokens = 0
+    for _, c in ipairs(all) do
+      tokens = tokens + (c.tokens or 0)
+    end
+    table.insert(
+      lines,
+      ('### %s (%d%s)'):format(cell(reason), #all, tokens > 0 and (', %s tokens'):format(M.number(tokens)) or '')
+    )
+    table.insert(lines, '')
+    chunk_table(lines, vim.list_slice(all, 1, M.max_rows_per_reason), false)
+    if #all > M.max_rows_per_reason then
+      local rest = 0
+      for i = M.max_rows_per_reason + 1, #all do
+        rest = rest + (all[i].tokens or 0)
+      end
+      table.insert(lines, #lines, '')
+      table.insert(
+        lines,
+        #lines,
+        ('_… and %d more%s._'):format(
+          #all - M.max_rows_per_reason,
+          rest > 0 and (' (%s tokens)'):format(M.number(rest)) or ''
+        )
+      )
+    end
+  end
+end
+
+--- tool_placement finds the tool output labelled label in a pack result:
+--- whether it was included, the position of its "## Tool:" section among
+--- the sections (which the pack orders by score), or why it was left out.
+function M.tool_placement(r, label)
+  local one = tostring(label):gsub('[\r\n]+', ' ')
+  local sections, section = 0, nil
+  for _, l in ipairs(vim.split(r.content or '', '\n', { plain = true })) do
+    if l:match('^## File: ') or l:match('^## Tool: ') then
+      sections = sections + 1
+      if not section and (l == '## Tool: ' .. one or vim.startswith(l, '## Tool: ' .. one .. ' (lines ')) then
+        section = sections
+      end
+    end
+  end
+  local tokens, included = 0, false
+  for _, c in ipairs(r.included or {}) do
+    if c.type == 'tool_result' and c.label == label then
+      included = true
+      tokens = tokens + (c.tokens or 0)
+    end
+  end
+  local reason
+  if not included then
+    reason = 'not in the result'
+    for _, c in ipairs(r.excluded or {}) do
+      if c.type == 'tool_result' and c.label == label then
+        reason = c.reason or reason
+        break
+      end
+    end
+  end
+  return { label = label, included = included, section = section, sections = sections, tokens = tokens, reason = reason }
+end
+
+--- tool_line is the report's line about the tool output.
+function M.tool_line(p)
+  if p.included then
+    local where = p.section and ('section %d of %d (sections are ordered by score)'):format(p.section, p.sections)
+      or 'in the context'
+    return ('**Tool output:** %s — included, %s tokens, %s'):format(inline(p.label), M.number(p.tokens), where)
+  end
+  return ('**Tool output:** %s — LEFT OUT (%s)'):format(inline(p.label), p.reason)
+end
+
+--- chunk_report renders what a pack does with a what-if lens's chunk (its
+--- command argument), and what the last pack did with its lines.
+---@return string[]
+function M.chunk_report(a, name, last)
+  local lines = { '# ' .. name, '', '**Tokens:** ' .. M.number(a.tokens or 0), '' }
+  local budget = ('a pack of the open files at the configured budget (%s total, %s available)'):format(
+    M.number(a.budgetTotal or 0),
+    M.number(a.budgetAvailable or 0)
+  )
+  if a.inContext then
+    vim.list_extend(lines, { ('**What if:** ✓ in context — %s includes every line of it.'):format(budget), '' })
+    if a.score then
+      vim.list_extend(lines, { ('**Score:** %.2f'):format(a.score), '' })
+    end
+  elseif a.toFit then
+    vim.list_extend(lines, {
+      ('**What if:** +%s to fit — %s leaves it out; with a total of %s it goes in.'):format(
+        M.number(a.toFit),
+        budget,
+        M.number((a.budgetTotal or 0) + a.toFit)
+      ),
+      '',
+    })
+  elseif a.reason then
+    vim.list_extend(lines, { ('**What if:** not packed at any budget — %s.'):format(a.reason), '' })
+  end
+  if last then
+    local rel = name:gsub(' lines .*$', '')
+    vim.list_extend(lines, { '## In the last pack', '' })
+    local any = false
+    local function mine(c)
+      return c.path == rel and (c.startLine or 0) <= a.endLine and (c.endLine or 0) >= a.startLine
+    end
+    for _, c in ipairs(last.result.included or {}) do
+      if mine(c) then
+        any = true
+        table.insert(
+          lines,
+          ('- included: lines %d–%d, %s tokens, score %.2f'):format(c.startLine, c.endLine, M.number(c.tokens or 0), c.score or 0)
+        )
+      end
+    end
+    for _, c in ipairs(last.result.excluded or {}) do
+      if mine(c) then
+        any = true
+        table.insert(
+          lines,
+          ('- left out (%s): lines %d–%d, %s tokens'):format(c.reason or 'unknown', c.startLine, c.endLine, M.number(c.tokens or 0))
+        )
+      end
+    end
+    if not any then
+      table.insert(lines, '_Not among its sources._')
+    end
+    table.insert(lines, '')
+  end
+  return lines
+end
+
 --- pack_report renders a packContext result as markdown lines.
 ---@return string[]
-function M.pack_report(r, query)
+function M.pack_report(r, query, tool_label)
   local lines = { '# Acode context report', '' }
   if query and query ~= '' then
     vim.list_extend(lines, { '**Task:** ' .. inline(query), '' })
@@ -114,6 +268,11 @@ function M.pack_report(r, query)
       return c.reason or 'unknown'
     end),
     '',
+  })
+  if tool_label then
+    vim.list_extend(lines, { M.tool_line(M.tool_placement(r, tool_label)), '' })
+  end
+  vim.list_extend(lines, {
     ('**Model:** %s · encoding %s · %s count'):format(
       inline(r.model),
       inline(r.encoding),
@@ -140,7 +299,7 @@ function M.pack_report(r, query)
   vim.list_extend(lines, { ('## Included (%d)'):format(#(r.included or {})), '' })
   chunk_table(lines, r.included or {}, false)
   vim.list_extend(lines, { ('## Left out (%d)'):format(#(r.excluded or {})), '' })
-  chunk_table(lines, r.excluded or {}, true)
+  M.left_out_tables(lines, r.excluded or {})
   if r.dedup then
     vim.list_extend(lines, {
       '## Deduplication',
@@ -232,7 +391,7 @@ function M.budget_report(s, last, stats)
     vim.list_extend(lines, M.stats_report(stats))
   end
   if last then
-    local pack = M.pack_report(last.result, last.query)
+    local pack = M.pack_report(last.result, last.query, last.tool_label)
     pack[1] = '# Last packed context'
     vim.list_extend(lines, { '---', '' })
     vim.list_extend(lines, pack)

@@ -1,7 +1,19 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BudgetStatus, PackResult } from '../protocol';
-import { cell, fits, inline, packSummary, renderBudgetReport, renderPackReport, renderPackStats } from '../report';
+import {
+  cell,
+  fits,
+  inline,
+  leftOutTables,
+  MaxRowsPerReason,
+  packSummary,
+  renderBudgetReport,
+  renderPackReport,
+  renderPackStats,
+  toolLine,
+  toolPlacement,
+} from '../report';
 
 const result: PackResult = {
   content: '## File: cart/service.go (lines 10-41)\n```go\n…\n```\n',
@@ -38,8 +50,10 @@ describe('renderPackReport', () => {
     '## Included (1)',
     '| reference | cart/service.go | 10–41 | 512 | 0.83 |',
     '## Left out (2)',
-    '| over_budget | search_result | cart/old.go | 1–80 | 900 | 0.31 |',
-    '| secret | open_file | .env |  |  |  |',
+    '### over_budget (1, 900 tokens)',
+    '| search_result | cart/old.go | 1–80 | 900 | 0.31 |',
+    '### secret (1)',
+    '| open_file | .env |  |  |  |',
     '2 exact duplicates removed, 1 overlaps merged, 830 tokens saved.',
     '- `model "x" unknown`',
   ];
@@ -147,4 +161,37 @@ describe('inline and cell', () => {
   for (const [name, got, want] of cases) {
     it(name, () => assert.equal(got, want));
   }
+});
+
+describe('leftOutTables', () => {
+  it('caps each reason at MaxRowsPerReason rows and sums up the rest', () => {
+    const many = Array.from({ length: 790 }, (_, i) => ({ type: 'open_file', path: `bin/${i}.so`, reason: 'binary' }));
+    const over = Array.from({ length: 3 }, (_, i) => ({ type: 'open_file', path: `a${i}.go`, startLine: 1, endLine: 9, tokens: 100, reason: 'over_budget' }));
+    const lines = leftOutTables([...many, ...over]);
+    assert.ok(lines.includes('### binary (790)'), lines.join('\n'));
+    assert.ok(lines.includes('### over_budget (3, 300 tokens)'), lines.join('\n'));
+    assert.equal(lines.filter((l) => l.startsWith('| open_file | bin/')).length, MaxRowsPerReason);
+    assert.ok(lines.includes(`_… and ${790 - MaxRowsPerReason} more._`), lines.join('\n'));
+    assert.ok(lines.indexOf('### binary (790)') < lines.indexOf('### over_budget (3, 300 tokens)'));
+  });
+});
+
+describe('toolPlacement', () => {
+  const withTool: PackResult = {
+    ...result,
+    content: '## File: a.go (lines 1-3)\n```go\nx\n```\n\n## Tool: go test ./cart\n```\nFAIL\n```\n',
+    included: [...result.included, { type: 'tool_result', label: 'go test ./cart', startLine: 1, endLine: 1, tokens: 40, score: 0.5 }],
+  };
+  it('finds the section of an included tool output', () => {
+    const p = toolPlacement(withTool, 'go test ./cart');
+    assert.deepEqual(p, { label: 'go test ./cart', included: true, section: 2, sections: 2, tokens: 40, reason: undefined });
+    assert.equal(toolLine(p), '**Tool output:** `go test ./cart` — included, 40 tokens, section 2 of 2 (sections are ordered by score)');
+  });
+  it('says why a tool output was left out', () => {
+    const r = { ...result, excluded: [{ type: 'tool_result', label: 'make', reason: 'over_budget', tokens: 9000 }] };
+    const p = toolPlacement(r, 'make');
+    assert.equal(p.included, false);
+    assert.equal(toolLine(p), '**Tool output:** `make` — LEFT OUT (over_budget)');
+    assert.ok(renderPackReport(r, 'q', 'make').includes('**Tool output:** `make` — LEFT OUT (over_budget)'));
+  });
 });
