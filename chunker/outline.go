@@ -10,9 +10,10 @@ import (
 
 // outline finds the declarations of one parsed source.
 type outline struct {
-	ctx context.Context
-	li  *lineIndex
-	src []byte
+	ctx  context.Context
+	li   *lineIndex
+	src  []byte
+	sigs bool // find where each declaration's signature ends (for Outline)
 }
 
 // nodeDecl is what a language's classifier says about one syntax node.
@@ -69,7 +70,10 @@ func (o *outline) decls(classify classifier, sep string, parent *sitter.Node, in
 			end = nd.last
 		}
 		first, last := o.li.span(int(n.StartByte()), int(end.EndByte()))
-		d := decl{first: o.leadingDocs(kids[:i], first), last: last, kind: nd.kind, name: nd.name, top: top, head: first, sig: o.signatureEnd(n, first, last)}
+		d := decl{first: o.leadingDocs(kids[:i], first), last: last, kind: nd.kind, name: nd.name, top: top, head: first}
+		if o.sigs {
+			d.sig = o.signatureEnd(n, first, last)
+		}
 		if nd.header {
 			d.kind, d.top = "header:"+d.kind, false
 		}

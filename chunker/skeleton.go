@@ -88,7 +88,7 @@ func Outline(ctx context.Context, path string, src []byte) ([]LineRange, error) 
 		return nil, fmt.Errorf("chunker: outline %s: %w", path, err)
 	}
 	defer tree.Close()
-	o := &outline{li: newLineIndex(src), src: src, ctx: ctx}
+	o := &outline{li: newLineIndex(src), src: src, ctx: ctx, sigs: true}
 	var lines []LineRange
 	var walk func(ds []decl)
 	walk = func(ds []decl) {

@@ -84,19 +84,32 @@ func Redact(text string) (string, int) {
 	if text == "" {
 		return text, 0
 	}
-	lines := strings.Split(text, "\n")
-	total := redactBlocks(text, lines)
-	if total > 0 {
-		text = strings.Join(lines, "\n")
+	total := 0
+	if blocksPossible(text) {
+		lines := strings.Split(text, "\n")
+		if n := redactBlocks(text, lines); n > 0 {
+			text, total = strings.Join(lines, "\n"), n
+		}
 	}
-	g := newGates(text, lines)
+	nLines := strings.Count(text, "\n") + 1
+	g := newGates(text, nLines)
 	var spans []span
 	if len(g.hits) > 0 {
 		spans = mergeSpans(hitSpans(text, g.hits))
 	}
+	type replacement struct {
+		start, end int
+		line       string
+	}
+	var repl []replacement
 	off, si := 0, 0
-	for i, line := range lines {
-		end := off + len(line)
+	for i := 0; i < nLines; i++ {
+		end := strings.IndexByte(text[off:], '\n')
+		if end < 0 {
+			end = len(text)
+		} else {
+			end += off
+		}
 		var pre []span
 		for si < len(spans) && spans[si].start < end {
 			sp := spans[si]
@@ -110,16 +123,33 @@ func Redact(text string) (string, int) {
 			si++ // a span at the newline itself
 		}
 		if len(pre) > 0 || g.flags[i] != 0 {
-			out, n := redactLine(line, g.lower[off:end], g, pre, g.flags[i])
-			lines[i] = out
-			total += n
+			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
+				repl = append(repl, replacement{off, end, out})
+				total += n
+			}
 		}
 		off = end + 1
 	}
-	if total == 0 {
-		return text, 0
+	if len(repl) == 0 {
+		return text, total
 	}
-	return strings.Join(lines, "\n"), total
+	var b strings.Builder
+	b.Grow(len(text) + 16*len(repl))
+	prev := 0
+	for _, r := range repl {
+		b.WriteString(text[prev:r.start])
+		b.WriteString(r.line)
+		prev = r.end
+	}
+	b.WriteString(text[prev:])
+	return b.String(), total
+}
+
+// blocksPossible reports whether a text may hold a secret that spans
+// lines (redactBlocks), so that most texts are never split into lines.
+func blocksPossible(text string) bool {
+	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") ||
+		strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 }
 
 // gates records which rules can match anywhere in a text, and on which
@@ -216,17 +246,17 @@ type marker struct {
 	flag lineFlag
 }
 
-func newGates(text string, lines []string) *gates {
+func newGates(text string, nLines int) *gates {
 	g := &gates{lower: asciiLower(text)}
-	g.scan(text, lines)
+	g.scan(text, nLines)
 	return g
 }
 
 // scan makes one pass over the lower-case text: it sets the flags of
 // every line from the markers it holds, and records the rule hits (a
 // keyword at the start of a word, rules.go).
-func (g *gates) scan(text string, lines []string) {
-	g.flags = make([]lineFlag, len(lines))
+func (g *gates) scan(text string, nLines int) {
+	g.flags = make([]lineFlag, nLines)
 	netrc := -1 // unknown until a netrc marker is met
 	isNetrc := func() bool {
 		if netrc < 0 {
@@ -239,15 +269,15 @@ func (g *gates) scan(text string, lines []string) {
 	}
 	h := newHitSet(text)
 	lower, ln, lineStart := g.lower, 0, 0
+	on := bigramOn
 	for i := 0; i+1 < len(lower); i++ {
 		c := lower[i]
-		if c == '\n' {
-			ln++
-			lineStart = i + 1
-			continue
-		}
 		k := uint16(c)<<8 | uint16(lower[i+1])
-		if !bigramOn[k] {
+		if !on[k] {
+			if c == '\n' {
+				ln++
+				lineStart = i + 1
+			}
 			continue
 		}
 		bg := bigrams[k]

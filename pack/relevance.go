@@ -18,7 +18,6 @@ const (
 	featProse    = "prose"      // code-over-prose prior
 	featFile     = "file"       // evidence of the whole file
 	featNames    = "names"      // symbol-name and path matches
-	featStem     = "stem"       // light stemming
 	featCodeStat = "codestat"   // query words typical of prose rather than code weigh less
 	featBuilt    = "built"      // built, bundled and vendored files weigh less
 	featTests    = "tests"      // test files weigh a little less
@@ -27,11 +26,11 @@ const (
 )
 
 type features struct {
-	bm25, prose, file, names, stem, codeStat, built, tests, neigh bool
+	bm25, prose, file, names, codeStat, built, tests, neigh bool
 }
 
 func newFeatures(off []string) features {
-	f := features{bm25: true, prose: true, file: true, names: true, stem: true, codeStat: true, built: true, tests: true, neigh: true}
+	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true}
 	for _, o := range off {
 		switch strings.TrimSpace(o) {
 		case featBM25:
@@ -42,8 +41,6 @@ func newFeatures(off []string) features {
 			f.file = false
 		case featNames:
 			f.names = false
-		case featStem:
-			f.stem = false
 		case featCodeStat:
 			f.codeStat = false
 		case featBuilt:
@@ -113,7 +110,7 @@ type query struct {
 // chunks); prior < 1 for prose chunks. relevance = raw / max raw. It
 // returns nil for an empty query.
 func newQuery(text string, items []*budget.Item, feat features) *query {
-	terms := uniq(termsOf(text, feat.stem))
+	terms := uniq(termsOf(text))
 	if len(terms) > maxQueryTerms {
 		terms = terms[:maxQueryTerms]
 	}
@@ -253,7 +250,7 @@ func (q *query) nameScore(name string) float64 {
 	s := 0.0
 	if name != "" {
 		seen := uint64(0)
-		scanTerms(name, false, q.feat.stem, q.lens, func(t []byte) {
+		scanTerms(name, false, q.lens, func(t []byte) {
 			if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
 				seen |= 1 << i
 				s += nameWeight * q.w[i]
@@ -275,7 +272,7 @@ func (q *query) pathScore(p string) float64 {
 	}
 	s := 0.0
 	seen := uint64(0)
-	scanTerms(base+" "+path.Base(path.Dir(p)), false, q.feat.stem, q.lens, func(t []byte) {
+	scanTerms(base+" "+path.Base(path.Dir(p)), false, q.lens, func(t []byte) {
 		if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
 			seen |= 1 << i
 			s += pathWeight * q.w[i]
@@ -286,7 +283,7 @@ func (q *query) pathScore(p string) float64 {
 
 // count adds the occurrences of each query term in text to row.
 func (q *query) count(text string, row []uint16) {
-	scanTerms(text, false, q.feat.stem, q.lens, func(t []byte) {
+	scanTerms(text, false, q.lens, func(t []byte) {
 		if i, ok := q.index[string(t)]; ok && row[i] < math.MaxUint16 {
 			row[i]++
 		}
@@ -377,19 +374,16 @@ var stopwords = map[string]bool{
 // ("parseHTTPRequest2" → parse, http, request, 2; "normalize_path" →
 // normalize, path), and a compound identifier also yields itself without
 // underscores ("parsehttprequest2", "normalizepath", so that normalizePath
-// meets normalize_path). Stop words and one-letter terms are dropped, and
-// terms are lightly stemmed ([stem]: "redirects", "redirected" →
-// "redirect").
-func Terms(text string) []string { return termsOf(text, true) }
+// meets normalize_path). Stop words and one-letter terms are dropped, and a
+// plural "s" is removed ("carts" → "cart"; not "ss"). A stemmer of -ed,
+// -ing and -e was measured and left out (docs/quality.md "Ablations").
+func Terms(text string) []string { return termsOf(text) }
 
-func termsOf(text string, stemming bool) []string {
+func termsOf(text string) []string {
 	var out []string
-	scanTerms(text, true, stemming, nil, func(t []byte) { out = append(out, string(t)) })
+	scanTerms(text, true, nil, func(t []byte) { out = append(out, string(t)) })
 	return out
 }
-
-// stemSlack is the most bytes [stem] removes.
-const stemSlack = 5
 
 // lengths is a quick filter of the words that may become a wanted term:
 // by length (bit n of lens: a term has n bytes, bit 63: a longer one) and
@@ -429,49 +423,15 @@ func (l *lengths) may(a, b byte, n, slack int) bool {
 	return l.prefix[k>>6]&(1<<(k&63)) != 0
 }
 
-// stem removes a plural or verb ending, lightly and the same way on both
-// sides of a match: -ies → -y, -sses → -ss, -s (not -ss, -us, -is), then
-// -ing / -ed (keeping at least 4 bytes), then a final -e (keeping 4), so
-// "parse", "parses", "parsed" and "parsing" all become "pars". Words of 3
-// bytes or less are left alone.
-func stem(b []byte) []byte {
-	n := len(b)
-	if n <= 3 {
-		return b
-	}
-	switch {
-	case n > 4 && b[n-3] == 'i' && b[n-2] == 'e' && b[n-1] == 's':
-		b = append(b[:n-3], 'y')
-	case n > 4 && string(b[n-4:]) == "sses":
-		b = b[:n-2]
-	case b[n-1] == 's' && b[n-2] != 's' && b[n-2] != 'u' && b[n-2] != 'i':
-		b = b[:n-1]
-	}
-	n = len(b)
-	switch {
-	case n >= 7 && string(b[n-3:]) == "ing":
-		b = b[:n-3]
-	case n >= 6 && b[n-2] == 'e' && b[n-1] == 'd':
-		b = b[:n-2]
-	}
-	if n = len(b); n > 4 && b[n-1] == 'e' {
-		b = b[:n-1]
-	}
-	return b
-}
-
 // scanTerms calls fn with each term of text (see [Terms]); the slice is
 // only valid during the call. ASCII words take a fast path. Stop words are
 // dropped only when stop is set (matching against query terms, which hold
 // none, can skip that lookup). A non-nil lens skips ASCII words that cannot
 // become a wanted term (by length and leading bytes) before they are
 // lowered.
-func scanTerms(text string, stop, stemming bool, lens *lengths, fn func([]byte)) {
+func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
 	buf := make([]byte, 0, 64)
-	slack := 1 // the plural s
-	if stemming {
-		slack = stemSlack
-	}
+	const slack = 1 // the plural s
 	emit := func(word string, ascii, compound bool) {
 		if lens != nil && ascii && len(word) >= 2 {
 			if compound {
@@ -509,10 +469,8 @@ func scanTerms(text string, stop, stemming bool, lens *lengths, fn func([]byte))
 		if len(buf) < 2 || stop && stopwords[string(buf)] {
 			return
 		}
-		if stemming {
-			buf = stem(buf)
-		} else if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
-			buf = buf[:len(buf)-1]
+		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+			buf = buf[:len(buf)-1] // a plural s: "carts" → "cart"
 		}
 		fn(buf)
 	}

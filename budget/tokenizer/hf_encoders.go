@@ -1,12 +1,14 @@
 package tokenizer
 
 import (
+	"context"
 	"embed"
+	"errors"
 	"fmt"
-	"io"
-	"os"
 	"strings"
 	"sync"
+
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 //go:generate go run ./internal/genvocab -o vocab -ref ../../tools/hf-tokenizers-ref
@@ -100,27 +102,16 @@ const maxTokenizerFile = 128 << 20
 // readTokenizerFile reads a regular file of at most maxTokenizerFile bytes
 // (a FIFO or a device named by a hostile config is refused unread).
 func readTokenizerFile(path string) ([]byte, error) {
-	f, err := os.Open(path)
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	defer f.Close()
-	st, err := f.Stat()
-	if err != nil {
-		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	if !st.Mode().IsRegular() {
+	// safeio opens without blocking and checks the descriptor: os.Open of
+	// a FIFO named by a hostile config would block forever (issue 15).
+	data, err := safeio.ReadFile(context.Background(), path, maxTokenizerFile, safeio.Options{})
+	switch {
+	case errors.Is(err, safeio.ErrNotRegular):
 		return nil, fmt.Errorf("tokenizer: %s is not a regular file", path)
-	}
-	if st.Size() > maxTokenizerFile {
+	case errors.Is(err, safeio.ErrTooLarge):
 		return nil, fmt.Errorf("tokenizer: %s is larger than %d MB", path, maxTokenizerFile>>20)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, maxTokenizerFile+1))
-	if err != nil {
+	case err != nil:
 		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	if len(data) > maxTokenizerFile {
-		return nil, fmt.Errorf("tokenizer: %s is larger than %d MB", path, maxTokenizerFile>>20)
 	}
 	return data, nil
 }

@@ -18,6 +18,10 @@ import (
 // defaultCountCap is the size cap of `acode-lsp count` (10 MB).
 const defaultCountCap = 10 << 20
 
+// maxStdin bounds what `trim` and `fit` read from stdin (256 MiB): a
+// conversation or a tool's output, never an endless stream.
+const maxStdin = 256 << 20
+
 type countFile struct {
 	Path   string `json:"path"`
 	Tokens int    `json:"tokens"`

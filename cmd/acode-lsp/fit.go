@@ -10,6 +10,7 @@ import (
 	"io"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/conversation"
 	"github.com/acode-lsp/acode-lsp/lsp"
 )
@@ -48,7 +49,7 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	if *maxTokens <= 0 {
 		return flagError(stderr, "fit", "max", fmt.Sprint(*maxTokens), fmt.Sprintf("must be a positive number of tokens (leave it out for %d)", conversation.DefaultToolTokens))
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := safeio.ReadAllContext(ctx, stdin, maxStdin) // bounded, ends on a signal
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp fit: read stdin: %v\n", err)
 		return 1

@@ -81,6 +81,23 @@ func TestHostileConfigFile(t *testing.T) {
 	}
 }
 
+// TestHostileTokenizerFile: a config naming a FIFO or a device as its
+// tokenizer.json must not hang count or pack.
+func TestHostileTokenizerFile(t *testing.T) {
+	for _, kind := range []string{"fifo", "->/dev/zero"} {
+		root := hostileWorkspace(t, map[string]string{
+			".agent/config.yml": "context:\n  tokenizer:\n    file: tok.json\n",
+			".agent/tok.json":   kind,
+		})
+		for _, args := range [][]string{{"count", "main.go"}, {"pack", ".", "--budget", "20000"}} {
+			res := runBinary(t, root, "", args...)
+			if out := res.stdout + res.stderr; res.code == 0 || !strings.Contains(out, "regular file") {
+				t.Errorf("%s: acode-lsp %s: exit %d, output %q; want an error saying the tokenizer file is not a regular file", kind, strings.Join(args, " "), res.code, tail(out, 400))
+			}
+		}
+	}
+}
+
 func TestHostileCountArguments(t *testing.T) {
 	root := hostileWorkspace(t, map[string]string{
 		"pipe":      "fifo",
@@ -142,6 +159,8 @@ func TestSignalEndsBlockedCommand(t *testing.T) {
 		{"count stdin SIGTERM", syscall.SIGTERM, []string{"count", "-"}},
 		{"count stdin SIGINT", syscall.SIGINT, []string{"count", "-"}},
 		{"pack tool-result stdin SIGTERM", syscall.SIGTERM, []string{"pack", ".", "--tool-result", "-"}},
+		{"trim stdin SIGTERM", syscall.SIGTERM, []string{"trim", "--max", "1000"}},
+		{"fit stdin SIGINT", syscall.SIGINT, []string{"fit", "--tool", "read_file", "--max", "1000"}},
 		{"serve SIGTERM", syscall.SIGTERM, []string{"serve"}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

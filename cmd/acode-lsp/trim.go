@@ -9,6 +9,7 @@ import (
 	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/conversation"
 )
 
@@ -54,7 +55,7 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp trim: unexpected argument %q (the conversation is read from stdin)\n", fs.Arg(0))
 		return 2
 	}
-	data, err := io.ReadAll(stdin)
+	data, err := safeio.ReadAllContext(ctx, stdin, maxStdin) // bounded, ends on a signal
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: read stdin: %v\n", err)
 		return 1
