@@ -14,6 +14,8 @@ import (
 	"time"
 
 	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
 // benchClient starts a server for a benchmark, with logging off.
@@ -28,7 +30,7 @@ func benchClient(b *testing.B, root string) *fakeClient {
 func goFile(n int) string {
 	var sb strings.Builder
 	sb.WriteString("package big\n\n")
-	for i := 0; sb.Len() == 0 || strings.Count(sb.String(), "\n") < n-10; i++ {
+	for i, lines := 0, 2; lines < n-10; i, lines = i+1, lines+9 {
 		fmt.Fprintf(&sb, "// F%d adds numbers.\nfunc F%d(a, b int) int {\n\tc := a + b\n\tif c > %d {\n\t\treturn c - %d\n\t}\n\treturn c * 2\n}\n\n", i, i, i, i)
 	}
 	return sb.String()
@@ -38,8 +40,23 @@ func goFile(n int) string {
 // didChange of one line, then the code lenses of the new version (parse,
 // chunk, count), over the protocol.
 func BenchmarkLensRefresh(b *testing.B) {
+	benchLensRefresh(b, goFile(5000))
+}
+
+// BenchmarkLensRefresh1MB is BenchmarkLensRefresh in a Go file of 1 MB
+// (about 41,000 lines).
+func BenchmarkLensRefresh1MB(b *testing.B) {
+	text := goFile(41000)
+	if len(text) < 1<<20 {
+		text += strings.Repeat("// pad\n", (1<<20-len(text)+6)/7)
+	}
+	benchLensRefresh(b, text)
+}
+
+// benchLensRefresh types one character per iteration in the middle of text
+// and asks for the lenses of the new version.
+func benchLensRefresh(b *testing.B, text string) {
 	root := b.TempDir()
-	text := goFile(5000)
 	path := filepath.Join(root, "big.go")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
 		b.Fatal(err)
@@ -180,4 +197,97 @@ func residentMB() (float64, bool) {
 		return 0, false
 	}
 	return pages * float64(os.Getpagesize()) / (1 << 20), true
+}
+
+// BenchmarkPackMemory runs ten searching packs over eight copies of
+// GOROOT/src/net/http (about 900 files, 20 MB; every function matches, with
+// twenty lines of context, under a 100,000-token budget), waits settle, and
+// reports the resident set of the process then (MB-rss), its peak
+// (MB-hwm), and the memory the Go runtime still holds from the OS
+// (MB-held), with the return of memory after large packs on (returnAbove's
+// default) and off.
+func BenchmarkPackMemory(b *testing.B) {
+	root := b.TempDir()
+	netHTTPFiles(b, root, 8*112)
+	const settle = 2 * time.Second
+	for _, on := range []bool{true, false} {
+		name := "return"
+		if !on {
+			name = "keep"
+		}
+		b.Run(name, func(b *testing.B) {
+			saved := returnAbove
+			if !on {
+				returnAbove = 1 << 62
+			}
+			defer func() { returnAbove = saved }()
+			for i := 0; i < b.N; i++ {
+				debug.FreeOSMemory() // start from the same floor
+				c := benchClient(b, root)
+				params := map[string]any{
+					"query":  "server handler timeout request",
+					"search": map[string]any{"pattern": "func", "maxResults": 20000, "contextLines": 20},
+					"budget": map[string]any{"totalTokens": 100000},
+				}
+				for range 10 {
+					if m := c.call(methodPackContext, params); m.Error != nil {
+						b.Fatal(m.Error.Message)
+					}
+				}
+				time.Sleep(settle)
+				if rss, ok := residentMB(); ok {
+					b.ReportMetric(rss, "MB-rss")
+				}
+				if hwm, ok := peakMB(); ok {
+					b.ReportMetric(hwm, "MB-hwm")
+				}
+				b.ReportMetric(float64(heldBytes())/(1<<20), "MB-held")
+				c.shutdownExit()
+			}
+		})
+	}
+}
+
+// BenchmarkFileCount1MB measures the file total of a 1 MB Go file after a
+// one-character edit in its middle: "blocks" recounts the edited block
+// (countCache), "whole" counts the whole text, in one run for the ratio.
+func BenchmarkFileCount1MB(b *testing.B) {
+	text := goFile(41000)
+	tok, err := tokenizer.ForEncoding(tokenizer.O200kBase)
+	if err != nil {
+		b.Fatal(err)
+	}
+	mid := len(text) / 2
+	versions := [2]string{text, text[:mid] + "x" + text[mid:]}
+	b.Run("blocks", func(b *testing.B) {
+		c := newCountCache()
+		c.get(&document{URI: "file:///big.go", Text: versions[0]}, tok)
+		for i := 0; i < b.N; i++ {
+			c.get(&document{URI: "file:///big.go", Text: versions[(i+1)%2]}, tok)
+		}
+	})
+	b.Run("whole", func(b *testing.B) {
+		for i := 0; i < b.N; i++ {
+			tok.Count(versions[(i+1)%2])
+		}
+	})
+}
+
+// peakMB reads the peak resident set size of the process (VmHWM).
+func peakMB() (float64, bool) {
+	data, err := os.ReadFile("/proc/self/status")
+	if err != nil {
+		return 0, false
+	}
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			f := strings.Fields(v)
+			if len(f) == 0 {
+				return 0, false
+			}
+			kb, err := strconv.ParseFloat(f[0], 64)
+			return kb / 1024, err == nil
+		}
+	}
+	return 0, false
 }

@@ -46,6 +46,7 @@ func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, 
 		return nil, err
 	}
 	defer release()
+	defer s.returnMemory() // after the pack's garbage is unreachable
 
 	// Only a search walks the workspace; other packs are quick and show no
 	// progress.
