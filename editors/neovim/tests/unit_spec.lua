@@ -560,7 +560,7 @@ t.run('doc/acode.txt has help tags for every command, without duplicates', funct
   vim.fn.writefile(vim.fn.readfile(t.plugin_root .. '/doc/acode.txt'), dir .. '/acode.txt')
   vim.cmd('helptags ' .. vim.fn.fnameescape(dir)) -- E154 on a duplicate tag
   local tags = table.concat(vim.fn.readfile(dir .. '/tags'), '\n')
-  for _, tag in ipairs({ ':AcodePack', ':AcodeCount', ':AcodeBudget', 'acode-options', 'acode-statusline', 'acode-health' }) do
+  for _, tag in ipairs({ ':AcodePack', ':AcodeCount', ':AcodeBudget', ':AcodeReportUsage', 'acode-options', 'acode-statusline', 'acode-health' }) do
     t.contains(tags, tag .. '\t', 'tags')
   end
   vim.fn.delete(dir, 'rf')
