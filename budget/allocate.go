@@ -1,5 +1,5 @@
 // Package budget holds the token arithmetic of acode-lsp: the budget and its
-// category allocation (DESIGN rule 2), deduplication (rule 6), selection
+// category allocation (docs/design.md#rule-2), deduplication (rule 6), selection
 // (rule 7) and the budget report. Tokenizers live in the sub-package
 // [github.com/acode-lsp/acode-lsp/budget/tokenizer].
 //
@@ -13,7 +13,7 @@ import (
 	"strings"
 )
 
-// The four source categories of DESIGN rule 2, in their canonical order.
+// The four source categories of docs/design.md#rule-2, in their canonical order.
 const (
 	ToolResults   = "tool_results"
 	OpenFiles     = "open_files"

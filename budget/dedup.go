@@ -10,7 +10,7 @@ import (
 	"unicode/utf8"
 )
 
-// DedupOptions are the settings of DESIGN rule 6.
+// DedupOptions are the settings of docs/design.md#rule-6.
 type DedupOptions struct {
 	// Enabled turns on exact and overlap deduplication. Even when it is
 	// off, [Select] never emits a source line twice.

@@ -78,7 +78,7 @@ type Item struct {
 	// Seq is a unique, stable sequence number: the final tie-break.
 	Seq int
 	// Outline marks lines of a file's outline (signatures and doc
-	// comments, DESIGN rule 8) rather than a whole chunk.
+	// comments, docs/design.md#rule-8) rather than a whole chunk.
 	Outline bool
 }
 
@@ -95,7 +95,7 @@ func (it *Item) fileKey() string {
 }
 
 // Less orders items by rank: score desc, priority desc, path asc, start line
-// asc (DESIGN rule 5), then label, end line and sequence so that the order is
+// asc (docs/design.md#rule-5), then label, end line and sequence so that the order is
 // total and the same input always gives the same output.
 func Less(a, b *Item) bool {
 	if a.Score != b.Score {

@@ -5,7 +5,7 @@ import "sort"
 // SelectOptions configure [Select].
 type SelectOptions struct {
 	// Redistribute offers what a category leaves unused to the remaining
-	// candidates of every category, in global rank order (DESIGN rule 7).
+	// candidates of every category, in global rank order (docs/design.md#rule-7).
 	Redistribute bool
 	// Overhead estimates the formatting tokens an item adds besides its
 	// content: first is true when no chunk of its file is selected yet (so
@@ -167,7 +167,7 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 			}
 		}
 	}
-	// Outlines (DESIGN rule 8): half of what is left buys the outlines of
+	// Outlines (docs/design.md#rule-8): half of what is left buys the outlines of
 	// the best-ranked files whose best chunk did not fit.
 	if opts.Outline != nil {
 		shared := leftover / 2

@@ -11,7 +11,7 @@ import (
 const minCopyLines = 3
 
 // toolCopies packs content that a tool result and a file both hold once
-// (DESIGN rule 6, seed FR-016-104: `cat file.go` sent as a tool result
+// (docs/design.md#rule-6, seed FR-016-104: `cat file.go` sent as a tool result
 // packed the file twice). A tool-result item whose lines, white space
 // folded and blank lines skipped, are exactly lines a..b of a file is a
 // copy of those lines. Rule 6 keeps the best-ranked copy:

@@ -1,7 +1,7 @@
 package budget
 
 // Fit renders the selected items and counts the whole text exactly
-// (DESIGN rule 3: BPE counts are not additive, so only the final string
+// (docs/design.md#rule-3: BPE counts are not additive, so only the final string
 // counts). While the count exceeds available it drops the lowest-ranked item
 // and renders again. selected must be in rank order; it returns the final
 // text, its exact count, the items kept and the items dropped.

@@ -69,7 +69,7 @@ func findBody(n *sitter.Node, depth int) *sitter.Node {
 	return nil
 }
 
-// Outline returns the lines of a file's outline (DESIGN rule 8): for every
+// Outline returns the lines of a file's outline (docs/design.md#rule-8): for every
 // declaration, also the members of classes, impl blocks, describe blocks
 // and sections, the first lines of its doc comment and its signature — from
 // its first line to the line where its body starts — in line order, runs

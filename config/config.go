@@ -1,5 +1,5 @@
 // Package config loads, validates and overrides the acode-lsp configuration
-// (.agent/config.yml, DESIGN "Configuration").
+// (.agent/config.yml, docs/design.md#configuration).
 //
 // Start with [Load] (a file, or the defaults when there is none) and
 // [Config.Validate]; editors override values with [Config.WithOverrides].
@@ -29,7 +29,7 @@ type Config struct {
 	Context Context `yaml:"context"`
 }
 
-// Context holds every setting; its YAML shape is the one of DESIGN.md.
+// Context holds every setting; its YAML shape is the one of docs/design.md.
 type Context struct {
 	Budget         Budget         `yaml:"budget"`
 	SourcePriority map[string]int `yaml:"source_priority"`
@@ -64,21 +64,21 @@ func (w Warnings) Thresholds() budget.Thresholds {
 	return budget.Thresholds{WarningPercent: w.WarningPercent, CriticalPercent: w.CriticalPercent, MinRemainingTokens: w.MinRemainingTokens}
 }
 
-// Ranking is context.ranking: the weights of DESIGN rule 5.
+// Ranking is context.ranking: the weights of docs/design.md#rule-5.
 type Ranking struct {
 	RelevanceWeight float64 `yaml:"relevance_weight"`
 	RecencyWeight   float64 `yaml:"recency_weight"`
 	SourceWeight    float64 `yaml:"source_weight"`
 }
 
-// Chunking is context.chunking (DESIGN rule 4).
+// Chunking is context.chunking (docs/design.md#rule-4).
 type Chunking struct {
 	MaxChunkTokens   int  `yaml:"max_chunk_tokens"`
 	MinChunkTokens   int  `yaml:"min_chunk_tokens"`
 	PreferStructural bool `yaml:"prefer_structural"`
 }
 
-// Dedup is context.dedup (DESIGN rule 6).
+// Dedup is context.dedup (docs/design.md#rule-6).
 type Dedup struct {
 	Enabled          bool    `yaml:"enabled"`
 	OverlapThreshold float64 `yaml:"overlap_threshold"`
@@ -91,7 +91,7 @@ type Dedup struct {
 type Tokenizer struct {
 	Model    string `yaml:"model"`
 	Encoding string `yaml:"encoding"`
-	// File is a Hugging Face tokenizer.json counted exactly (DESIGN rule
+	// File is a Hugging Face tokenizer.json counted exactly (docs/design.md rule
 	// 1); relative to the config file's directory. An encoding wins over it.
 	File      string `yaml:"file"`
 	CacheSize int    `yaml:"cache_size"`

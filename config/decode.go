@@ -19,7 +19,7 @@ import (
 // and line) and left out, and the rest is decoded, so the other values can
 // still be checked. lines maps each dotted key to its line. A category map
 // that is present replaces the default one (a missing category then gets 0,
-// DESIGN rule 2). ok is false when the file is not YAML at all.
+// docs/design.md#rule-2). ok is false when the file is not YAML at all.
 func decode(data []byte) (cfg Config, lines map[string]int, probs []Problem, ok bool) {
 	cfg = Default()
 	lines = map[string]int{}

@@ -1,6 +1,6 @@
 package conversation
 
-// Costs of the message format, as in DESIGN.md.
+// Costs of the message format, as in docs/design.md.
 const (
 	MessageOverhead  = 4    // per message (role and framing)
 	ToolCallOverhead = 10   // per tool call, on top of its name and arguments

@@ -1,6 +1,6 @@
 // Package conversation keeps an agent's running conversation inside a
 // model's context window. It implements the "Conversation budgets" section of
-// DESIGN.md and is the library behind the acode/sectionBudget,
+// docs/design.md and is the library behind the acode/sectionBudget,
 // acode/trimConversation, acode/fitToolResult and acode/usageStats requests
 // and the `acode-lsp trim` and `acode-lsp fit` commands.
 //

@@ -7,7 +7,7 @@ import (
 	"strconv"
 )
 
-// Trim defaults, as in DESIGN.md.
+// Trim defaults, as in docs/design.md.
 const (
 	DefaultPreserveRecentTurns  = 4
 	DefaultMaxAge               = 5
@@ -131,7 +131,7 @@ func intOr(p *int, def int) int {
 
 // Trim makes req.Messages fit maxContextTokens − reservedOutputTokens. It
 // returns the list unchanged when it already fits; otherwise it runs the
-// passes of DESIGN.md in order and stops as soon as the list fits:
+// passes of docs/design.md in order and stops as soon as the list fits:
 //
 //  1. tool outputs older than maxAge assistant steps become the placeholder
 //     "[content truncated - {age} steps ago, {tokens} tokens]", unless they

@@ -1,4 +1,4 @@
-// Package eval measures context quality (DESIGN "Context quality"): real
+// Package eval measures context quality (docs/design.md#quality): real
 // commits of real repositories become cases (query = the commit message,
 // workspace = the tree at the parent, needed code = the parent's lines the
 // commit changed), and the pack pipeline is compared with a BM25 baseline

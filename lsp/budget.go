@@ -10,7 +10,7 @@ import (
 )
 
 // budgetStatusResult is the payload of acode/budget and the result of
-// acode/budgetStatus, with exactly the fields of DESIGN.md. Level comes
+// acode/budgetStatus, with exactly the fields of docs/design.md. Level comes
 // from budget.Level with the configured thresholds
 // (context.budget.warnings); editors show the level the server sends and
 // compute none of their own.

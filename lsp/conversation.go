@@ -11,7 +11,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/conversation"
 )
 
-// registerConversation adds the conversation-budget requests of DESIGN.md
+// registerConversation adds the conversation-budget requests of docs/design.md
 // ("Conversation budgets"), thin handlers over package conversation.
 func (s *Server) registerConversation() {
 	s.requests[methodSectionBudget] = request(s.sectionBudget)

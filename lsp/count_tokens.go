@@ -30,7 +30,7 @@ type countTokensResult struct {
 	Tokens       int                 `json:"tokens"`
 	Encoding     string              `json:"encoding"`
 	Exact        bool                `json:"exact"`
-	Estimate     *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
+	Estimate     *tokenizer.Estimate `json:"estimate,omitempty"` // docs/design.md#rule-1, when not exact
 	PackedTokens *int                `json:"packedTokens,omitempty"`
 	Redactions   int                 `json:"redactions,omitempty"`
 	Note         string              `json:"note,omitempty"`

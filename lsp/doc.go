@@ -1,7 +1,7 @@
 // Package lsp is the acode-lsp language server: JSON-RPC over stdio
 // (go.lsp.dev/jsonrpc2 and go.lsp.dev/protocol), the store of open
 // documents, code lenses with token costs, acode/budget notifications and
-// the acode/* requests of DESIGN.md ("Language server contract").
+// the acode/* requests of docs/design.md ("Language server contract").
 //
 // Start with [Serve], which speaks the protocol on a stream until the client
 // sends exit. The transport is in stream.go (framing that survives hostile
@@ -12,6 +12,6 @@
 // collector, chunker, budget/tokenizer, config, conversation) and encode the
 // result; they hold no packing logic.
 //
-// The pinned go.lsp.dev modules have defects (see STYLE.md); each
+// The pinned go.lsp.dev modules have defects (docs/lsp-defects.md); each
 // workaround sits beside a comment that starts with "Defect:".
 package lsp

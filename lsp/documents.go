@@ -17,7 +17,7 @@ type document struct {
 	Language string
 	Version  int32
 	Text     string
-	Modified time.Time // last open or change: the recency of DESIGN rule 5
+	Modified time.Time // last open or change: the recency of docs/design.md#rule-5
 }
 
 // documentStore holds the open documents. It is the collector's overlay:

@@ -12,7 +12,7 @@ import (
 
 // domainError maps the errors of the pipeline packages to their JSON-RPC
 // form: parameter errors to -32602 naming the field, domain failures to
-// -32803 with data.code (DESIGN.md, "Errors"). It returns nil for any other
+// -32803 with data.code (docs/design.md#errors). It returns nil for any other
 // error.
 func domainError(err error) *jsonrpc2.Error {
 	var (

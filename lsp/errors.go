@@ -17,7 +17,7 @@ const (
 	codeRequestCancelled               = protocol.CodeRequestCancelled // -32800
 )
 
-// Domain error codes carried in data.code of a -32803 error (DESIGN.md,
+// Domain error codes carried in data.code of a -32803 error (docs/design.md,
 // "Errors").
 const (
 	CodePackFailed     = "ACODE-CTX-001" // packing failed

@@ -10,7 +10,7 @@ import (
 )
 
 // errorFields describes an error for the log without echoing request
-// values (DESIGN rule 9, issue 15): error messages quote what the client
+// values (docs/design.md#rule-9, issue 15): error messages quote what the client
 // sent (a search pattern, a URI, a label), so the log gets only the field
 // path of a -32602 error, the data.code of a -32803 error, the message's
 // leading words up to the first value, and the message's size.

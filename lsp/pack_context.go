@@ -12,7 +12,7 @@ import (
 )
 
 // packParams is the params of acode/packContext: pack.Request (the JSON of
-// DESIGN.md) plus the LSP work-done token a client may pass.
+// docs/design.md) plus the LSP work-done token a client may pass.
 type packParams struct {
 	pack.Request
 	WorkDoneToken *protocol.ProgressToken

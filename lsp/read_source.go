@@ -12,7 +12,7 @@ import (
 // readSource returns the text of a document by URI for a request: an open
 // document without a file (untitled:) as the editor has it, anything else
 // through the collector, which reads the open document in preference to
-// the disk and applies every filter of DESIGN rule 9 (workspace
+// the disk and applies every filter of docs/design.md#rule-9 (workspace
 // confinement, ignores, secrets, size, binary, redaction). A refused file
 // is a -32803 error with data.code set to code and data.reason to the
 // exclusion reason.

@@ -9,7 +9,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
-// methodReportUsage is acode/reportUsage (DESIGN.md rule 1's calibration).
+// methodReportUsage is acode/reportUsage (docs/design.md#rule-1's calibration).
 const methodReportUsage = "acode/reportUsage"
 
 // reportUsageParams is the params of acode/reportUsage: the provider's real

@@ -14,7 +14,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
-// Methods of the acode/* extension (DESIGN.md, "Language server contract"
+// Methods of the acode/* extension (docs/design.md#language-server
 // and "Conversation budgets").
 const (
 	methodBudget           = "acode/budget" // notification, server → client

@@ -14,7 +14,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
-// What-if lenses (DESIGN "Code lenses"): for each file and top-level chunk
+// What-if lenses (docs/design.md#language-server): for each file and top-level chunk
 // of the open documents, whether a pack of the open files at the current
 // budget would include it (" · ✓ in context"), or by how many tokens the
 // total budget would have to grow for it to go in (" · +<M> to fit").
@@ -22,7 +22,7 @@ import (
 // The answer comes from the pack pipeline's selection (pack.Engine.Preview
 // over the open documents with the current configuration, no query; a pack
 // may still drop its lowest-ranked chunks when the exact recount of the
-// formatted text is over, DESIGN rule 3), computed in the
+// formatted text is over, docs/design.md#rule-3), computed in the
 // background after a quiet period, never while a lens request waits. The
 // result is kept per configuration and per document snapshot; lenses of a
 // document show it only when it was computed for that very snapshot, and

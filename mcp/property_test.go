@@ -10,7 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestNoOverrun is the property test of DESIGN's "zero budget overruns over
+// TestNoOverrun is the property test of the design's "zero budget overruns over
 // MCP results": many random budgets, queries, globs and max-result caps
 // over a generated workspace; every result text is recounted and must fit
 // both the budget asked for and the server's cap.

@@ -1,5 +1,5 @@
 // Package mcp serves acode-lsp's packing pipeline to coding agents over the
-// Model Context Protocol (DESIGN.md, "Model Context Protocol (agents)"),
+// Model Context Protocol (docs/design.md, "Model Context Protocol (agents)"),
 // on the official Go SDK. Start with [New] and [Server.Serve] (stdio) or
 // [Server.Run]: four tools, pack_context, count_tokens, fit_tool_result and
 // trim_conversation, each in its own file, run the same pipeline, config

@@ -18,7 +18,7 @@ import (
 )
 
 // TestToolList checks that exactly the four tools are listed and measures
-// what their definitions cost an agent on every turn (DESIGN target:
+// what their definitions cost an agent on every turn (docs/design.md target:
 // ≤ 1,500 o200k tokens for the tools/list result).
 func TestToolList(t *testing.T) {
 	cs, _ := session(t, Options{Root: t.TempDir()}, nil)

@@ -38,7 +38,7 @@ var categoryOf = map[collector.SourceType]string{
 	collector.Reference:    budget.References,
 }
 
-// chunk cuts every source into candidate items (DESIGN rule 4): files
+// chunk cuts every source into candidate items (docs/design.md#rule-4): files
 // structurally, ranges and tool output into line windows. Sources are cut
 // in parallel (one worker per CPU); items are assembled in source order, so
 // the output does not depend on scheduling.

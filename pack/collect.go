@@ -20,7 +20,7 @@ type source struct {
 	ranged bool // StartLine/EndLine restrict it to a range
 	// userTime: Timestamp is a time of the user's activity (an open
 	// document's last change, a timestamp the client sent), not a file's
-	// modification time; only such times give recency (DESIGN rule 5).
+	// modification time; only such times give recency (docs/design.md#rule-5).
 	userTime bool
 }
 
@@ -32,7 +32,7 @@ var sourceTypes = map[string]collector.SourceType{
 }
 
 // collect gathers every source of the request through the collector's
-// filters (DESIGN rule 9); what is not let in goes to p.excluded.
+// filters (docs/design.md#rule-9); what is not let in goes to p.excluded.
 func (p *run) collect(open []OpenDoc) ([]source, error) {
 	ws := p.e.ws
 	if err := checkSourceCount(len(p.req.Sources)); err != nil {
@@ -225,7 +225,7 @@ func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, er
 
 // lines converts a source's range to 1-based inclusive lines. An LSP range
 // (0-based) maps start.line → start.line+1 and end.line → end.line+1, as the
-// example of DESIGN.md does (range 9:0–40:0 → lines 10–41).
+// example of docs/design.md does (range 9:0–40:0 → lines 10–41).
 func lines(sp SourceParams) (int, int, error) {
 	if sp.Range != nil {
 		s, e := int(sp.Range.Start.Line)+1, int(sp.Range.End.Line)+1

@@ -1,5 +1,5 @@
 // Package pack is the packing pipeline of acode-lsp: collect → chunk → rank
-// → dedup → select → format → verify (DESIGN "Rules of packing").
+// → dedup → select → format → verify (docs/design.md).
 //
 // Start with [Engine.Pack]: it takes a [Request] (the params of
 // acode/packContext) and returns a [Result] whose Content fits the budget,

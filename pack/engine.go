@@ -171,7 +171,7 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	// of the joined text (headers are estimated high, and BPE merges across
 	// chunk borders). When that left room and candidates are waiting, select
 	// again with the allocation scaled by the measured overshoot; the exact
-	// recount in Fit still decides (DESIGN rule 3).
+	// recount in Fit still decides (docs/design.md#rule-3).
 	for iter := 0; iter < 3 && len(sel.OverBudget) > 0 && tokens > 0 && tokens < available*97/100; iter++ {
 		if err := p.ctx.Err(); err != nil {
 			return nil, err

@@ -11,7 +11,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/collector"
 )
 
-// formatter renders selected items as the packed context (DESIGN rule 8)
+// formatter renders selected items as the packed context (docs/design.md#rule-8)
 // and estimates the formatting cost of an item for selection.
 type formatter struct {
 	count   func(string) int
@@ -70,7 +70,7 @@ const (
 	FormatXML      = "xml"
 )
 
-// renderer returns the function that renders the request's format (DESIGN
+// renderer returns the function that renders the request's format (docs/design.md
 // rule 8): markdown by default, xml, or the request's template.
 func (p *run) renderer(f *formatter) (func([]*budget.Item) (string, error), error) {
 	if err := p.checkFormat(); err != nil {
@@ -108,7 +108,7 @@ func (p *run) checkFormat() error {
 type File struct {
 	// Header is the default header line ("## File: a.go (lines 1-50)").
 	Header string
-	// Path is workspace-relative, escaped as DESIGN rule 9 says (control
+	// Path is workspace-relative, escaped as docs/design.md#rule-9 says (control
 	// characters, newlines, bidi controls, invalid UTF-8 as Go escapes);
 	// empty for tool output.
 	Path string
@@ -240,7 +240,7 @@ func header(it *budget.Item, ranges string) string {
 	return "## File: " + shown(it.Path) + " (lines " + ranges + ")\n"
 }
 
-// markdown is the default format of DESIGN rule 8.
+// markdown is the default format of docs/design.md#rule-8.
 func (f *formatter) markdown(items []*budget.Item) (string, error) {
 	var b strings.Builder
 	for i, file := range files(items) {
@@ -259,7 +259,7 @@ func (f *formatter) markdown(items []*budget.Item) (string, error) {
 	return b.String(), nil
 }
 
-// xml is the format "xml" of DESIGN rule 8: one element per file, tool
+// xml is the format "xml" of docs/design.md#rule-8: one element per file, tool
 // result or snippet, in the order of the markdown sections, its content
 // escaped so that it cannot close the element. Wrapped in one root element
 // the text is well-formed XML 1.0.
@@ -404,7 +404,7 @@ func gapMarker(lang string, from, to int) string {
 	}
 }
 
-// shown is a path or label as the context shows it (DESIGN rule 9): control
+// shown is a path or label as the context shows it (docs/design.md#rule-9): control
 // characters, newlines, bidi controls and invalid UTF-8 as Go-style escapes,
 // so that a file name stays on its header line and cannot forge a header,
 // open a fence or close an element.

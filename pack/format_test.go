@@ -12,7 +12,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/config"
 )
 
-// TestSectionOrder checks DESIGN rule 8's order: file sections by their
+// TestSectionOrder checks docs/design.md#rule-8's order: file sections by their
 // best chunk's score, highest first (ties: priority desc, then path asc);
 // a file's chunks in line order under one header; tool output where its
 // score puts it.

@@ -31,7 +31,7 @@ func Logger(ctx context.Context) *zap.Logger {
 	return zap.NewNop()
 }
 
-// factors are the parts of a chunk's score (DESIGN rule 5), kept for the
+// factors are the parts of a chunk's score (docs/design.md#rule-5), kept for the
 // debug log of its decision.
 type factors struct {
 	relevance, recency float64

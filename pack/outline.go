@@ -8,7 +8,7 @@ import (
 // featOutline is the ablation (Engine.Ablate) that switches outlines off.
 const featOutline = "outline"
 
-// outliner returns the Outline step of selection (DESIGN rule 8): the
+// outliner returns the Outline step of selection (docs/design.md#rule-8): the
 // outline of a candidate's file — its declarations' doc comments and
 // signatures, from chunker.Outline — as items cut from the file's text,
 // counted and marked Outline, with the candidate's score, category and

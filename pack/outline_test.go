@@ -9,7 +9,7 @@ import (
 )
 
 // TestOutlineOfAFileThatDoesNotFit packs a workspace whose most relevant
-// file has only chunks bigger than the budget (DESIGN rule 8): its outline
+// file has only chunks bigger than the budget (docs/design.md#rule-8): its outline
 // — doc comments and signatures, bodies elided with gap markers — is
 // packed with "detail": "outline", first (it ranks first), and every rule
 // still holds (exact count, hard limit, no line twice), in both formats.

@@ -29,7 +29,7 @@ type Preview struct {
 // Preview runs the pipeline of [Engine.Pack] up to the selection (collect,
 // chunk, rank, dedup, select) and reports it without formatting. A pack of
 // the same request may still drop its lowest-ranked items when the exact
-// count of the formatted text is over the budget (DESIGN rule 3).
+// count of the formatted text is over the budget (docs/design.md#rule-3).
 func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Preview, error) {
 	p := &run{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
 	res, err := p.preview(open)

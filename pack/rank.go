@@ -11,7 +11,7 @@ import (
 // recencyHalfLife is the age at which recency falls to 0.5.
 const recencyHalfLife = 24 * time.Hour
 
-// rank scores every item (DESIGN rule 5):
+// rank scores every item (docs/design.md#rule-5):
 //
 //	score = relevance_weight·relevance + recency_weight·recency + source_weight·priority/100
 //

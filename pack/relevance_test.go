@@ -140,7 +140,7 @@ func TestNamesCode(t *testing.T) {
 }
 
 // Recency comes from the user's activity only: a file's modification time
-// gives none, an open document's last change does (DESIGN rule 5).
+// gives none, an open document's last change does (docs/design.md#rule-5).
 func TestRecencyFromActivityOnly(t *testing.T) {
 	dir := t.TempDir()
 	for name, age := range map[string]time.Duration{"old.go": 30 * 24 * time.Hour, "new.go": 0} {

@@ -25,7 +25,7 @@ type Request struct {
 	// Template is an optional Go text/template for the output (an
 	// acode-lsp extension; see docs/ranking.md "Format").
 	Template string `json:"template,omitempty"`
-	// Format is "markdown" (the default when empty) or "xml" (DESIGN rule
+	// Format is "markdown" (the default when empty) or "xml" (docs/design.md rule
 	// 8): <file path="…" lines="…">…</file> and <tool label="…">…</tool>
 	// elements. It cannot be combined with Template.
 	Format string `json:"format,omitempty"`
@@ -94,7 +94,7 @@ type Result struct {
 	Model      string              `json:"model"`
 	Encoding   string              `json:"encoding"`
 	Exact      bool                `json:"exact"`
-	Estimate   *tokenizer.Estimate `json:"estimate,omitempty"` // DESIGN rule 1, when not exact
+	Estimate   *tokenizer.Estimate `json:"estimate,omitempty"` // docs/design.md#rule-1, when not exact
 	Budget     BudgetResult        `json:"budget"`
 	Included   []Item              `json:"included"`
 	Excluded   []Item              `json:"excluded"`
@@ -135,7 +135,7 @@ type Item struct {
 	Score     float64 `json:"score"`
 	Reason    string  `json:"reason,omitempty"`
 	// Detail is, for an included item, "full" (whole chunks) or "outline"
-	// (outline lines of a file whose chunks did not fit, DESIGN rule 8);
+	// (outline lines of a file whose chunks did not fit, docs/design.md#rule-8);
 	// for an excluded one, why, in words.
 	Detail string `json:"detail,omitempty"`
 }
@@ -164,7 +164,7 @@ type ParamError struct {
 
 func (e *ParamError) Error() string { return fmt.Sprintf("pack: invalid %s: %s", e.Field, e.Message) }
 
-// Domain error codes of DESIGN "Errors".
+// Domain error codes of docs/design.md#errors.
 const (
 	CodePackFailed    = "ACODE-CTX-001"
 	CodeTokenCount    = "ACODE-CTX-002"

@@ -97,7 +97,7 @@ func TestExplicitSources(t *testing.T) {
 		t.Fatal(err)
 	}
 	if len(res.Included) != 1 || res.Included[0].StartLine != 10 || res.Included[0].EndLine != 41 || res.Included[0].Path != "cart/service.go" {
-		t.Errorf("included = %+v, want cart/service.go lines 10-41 (range 9:0-40:0, as DESIGN.md's example)", res.Included)
+		t.Errorf("included = %+v, want cart/service.go lines 10-41 (range 9:0-40:0, as docs/design.md's example)", res.Included)
 	}
 	got := map[string]string{}
 	for _, x := range res.Excluded {

@@ -6,7 +6,7 @@ import (
 	"strings"
 )
 
-// Estimate describes an upper-bound estimate (DESIGN.md rule 1): the count
+// Estimate describes an upper-bound estimate (docs/design.md#rule-1): the count
 // is ceil(Factor × the exact count of Basis). Results carry it as
 // "estimate".
 type Estimate struct {

@@ -6,7 +6,7 @@ import (
 )
 
 // TestHFModelMemory checks that a loaded Hugging Face encoding keeps at most
-// 40 MiB (DESIGN's budget per encoder; speed is measured in benchmarks only).
+// 40 MiB (the design's budget per encoder; speed is measured in benchmarks only).
 func TestHFModelMemory(t *testing.T) {
 	for _, enc := range hfEncodings {
 		data, err := vocabFS.ReadFile("vocab/" + enc + ".bpe.gz")

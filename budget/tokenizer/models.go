@@ -83,7 +83,7 @@ var providerEncodings = map[string]string{
 	"deepseek-ai": DeepseekV3,
 }
 
-// EncodingForModel maps a model name to its encoding by prefix (DESIGN.md
+// EncodingForModel maps a model name to its encoding by prefix (docs/design.md
 // rule 1); the longest matching prefix wins. Matching ignores case,
 // surrounding spaces and a provider prefix ending in "/" ("openai/gpt-4o",
 // "azure/gpt-4o"). ok is false for unknown models.

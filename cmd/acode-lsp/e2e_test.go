@@ -4,7 +4,7 @@ package main_test
 // TestMain, is driven as a subprocess exactly as an editor or a shell would
 // drive it — the language server over stdio with a small hand-written
 // JSON-RPC client, and every subcommand of the command line — and checked
-// against /work/shared/DESIGN.md to the letter: names of methods, params,
+// against docs/design.md to the letter: names of methods, params,
 // result fields, error codes, exclusion reasons, flags and outputs.
 //
 // Token counts are checked against an independent count made here with
@@ -166,7 +166,7 @@ func reference(t *testing.T, encoding string) *tiktoken.Tiktoken {
 	return enc
 }
 
-// heuristicCount is DESIGN rule 1's upper-bound estimate for unknown
+// heuristicCount is docs/design.md#rule-1's upper-bound estimate for unknown
 // models: ceil(1.55 × the o200k_base count) (docs/tokenizer.md).
 func heuristicCount(text string) int {
 	return estimateCount(1.55, text)
@@ -895,7 +895,7 @@ func linesOf(text string, first, last int) string {
 	return strings.Join(lines[first:last+1], "")
 }
 
-// wantLenses is what DESIGN.md asks for a Go document: the document's cost
+// wantLenses is what docs/design.md asks for a Go document: the document's cost
 // on line 0, then one lens per top-level declaration, counted by countFn.
 // A declaration's chunk runs to the next declaration (the blank lines
 // between them are whole lines of the chunk before).
@@ -914,7 +914,7 @@ func wantLenses(text string, available int, countFn func(string) int, approx str
 	return want
 }
 
-// commas writes n with thousands separated by commas (DESIGN: code lenses).
+// commas writes n with thousands separated by commas (docs/design.md: code lenses).
 func commas(n int) string {
 	s := strconv.Itoa(n)
 	for i := len(s) - 3; i > 0 && s[i-1] != '-'; i -= 3 {
@@ -1004,7 +1004,7 @@ func TestE2ECodeLens(t *testing.T) {
 // ---------------------------------------------------------------------------
 // acode/budget and acode/budgetStatus.
 
-// budgetFields are the fields of acode/budget, exactly (DESIGN.md).
+// budgetFields are the fields of acode/budget, exactly (docs/design.md).
 var budgetFields = []string{"available", "encoding", "exact", "level", "model", "openFiles", "percent", "total", "used"}
 
 // budgetStatus is the payload of acode/budget.
@@ -1033,7 +1033,7 @@ func decodeBudget(t *testing.T, raw json.RawMessage) budgetStatus {
 	return b
 }
 
-// levelOf is the level of DESIGN.md: normal below 80 %, warning from 80 to
+// levelOf is the level of docs/design.md: normal below 80 %, warning from 80 to
 // 90 %, critical above 90 %, computed without rounding.
 func levelOf(used, available int) string {
 	switch {
@@ -1211,7 +1211,7 @@ func find(items []packItem, typ, path string) []packItem {
 	return out
 }
 
-// categories, source types and exclusion reasons of DESIGN.md.
+// categories, source types and exclusion reasons of docs/design.md.
 var (
 	categoryNames = []string{"open_files", "references", "search_results", "tool_results"}
 	sourceTypes   = map[string]bool{"tool_result": true, "open_file": true, "search_result": true, "reference": true}
@@ -1220,7 +1220,7 @@ var (
 )
 
 // checkPackResult checks the shape of a packContext result object against
-// DESIGN.md and its hard limit (rule 3), and decodes it. files maps the
+// docs/design.md and its hard limit (rule 3), and decodes it. files maps the
 // workspace-relative paths of the packed files to their text (the editor's
 // text for open documents), for the format check.
 func checkPackResult(t *testing.T, raw json.RawMessage, files map[string]string) packResult {
@@ -1306,7 +1306,7 @@ func checkPackResult(t *testing.T, raw json.RawMessage, files map[string]string)
 			t.Errorf("excluded[%d].type = %q", i, it.Type)
 		}
 		if !reasons[it.Reason] {
-			t.Errorf("excluded[%d].reason = %q is not a DESIGN.md reason", i, it.Reason)
+			t.Errorf("excluded[%d].reason = %q is not a docs/design.md reason", i, it.Reason)
 		}
 	}
 	checkFormat(t, res, files)
@@ -1320,7 +1320,7 @@ type section struct {
 	body   []string
 }
 
-// parseSections returns the file sections of content (DESIGN rule 8).
+// parseSections returns the file sections of content (docs/design.md#rule-8).
 func parseSections(t *testing.T, content string) []section {
 	t.Helper()
 	var out []section
@@ -1499,7 +1499,7 @@ func TestE2EPackContextEveryParam(t *testing.T) {
 			t.Errorf("budget.categories.%s.allocated = %d, want 25 %% of 16000", c, got)
 		}
 	}
-	// The reference's LSP range 9:0–40:0 is lines 10–41 (DESIGN.md's example).
+	// The reference's LSP range 9:0–40:0 is lines 10–41 (docs/design.md's example).
 	refs := append(find(res.Included, "reference", "cart/service.go"), find(res.Excluded, "reference", "cart/service.go")...)
 	if len(refs) != 1 || refs[0].StartLine != 10 || refs[0].EndLine != 41 {
 		t.Errorf("reference to cart/service.go = %+v, want one item with lines 10-41", refs)
@@ -1597,7 +1597,7 @@ func TestE2EPackContextSources(t *testing.T) {
 			t.Errorf("the tool result has no \"## Tool: <label>\" header:\n%s", res.Content)
 		}
 	})
-	t.Run("filters of DESIGN rule 9", func(t *testing.T) {
+	t.Run("filters of docs/design.md#rule-9", func(t *testing.T) {
 		e := e.in(t)
 		writeFile(t, filepath.Join(root, "keys/server.pem"), "-----BEGIN PRIVATE KEY-----\nMIIEvQ\n-----END PRIVATE KEY-----\n")
 		writeFile(t, filepath.Join(root, "bad.txt"), "ok\xff\xfe\n")
@@ -1936,7 +1936,7 @@ func TestE2ECancelRequest(t *testing.T) {
 // ---------------------------------------------------------------------------
 // Conversation budgets.
 
-// sectionPercents are DESIGN.md's default section shares, in percent.
+// sectionPercents are docs/design.md's default section shares, in percent.
 var sectionPercents = map[string]int{"systemPrompt": 15, "goal": 5, "memory": 10, "workingState": 5,
 	"conversationSummary": 15, "retrievedContext": 10, "recentMessages": 35, "scaffoldingReminder": 5}
 
@@ -2009,7 +2009,7 @@ func TestE2ESectionBudget(t *testing.T) {
 // chatMessage is a message of acode/trimConversation.
 type chatMessage map[string]any
 
-// messageCost is DESIGN.md's cost of a message: content tokens + 4, +10
+// messageCost is docs/design.md's cost of a message: content tokens + 4, +10
 // and the name and arguments of each tool call, 1,000 per image.
 func messageCost(t *testing.T, m chatMessage) int {
 	n := 4
@@ -2713,7 +2713,7 @@ func TestE2ERankingAndSelection(t *testing.T) {
 	t.Run("score formula", func(t *testing.T) {
 		e := e.in(t)
 		// Same timestamp, so recency is equal: scores differ by
-		// 0.5·Δrelevance and 0.2·Δpriority/100 (DESIGN rule 5).
+		// 0.5·Δrelevance and 0.2·Δpriority/100 (docs/design.md#rule-5).
 		ts := "2026-11-22T10:00:00Z"
 		var raw json.RawMessage
 		e.result("acode/packContext", map[string]any{"includeOpenFiles": false, "sources": []any{

@@ -249,7 +249,7 @@ function parseCount(s: string): number {
 
 /**
  * availableOf reads total_tokens − system_prompt_reserve − response_reserve
- * from a workspace config (DESIGN.md defaults for what it leaves out).
+ * from a workspace config (docs/design.md defaults for what it leaves out).
  */
 function availableOf(configFile: string): number {
   const text = fs.existsSync(configFile) ? fs.readFileSync(configFile, 'utf8') : '';

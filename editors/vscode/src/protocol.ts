@@ -1,4 +1,4 @@
-// Types of the acode/* messages of acode-lsp (see DESIGN.md, "Language
+// Types of the acode/* messages of acode-lsp (see docs/design.md, "Language
 // server contract"). Plain JSON shapes: no dependency on the vscode module,
 // so the pure logic that uses them runs under node's test runner.
 

@@ -219,7 +219,7 @@ function span(r: Range): number {
  * EndOfLine is a character past the end of any line. LSP clamps it to the
  * line's length, so {line: n, character: EndOfLine} ends at the end of line
  * n under the standard reading, and acode-lsp (which reads range.end.line as
- * the last line, see DESIGN.md) takes line n too: both agree. It fits the
+ * the last line, see docs/design.md) takes line n too: both agree. It fits the
  * uint32 of LSP positions.
  */
 export const EndOfLine = 2147483647;

@@ -12,7 +12,7 @@ M.relevance = { selection = 1, definition = 0.9, reference = 0.7 }
 --- end_of_line is a character past the end of any line. LSP clamps it to
 --- the line's length, so {line = n, character = end_of_line} ends at the end
 --- of line n under the standard reading, and acode-lsp (which reads
---- range.end.line as the last line, see DESIGN.md) takes line n too.
+--- range.end.line as the last line, see docs/design.md) takes line n too.
 M.end_of_line = 2147483647
 
 --- whole_lines is the LSP range of lines first..last (0-based, both included).
