@@ -3,9 +3,7 @@ package chunker
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
@@ -13,9 +11,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
-)
 
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/golden/*.txtar")
+	"github.com/acode-lsp/acode-lsp/internal/golden"
+)
 
 // quarter is the test counter: a token per four bytes, rounded up.
 func quarter(s string) int { return (len(s) + 3) / 4 }
@@ -139,46 +137,26 @@ func formatChunks(cs []Chunk) string {
 // without merging, and compares with the want and want-nomerge sections.
 // Run with -update to rewrite them.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/golden/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
+	golden.Run(t, "testdata/golden/*.txtar", func(t *testing.T, c *golden.Case) {
+		ar := c.Archive
+		in := ar.Files[0]
+		opts := goldenOptions(t, ar.Comment)
+		noMerge := opts
+		noMerge.NoMerge = true
+		got := map[string]string{}
+		for name, o := range map[string]Options{"want": opts, "want-nomerge": noMerge} {
+			cs, err := Split(context.Background(), in.Name, in.Data, quarter, o)
 			if err != nil {
 				t.Fatal(err)
 			}
-			in := ar.Files[0]
-			opts := goldenOptions(t, ar.Comment)
-			noMerge := opts
-			noMerge.NoMerge = true
-			got := map[string]string{}
-			for name, o := range map[string]Options{"want": opts, "want-nomerge": noMerge} {
-				cs, err := Split(context.Background(), in.Name, in.Data, quarter, o)
-				if err != nil {
-					t.Fatal(err)
-				}
-				checkChunks(t, in.Data, cs, quarter, o)
-				got[name] = formatChunks(cs)
-			}
-			if *update {
-				ar.Files = []txtar.File{in, {Name: "want", Data: []byte(got["want"])}, {Name: "want-nomerge", Data: []byte(got["want-nomerge"])}}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for _, f := range ar.Files[1:] {
-				if diff := cmp.Diff(string(f.Data), got[f.Name]); diff != "" {
-					t.Errorf("%s: %s mismatch (-want +got):\n%s", in.Name, f.Name, diff)
-				}
-			}
-			if len(ar.Files) != 3 {
-				t.Errorf("archive has %d files, want input, want and want-nomerge (run with -update)", len(ar.Files))
-			}
-		})
-	}
+			checkChunks(t, in.Data, cs, quarter, o)
+			got[name] = formatChunks(cs)
+		}
+		c.Check(t, in.Name, got)
+		if !golden.Update() && len(ar.Files) != 3 {
+			t.Errorf("archive has %d files, want input, want and want-nomerge (run with -update)", len(ar.Files))
+		}
+	})
 }
 
 // TestSplitDeterministic chunks every golden input twice.

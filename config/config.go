@@ -16,6 +16,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // FileName is the config file's path relative to the workspace root.
@@ -363,6 +364,12 @@ type Error struct {
 	// Decoded holds the values as read, when the file decoded but some
 	// values are invalid (for reports; never use it as a configuration).
 	Decoded *Config
+}
+
+// Failure implements [errcode.Failure]: ACODE-CFG-001 with the whole
+// message and no data.
+func (e *Error) Failure() (errcode.Code, string, map[string]any) {
+	return errcode.InvalidConfig, e.Error(), nil
 }
 
 func (e *Error) Error() string {

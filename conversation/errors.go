@@ -1,20 +1,28 @@
 package conversation
 
-import "fmt"
+import (
+	"fmt"
 
-// CodeBudgetExceeded is the data.code of an [*Error] returned when a
-// conversation cannot be made to fit its budget.
-const CodeBudgetExceeded = "ACODE-CTX-003"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
+)
 
 // Error is a domain failure for the RPC layer, answered as JSON-RPC -32803
-// (RequestFailed). Data is the complete JSON-RPC error data object: it always
-// holds "code" (equal to Code) and, for [CodeBudgetExceeded],
+// (RequestFailed). Code is [errcode.Budget] when a conversation cannot be
+// made to fit its budget; the error wraps it, so errors.Is(err,
+// errcode.Budget) holds. Data is the complete JSON-RPC error data object: it
+// always holds "code" (equal to Code) and, for [errcode.Budget],
 // "currentTokens" and "maxTokens".
 type Error struct {
-	Code    string
+	Code    errcode.Code
 	Message string
 	Data    map[string]any
 }
+
+// Unwrap returns the code, a sentinel error.
+func (e *Error) Unwrap() error { return e.Code }
+
+// Failure implements [errcode.Failure].
+func (e *Error) Failure() (errcode.Code, string, map[string]any) { return e.Code, e.Message, e.Data }
 
 // Error implements the error interface.
 func (e *Error) Error() string {
@@ -33,6 +41,9 @@ type ParamError struct {
 func (e *ParamError) Error() string {
 	return fmt.Sprintf("conversation: invalid params: %s: %s", e.Field, e.Message)
 }
+
+// Param implements [errcode.Param].
+func (e *ParamError) Param() (field, message string) { return e.Field, e.Message }
 
 func paramErrorf(field, format string, args ...any) *ParamError {
 	return &ParamError{Field: field, Message: fmt.Sprintf(format, args...)}

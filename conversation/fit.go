@@ -5,6 +5,8 @@ import (
 	"fmt"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Fit modes.
@@ -242,9 +244,9 @@ func splitItem(ctx context.Context, c Counter, content string, items []span, fro
 	}
 	if lo == 0 {
 		return page{}, &Error{
-			Code:    CodeBudgetExceeded,
+			Code:    errcode.Budget,
 			Message: fmt.Sprintf("maxTokens %d is too small to show any of item %d: raise maxTokens", maxTokens, from.Item+1),
-			Data:    map[string]any{"code": CodeBudgetExceeded, "currentTokens": c.Count(rest[:utf8RuneLenAt(rest, 0)]), "maxTokens": maxTokens},
+			Data:    map[string]any{"code": string(errcode.Budget), "currentTokens": c.Count(rest[:utf8RuneLenAt(rest, 0)]), "maxTokens": maxTokens},
 		}
 	}
 	end := from.Off + lo

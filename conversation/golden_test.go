@@ -13,14 +13,12 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
 	"golang.org/x/tools/txtar"
+
+	"github.com/acode-lsp/acode-lsp/internal/golden"
 )
 
-var (
-	update = flag.Bool("update", false, "rewrite the want sections of testdata/trim/*.txtar")
-	gen    = flag.Bool("gen", false, "regenerate the inputs of testdata/trim/*.txtar (implies -update)")
-)
+var gen = flag.Bool("gen", false, "regenerate the inputs of testdata/trim/*.txtar (implies -update)")
 
 // goldenInputs builds the inputs of the golden conversations (used with -gen).
 var goldenInputs = map[string]func() (params string, msgs []Message){
@@ -71,65 +69,36 @@ func TestTrimGolden(t *testing.T) {
 			}
 		}
 	}
-	files, err := filepath.Glob(filepath.Join(dir, "*.txtar"))
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden files in %s (%v)", dir, err)
-	}
 	c := realCounter(t)
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			var req TrimRequest
-			var want []byte
-			for _, f := range ar.Files {
-				switch f.Name {
-				case "params.json":
-					if err := json.Unmarshal(f.Data, &req); err != nil {
-						t.Fatalf("params.json: %v", err)
-					}
-				case "messages.json":
-					if err := json.Unmarshal(f.Data, &req.Messages); err != nil {
-						t.Fatalf("messages.json: %v", err)
-					}
-				case "want":
-					want = f.Data
+	golden.Run(t, filepath.Join(dir, "*.txtar"), func(t *testing.T, g *golden.Case) {
+		var req TrimRequest
+		for _, f := range g.Archive.Files {
+			switch f.Name {
+			case "params.json":
+				if err := json.Unmarshal(f.Data, &req); err != nil {
+					t.Fatalf("params.json: %v", err)
+				}
+			case "messages.json":
+				if err := json.Unmarshal(f.Data, &req.Messages); err != nil {
+					t.Fatalf("messages.json: %v", err)
 				}
 			}
-			in := req.Messages
-			res, err := Trim(context.Background(), c, req)
-			got := describeTrim(in, res, err)
-			if err == nil {
-				if res.FinalTokens > res.MaxTokens || ConversationTokens(c, res.Messages) != res.FinalTokens {
-					t.Errorf("FinalTokens %d (exact %d), max %d", res.FinalTokens, ConversationTokens(c, res.Messages), res.MaxTokens)
-				}
-				checkPairs(t, in, res.Messages)
-			}
-			if *update || *gen {
-				ar.Files = append(ar.Files[:0:0], filesExcept(ar.Files, "want")...)
-				ar.Files = append(ar.Files, txtar.File{Name: "want", Data: got})
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			if diff := cmp.Diff(string(want), string(got)); diff != "" {
-				t.Errorf("%s (-want +got):\n%s", file, diff)
-			}
-		})
-	}
-}
-
-func filesExcept(files []txtar.File, name string) []txtar.File {
-	var out []txtar.File
-	for _, f := range files {
-		if f.Name != name {
-			out = append(out, f)
 		}
-	}
-	return out
+		in := req.Messages
+		res, err := Trim(context.Background(), c, req)
+		got := describeTrim(in, res, err)
+		if err == nil {
+			if res.FinalTokens > res.MaxTokens || ConversationTokens(c, res.Messages) != res.FinalTokens {
+				t.Errorf("FinalTokens %d (exact %d), max %d", res.FinalTokens, ConversationTokens(c, res.Messages), res.MaxTokens)
+			}
+			checkPairs(t, in, res.Messages)
+		}
+		if *gen {
+			g.Write(t, map[string]string{"want": string(got)})
+			return
+		}
+		g.Check(t, g.Path, map[string]string{"want": string(got)})
+	})
 }
 
 // messagesPerLine encodes messages as a JSON array with one message a line.

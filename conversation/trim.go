@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"fmt"
 	"strconv"
+
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Trim defaults, as in docs/design.md.
@@ -146,7 +148,7 @@ func intOr(p *int, def int) int {
 // with each assistant message and the tool results right after it (a user
 // message and its answer, or one agent step); the messages after the last
 // one form the current turn. If the list still does not fit, Trim
-// returns an [*Error] with code [CodeBudgetExceeded] — never a list over
+// returns an [*Error] with code [errcode.Budget] — never a list over
 // budget. Invalid requests return a [*ParamError].
 func Trim(ctx context.Context, c Counter, req TrimRequest) (*TrimResult, error) {
 	o, err := req.options()
@@ -408,10 +410,10 @@ func (t *trimmer) overflow(current int) *Error {
 		"or start a new session with a summary.",
 		t.o.target, t.o.maxContext, t.o.reserved, current, system, kept, t.o.preserveTurns, ListOverhead)
 	return &Error{
-		Code:    CodeBudgetExceeded,
+		Code:    errcode.Budget,
 		Message: msg,
 		Data: map[string]any{
-			"code":          CodeBudgetExceeded,
+			"code":          string(errcode.Budget),
 			"currentTokens": current,
 			"maxTokens":     t.o.target,
 		},

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"strings"
 	"testing"
+
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // fuzzConversation builds a conversation from bytes. Every message's
@@ -91,7 +93,7 @@ func FuzzTrim(f *testing.F) {
 		res, err := Trim(context.Background(), words{}, req)
 		if err != nil {
 			var e *Error
-			if !errors.As(err, &e) || e.Code != CodeBudgetExceeded {
+			if !errors.As(err, &e) || e.Code != errcode.Budget {
 				t.Fatalf("err = %v, want ACODE-CTX-003", err)
 			}
 			if e.Data["maxTokens"] != req.MaxContextTokens || e.Data["currentTokens"].(int) <= req.MaxContextTokens {

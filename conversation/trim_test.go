@@ -9,6 +9,8 @@ import (
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Builders of test conversations (costs under the words counter in
@@ -209,7 +211,7 @@ func TestTrimChatTurns(t *testing.T) {
 		t.Fatalf("err = %v, want *Error", err)
 	}
 	kept := 3 + 5 + (4 + 4) + (4 + 4) + (4 + 2)
-	if diff := cmp.Diff(map[string]any{"code": CodeBudgetExceeded, "currentTokens": kept, "maxTokens": 20}, e.Data); diff != "" {
+	if diff := cmp.Diff(map[string]any{"code": string(errcode.Budget), "currentTokens": kept, "maxTokens": 20}, e.Data); diff != "" {
 		t.Errorf("Data (-want +got):\n%s", diff)
 	}
 }
@@ -269,8 +271,8 @@ func TestTrimOverflow(t *testing.T) {
 			if !errors.As(err, &e) {
 				t.Fatalf("err = %v, want *Error", err)
 			}
-			if e.Code != CodeBudgetExceeded || e.Data["currentTokens"] != tt.current || e.Data["maxTokens"] != tt.max {
-				t.Errorf("Code, Data = %s, %v; want %s, current %d max %d", e.Code, e.Data, CodeBudgetExceeded, tt.current, tt.max)
+			if e.Code != errcode.Budget || e.Data["currentTokens"] != tt.current || e.Data["maxTokens"] != tt.max {
+				t.Errorf("Code, Data = %s, %v; want %s, current %d max %d", e.Code, e.Data, errcode.Budget, tt.current, tt.max)
 			}
 			for _, hint := range []string{"system prompt", "preserveRecentTurns", "new session"} {
 				if !strings.Contains(e.Message, hint) {

@@ -11,6 +11,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // direct runs a conversation function on params decoded the way the server
@@ -100,8 +101,8 @@ func TestConversationErrors(t *testing.T) {
 		t.Fatalf("impossible trim: got %+v, want -32803", m)
 	}
 	d := errData(t, m.Error)
-	if d["code"] != CodeBudgetExceeded || d["currentTokens"] == nil || d["maxTokens"] == nil {
-		t.Errorf("error data %v, want code %s with currentTokens and maxTokens", d, CodeBudgetExceeded)
+	if d["code"] != string(errcode.Budget) || d["currentTokens"] == nil || d["maxTokens"] == nil {
+		t.Errorf("error data %v, want code %s with currentTokens and maxTokens", d, errcode.Budget)
 	}
 	m = c.call(methodSectionBudget, json.RawMessage(`{"contextLimit":1000,"ratios":{"memory":2}}`))
 	if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "ratios.memory") {

@@ -10,6 +10,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // countTokensParams is the params of acode/countTokens: text or uri, and
@@ -60,7 +61,7 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 			return nil, invalidParams("uri", "must not be empty")
 		}
 		var src collector.Source
-		if src, err = s.readSourceFull(ctx, *p.URI, CodeCountFailed); err != nil {
+		if src, err = s.readSourceFull(ctx, *p.URI, errcode.TokenCount); err != nil {
 			return nil, err
 		}
 		text, raw, redactions = src.Content, src.Content, src.Redactions
@@ -68,7 +69,7 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 			// The file passed every rule; count it as the lens and
 			// `acode-lsp count` do, and give the pack's count beside it.
 			if raw, err = s.rawText(*p.URI, src.AbsPath); err != nil {
-				return nil, requestFailed(CodeCountFailed, fmt.Sprintf("%s was not read: %v", collector.EscapePath(src.Path), err), map[string]any{"reason": string(collector.ReasonUnreadable), "path": src.Path})
+				return nil, requestFailed(errcode.TokenCount, fmt.Sprintf("%s was not read: %v", collector.EscapePath(src.Path), err), map[string]any{"reason": string(collector.ReasonUnreadable), "path": src.Path})
 			}
 		}
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 func TestCountTokens(t *testing.T) {
@@ -104,8 +105,8 @@ func TestCountTokens(t *testing.T) {
 				t.Fatalf("got %+v, want -32803", m)
 			}
 			d := errData(t, m.Error)
-			if d["code"] != CodeCountFailed || d["reason"] != tt.reason {
-				t.Errorf("data %v, want code %s reason %s", d, CodeCountFailed, tt.reason)
+			if d["code"] != string(errcode.TokenCount) || d["reason"] != tt.reason {
+				t.Errorf("data %v, want code %s reason %s", d, errcode.TokenCount, tt.reason)
 			}
 		})
 	}

@@ -8,6 +8,8 @@ import (
 
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // JSON-RPC error codes of the LSP specification that jsonrpc2 v0.10.0 does
@@ -15,16 +17,6 @@ import (
 const (
 	codeRequestFailed    jsonrpc2.Code = -32803
 	codeRequestCancelled               = protocol.CodeRequestCancelled // -32800
-)
-
-// Domain error codes carried in data.code of a -32803 error (docs/design.md,
-// "Errors").
-const (
-	CodePackFailed     = "ACODE-CTX-001" // packing failed
-	CodeCountFailed    = "ACODE-CTX-002" // token count error
-	CodeBudgetExceeded = "ACODE-CTX-003" // budget exceeded / no budget available
-	CodeNoContent      = "ACODE-CTX-004" // no content
-	CodeInvalidConfig  = "ACODE-CFG-001" // invalid configuration
 )
 
 // invalidParams is a -32602 error whose message names the field.
@@ -36,13 +28,14 @@ func invalidParams(field, format string, args ...any) *jsonrpc2.Error {
 	return jsonrpc2.NewError(jsonrpc2.InvalidParams, "invalid params: "+msg)
 }
 
-// requestFailed is a -32803 error with data {"code": code, ...data}.
-func requestFailed(code, msg string, data map[string]any) *jsonrpc2.Error {
+// requestFailed is a -32803 error with data {"code": code, ...data}; the
+// codes are those of internal/errcode.
+func requestFailed(code errcode.Code, msg string, data map[string]any) *jsonrpc2.Error {
 	d := make(map[string]any, len(data)+1)
 	for k, v := range data {
 		d[k] = v
 	}
-	d["code"] = code
+	d["code"] = string(code)
 	e := jsonrpc2.NewError(codeRequestFailed, msg)
 	if raw, err := json.Marshal(d); err == nil {
 		rm := json.RawMessage(raw)

@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -127,8 +128,8 @@ func TestPackContextErrors(t *testing.T) {
 		{"bad source type", map[string]any{"sources": []map[string]any{{"type": "gossip", "content": "x"}}}, -32602, "sources[0].type", ""},
 		{"source without content or uri", map[string]any{"sources": []map[string]any{{"type": "reference"}}}, -32602, "sources[0].uri", ""},
 		{"relevance out of range", map[string]any{"sources": []map[string]any{{"type": "reference", "content": "x", "relevance": 3}}}, -32602, "sources[0].relevance", ""},
-		{"no budget left", map[string]any{"budget": map[string]any{"totalTokens": 100, "systemReserve": 50, "responseReserve": 50}, "sources": []map[string]any{{"type": "tool_result", "content": "x"}}}, -32803, "", CodeBudgetExceeded},
-		{"nothing to pack", map[string]any{"includeOpenFiles": false}, -32803, "", CodeNoContent},
+		{"no budget left", map[string]any{"budget": map[string]any{"totalTokens": 100, "systemReserve": 50, "responseReserve": 50}, "sources": []map[string]any{{"type": "tool_result", "content": "x"}}}, -32803, "", string(errcode.Budget)},
+		{"nothing to pack", map[string]any{"includeOpenFiles": false}, -32803, "", string(errcode.NoContent)},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

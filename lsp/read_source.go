@@ -7,6 +7,7 @@ import (
 	"go.lsp.dev/protocol"
 
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // readSource returns the text of a document by URI for a request: an open
@@ -16,14 +17,14 @@ import (
 // confinement, ignores, secrets, size, binary, redaction). A refused file
 // is a -32803 error with data.code set to code and data.reason to the
 // exclusion reason.
-func (s *Server) readSource(ctx context.Context, u protocol.DocumentURI, code string) (string, error) {
+func (s *Server) readSource(ctx context.Context, u protocol.DocumentURI, code errcode.Code) (string, error) {
 	src, err := s.readSourceFull(ctx, u, code)
 	return src.Content, err
 }
 
 // readSourceFull is readSource returning the whole source (its path and
 // the number of values redacted).
-func (s *Server) readSourceFull(ctx context.Context, u protocol.DocumentURI, code string) (collector.Source, error) {
+func (s *Server) readSourceFull(ctx context.Context, u protocol.DocumentURI, code errcode.Code) (collector.Source, error) {
 	path, err := uriToPath(u)
 	if err != nil {
 		if doc, ok := s.docs.get(u); ok {

@@ -7,6 +7,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // methodReportUsage is acode/reportUsage (docs/design.md#rule-1's calibration).
@@ -61,7 +62,7 @@ func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokeni
 	}
 	res, err := tokenizer.ReportUsage(r)
 	if res.Model == "" {
-		return nil, requestFailed(CodeCountFailed, err.Error(), nil)
+		return nil, requestFailed(errcode.TokenCount, err.Error(), nil)
 	}
 	if err != nil {
 		// Learned, but not saved: it holds for this process only.

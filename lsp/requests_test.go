@@ -13,6 +13,8 @@ import (
 	"github.com/google/go-cmp/cmp"
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/goleak"
+
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // testMethods adds requests that only tests use: test/block waits until it
@@ -42,7 +44,7 @@ func testMethods(cancelled chan<- string) func(*Server) {
 			return nil, nil
 		}
 		s.requests["test/wrapped"] = func(context.Context, json.RawMessage) (any, error) {
-			return nil, fmt.Errorf("lsp: outer: %w", requestFailed(CodeNoContent, "nothing to pack", nil))
+			return nil, fmt.Errorf("lsp: outer: %w", requestFailed(errcode.NoContent, "nothing to pack", nil))
 		}
 	}
 }
@@ -150,8 +152,8 @@ func TestWrappedErrorsKeepTheirCode(t *testing.T) {
 	if m.Error == nil || m.Error.Code != -32803 {
 		t.Fatalf("got %+v, want -32803", m)
 	}
-	if got := errData(t, m.Error)["code"]; got != CodeNoContent {
-		t.Errorf("data.code = %v, want %s", got, CodeNoContent)
+	if got := errData(t, m.Error)["code"]; got != string(errcode.NoContent) {
+		t.Errorf("data.code = %v, want %s", got, errcode.NoContent)
 	}
 }
 

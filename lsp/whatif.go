@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -453,8 +454,7 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
 	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}, left: map[string][]pack.Item{}}
 	if err != nil {
-		var pe *pack.Error
-		if errors.As(err, &pe) && pe.Code == pack.CodeNoContent {
+		if errors.Is(err, errcode.NoContent) {
 			return cov, nil // every open file was excluded: nothing covers
 		}
 		return nil, err

@@ -10,7 +10,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/acode-lsp/acode-lsp/collector"
-	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // countInput is the input of count_tokens.
@@ -59,7 +59,7 @@ func (s *Server) countTokens(ctx context.Context, c *call, in countInput) (*sdk.
 	text := ""
 	if in.Text != nil {
 		text = *in.Text
-	} else if text, err = c.readFile(ctx, in.Path, pack.CodeTokenCount); err != nil {
+	} else if text, err = c.readFile(ctx, in.Path, errcode.TokenCount); err != nil {
 		return nil, nil, err
 	}
 	return nil, &countOutput{Tokens: tok.Count(text), Encoding: tok.Encoding(), Exact: tok.Exact(), Estimate: tokenizer.EstimateOf(tok)}, nil
@@ -68,7 +68,7 @@ func (s *Server) countTokens(ctx context.Context, c *call, in countInput) (*sdk.
 // readFile reads a file of the workspace (a path relative to the first root,
 // or absolute) through the collector. A refused file is an error with code
 // and the exclusion reason, as the language server's readSource reports it.
-func (c *call) readFile(ctx context.Context, path, code string) (string, error) {
+func (c *call) readFile(ctx context.Context, path string, code errcode.Code) (string, error) {
 	if !filepath.IsAbs(path) {
 		path = filepath.Join(c.env.roots[0], filepath.FromSlash(path))
 	}

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -171,7 +172,7 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 		return nil, nil, err
 	}
 	if res.TokenCount > s.opts.MaxResultTokens { // the budget is capped above; the guard keeps the promise
-		return nil, nil, domainError(pack.CodeBudget, fmt.Sprintf("the packed context is %d tokens, over --max-result-tokens %d", res.TokenCount, s.opts.MaxResultTokens), nil)
+		return nil, nil, domainError(errcode.Budget, fmt.Sprintf("the packed context is %d tokens, over --max-result-tokens %d", res.TokenCount, s.opts.MaxResultTokens), nil)
 	}
 	out := &packOutput{TokenCount: res.TokenCount, Model: res.Model, Encoding: res.Encoding, Exact: res.Exact,
 		Budget: res.Budget, Included: res.Included, Excluded: res.Excluded, Dedup: res.Dedup, Warnings: append(warnings, res.Warnings...)}

@@ -30,7 +30,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
-	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -224,29 +224,18 @@ func (s *Server) acquire(ctx context.Context) (func(), error) {
 // "invalid params: FIELD: …" for parameters (the field named as this
 // server's tools name it).
 func toolError(err error) error {
-	var (
-		packParam *pack.ParamError
-		packErr   *pack.Error
-		convParam *conversation.ParamError
-		convErr   *conversation.Error
-		cfgErr    *config.Error
-		te        *toolErr
-	)
+	var te *toolErr
 	switch {
 	case errors.As(err, &te):
 		return te
 	case errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded):
 		return errors.New("request cancelled")
-	case errors.As(err, &packParam):
-		return invalidParams(mcpField(packParam.Field), packParam.Message)
-	case errors.As(err, &convParam):
-		return invalidParams(convParam.Field, convParam.Message)
-	case errors.As(err, &packErr):
-		return domainError(packErr.Code, packErr.Message, packErr.Data)
-	case errors.As(err, &convErr):
-		return domainError(convErr.Code, convErr.Message, convErr.Data)
-	case errors.As(err, &cfgErr):
-		return domainError(pack.CodeInvalidConfig, cfgErr.Error(), nil)
+	}
+	switch c := errcode.Classify(err); c.Kind {
+	case errcode.InvalidParams:
+		return invalidParams(mcpField(c.Field), c.Message)
+	case errcode.RequestFailed:
+		return domainError(c.Code, c.Message, c.Data)
 	}
 	return &toolErr{msg: "internal error: " + err.Error()}
 }
@@ -265,8 +254,8 @@ func invalidParams(field, msg string) error {
 }
 
 // domainError is the text of a -32803 error: its code, message and data.
-func domainError(code, msg string, data map[string]any) error {
-	text := code + ": " + msg
+func domainError(code errcode.Code, msg string, data map[string]any) error {
+	text := string(code) + ": " + msg
 	keys := make([]string, 0, len(data))
 	for k := range data {
 		if k != "code" {
@@ -285,7 +274,8 @@ func domainError(code, msg string, data map[string]any) error {
 }
 
 // mcpField names a pack_context field as the tool names it (the pipeline
-// names the fields of acode/packContext).
+// names the fields of acode/packContext); the fields of conversation
+// parameters pass unchanged.
 func mcpField(f string) string {
 	switch {
 	case f == "budget.totalTokens":

@@ -9,7 +9,7 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/acode-lsp/acode-lsp/conversation"
-	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 func (s *Server) addTrimConversation() {
@@ -57,7 +57,7 @@ func (s *Server) trimConversation(ctx context.Context, c *call, in conversation.
 		return nil, nil, err
 	}
 	if n := tok.Count(string(data)); n > s.opts.MaxResultTokens {
-		return nil, nil, domainError(pack.CodeBudget, fmt.Sprintf("the trimmed conversation is %d tokens as JSON, over --max-result-tokens %d: lower maxContextTokens or raise --max-result-tokens", n, s.opts.MaxResultTokens),
+		return nil, nil, domainError(errcode.Budget, fmt.Sprintf("the trimmed conversation is %d tokens as JSON, over --max-result-tokens %d: lower maxContextTokens or raise --max-result-tokens", n, s.opts.MaxResultTokens),
 			map[string]any{"currentTokens": n, "maxTokens": s.opts.MaxResultTokens})
 	}
 	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}, res, nil

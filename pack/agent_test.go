@@ -16,6 +16,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // agentWorkspace writes a small workspace and returns an engine on it.
@@ -154,7 +155,7 @@ func TestRecorder(t *testing.T) {
 		res.Dedup.ExactRemoved, res.Dedup.TokensSaved = 1, 10
 		r.Record(res, time.Duration(i)*time.Millisecond, nil)
 	}
-	r.Record(nil, time.Second, &Error{Code: CodeNoContent})
+	r.Record(nil, time.Second, &Error{Code: errcode.NoContent})
 	r.Record(nil, time.Second, context.Canceled)
 	got := r.Snapshot(tokenizer.CacheStats{Hits: 3, Misses: 1, Evictions: 2, Size: 7}, tokenizer.CacheStats{Hits: 5, Misses: 1, Size: 1})
 	want := PackStats{
@@ -220,11 +221,11 @@ func TestDecisionLog(t *testing.T) {
 	logs.TakeAll()
 	_, err := e.Pack(ctx, Request{Include: []string{"nothing/**"}}, nil, nil)
 	var de *Error
-	if !errors.As(err, &de) || de.Code != CodeNoContent {
-		t.Fatalf("err = %v, want %s", err, CodeNoContent)
+	if !errors.As(err, &de) || de.Code != errcode.NoContent {
+		t.Fatalf("err = %v, want %s", err, errcode.NoContent)
 	}
 	failed := logs.FilterMessage("pack failed").All()
-	if len(failed) != 1 || failed[0].Level != zapcore.ErrorLevel || failed[0].ContextMap()["request"] != "r-7" || failed[0].ContextMap()["code"] != CodeNoContent {
+	if len(failed) != 1 || failed[0].Level != zapcore.ErrorLevel || failed[0].ContextMap()["request"] != "r-7" || failed[0].ContextMap()["code"] != string(errcode.NoContent) {
 		t.Errorf("failure log = %+v", failed)
 	}
 }

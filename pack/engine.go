@@ -15,6 +15,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Engine packs contexts for one configuration and workspace. It is safe for
@@ -96,10 +97,10 @@ func (e *Engine) failed(ctx context.Context, err error) error {
 	case errors.As(err, &pe):
 		Logger(ctx).Error("pack failed: invalid params", zap.String("field", pe.Field))
 	case errors.As(err, &de):
-		Logger(ctx).Error("pack failed", zap.String("code", de.Code))
+		Logger(ctx).Error("pack failed", zap.String("code", string(de.Code)))
 	default:
-		err = &Error{Code: CodePackFailed, Message: err.Error()}
-		Logger(ctx).Error("pack failed", zap.String("code", CodePackFailed))
+		err = &Error{Code: errcode.PackFailed, Message: err.Error()}
+		Logger(ctx).Error("pack failed", zap.String("code", string(errcode.PackFailed)))
 	}
 	return err
 }
@@ -165,7 +166,7 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 	available := int(p.alloc.Available)
 	text, tokens, kept, dropped, err := budget.Fit(sel.Selected, available, render, count)
 	if err != nil {
-		return nil, &Error{Code: CodePackFailed, Message: "formatting failed: " + err.Error()}
+		return nil, &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
 	}
 	// Selection adds up per-chunk estimates, which overshoot the exact count
 	// of the joined text (headers are estimated high, and BPE merges across
@@ -187,7 +188,7 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 		sel2 := budget.Select(cands, scale(p.alloc, factor), selOpts)
 		text2, tokens2, kept2, dropped2, err := budget.Fit(sel2.Selected, available, render, count)
 		if err != nil {
-			return nil, &Error{Code: CodePackFailed, Message: "formatting failed: " + err.Error()}
+			return nil, &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
 		}
 		if tokens2 <= tokens {
 			break
@@ -250,7 +251,7 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 	p.time("chunk+count")
 	p.stats.Chunks = len(items)
 	if len(items) == 0 {
-		return nil, budget.DedupStats{}, &Error{Code: CodeNoContent, Message: p.noContentMessage(), Data: map[string]any{"excluded": len(p.excluded)}}
+		return nil, budget.DedupStats{}, &Error{Code: errcode.NoContent, Message: p.noContentMessage(), Data: map[string]any{"excluded": len(p.excluded)}}
 	}
 	p.progress("ranking", 60)
 	p.rank(items, srcs)
@@ -311,7 +312,7 @@ func (p *run) resolve() error {
 		}
 		msg := fmt.Sprintf("%s = %s: %s; %s", field, pr.Value, pr.Rule, pr.Fix)
 		if int64(total)-int64(sys)-int64(resp) <= 0 && total > 0 && sys >= 0 && resp >= 0 {
-			return &Error{Code: CodeBudget, Message: "no budget available: " + msg, Data: map[string]any{"available": int64(total) - int64(sys) - int64(resp)}}
+			return &Error{Code: errcode.Budget, Message: "no budget available: " + msg, Data: map[string]any{"available": int64(total) - int64(sys) - int64(resp)}}
 		}
 		return &ParamError{Field: field, Message: msg}
 	}

@@ -7,6 +7,7 @@ import (
 	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Request limits (issue 15, docs/security.md "Limits"). A request is
@@ -33,7 +34,7 @@ var limits = struct{ sources, bytes, candidates int64 }{MaxSources, MaxBytesRead
 // the message.
 func limitError(name string, limit, got int64, what, fix string) *Error {
 	return &Error{
-		Code:    CodePackFailed,
+		Code:    errcode.PackFailed,
 		Message: fmt.Sprintf("request limit %s exceeded: %s (%d) is over the limit of %d; %s", name, what, got, limit, fix),
 		Data:    map[string]any{"limit": name, "max": limit, "value": got},
 	}

@@ -11,6 +11,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // amplificationWorkspace is a workspace with one Go file of n functions
@@ -120,8 +121,8 @@ func TestRequestLimits(t *testing.T) {
 			}
 			_, err := e.Pack(context.Background(), req, nil, nil)
 			var de *Error
-			if !errors.As(err, &de) || de.Code != CodePackFailed || de.Data["limit"] != tt.limit || !strings.Contains(de.Message, tt.limit) {
-				t.Errorf("error %v; want %s naming %s", err, CodePackFailed, tt.limit)
+			if !errors.As(err, &de) || de.Code != errcode.PackFailed || de.Data["limit"] != tt.limit || !strings.Contains(de.Message, tt.limit) {
+				t.Errorf("error %v; want %s naming %s", err, errcode.PackFailed, tt.limit)
 			}
 		})
 	}

@@ -4,27 +4,21 @@ import (
 	"context"
 	"encoding/json"
 	"encoding/xml"
-	"flag"
 	"fmt"
 	"io"
 	"os"
 	"path/filepath"
 	"regexp"
-	"sort"
 	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
-
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the want sections of testdata/*.txtar")
 
 // fixedTime is the mtime of every test file, so recency is reproducible.
 var fixedTime = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
@@ -42,61 +36,25 @@ type caseArgs struct {
 // ws/) with args.json and compares the context (want.md) and a summary of
 // the result (want.summary). Run with -update to rewrite them.
 func TestGolden(t *testing.T) {
-	files, err := filepath.Glob("testdata/*.txtar")
-	if err != nil || len(files) == 0 {
-		t.Fatalf("no golden cases: %v", err)
-	}
-	for _, file := range files {
-		t.Run(strings.TrimSuffix(filepath.Base(file), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(file)
-			if err != nil {
-				t.Fatal(err)
-			}
-			root := t.TempDir()
-			var args caseArgs
-			for _, f := range ar.Files {
-				switch {
-				case f.Name == "args.json":
-					if err := json.Unmarshal(f.Data, &args); err != nil {
-						t.Fatalf("args.json: %v", err)
-					}
-				case strings.HasPrefix(f.Name, "ws/"):
-					writeFile(t, filepath.Join(root, f.Name[3:]), f.Data)
+	golden.Run(t, "testdata/*.txtar", func(t *testing.T, c *golden.Case) {
+		ar := c.Archive
+		root := t.TempDir()
+		var args caseArgs
+		for _, f := range ar.Files {
+			switch {
+			case f.Name == "args.json":
+				if err := json.Unmarshal(f.Data, &args); err != nil {
+					t.Fatalf("args.json: %v", err)
 				}
+			case strings.HasPrefix(f.Name, "ws/"):
+				writeFile(t, filepath.Join(root, f.Name[3:]), f.Data)
 			}
-			res := packDir(t, root, args)
-			got := map[string]string{"want.md": res.Content, "want.summary": summary(res)}
-			checkInvariants(t, res)
-			if *update {
-				for i, f := range ar.Files {
-					if g, ok := got[f.Name]; ok {
-						ar.Files[i].Data = []byte(g)
-						delete(got, f.Name)
-					}
-				}
-				for _, name := range []string{"want.md", "want.summary"} {
-					if g, ok := got[name]; ok {
-						ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(g)})
-					}
-				}
-				if err := os.WriteFile(file, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for _, f := range ar.Files {
-				if g, ok := got[f.Name]; ok {
-					if diff := cmp.Diff(string(f.Data), g); diff != "" {
-						t.Errorf("%s (-want +got):\n%s", f.Name, diff)
-					}
-					delete(got, f.Name)
-				}
-			}
-			if len(got) > 0 {
-				t.Errorf("missing sections %v: run go test ./pack -update", keys(got))
-			}
-		})
-	}
+		}
+		res := packDir(t, root, args)
+		got := map[string]string{"want.md": res.Content, "want.summary": summary(res)}
+		checkInvariants(t, res)
+		c.Check(t, c.Path, got)
+	})
 }
 
 func writeFile(t *testing.T, path string, data []byte) {
@@ -179,15 +137,6 @@ func summary(r *Result) string {
 		fmt.Fprintf(&b, "warning %s\n", w)
 	}
 	return b.String()
-}
-
-func keys(m map[string]string) []string {
-	var out []string
-	for k := range m {
-		out = append(out, k)
-	}
-	sort.Strings(out)
-	return out
 }
 
 var headerRe = regexp.MustCompile("^## (File|Tool|Snippet): (.*?)(?: \\(lines ([0-9, -]+)\\))?$")

@@ -8,6 +8,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Request is the params object of acode/packContext.
@@ -164,20 +165,22 @@ type ParamError struct {
 
 func (e *ParamError) Error() string { return fmt.Sprintf("pack: invalid %s: %s", e.Field, e.Message) }
 
-// Domain error codes of docs/design.md#errors.
-const (
-	CodePackFailed    = "ACODE-CTX-001"
-	CodeTokenCount    = "ACODE-CTX-002"
-	CodeBudget        = "ACODE-CTX-003"
-	CodeNoContent     = "ACODE-CTX-004"
-	CodeInvalidConfig = "ACODE-CFG-001"
-)
+// Param implements [errcode.Param].
+func (e *ParamError) Param() (field, message string) { return e.Field, e.Message }
 
 // Error is a domain failure (-32803 with data.code at the RPC boundary).
+// Code is one of the codes of [errcode]; the error wraps it, so
+// errors.Is(err, errcode.NoContent) holds.
 type Error struct {
-	Code    string
+	Code    errcode.Code
 	Message string
 	Data    map[string]any
 }
+
+// Unwrap returns the code, a sentinel error.
+func (e *Error) Unwrap() error { return e.Code }
+
+// Failure implements [errcode.Failure].
+func (e *Error) Failure() (errcode.Code, string, map[string]any) { return e.Code, e.Message, e.Data }
 
 func (e *Error) Error() string { return fmt.Sprintf("pack: %s: %s", e.Code, e.Message) }

@@ -13,6 +13,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 func strp(s string) *string { return &s }
@@ -29,8 +30,8 @@ func TestRequestErrors(t *testing.T) {
 	tests := []struct {
 		name  string
 		req   Request
-		field string // ParamError field, or
-		code  string // Error code
+		field string       // ParamError field, or
+		code  errcode.Code // Error code
 	}{
 		{"bad type", Request{Sources: []SourceParams{{Type: "file", Content: strp("x")}}}, "sources[0].type", ""},
 		{"tool result without content", Request{Sources: []SourceParams{{Type: "tool_result", Label: "t"}}}, "sources[0].content", ""},
@@ -42,9 +43,9 @@ func TestRequestErrors(t *testing.T) {
 		{"negative reserve", Request{Budget: &BudgetParams{SystemReserve: intp(-1)}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
 		{"categories sum", Request{Budget: &BudgetParams{Categories: map[string]int{"open_files": 50}}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
 		{"empty search pattern", Request{Search: &SearchParams{Pattern: " ", MaxResults: 3}}, "search.pattern", ""},
-		{"no budget available", Request{Budget: &BudgetParams{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", CodeBudget},
-		{"nothing to pack", Request{IncludeOpenFiles: &no}, "", CodeNoContent},
-		{"everything excluded", Request{Sources: []SourceParams{{Type: "reference", URI: "file:///etc/passwd"}}}, "", CodeNoContent},
+		{"no budget available", Request{Budget: &BudgetParams{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", errcode.Budget},
+		{"nothing to pack", Request{IncludeOpenFiles: &no}, "", errcode.NoContent},
+		{"everything excluded", Request{Sources: []SourceParams{{Type: "reference", URI: "file:///etc/passwd"}}}, "", errcode.NoContent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -27,6 +27,9 @@ var hfEncodings = []string{Llama3, Qwen3, DeepseekV3, Gemma3}
 // runHF runs count.mjs with args and stdin and returns its output lines.
 func runHF(t *testing.T, stdin []byte, args ...string) []officialLine {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts node (the Hugging Face reference); run without -short")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is not installed (%v): install Node 20+, then run make tokenizer-hf-ref", err)
@@ -115,6 +118,9 @@ var hfRef struct {
 func hfReference(t *testing.T) ([]string, []string, []officialLine) {
 	// The generated files are removed once read: see hfRef.data.
 	t.Helper()
+	if testing.Short() { // before the once, which must not end in a skip
+		t.Skip("starts node (the Hugging Face reference); run without -short")
+	}
 	hfRef.once.Do(func() {
 		entries, err := os.ReadDir(corpusDir)
 		if err != nil {

@@ -30,6 +30,9 @@ var officialEncodings = []string{O200kBase, Cl100kBase, P50kBase, R50kBase}
 // runOfficial runs count.mjs with args and stdin and returns its output.
 func runOfficial(t *testing.T, encodings []string, stdin []byte, args ...string) []byte {
 	t.Helper()
+	if testing.Short() {
+		t.Skip("starts node (the tiktoken reference); run without -short")
+	}
 	node, err := exec.LookPath("node")
 	if err != nil {
 		t.Fatalf("node is not installed (%v): install Node 20+, then run make tokenizer-ref", err)

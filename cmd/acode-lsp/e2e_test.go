@@ -16,6 +16,7 @@ import (
 	"bytes"
 	"encoding/json"
 	"errors"
+	"flag"
 	"fmt"
 	"io"
 	"io/fs"
@@ -37,10 +38,20 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
-// binary is the acode-lsp executable built by TestMain.
+// binary is the acode-lsp executable built by TestMain (not under -short).
 var binary string
 
+// needBinary skips t under -short: the binary is built, and tests start
+// it, only in the full suite (go test without -short).
+func needBinary(t *testing.T) {
+	t.Helper()
+	if testing.Short() {
+		t.Skip("starts the acode-lsp binary; run without -short")
+	}
+}
+
 func TestMain(m *testing.M) {
+	flag.Parse() // for testing.Short
 	dir, err := os.MkdirTemp("", "acode-lsp-e2e-")
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "e2e: temp dir:", err)
@@ -50,6 +61,11 @@ func TestMain(m *testing.M) {
 	// Estimates read the calibration in the user's state directory: keep
 	// the binaries started here (and this process) away from the real one.
 	_ = os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	if testing.Short() {
+		code := m.Run()
+		_ = os.RemoveAll(dir)
+		os.Exit(code)
+	}
 	build := exec.Command("go", "build", "-o", binary, ".")
 	build.Env = append(os.Environ(), "CGO_ENABLED=1")
 	if out, err := build.CombinedOutput(); err != nil {
@@ -198,6 +214,7 @@ type cliResult struct {
 // and output.
 func runBinary(t *testing.T, dir, stdin string, args ...string) cliResult {
 	t.Helper()
+	needBinary(t)
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	cmd.Stdin = strings.NewReader(stdin)
@@ -308,6 +325,7 @@ func (b *lockedBuffer) String() string {
 // to it. Nothing is sent yet.
 func startServer(t *testing.T, dir string, args ...string) *editor {
 	t.Helper()
+	needBinary(t)
 	cmd := exec.Command(binary, args...)
 	cmd.Dir = dir
 	e := &editor{t: t, proc: &proc{cmd: cmd, responses: map[string][]*message{}, exited: make(chan struct{})}}

@@ -3,19 +3,14 @@ package main
 import (
 	"bytes"
 	"context"
-	"flag"
 	"fmt"
-	"os"
 	"path/filepath"
 	"strconv"
 	"strings"
 	"testing"
 
-	"github.com/google/go-cmp/cmp"
-	"golang.org/x/tools/txtar"
+	"github.com/acode-lsp/acode-lsp/internal/golden"
 )
-
-var update = flag.Bool("update", false, "rewrite the exit, stdout and stderr sections of testdata/cli/*.txtar")
 
 // TestCLIGolden runs each testdata/cli/*.txtar: the command line in "args"
 // (split like a shell, quotes allowed), run in a fresh directory holding the
@@ -24,63 +19,36 @@ var update = flag.Bool("update", false, "rewrite the exit, stdout and stderr sec
 // directory). `go test ./cmd/acode-lsp -run TestCLIGolden -update` rewrites
 // them after an intended change.
 func TestCLIGolden(t *testing.T) {
-	paths, err := filepath.Glob(filepath.Join("testdata", "cli", "*.txtar"))
-	if err != nil || len(paths) == 0 {
-		t.Fatalf("no golden files: %v", err)
+	pattern, err := filepath.Abs(filepath.Join("testdata", "cli", "*.txtar")) // the test runs in another directory
+	if err != nil {
+		t.Fatal(err)
 	}
-	for _, path := range paths {
-		path, _ := filepath.Abs(path) // the test runs in another directory
-		t.Run(strings.TrimSuffix(filepath.Base(path), ".txtar"), func(t *testing.T) {
-			ar, err := txtar.ParseFile(path)
-			if err != nil {
-				t.Fatal(err)
+	golden.Run(t, pattern, func(t *testing.T, c *golden.Case) {
+		ar := c.Archive
+		sections := map[string]string{}
+		dir := t.TempDir()
+		for _, f := range ar.Files {
+			if name, ok := strings.CutPrefix(f.Name, "files/"); ok {
+				write(t, filepath.Join(dir, filepath.FromSlash(name)), string(f.Data))
+				continue
 			}
-			sections := map[string]string{}
-			dir := t.TempDir()
-			for _, f := range ar.Files {
-				if name, ok := strings.CutPrefix(f.Name, "files/"); ok {
-					write(t, filepath.Join(dir, filepath.FromSlash(name)), string(f.Data))
-					continue
-				}
-				sections[f.Name] = string(f.Data)
-			}
-			args, err := splitArgs(strings.TrimSpace(sections["args"]))
-			if err != nil {
-				t.Fatalf("args: %v", err)
-			}
-			t.Chdir(dir)
-			var stdout, stderr bytes.Buffer
-			code := run(context.Background(), args, strings.NewReader(sections["stdin"]), &stdout, &stderr)
-			work, _ := filepath.EvalSymlinks(dir)
-			clean := func(s string) string {
-				s = strings.ReplaceAll(s, work, "$WORK")
-				return strings.ReplaceAll(s, dir, "$WORK")
-			}
-			got := map[string]string{"exit": fmt.Sprintln(code), "stdout": clean(stdout.String()), "stderr": clean(stderr.String())}
-			if *update {
-				for i, f := range ar.Files {
-					if g, ok := got[f.Name]; ok {
-						ar.Files[i].Data = []byte(g)
-						delete(got, f.Name)
-					}
-				}
-				for _, name := range []string{"exit", "stdout", "stderr"} {
-					if g, ok := got[name]; ok {
-						ar.Files = append(ar.Files, txtar.File{Name: name, Data: []byte(g)})
-					}
-				}
-				if err := os.WriteFile(path, txtar.Format(ar), 0o644); err != nil {
-					t.Fatal(err)
-				}
-				return
-			}
-			for _, name := range []string{"exit", "stdout", "stderr"} {
-				if diff := cmp.Diff(sections[name], got[name]); diff != "" {
-					t.Errorf("acode-lsp %s: %s (-want +got):\n%s", strings.Join(args, " "), name, diff)
-				}
-			}
-		})
-	}
+			sections[f.Name] = string(f.Data)
+		}
+		args, err := splitArgs(strings.TrimSpace(sections["args"]))
+		if err != nil {
+			t.Fatalf("args: %v", err)
+		}
+		t.Chdir(dir)
+		var stdout, stderr bytes.Buffer
+		code := run(context.Background(), args, strings.NewReader(sections["stdin"]), &stdout, &stderr)
+		work, _ := filepath.EvalSymlinks(dir)
+		clean := func(s string) string {
+			s = strings.ReplaceAll(s, work, "$WORK")
+			return strings.ReplaceAll(s, dir, "$WORK")
+		}
+		got := map[string]string{"exit": fmt.Sprintln(code), "stdout": clean(stdout.String()), "stderr": clean(stderr.String())}
+		c.Check(t, "acode-lsp "+strings.Join(args, " "), got)
+	})
 }
 
 // splitArgs splits a command line like a shell: spaces separate, single

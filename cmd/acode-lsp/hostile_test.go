@@ -150,6 +150,7 @@ func TestHostilePackInputs(t *testing.T) {
 // TestSignalEndsBlockedCommand: SIGTERM and SIGINT end a command blocked
 // on a read that never completes (stdin a pipe nobody writes to) promptly.
 func TestSignalEndsBlockedCommand(t *testing.T) {
+	needBinary(t)
 	root := hostileWorkspace(t, nil)
 	for _, tc := range []struct {
 		name string

@@ -25,6 +25,9 @@ local out = vim.fn.system({ 'cp', '-R', sample, ws })
 assert(vim.v.shell_error == 0, out)
 vim.cmd('cd ' .. vim.fn.fnameescape(ws))
 
+-- Calibration state (acode/reportUsage) goes to a private state folder.
+vim.env.XDG_STATE_HOME = vim.fs.dirname(ws) .. '/state'
+
 -- As a user: acode-lsp on PATH, the plugin on the runtimepath, setup{}.
 vim.env.PATH = vim.fs.dirname(server) .. ':' .. vim.env.PATH
 vim.o.swapfile = false
@@ -444,6 +447,57 @@ t.run(':AcodeBudget shows the budget report', function()
   t.contains(text, '## Packing since the server started')
   t.truthy(not text:find('- **Packs:** 0 answered', 1, true), 'packs counted: ' .. text)
   t.contains(text, '# Last packed context')
+end)
+
+t.run(':AcodeReportUsage calibrates the estimate of a Claude model', function()
+  local function call(method, ...)
+    if vim.fn.has('nvim-0.11') == 1 then
+      return acode[method](acode, ...)
+    end
+    return acode[method](...)
+  end
+  local status = require('acode.status')
+  vim.cmd('edit ' .. vim.fn.fnameescape(target.file))
+  call('notify', 'workspace/didChangeConfiguration', { settings = { acode = { model = 'claude-sonnet-4-5' } } })
+  t.wait(10000, function()
+    local s = status.get(bufnr)
+    return s and s.model == 'claude-sonnet-4-5'
+  end, 'the budget of claude-sonnet-4-5')
+  local s = status.get(bufnr)
+  t.eq(false, s.exact, 'exact')
+  t.eq({ basis = 'o200k_base', factor = 1.25, calibrated = false, samples = 0 }, s.estimate, 'estimate')
+  t.contains(vim.api.nvim_eval_statusline(require('acode').statusline(), { fillchar = ' ' }).str, '≈')
+  t.eq('estimated upper bound: o200k_base × 1.25, not calibrated (0 samples)', require('acode').estimate(bufnr))
+  -- The provider's count: 1.5 × the o200k count of the buffer, above the default factor.
+  local text = table.concat(vim.api.nvim_buf_get_lines(bufnr, 0, -1, false), '\n')
+  local res = call('request_sync', 'acode/countTokens', { text = text, encoding = 'o200k_base' }, 10000, bufnr)
+  local o200k = t.truthy(res and res.result and res.result.tokens, 'o200k count: ' .. vim.inspect(res))
+  local actual = math.ceil(o200k * 1.5)
+  messages = {}
+  vim.cmd('%AcodeReportUsage ' .. actual)
+  local note
+  t.wait(10000, function()
+    for _, m in ipairs(messages) do
+      if m:find('estimates are now', 1, true) then
+        note = m
+      end
+    end
+    return note ~= nil
+  end, 'the factor in a message (got ' .. vim.inspect(messages) .. ')')
+  local factor = tonumber(note:match('× ([%d.]+)'))
+  t.truthy(factor and factor >= 1.5 and factor <= 1.55, 'factor ≈ 1.52: ' .. note)
+  t.contains(note, 'calibrated from 1 report')
+  -- The status bar follows: calibrated, the new factor.
+  t.wait(10000, function()
+    local st = status.get(bufnr)
+    return st and st.estimate and st.estimate.calibrated
+  end, 'a calibrated acode/budget')
+  t.contains(require('acode').estimate(bufnr), ', calibrated (1 sample)')
+  -- Kept in the state folder, without the text.
+  local state = table.concat(vim.fn.readfile(vim.env.XDG_STATE_HOME .. '/acode-lsp/calibration.json'), '\n')
+  t.contains(state, 'claude-sonnet-4-5')
+  t.eq(nil, state:find(vim.api.nvim_buf_get_lines(bufnr, 0, 1, false)[1], 1, true), 'text in the state file')
+  call('notify', 'workspace/didChangeConfiguration', { settings = { acode = vim.empty_dict() } })
 end)
 
 t.run(':checkhealth acode finds the binary and the running client', function()

@@ -133,6 +133,169 @@ t.run('report.budget_report', function()
   t.contains(with, '# Last packed context')
 end)
 
+t.run('report.budget_report with an estimate says what it is and how to calibrate it', function()
+  t.eq(nil, table.concat(report.budget_report(base), '\n'):find('Estimate', 1, true), 'exact: no estimate line')
+  local s = vim.tbl_extend('force', base, {
+    exact = false,
+    model = 'claude-sonnet-4-5',
+    estimate = { basis = 'o200k_base', factor = 1.25, calibrated = false, samples = 0 },
+  })
+  local text = table.concat(report.budget_report(s), '\n')
+  t.contains(text, '**Estimate:** upper bound: o200k_base × 1.25, not calibrated (0 samples). To calibrate it, run :AcodeReportUsage {tokens}')
+end)
+
+local calibrate = require('acode.calibrate')
+
+for _, c in ipairs({
+  { name = 'exact', s = { exact = true }, want = nil },
+  { name = 'older server', s = { exact = false }, want = 'estimated count' },
+  {
+    name = 'not calibrated',
+    s = { exact = false, estimate = { basis = 'o200k_base', factor = 1.25, calibrated = false, samples = 0 } },
+    want = 'estimated upper bound: o200k_base × 1.25, not calibrated (0 samples)',
+  },
+  {
+    name = 'calibrated',
+    s = { exact = false, estimate = { basis = 'o200k_base', factor = 1.43725, calibrated = true, samples = 1 } },
+    want = 'estimated upper bound: o200k_base × 1.437, calibrated (1 sample)',
+  },
+  {
+    name = 'round factor',
+    s = { exact = false, estimate = { basis = 'o200k_base', factor = 2, calibrated = true, samples = 6 } },
+    want = 'estimated upper bound: o200k_base × 2, calibrated (6 samples)',
+  },
+}) do
+  t.run('calibrate.estimate_text ' .. c.name, function()
+    t.eq(c.want, calibrate.estimate_text(c.s))
+  end)
+end
+
+t.run('require("acode").estimate() reads the current status', function()
+  status.update(4242, vim.tbl_extend('force', base, {
+    exact = false,
+    estimate = { basis = 'o200k_base', factor = 1.55, calibrated = false, samples = 0 },
+  }))
+  t.eq('estimated upper bound: o200k_base × 1.55, not calibrated (0 samples)', require('acode').estimate())
+  t.contains(require('acode').statusline(), '≈12.3K/90K')
+  status.update(4242, base)
+  t.eq(nil, require('acode').estimate())
+  status.forget(4242)
+end)
+
+for _, c in ipairs({
+  { '12345', 12345 },
+  { ' 12,345 ', 12345 },
+  { '1 234 567', 1234567 },
+  { '12_000', 12000 },
+  { '', nil, 'give the input token count' },
+  { '12k', nil, 'not 12k' },
+  { '-5', nil, 'not a whole number' },
+  { '1.5', nil, 'not a whole number' },
+  { '0', nil, 'positive' },
+}) do
+  t.run('calibrate.parse_actual ' .. vim.inspect(c[1]), function()
+    local n, err = calibrate.parse_actual(c[1])
+    t.eq(c[2], n)
+    if c[3] then
+      t.contains(err, c[3])
+    else
+      t.eq(nil, err)
+    end
+  end)
+end
+
+for _, c in ipairs({
+  {
+    name = 'last pack, with its model',
+    src = { last_pack = { content = 'packed', model = 'claude-sonnet-4-5' }, lines = 'buf', model = 'gpt-4o' },
+    want = { params = { model = 'claude-sonnet-4-5', text = 'packed', actualTokens = 1234 }, what = 'the last packed context' },
+  },
+  {
+    name = 'no pack: the lines, the current model',
+    src = { lines = 'buf', model = 'claude-opus-4-7', what = 'the buffer' },
+    want = { params = { model = 'claude-opus-4-7', text = 'buf', actualTokens = 1234 }, what = 'the buffer' },
+  },
+  { name = 'empty buffer', src = { lines = '', model = 'm' }, want = nil },
+  { name = 'no model', src = { lines = 'buf' }, want = nil },
+}) do
+  t.run('calibrate.usage_request ' .. c.name, function()
+    t.eq(c.want, calibrate.usage_request(c.src, 1234))
+  end)
+end
+
+for _, c in ipairs({
+  { r = { model = 'claude-sonnet-4-5', factor = 1.3125, samples = 1 }, has = 'claude-sonnet-4-5 estimates are now o200k_base × 1.313 (calibrated from 1 report)' },
+  { r = { model = 'm', factor = 1.6, samples = 3 }, has = 'from 3 reports' },
+  { r = { model = 'gpt-4o', factor = 1, samples = 0, exact = true, match = true }, has = 'the provider agrees (12,000 tokens)' },
+  { r = { model = 'gpt-4o', factor = 1, samples = 0, exact = true, match = false }, has = 'nothing learned' },
+}) do
+  t.run('calibrate.result_text ' .. c.has, function()
+    t.contains(calibrate.result_text(c.r, 12000, report.number), c.has)
+  end)
+end
+
+-- :AcodeReportUsage against a fake client: the params it sends.
+t.run(':AcodeReportUsage sends acode/reportUsage with the model, the text and the count', function()
+  local pack = require('acode.pack')
+  local sent = {}
+  local fake_client = { id = 77, name = 'acode' }
+  fake_client.request = function(...)
+    local args = { ... }
+    if args[1] == fake_client then -- client:request on 0.11+
+      table.remove(args, 1)
+    end
+    local method, params, handler = args[1], args[2], args[3]
+    table.insert(sent, { method = method, params = params })
+    if method == 'acode/budgetStatus' then
+      handler(nil, vim.tbl_extend('force', base, { model = 'claude-opus-4-7' }))
+    else
+      handler(nil, { model = params.model, factor = 1.62, samples = 1 })
+    end
+    return true, #sent
+  end
+  local saved_client, saved_notify, saved_last = pack.client, vim.notify, pack.last
+  local notes = {}
+  pack.client = function()
+    return fake_client
+  end
+  vim.notify = function(msg)
+    table.insert(notes, msg)
+  end
+  local ok, err = pcall(function()
+    local buf = vim.api.nvim_create_buf(true, false)
+    vim.api.nvim_set_current_buf(buf)
+    vim.api.nvim_buf_set_lines(buf, 0, -1, false, { 'one', 'two', 'three' })
+    pack.last = nil
+    -- Before any pack, with a range: those lines, the server's model.
+    vim.cmd('2,3AcodeReportUsage 1,234')
+    t.wait(2000, function()
+      return #notes > 0
+    end, 'the answer')
+    t.eq({
+      { method = 'acode/budgetStatus', params = {} },
+      { method = 'acode/reportUsage', params = { model = 'claude-opus-4-7', text = 'two\nthree', actualTokens = 1234 } },
+    }, sent)
+    t.contains(notes[1], 'claude-opus-4-7 estimates are now o200k_base × 1.62 (calibrated from 1 report)')
+    -- After a pack: the context, with the model it was packed for.
+    sent, notes = {}, {}
+    pack.last = { result = { content = 'packed context', model = 'claude-sonnet-4-5' }, query = 'q' }
+    vim.cmd('AcodeReportUsage 99')
+    t.wait(2000, function()
+      return #notes > 0
+    end, 'the answer')
+    t.eq({ { method = 'acode/reportUsage', params = { model = 'claude-sonnet-4-5', text = 'packed context', actualTokens = 99 } } }, sent)
+    -- A bad number is refused before anything is sent.
+    sent, notes = {}, {}
+    vim.cmd('AcodeReportUsage 12k')
+    t.eq({}, sent)
+    t.contains(notes[1], 'not 12k')
+  end)
+  pack.client, vim.notify, pack.last = saved_client, saved_notify, saved_last
+  if not ok then
+    error(err, 0)
+  end
+end)
+
 -- Fake views for sources.gather: fixed answers.
 local function r(sl, sc, el, ec)
   return { start = { line = sl, character = sc }, ['end'] = { line = el, character = ec } }
@@ -397,7 +560,7 @@ t.run('doc/acode.txt has help tags for every command, without duplicates', funct
   vim.fn.writefile(vim.fn.readfile(t.plugin_root .. '/doc/acode.txt'), dir .. '/acode.txt')
   vim.cmd('helptags ' .. vim.fn.fnameescape(dir)) -- E154 on a duplicate tag
   local tags = table.concat(vim.fn.readfile(dir .. '/tags'), '\n')
-  for _, tag in ipairs({ ':AcodePack', ':AcodeCount', ':AcodeBudget', 'acode-options', 'acode-statusline', 'acode-health' }) do
+  for _, tag in ipairs({ ':AcodePack', ':AcodeCount', ':AcodeBudget', ':AcodeReportUsage', 'acode-options', 'acode-statusline', 'acode-health' }) do
     t.contains(tags, tag .. '\t', 'tags')
   end
   vim.fn.delete(dir, 'rf')

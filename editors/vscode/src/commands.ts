@@ -1,13 +1,23 @@
 // The extension's commands: Pack Context…, Count Tokens in Selection, Show
-// Budget Report, Copy Packed Context, Restart Language Server, and the
-// what-if lens commands Pin Chunk / Show Chunk Report.
+// Budget Report, Copy Packed Context, Restart Language Server, Report Actual
+// Token Usage…, and the what-if lens commands Pin Chunk / Show Chunk Report.
 
 import * as vscode from 'vscode';
 import { Documents } from './documents';
 import { VSCodeView } from './editorView';
 import { budgetPresets, customTotal, parseBudget, type BudgetChoice } from './budgetPresets';
+import { parseActualTokens, ReportUsageTitle, usageRequest, usageResultText, type UsageSource } from './calibrate';
 import { chunkName, isChunkArgs, Pinned, renderChunkReport } from './chunks';
-import { Methods, type BudgetStatus, type ChunkArgs, type CountResult, type PackParams, type PackResult, type PackStats } from './protocol';
+import {
+  Methods,
+  type BudgetStatus,
+  type ChunkArgs,
+  type CountResult,
+  type PackParams,
+  type PackResult,
+  type PackStats,
+  type UsageResult,
+} from './protocol';
 import { packSummary, renderBudgetReport, renderPackReport, toolLine, toolPlacement } from './report';
 import { errorText, type AcodeServer } from './server';
 import { gatherSources, type ToolResult } from './sources';
@@ -38,6 +48,7 @@ export class Commands {
       vscode.commands.registerCommand('acode.restartServer', () => this.server.restart()),
       vscode.commands.registerCommand('acode.pinChunk', (a?: unknown) => this.pinChunk(a)),
       vscode.commands.registerCommand('acode.showChunkReport', (a?: unknown) => this.chunkReport(a)),
+      vscode.commands.registerCommand('acode.reportUsage', (n?: number) => this.reportUsage(n)),
     ];
   }
 
@@ -270,6 +281,69 @@ export class Commands {
       return r;
     } catch (err) {
       void vscode.window.showErrorMessage(`Acode: counting tokens failed: ${errorText(err)}`);
+      return undefined;
+    }
+  }
+
+  /**
+   * reportUsage (Report Actual Token Usage…) asks for the input token count
+   * the provider's response showed and sends acode/reportUsage for the last
+   * packed context (or, before any pack, the selection or the document), so
+   * that the server calibrates its estimate for the model. A number passed
+   * as argument skips the question.
+   */
+  async reportUsage(actualArg?: number): Promise<UsageResult | undefined> {
+    const src: UsageSource = {};
+    if (this.lastPack) {
+      src.lastPack = { content: this.lastPack.result.content, model: this.lastPack.result.model };
+    } else {
+      const ed = vscode.window.activeTextEditor;
+      if (!ed) {
+        void vscode.window.showWarningMessage(
+          'Acode: nothing to report usage for. Pack a context (or open the file you sent) first.',
+        );
+        return undefined;
+      }
+      src.selection = ed.selection.isEmpty ? '' : ed.document.getText(ed.selection);
+      src.document = ed.document.getText();
+    }
+    if (!src.lastPack?.model) {
+      try {
+        src.model = (await this.server.request<BudgetStatus>(Methods.budgetStatus, {})).model;
+      } catch (err) {
+        void vscode.window.showErrorMessage(`Acode: cannot read the model: ${errorText(err)}`);
+        return undefined;
+      }
+    }
+    const preview = usageRequest(src, 1);
+    if (!preview) {
+      void vscode.window.showWarningMessage('Acode: the text to report usage for is empty.');
+      return undefined;
+    }
+    let actual = typeof actualArg === 'number' ? parseActualTokens(String(actualArg)).tokens : undefined;
+    if (actual === undefined) {
+      const input = await vscode.window.showInputBox({
+        title: ReportUsageTitle.replace(/…$/, ''),
+        prompt: `Input tokens the provider counted for ${preview.what} (model ${preview.params.model}).`,
+        placeHolder: 'e.g. 12345 (the usage your provider\'s response showed)',
+        ignoreFocusOut: true,
+        validateInput: (v) => parseActualTokens(v).error,
+      });
+      actual = input === undefined ? undefined : parseActualTokens(input).tokens;
+    }
+    if (actual === undefined) {
+      return undefined;
+    }
+    const req = usageRequest(src, actual);
+    if (!req) {
+      return undefined;
+    }
+    try {
+      const r = await this.server.request<UsageResult>(Methods.reportUsage, req.params);
+      void vscode.window.showInformationMessage(usageResultText(r, actual));
+      return r;
+    } catch (err) {
+      void vscode.window.showErrorMessage(`Acode: reporting usage failed: ${errorText(err)}`);
       return undefined;
     }
   }

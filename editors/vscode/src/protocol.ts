@@ -17,11 +17,25 @@ export interface Range {
 /** BudgetLevel is how full the budget is: < 80 %, 80–90 %, > 90 %. */
 export type BudgetLevel = 'normal' | 'warning' | 'critical';
 
+/**
+ * Estimate says how a count that is not exact was made (rule 1 of DESIGN.md):
+ * factor × the exact count of the basis encoding, calibrated or not by
+ * acode/reportUsage.
+ */
+export interface Estimate {
+  basis: string;
+  factor: number;
+  calibrated: boolean;
+  samples: number;
+}
+
 /** BudgetStatus is the payload of acode/budget and acode/budgetStatus. */
 export interface BudgetStatus {
   model: string;
   encoding: string;
   exact: boolean;
+  /** estimate is present when exact is false. */
+  estimate?: Estimate;
   total: number;
   available: number;
   used: number;
@@ -88,6 +102,7 @@ export interface PackResult {
   model: string;
   encoding: string;
   exact: boolean;
+  estimate?: Estimate;
   budget: {
     total: number;
     systemReserve: number;
@@ -114,6 +129,32 @@ export interface CountResult {
   tokens: number;
   encoding: string;
   exact: boolean;
+  estimate?: Estimate;
+}
+
+/**
+ * ReportUsageParams are the params of acode/reportUsage: the provider's real
+ * count (actualTokens) for a text acode counted, given as the text or as the
+ * count acode gave for it (estimatedTokens) — one of the two.
+ */
+export interface ReportUsageParams {
+  model: string;
+  text?: string;
+  estimatedTokens?: number;
+  actualTokens: number;
+}
+
+/**
+ * UsageResult is the result of acode/reportUsage: the model's factor now and
+ * the reports it was learned from. For a model with an exact encoding the
+ * report is only checked: exact is true and match says whether the counts agreed.
+ */
+export interface UsageResult {
+  model: string;
+  factor: number;
+  samples: number;
+  exact?: boolean;
+  match?: boolean;
 }
 
 /** PackStats is the result of acode/packStats: packing since the server started. */
@@ -134,6 +175,7 @@ export const Methods = {
   packContext: 'acode/packContext',
   countTokens: 'acode/countTokens',
   packStats: 'acode/packStats',
+  reportUsage: 'acode/reportUsage',
 } as const;
 
 /**

@@ -1,6 +1,7 @@
 // Markdown shown beside a packed context (what was included, what was left
 // out and why) and by "Acode: Show Budget Report". Pure functions.
 
+import { calibrateHint, estimateText } from './calibrate';
 import type { BudgetStatus, ChunkReport, PackResult, PackStats } from './protocol';
 import { formatNumber, levelLabel } from './status';
 
@@ -197,9 +198,12 @@ export function renderBudgetReport(
     '',
     `**Model:** ${inline(s.model)} · encoding ${inline(s.encoding)} · ${s.exact ? 'exact' : 'estimated'} count`,
     '',
-    `**Window:** ${formatNumber(s.total)} tokens`,
-    '',
   ];
+  const est = estimateText(s);
+  if (est && s.estimate) {
+    lines.push(`**Estimate:** ${est.replace(/^estimated /, '')}. ${calibrateHint()}`, '');
+  }
+  lines.push(`**Window:** ${formatNumber(s.total)} tokens`, '');
   if (stats) {
     lines.push(...renderPackStats(stats));
   }

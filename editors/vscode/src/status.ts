@@ -1,6 +1,7 @@
 // Formatting of the status bar item fed by acode/budget. Pure functions:
 // extension.ts applies them to a vscode.StatusBarItem.
 
+import { calibrateHint, estimateText } from './calibrate';
 import type { BudgetLevel, BudgetStatus } from './protocol';
 
 /**
@@ -44,15 +45,21 @@ export function statusText(s: BudgetStatus): string {
 export function statusTooltip(s: BudgetStatus): string {
   const percent = Number.isFinite(s.percent) ? s.percent.toFixed(1) : '?';
   const files = s.openFiles === 1 ? '1 open file' : `${s.openFiles} open files`;
-  return [
+  const lines = [
     `**Acode context budget** — ${levelLabel(s.level)}`,
     '',
-    `${formatNumber(s.used)} of ${formatNumber(s.available)} available tokens (${percent} %) used by ${files}`,
+    `${s.exact ? '' : '≈'}${formatNumber(s.used)} of ${formatNumber(s.available)} available tokens (${percent} %) used by ${files}`,
     '',
     `Model: \`${s.model}\` · encoding \`${s.encoding}\` · ${s.exact ? 'exact count' : 'estimated count'}`,
     '',
-    `Window ${formatNumber(s.total)} tokens. Click for the budget report.`,
-  ].join('\n');
+  ];
+  const est = estimateText(s);
+  if (est) {
+    // Capitalized for the start of a sentence: "Estimated upper bound: …".
+    lines.push(`${est.charAt(0).toUpperCase()}${est.slice(1)}. ${calibrateHint()}`, '');
+  }
+  lines.push(`Window ${formatNumber(s.total)} tokens. Click for the budget report.`);
+  return lines.join('\n');
 }
 
 /** levelLabel names a budget level for people. */

@@ -1,4 +1,5 @@
---- User commands: :AcodePack[!] [query], :[range]AcodeCount, :AcodeBudget.
+--- User commands: :AcodePack[!] [query], :[range]AcodeCount, :AcodeBudget,
+--- :[range]AcodeReportUsage {tokens}.
 local M = {}
 
 --- create defines the commands (again, harmlessly, when called twice).
@@ -29,6 +30,16 @@ function M.create()
   vim.api.nvim_create_user_command('AcodeBudget', function()
     require('acode.pack').budget()
   end, { desc = 'Show the token budget report' })
+  vim.api.nvim_create_user_command('AcodeReportUsage', function(args)
+    require('acode.pack').report_usage({
+      actual = args.args,
+      range = args.range > 0 and { args.line1, args.line2 } or nil,
+    })
+  end, {
+    nargs = '*',
+    range = true,
+    desc = "Report the provider's input token count for the last packed context (a range: those lines) to calibrate estimates",
+  })
 end
 
 return M

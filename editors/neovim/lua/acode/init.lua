@@ -183,6 +183,17 @@ function M.status(bufnr)
   return status.get(bufnr)
 end
 
+--- estimate says what the budget's count is when it is not exact, e.g.
+--- `estimated upper bound: o200k_base × 1.25, not calibrated (0 samples)`
+--- (nil when exact or before the first acode/budget): for a statusline
+--- component beside statusline(), or a tooltip where the UI has one.
+---@param bufnr? integer
+---@return string?
+function M.estimate(bufnr)
+  local s = status.get(bufnr)
+  return s and require('acode.calibrate').estimate_text(s) or nil
+end
+
 M.pack = function(opts)
   return require('acode.pack').pack(opts)
 end
@@ -191,6 +202,9 @@ M.count = function(opts)
 end
 M.budget = function(opts)
   return require('acode.pack').budget(opts)
+end
+M.report_usage = function(opts)
+  return require('acode.pack').report_usage(opts)
 end
 
 return M

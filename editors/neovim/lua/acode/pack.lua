@@ -270,6 +270,67 @@ function M.budget(opts)
   end)
 end
 
+--- report_usage sends acode/reportUsage: the provider's real token count
+--- (actual, as typed) for the last packed context (its buffer, as it may have
+--- been edited), or, before any pack or with a range, for the lines of the
+--- buffer; the server calibrates its estimate for the model and the answer
+--- (the factor and its samples) is notified.
+---@param opts {actual: string|integer, range?: {integer, integer}, bufnr?: integer, on_done?: fun(result: table?, err: string?)}
+function M.report_usage(opts)
+  local calibrate = require('acode.calibrate')
+  local bufnr = opts.bufnr or vim.api.nvim_get_current_buf()
+  local done = opts.on_done or function() end
+  local actual, perr = calibrate.parse_actual(tostring(opts.actual or ''))
+  if not actual then
+    vim.notify('acode: ' .. perr, vim.log.levels.ERROR)
+    return done(nil, perr)
+  end
+  local src = {}
+  if M.last and not opts.range then
+    local content = M.last.result.content
+    local ctx = M.buffer(M.names.context)
+    if ctx then
+      content = table.concat(vim.api.nvim_buf_get_lines(ctx, 0, -1, false), '\n')
+    end
+    src.last_pack = { content = content, model = M.last.result.model }
+  else
+    local first, last = 0, -1
+    if opts.range then
+      first, last = opts.range[1] - 1, opts.range[2]
+    end
+    src.lines = table.concat(vim.api.nvim_buf_get_lines(bufnr, first, last, false), '\n')
+    src.what = opts.range and 'the selected lines' or 'the buffer'
+  end
+  local client = M.client(bufnr)
+  if not client then
+    not_running()
+    return done(nil, 'acode-lsp is not running')
+  end
+  async.run(function()
+    if not (src.last_pack and src.last_pack.model) then
+      local s, err = async.request(client, 'acode/budgetStatus', {}, bufnr, 30000)
+      if err then
+        vim.notify('acode: ' .. err, vim.log.levels.ERROR)
+        return done(nil, err)
+      end
+      src.model = s.model
+    end
+    local req = calibrate.usage_request(src, actual)
+    if not req then
+      local msg = 'nothing to report usage for: the text is empty'
+      vim.notify('acode: ' .. msg, vim.log.levels.WARN)
+      return done(nil, msg)
+    end
+    local result, err = async.request(client, 'acode/reportUsage', req.params, bufnr, 30000)
+    if err then
+      vim.notify('acode: ' .. err, vim.log.levels.ERROR)
+      return done(nil, err)
+    end
+    vim.notify(calibrate.result_text(result, actual, report.number), vim.log.levels.INFO)
+    done(result, nil)
+  end)
+end
+
 --- Chunks pinned from what-if lenses for the next pack, in pinning order.
 ---@type table[]
 M.pinned = {}

@@ -384,9 +384,13 @@ function M.budget_report(s, last, stats)
       s.exact and 'exact' or 'estimated'
     ),
     '',
-    ('**Window:** %s tokens'):format(M.number(s.total)),
-    '',
   }
+  local calibrate = require('acode.calibrate')
+  local est = calibrate.estimate_text(s)
+  if est and type(s.estimate) == 'table' then
+    vim.list_extend(lines, { ('**Estimate:** %s. %s'):format(est:gsub('^estimated ', ''), calibrate.hint), '' })
+  end
+  vim.list_extend(lines, { ('**Window:** %s tokens'):format(M.number(s.total)), '' })
   if stats then
     vim.list_extend(lines, M.stats_report(stats))
   end

@@ -11,6 +11,7 @@ local M = {}
 ---@field percent number
 ---@field level 'normal'|'warning'|'critical'
 ---@field openFiles integer
+---@field estimate? {basis: string, factor: number, calibrated: boolean, samples: integer} when not exact
 
 ---@type table<integer, acode.BudgetStatus> by client id
 M.by_client = {}

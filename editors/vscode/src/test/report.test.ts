@@ -119,6 +119,11 @@ describe('renderBudgetReport', () => {
     assert.ok(got.includes('**Open files:** 2 using 81,000 of 90,000 available tokens (90.0 %)'), got);
     assert.ok(got.includes('estimated count'), got);
     assert.ok(got.includes('No context packed yet'), got);
+    assert.ok(!got.includes('**Estimate:**'), got);
+  });
+  it('with an estimate: what it is and how to calibrate it', () => {
+    const got = renderBudgetReport({ ...s, estimate: { basis: 'o200k_base', factor: 1.25, calibrated: false, samples: 0 } });
+    assert.ok(got.includes('**Estimate:** upper bound: o200k_base × 1.25, not calibrated (0 samples). To calibrate it, run "Acode: Report Actual Token Usage…"'), got);
   });
   it('with the last pack', () => {
     const got = renderBudgetReport(s, { result, query: 'q' });

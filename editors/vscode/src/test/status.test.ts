@@ -66,20 +66,48 @@ describe('statusBackground', () => {
 });
 
 describe('statusTooltip', () => {
-  const cases: Array<{ name: string; s: Partial<BudgetStatus>; has: string[] }> = [
+  const cases: Array<{ name: string; s: Partial<BudgetStatus>; has: string[]; lacks?: string[] }> = [
     {
       name: 'exact',
       s: {},
       has: ['`gpt-4o`', '`o200k_base`', 'exact count', '3 open files', '12,345 of 90,000', '13.7 %', 'normal'],
+      lacks: ['≈', 'stimate', 'calibrat'],
     },
     { name: 'estimated, one file', s: { exact: false, openFiles: 1, model: 'llama' }, has: ['estimated count', 'used by 1 open file\n', '`llama`'] },
     { name: 'critical', s: { level: 'critical', percent: 95.25 }, has: ['critical', '95.3 %'] },
+    {
+      name: 'estimate, not calibrated',
+      s: {
+        exact: false,
+        model: 'claude-sonnet-4-5',
+        encoding: 'estimate:claude-sonnet-4-5×1.25',
+        estimate: { basis: 'o200k_base', factor: 1.25, calibrated: false, samples: 0 },
+      },
+      has: [
+        '≈12,345 of 90,000',
+        'Estimated upper bound: o200k_base × 1.25, not calibrated (0 samples).',
+        'run "Acode: Report Actual Token Usage…" with the input token count',
+      ],
+    },
+    {
+      name: 'estimate, calibrated',
+      s: {
+        exact: false,
+        model: 'claude-opus-4-7',
+        estimate: { basis: 'o200k_base', factor: 1.43725, calibrated: true, samples: 1 },
+      },
+      has: ['Estimated upper bound: o200k_base × 1.437, calibrated (1 sample).', 'Report Actual Token Usage'],
+      lacks: ['not calibrated'],
+    },
   ];
   for (const c of cases) {
     it(c.name, () => {
       const tip = statusTooltip({ ...base, ...c.s });
       for (const h of c.has) {
         assert.ok(tip.includes(h), `tooltip ${JSON.stringify(tip)} lacks ${JSON.stringify(h)}`);
+      }
+      for (const h of c.lacks ?? []) {
+        assert.ok(!tip.includes(h), `tooltip ${JSON.stringify(tip)} has ${JSON.stringify(h)}`);
       }
     });
   }
