@@ -44,13 +44,24 @@ func BenchmarkLensRefresh(b *testing.B) {
 }
 
 // BenchmarkLensRefresh1MB is BenchmarkLensRefresh in a Go file of 1 MB
-// (about 41,000 lines).
+// (about 41,000 lines), with the file total counted by blocks (the
+// default) and, for the ratio, whole.
 func BenchmarkLensRefresh1MB(b *testing.B) {
 	text := goFile(41000)
 	if len(text) < 1<<20 {
 		text += strings.Repeat("// pad\n", (1<<20-len(text)+6)/7)
 	}
-	benchLensRefresh(b, text)
+	for _, blocks := range []bool{true, false} {
+		name := "blocks"
+		if !blocks {
+			name = "whole"
+		}
+		b.Run(name, func(b *testing.B) {
+			defer func(saved bool) { blockCounting = saved }(blockCounting)
+			blockCounting = blocks
+			benchLensRefresh(b, text)
+		})
+	}
 }
 
 // benchLensRefresh types one character per iteration in the middle of text

@@ -112,9 +112,13 @@ var blockEncodings = map[string]bool{
 	tokenizer.Llama3: true, tokenizer.Qwen3: true, tokenizer.DeepseekV3: true,
 }
 
+// blockCounting turns counting by blocks on; a variable so benchmarks can
+// compare with whole counts in one run.
+var blockCounting = true
+
 // blockCounted reports whether tok's counts may be summed over blocks.
 func blockCounted(tok tokenizer.Tokenizer) bool {
-	return tok.Exact() && blockEncodings[tok.Encoding()]
+	return blockCounting && tok.Exact() && blockEncodings[tok.Encoding()]
 }
 
 // safeCut reports whether text may be cut before index p with the counts
