@@ -171,10 +171,24 @@ async function gotoLine(page: Page, line: number, col: number): Promise<void> {
 }
 
 async function runCommand(page: Page, title: string): Promise<void> {
-  await page.keyboard.press('F1');
   const input = page.locator('.quick-input-widget input');
-  await input.waitFor({ state: 'visible', timeout: 10000 });
-  await input.fill(`>${title}`);
+  // F1 toggles the command palette: pressed while a quick input is still
+  // closing it can leave the input hidden (seen under load in CI), so a
+  // palette that does not come up is dismissed and asked for again.
+  for (let attempt = 1; ; attempt++) {
+    await page.keyboard.press('F1');
+    try {
+      await input.waitFor({ state: 'visible', timeout: 10000 });
+      await input.fill(`>${title}`, { timeout: 10000 });
+      break;
+    } catch (err) {
+      if (attempt >= 3) {
+        throw err;
+      }
+      await page.keyboard.press('Escape');
+      await page.waitForTimeout(500);
+    }
+  }
   // Click the command whose label is exactly the title (Enter would run the top match).
   const exact = new RegExp(`^\\s*${title.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}(\\s|$)`);
   const row = page.locator('.quick-input-list .monaco-list-row', { has: page.locator('.label-name', { hasText: exact }) });
