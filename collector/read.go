@@ -89,7 +89,7 @@ func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, in
 			return Source{}, w.exclude(t, rel, ReasonUnreadable, describeErr(statErr), 0)
 		}
 		if !info.Mode().IsRegular() {
-			return Source{}, w.exclude(t, rel, ReasonUnreadable, "not a regular file ("+kind(info.Mode())+")", 0)
+			return Source{}, w.exclude(t, rel, ReasonUnreadable, "not a regular file ("+safeio.Kind(info.Mode())+")", 0)
 		}
 		if info.Size() > w.maxSize {
 			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(info.Size(), w.maxSize), info.Size())
@@ -229,23 +229,6 @@ func firstInvalid(data []byte) int {
 		i += size
 	}
 	return -1
-}
-
-// kind names a non-regular file mode.
-func kind(m fs.FileMode) string {
-	switch {
-	case m&fs.ModeNamedPipe != 0:
-		return "named pipe"
-	case m&fs.ModeSocket != 0:
-		return "socket"
-	case m&fs.ModeDevice != 0:
-		return "device"
-	case m.IsDir():
-		return "directory"
-	case m&fs.ModeSymlink != 0:
-		return "symlink"
-	}
-	return "irregular file"
 }
 
 // overCap is the Detail of a too_large exclusion.

@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/config"
 )
 
 // didChangeWatchedFiles handles workspace/didChangeWatchedFiles: a change
@@ -39,7 +41,7 @@ func (s *Server) pollConfig(ctx context.Context) {
 	}
 	ticker := time.NewTicker(every)
 	defer ticker.Stop()
-	var seen fileStamp // a change seen on the previous tick
+	var seen config.Stamp // a change seen on the previous tick
 	for {
 		select {
 		case <-ctx.Done():
@@ -54,14 +56,14 @@ func (s *Server) pollConfig(ctx context.Context) {
 		}
 		// A change is reloaded once it has been stable for one tick, so a
 		// file caught in the middle of a save is not read half-written.
-		now := stampOf(path)
+		now := config.StampOf(path)
 		switch {
 		case now == last:
-			seen = fileStamp{}
+			seen = config.Stamp{}
 		case now != seen:
 			seen = now
 		default:
-			seen = fileStamp{}
+			seen = config.Stamp{}
 			s.conf.reloadFile("config file changed")
 		}
 	}

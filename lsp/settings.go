@@ -5,10 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
-	"os"
 	"sync"
 	"sync/atomic"
-	"time"
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
@@ -44,7 +42,7 @@ type configState struct {
 	mu         sync.Mutex // serialises reloads
 	roots      []string
 	file       config.Config
-	fileStamp  fileStamp // of the last load, for the poller
+	fileStamp  config.Stamp // of the last load, for the poller
 	initOpts   json.RawMessage
 	editor     json.RawMessage // last good editor settings
 	tokMu      sync.Mutex      // guards tokenizers
@@ -103,7 +101,7 @@ func (c *configState) reloadFile(why string) {
 	defer c.mu.Unlock()
 	path := c.configPath()
 	if path != "" {
-		c.fileStamp = stampOf(path)
+		c.fileStamp = config.StampOf(path)
 		cfg, err := config.Load(path)
 		if err != nil {
 			c.s.log.Warn("config rejected", zap.String("path", collector.EscapePath(path)), zap.String("trigger", why))
@@ -219,22 +217,6 @@ func configMessage(err error) string {
 		return "acode-lsp: " + ce.Error()
 	}
 	return "acode-lsp: configuration: " + err.Error()
-}
-
-// fileStamp identifies a version of a file without reading it.
-type fileStamp struct {
-	exists  bool
-	size    int64
-	modTime time.Time
-}
-
-// stampOf returns the stamp of a file; a missing file has the zero stamp.
-func stampOf(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}
-	}
-	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime()}
 }
 
 // editorSection extracts the "acode" section from editor settings

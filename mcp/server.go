@@ -75,7 +75,7 @@ type Server struct {
 // rebuilt when the roots or the config file change.
 type env struct {
 	roots  []string
-	stamp  fileStamp
+	stamp  config.Stamp
 	cfg    config.Config
 	cfgErr error // the config file is invalid: every tool call says why
 	ws     *collector.Workspace
@@ -322,7 +322,7 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 	if len(roots) == 0 {
 		roots = []string{s.opts.Root}
 	}
-	stamp := stampOf(config.FilePath(roots[0]))
+	stamp := config.StampOf(config.FilePath(roots[0]))
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e := s.env; e != nil && slices.Equal(e.roots, roots) && e.stamp == stamp {
@@ -334,9 +334,9 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 }
 
 // build makes the workspace state of roots.
-func (s *Server) build(roots []string, stamp fileStamp, log *zap.Logger) *env {
+func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env {
 	e := &env{roots: roots, stamp: stamp, cfg: config.Default()}
-	if stamp.exists {
+	if stamp.Exists {
 		cfg, err := config.Load(config.FilePath(roots[0]))
 		if err != nil {
 			log.Warn("config rejected", zap.String("path", collector.EscapePath(config.FilePath(roots[0]))))
@@ -355,7 +355,7 @@ func (s *Server) build(roots []string, stamp fileStamp, log *zap.Logger) *env {
 		e.ws = ws
 	}
 	e.engine = pack.NewEngine(e.cfg, e.ws)
-	log.Info("workspace", zap.Int("roots", len(roots)), zap.String("root", collector.EscapePath(roots[0])), zap.Bool("config", stamp.exists))
+	log.Info("workspace", zap.Int("roots", len(roots)), zap.String("root", collector.EscapePath(roots[0])), zap.Bool("config", stamp.Exists))
 	return e
 }
 
@@ -422,19 +422,4 @@ func absDir(p string) (string, error) {
 		return "", fmt.Errorf("%s is not a directory", collector.EscapePath(abs))
 	}
 	return abs, nil
-}
-
-// fileStamp identifies a version of a file without reading it.
-type fileStamp struct {
-	exists  bool
-	size    int64
-	modTime time.Time
-}
-
-func stampOf(path string) fileStamp {
-	fi, err := os.Stat(path)
-	if err != nil {
-		return fileStamp{}
-	}
-	return fileStamp{exists: true, size: fi.Size(), modTime: fi.ModTime()}
 }
