@@ -125,6 +125,7 @@ func (c *lensCache) touch(st *lensState) {
 		if evict.mu.TryLock() {
 			if evict.cd != nil {
 				evict.cd.Close()
+				scheduleTrim()
 			}
 			evict.mu.Unlock()
 		} else {
@@ -172,6 +173,7 @@ func (st *lensState) close() {
 		st.closed = true
 		if st.cd != nil {
 			st.cd.Close()
+			scheduleTrim()
 		}
 	}
 }
