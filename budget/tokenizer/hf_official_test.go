@@ -173,19 +173,7 @@ func TestHFMatchesReference(t *testing.T) {
 	for i, path := range paths {
 		l, data := lines[i], hfRef.data[i]
 		t.Run(filepath.Base(path), func(t *testing.T) {
-			for _, name := range hfEncodings {
-				tk, err := ForEncoding(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, ok := l.Counts[name]
-				if !ok {
-					t.Fatalf("no %s count from the reference", name)
-				}
-				if got := tk.Count(string(data)); got != want {
-					t.Errorf("%s: Count = %d, Hugging Face tokenizers says %d", name, got, want)
-				}
-			}
+			checkFileCounts(t, hfEncodings, l.Counts, string(data), "Hugging Face tokenizers")
 		})
 	}
 }

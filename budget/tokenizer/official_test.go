@@ -163,20 +163,28 @@ func TestMatchesOfficialCore(t *testing.T) {
 			t.Fatal(err)
 		}
 		t.Run(filepath.Base(l.Path), func(t *testing.T) {
-			for _, name := range officialEncodings {
-				tk, err := ForEncoding(name)
-				if err != nil {
-					t.Fatal(err)
-				}
-				want, ok := l.Counts[name]
-				if !ok {
-					t.Fatalf("no %s count from the core", name)
-				}
-				if got := tk.Count(string(data)); got != want {
-					t.Errorf("%s: Count = %d, OpenAI's core says %d", name, got, want)
-				}
-			}
+			checkFileCounts(t, officialEncodings, l.Counts, string(data), "OpenAI's core")
 		})
+	}
+}
+
+// checkFileCounts compares the count of data under each encoding with the
+// count ref (the reference's name, for the messages) gave: exact equality,
+// and every encoding must have a count.
+func checkFileCounts(t *testing.T, encodings []string, counts map[string]int, data, ref string) {
+	t.Helper()
+	for _, name := range encodings {
+		tk, err := ForEncoding(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, ok := counts[name]
+		if !ok {
+			t.Fatalf("no %s count from %s", name, ref)
+		}
+		if got := tk.Count(data); got != want {
+			t.Errorf("%s: Count = %d, %s says %d", name, got, ref, want)
+		}
 	}
 }
 
