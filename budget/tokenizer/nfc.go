@@ -22,10 +22,7 @@ func nfc(s string) string {
 		return s
 	}
 	if !needsOwnComposition(s) {
-		if norm.NFC.IsNormalString(s) {
-			return s
-		}
-		return norm.NFC.String(s)
+		return norm.NFC.String(s) // returns s itself when it is already NFC
 	}
 	return composeNFD(norm.NFD.String(s))
 }
