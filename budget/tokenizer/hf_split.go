@@ -22,57 +22,10 @@ const (
 )
 
 // nextLlama3 splits by llama3Pattern.
-func nextLlama3(s string, i int) int { return nextCl100kLike(s, i, 3) }
+func nextLlama3(s string, i int) int { return nextCl100kLike(s, i, 3, false) }
 
 // nextQwen3 splits by qwen3Pattern.
-func nextQwen3(s string, i int) int { return nextCl100kLike(s, i, 1) }
-
-// nextCl100kLike is cl100k's split with an ASCII-only case-insensitive
-// contraction and at most digits \p{N} characters per number.
-func nextCl100kLike(s string, i, digits int) int {
-	if j := contractionASCII(s, i); j > i {
-		return j
-	}
-	c, w := classAt(s, i)
-	if c&(fL|fN|fNL) == 0 && i+w < len(s) {
-		if c2, w2 := classAt(s, i+w); c2&fL != 0 {
-			return runWhile(s, i+w+w2, fL)
-		}
-	}
-	if c&fL != 0 {
-		return runWhile(s, i+w, fL)
-	}
-	if c&fN != 0 {
-		return runDigits(s, i, digits)
-	}
-	if j, ok := spaceOther(s, i, c, w); ok {
-		for j < len(s) && (s[j] == '\r' || s[j] == '\n') {
-			j++
-		}
-		return j
-	}
-	return spaces(s, i, true)
-}
-
-// contractionASCII is (?i:'s|'t|'re|'ve|'m|'ll|'d) with ASCII case folding.
-func contractionASCII(s string, i int) int {
-	if i+1 >= len(s) || s[i] != '\'' {
-		return i
-	}
-	switch s[i+1] | 0x20 {
-	case 's', 't', 'm', 'd':
-		return i + 2
-	case 'r', 'v':
-		if i+2 < len(s) && s[i+2]|0x20 == 'e' {
-			return i + 3
-		}
-	case 'l':
-		if i+2 < len(s) && s[i+2]|0x20 == 'l' {
-			return i + 3
-		}
-	}
-	return i
-}
+func nextQwen3(s string, i int) int { return nextCl100kLike(s, i, 1, false) }
 
 // isDeepseekCJK reports whether r is in [一-龥぀-ゟ゠-ヿ].
 func isDeepseekCJK(r rune) bool {

@@ -85,6 +85,18 @@ func o200kUpper(s string, i int) int {
 // or i if there is none. Case-insensitive matching uses Unicode simple case
 // folding, as Rust's regex crate does, so "'ſ" (U+017F folds to s) matches.
 func contraction(s string, i int) int {
+	if j := contractionASCII(s, i); j > i {
+		return j
+	}
+	if i+1 < len(s) && s[i] == '\'' && strings.HasPrefix(s[i+1:], "ſ") {
+		return i + 1 + len("ſ")
+	}
+	return i
+}
+
+// contractionASCII is (?i:'s|'t|'re|'ve|'m|'ll|'d) with ASCII case folding
+// only (Hugging Face tokenizers' JavaScript regexes, hf_split.go).
+func contractionASCII(s string, i int) int {
 	if i+1 >= len(s) || s[i] != '\'' {
 		return i
 	}
@@ -100,9 +112,6 @@ func contraction(s string, i int) int {
 			return i + 3
 		}
 	}
-	if strings.HasPrefix(s[i+1:], "ſ") {
-		return i + 1 + len("ſ")
-	}
 	return i
 }
 
@@ -110,8 +119,21 @@ func contraction(s string, i int) int {
 //
 //	(?i:'s|'t|'re|'ve|'m|'ll|'d)|[^\r\n\p{L}\p{N}]?\p{L}+|\p{N}{1,3}
 //	| ?[^\s\p{L}\p{N}]+[\r\n]*|\s*[\r\n]+|\s+(?!\S)|\s+
-func nextCl100k(s string, i int) int {
-	if j := contraction(s, i); j > i {
+func nextCl100k(s string, i int) int { return nextCl100kLike(s, i, 3, true) }
+
+// nextCl100kLike splits by cl100k_base's pattern with at most digits \p{N}
+// characters per number; unicodeFold picks the contraction's case folding
+// (Unicode simple folding as in tiktoken, or ASCII only as in Hugging Face
+// tokenizers for JavaScript). Llama 3 and Qwen 3 split with it too
+// (hf_split.go).
+func nextCl100kLike(s string, i, digits int, unicodeFold bool) int {
+	var j int
+	if unicodeFold {
+		j = contraction(s, i)
+	} else {
+		j = contractionASCII(s, i)
+	}
+	if j > i {
 		return j
 	}
 	c, w := classAt(s, i)
@@ -124,13 +146,10 @@ func nextCl100k(s string, i int) int {
 		return runWhile(s, i+w, fL)
 	}
 	if c&fN != 0 {
-		return runDigits(s, i, 3)
+		return runDigits(s, i, digits)
 	}
 	if j, ok := spaceOther(s, i, c, w); ok {
-		for j < len(s) && (s[j] == '\r' || s[j] == '\n') {
-			j++
-		}
-		return j
+		return crlfRun(s, j)
 	}
 	return spaces(s, i, true)
 }
