@@ -159,16 +159,13 @@ func (c *configState) rebuildLocked(why string) {
 // build makes the environment of cfg and roots.
 func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	tc := cfg.Context.Tokenizer
-	if tc.File != "" && tc.Encoding == "" {
-		tc.Encoding = tokenizer.FilePrefix + tc.File // context.tokenizer.file
-	}
-	tok, err := c.tokenizer(tc.Model, tc.Encoding, tc.CacheSize)
+	model, encoding := pack.ConfiguredTokenizer(cfg)
+	tok, err := c.tokenizer(model, encoding, tc.CacheSize)
 	if err != nil {
 		return nil, err
 	}
-	model := tc.Model
-	if tc.Encoding != "" && model == "" {
-		model = tc.Encoding
+	if encoding != "" && model == "" {
+		model = encoding
 	}
 	e := &env{cfg: cfg, roots: roots, model: model, tok: tok}
 	if len(roots) > 0 {

@@ -292,13 +292,12 @@ func mcpField(f string) string {
 // configured one when neither is given. field names the parameter blamed
 // for an unknown name.
 func (c *call) tokenizerFor(model, encoding, field string) (tokenizer.Tokenizer, error) {
-	tc := c.env.cfg.Context.Tokenizer
 	if model == "" && encoding == "" {
-		model, encoding = tc.Model, tc.Encoding
+		model, encoding = pack.ConfiguredTokenizer(c.env.cfg) // context.tokenizer.file too, as pack_context
 	} else if encoding != "" {
 		field = "encoding"
 	}
-	t, err := pack.SharedTokenizer(model, encoding, tc.CacheSize)
+	t, err := pack.SharedTokenizer(model, encoding, c.env.cfg.Context.Tokenizer.CacheSize)
 	if err != nil {
 		return nil, invalidParams(field, err.Error())
 	}

@@ -67,6 +67,20 @@ func SharedTokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer
 	return c, nil
 }
 
+// ConfiguredTokenizer returns the model and the encoding cfg names for
+// counting: context.tokenizer.model and .encoding, with
+// context.tokenizer.file as the encoding (tokenizer.FilePrefix + path) when
+// no encoding is set. Every front end resolves its default tokenizer from
+// these, so that a count and a pack of one config agree.
+func ConfiguredTokenizer(cfg config.Config) (model, encoding string) {
+	tc := cfg.Context.Tokenizer
+	model, encoding = tc.Model, tc.Encoding
+	if tc.File != "" && encoding == "" {
+		encoding = tokenizer.FilePrefix + tc.File
+	}
+	return model, encoding
+}
+
 // Pack runs the pipeline for req. open lists the documents open in the
 // editor (packed as open_file sources unless req.IncludeOpenFiles is false);
 // progress, when not nil, is told what stage runs (pct 0..100).
@@ -318,10 +332,7 @@ func (p *run) resolve() error {
 	}
 	p.alloc = alloc
 
-	model, enc := cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding
-	if f := cfg.Context.Tokenizer.File; f != "" && enc == "" {
-		enc = tokenizer.FilePrefix + f // context.tokenizer.file
-	}
+	model, enc := ConfiguredTokenizer(cfg)
 	if p.req.Model != "" {
 		model, enc = p.req.Model, ""
 	}

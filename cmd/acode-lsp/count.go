@@ -13,6 +13,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // defaultCountCap is the size cap of `acode-lsp count` (10 MB).
@@ -178,10 +179,7 @@ func countTokenizer(cfgPath, model, encoding string) (tokenizer.Tokenizer, error
 	if err != nil {
 		return nil, err
 	}
-	if f := cfg.Context.Tokenizer.File; f != "" && cfg.Context.Tokenizer.Encoding == "" {
-		return tokenizer.ForFile(f)
-	}
-	return tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
+	return tokenizer.Resolve(pack.ConfiguredTokenizer(cfg)) // context.tokenizer.file as pack and the servers read it
 }
 
 // loadConfig loads --config, or the .agent/config.yml found from start

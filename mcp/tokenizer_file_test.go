@@ -1,0 +1,54 @@
+package mcp
+
+import (
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+)
+
+// TestConfigTokenizerFile: context.tokenizer.file of the config is the
+// tokenizer of every tool that is given no model or encoding — count_tokens
+// counts with the encoding pack_context packs with.
+func TestConfigTokenizerFile(t *testing.T) {
+	ref := filepath.Join("..", "tools", "hf-tokenizers-ref", "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json")
+	abs, err := filepath.Abs(ref)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(abs); err != nil {
+		t.Fatalf("Llama 3's tokenizer.json is not installed (%v): run make tokenizer-hf-ref", err)
+	}
+	root := t.TempDir()
+	files := map[string]string{}
+	for k, v := range sampleFiles {
+		files[k] = v
+	}
+	files[".agent/config.yml"] = "context:\n  tokenizer:\n    file: " + abs + "\n"
+	writeTree(t, root, files)
+	cs, _ := session(t, Options{Root: root}, nil)
+	want, err := tokenizer.ForFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.HasPrefix(want.Encoding(), tokenizer.FilePrefix) {
+		t.Fatalf("ForFile encoding = %q, want the %q prefix", want.Encoding(), tokenizer.FilePrefix)
+	}
+
+	p := callTool(t, cs, "pack_context", map[string]any{"query": "checkout"})
+	if p.isError || p.structured["encoding"] != want.Encoding() {
+		t.Fatalf("pack_context encoding = %v (error %v: %s), want %q", p.structured["encoding"], p.isError, p.text, want.Encoding())
+	}
+	text := "func (s *Service) Checkout(ctx context.Context) error { return nil }"
+	r := callTool(t, cs, "count_tokens", map[string]any{"text": text})
+	if r.isError || r.structured["encoding"] != want.Encoding() || num(r.structured, "tokens") != want.Count(text) {
+		t.Errorf("count_tokens = %+v, want encoding %q and %d tokens", r, want.Encoding(), want.Count(text))
+	}
+	// An explicit encoding still wins over the config.
+	r = callTool(t, cs, "count_tokens", map[string]any{"text": "hello world", "encoding": "cl100k_base"})
+	if r.isError || r.structured["encoding"] != "cl100k_base" || num(r.structured, "tokens") != 2 {
+		t.Errorf("count_tokens with encoding = %+v", r)
+	}
+}
