@@ -98,7 +98,7 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("chunker: parse %s: %w", path, err)
 	}
-	defer tree.Close()
+	defer release(tree, len(src))
 	return l.structuralChunks(g, tree.RootNode())
 }
 
