@@ -35,6 +35,7 @@ type layout struct {
 	opts  Options
 	memo  map[[2]int]int // token counts of line ranges already counted
 	lines []int          // token counts of single lines, -1 when not counted yet
+	spans Spans          // counts of line ranges from one pass ([SpanCounter]); nil: count each
 }
 
 func newLayout(ctx context.Context, src []byte, count Counter, opts Options) *layout {
@@ -55,14 +56,21 @@ func (l *layout) tokens(first, last int) int {
 	if n, ok := l.memo[k]; ok {
 		return n
 	}
-	n := l.count(string(l.li.text(first, last)))
+	n, ok := l.spanCount(l.li.start(first), l.li.end(last))
+	if !ok {
+		n = l.count(string(l.li.text(first, last)))
+	}
 	l.memo[k] = n
 	return n
 }
 
 func (l *layout) lineTokens(i int) int {
 	if l.lines[i] < 0 {
-		l.lines[i] = l.count(string(l.li.text(i, i)))
+		n, ok := l.spanCount(l.li.start(i), l.li.end(i))
+		if !ok {
+			n = l.count(string(l.li.text(i, i)))
+		}
+		l.lines[i] = n
 	}
 	return l.lines[i]
 }
