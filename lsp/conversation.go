@@ -58,15 +58,7 @@ func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
 	if err != nil {
 		return nil, invalidParams("tokenizerFile", "%v", err)
 	}
-	c := s.conf
-	c.tokMu.Lock()
-	defer c.tokMu.Unlock()
-	if ct, ok := c.tokenizers[t.Encoding()]; ok {
-		return ct, nil
-	}
-	ct := tokenizer.NewCached(t, tokenizer.DefaultCacheSize)
-	c.tokenizers[t.Encoding()] = ct
-	return ct, nil
+	return s.conf.tokenizers.Add(t, tokenizer.DefaultCacheSize), nil
 }
 
 // thresholds are the configured budget thresholds (context.budget.warnings).
