@@ -32,6 +32,10 @@ type Engine struct {
 	// Ablate names relevance features to switch off (the evaluation's
 	// ablations, docs/quality.md); empty in normal use.
 	Ablate []string
+	// Index, when not nil, is the persistent per-file cache of term
+	// statistics and chunk boundaries (package index); nil means every
+	// file is scanned and chunked afresh.
+	Index FileIndex
 
 	chunks *lru.Cache[[32]byte, []chunker.Chunk] // chunk boundaries of packed files (chunks.go)
 }
