@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
+// TestE2ECountTokens: the errors are in testdata/sessions/errors/count-tokens.txtar.
 func TestE2ECountTokens(t *testing.T) {
 	e, root := session(t, nil)
 	model := filepath.Join(root, "cart/model.go")
@@ -60,43 +61,6 @@ func TestE2ECountTokens(t *testing.T) {
 		e.Result("acode/countTokens", map[string]any{"uri": fileURI(model)}, &got)
 		if want := count(t, "o200k_base", edited); got.Tokens != want {
 			t.Errorf("tokens = %d, want %d (the open document)", got.Tokens, want)
-		}
-	})
-	t.Run("errors", func(t *testing.T) {
-		e := e.In(t)
-		tests := []struct {
-			name   string
-			params any
-			code   int
-			field  string // for -32602
-			data   string // for -32803
-		}{
-			{"neither text nor uri", map[string]any{}, -32602, "text", ""},
-			{"text and uri", map[string]any{"text": "a", "uri": fileURI(model)}, -32602, "uri", ""},
-			{"text of the wrong type", map[string]any{"text": 5}, -32602, "text", ""},
-			{"unknown encoding", map[string]any{"text": "a", "encoding": "no_such_base"}, -32602, "encoding", ""},
-			{"secret file", map[string]any{"uri": fileURI(filepath.Join(root, ".env"))}, -32803, "", "ACODE-CTX-002"},
-			{"outside the workspace", map[string]any{"uri": "file:///etc/passwd"}, -32803, "", "ACODE-CTX-002"},
-		}
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				e := e.In(t)
-				err := e.CallError("acode/countTokens", tt.params)
-				if err.Code != tt.code {
-					t.Errorf("code %d (%s), want %d", err.Code, err.Message, tt.code)
-				}
-				if tt.field != "" && !strings.Contains(err.Message, tt.field+":") {
-					t.Errorf("message %q does not name %s", err.Message, tt.field)
-				}
-				if tt.data != "" && err.DataCode() != tt.data {
-					t.Errorf("data %s, want data.code %s", err.Data, tt.data)
-				}
-				for _, s := range secrets {
-					if strings.Contains(err.Message+string(err.Data), s) {
-						t.Errorf("the error leaks %q", s)
-					}
-				}
-			})
 		}
 	})
 }

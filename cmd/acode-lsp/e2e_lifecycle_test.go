@@ -8,105 +8,17 @@ import (
 	"strconv"
 	"strings"
 	"testing"
-
-	"github.com/google/go-cmp/cmp"
 )
 
-func TestE2EInitializeResult(t *testing.T) {
-	root := sample(t)
-	e := startServer(t, root)
-	res := initialize(e, root, nil)
-
-	caps, ok := res["capabilities"].(map[string]any)
-	if !ok {
-		t.Fatalf("initialize result without capabilities: %v", res)
-	}
-	// textDocumentSync: open/close/save, full or incremental.
-	switch sync := caps["textDocumentSync"].(type) {
-	case map[string]any:
-		if sync["openClose"] != true {
-			t.Errorf("textDocumentSync.openClose = %v, want true", sync["openClose"])
-		}
-		if c, _ := sync["change"].(float64); c != 1 && c != 2 {
-			t.Errorf("textDocumentSync.change = %v, want 1 (full) or 2 (incremental)", sync["change"])
-		}
-		if save, ok := sync["save"]; !ok || save == nil || save == false {
-			t.Errorf("textDocumentSync.save = %v, want true or an object", save)
-		}
-	default:
-		t.Errorf("textDocumentSync = %v, want an object with openClose, change and save", caps["textDocumentSync"])
-	}
-	if lens, ok := caps["codeLensProvider"]; !ok || lens == nil || lens == false {
-		t.Errorf("codeLensProvider = %v, want it advertised", lens)
-	}
-	info, _ := res["serverInfo"].(map[string]any)
-	if diff := cmp.Diff("acode-lsp", info["name"]); diff != "" {
-		t.Errorf("serverInfo.name (-want +got):\n%s", diff)
-	}
-	if code := e.ShutdownExit(); code != 0 {
-		t.Errorf("exit code %d after shutdown and exit, want 0", code)
-	}
-}
-
+// TestE2ELifecycle: the rest of the lifecycle (initialize result, requests
+// before initialize and after shutdown, exit codes) is in
+// testdata/sessions/lifecycle.
 func TestE2ELifecycle(t *testing.T) {
-	t.Run("requests before initialize are refused", func(t *testing.T) {
-		root := sample(t)
-		e := startServer(t, root)
-		for _, method := range []string{"acode/budgetStatus", "acode/countTokens", "acode/packContext", "textDocument/codeLens", "shutdown"} {
-			err := e.CallError(method, map[string]any{"text": "x"})
-			if err.Code != -32002 {
-				t.Errorf("%s before initialize: code %d (%s), want -32002 (ServerNotInitialized)", method, err.Code, err.Message)
-			}
-		}
-		// The refusal does not end the session.
-		initialize(e, root, nil)
-		var st map[string]any
-		e.Result("acode/budgetStatus", nil, &st)
-		if code := e.ShutdownExit(); code != 0 {
-			t.Errorf("exit code %d, want 0", code)
-		}
-	})
-	t.Run("shutdown then exit ends with 0", func(t *testing.T) {
-		e, _ := session(t, nil)
-		m := e.Call("shutdown", nil)
-		if m.Error != nil || string(m.Result) != "null" {
-			t.Errorf("shutdown answered %s %+v, want result null", m.Result, m.Error)
-		}
-		e.Notify("exit", nil)
-		if code := e.ExitCode(); code != 0 {
-			t.Errorf("exit code %d, want 0", code)
-		}
-	})
-	t.Run("exit without shutdown ends with 1", func(t *testing.T) {
-		e, _ := session(t, nil)
-		e.Notify("exit", nil)
-		if code := e.ExitCode(); code != 1 {
-			t.Errorf("exit code %d, want 1", code)
-		}
-	})
 	t.Run("serve subcommand", func(t *testing.T) {
 		root := sample(t)
 		e := startServer(t, root, "serve")
 		initialize(e, root, nil)
 		if code := e.ShutdownExit(); code != 0 {
-			t.Errorf("exit code %d, want 0", code)
-		}
-	})
-	t.Run("end of input without shutdown ends with 1", func(t *testing.T) {
-		e, _ := session(t, nil)
-		e.CloseInput()
-		if code := e.ExitCode(); code != 1 {
-			t.Errorf("exit code %d, want 1", code)
-		}
-	})
-	t.Run("requests after shutdown are invalid", func(t *testing.T) {
-		e, _ := session(t, nil)
-		e.Result("shutdown", nil, nil)
-		if err := e.CallError("acode/budgetStatus", nil); err.Code != -32600 {
-			t.Errorf("request after shutdown: code %d (%s), want -32600", err.Code, err.Message)
-		}
-		e.Notify("exit", nil)
-		if code := e.ExitCode(); code != 0 {
 			t.Errorf("exit code %d, want 0", code)
 		}
 	})

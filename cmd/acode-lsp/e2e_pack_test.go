@@ -573,65 +573,6 @@ func TestE2EPackContextBudget(t *testing.T) {
 	})
 }
 
-func TestE2EPackContextErrors(t *testing.T) {
-	e, root := session(t, nil)
-	tool := map[string]any{"type": "tool_result", "content": "x"}
-	t.Run("invalid params name the field", func(t *testing.T) {
-		e := e.In(t)
-		tests := []struct {
-			params any
-			field  string
-		}{
-			{map[string]any{"query": 5}, "query"},
-			{map[string]any{"budget": map[string]any{"totalTokens": "many"}}, "budget.totalTokens"},
-			{map[string]any{"budget": map[string]any{"systemReserve": -5}, "sources": []any{tool}}, "budget.systemReserve"},
-			{map[string]any{"budget": map[string]any{"categories": map[string]any{"tool_results": 50, "open_files": 40}}, "sources": []any{tool}}, "budget.categories"},
-			{map[string]any{"includeOpenFiles": "yes"}, "includeOpenFiles"},
-			{map[string]any{"search": map[string]any{"pattern": "x", "maxResults": "all"}}, "search.maxResults"},
-			{map[string]any{"sources": []any{map[string]any{"type": "gossip", "content": "x"}}}, "sources[0].type"},
-			{map[string]any{"sources": []any{tool, map[string]any{"type": "reference", "uri": 5}}}, "sources[1].uri"},
-			{map[string]any{"sources": []any{map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root, "cart/model.go")), "range": map[string]any{"start": map[string]any{"line": "a"}}}}}, "sources[0].range.start.line"},
-			{map[string]any{"sources": []any{map[string]any{"type": "tool_result", "content": "x", "timestamp": "yesterday"}}}, "sources[0].timestamp"},
-			{map[string]any{"sources": []any{map[string]any{"type": "tool_result", "content": "x", "relevance": 2}}}, "sources[0].relevance"},
-			{map[string]any{"sources": []any{tool}, "encoding": "no_such_base"}, "encoding"},
-		}
-		for _, tt := range tests {
-			t.Run(tt.field, func(t *testing.T) {
-				e := e.In(t)
-				err := e.CallError("acode/packContext", tt.params)
-				if err.Code != -32602 || !strings.Contains(err.Message, tt.field+":") {
-					t.Errorf("error %d %q, want -32602 naming %s", err.Code, err.Message, tt.field)
-				}
-			})
-		}
-	})
-	t.Run("domain failures", func(t *testing.T) {
-		e := e.In(t)
-		tests := []struct {
-			name   string
-			params any
-			code   string
-		}{
-			{"no content", map[string]any{"includeOpenFiles": false}, "ACODE-CTX-004"},
-			{"everything excluded", map[string]any{"includeOpenFiles": false, "sources": []any{
-				map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root, ".env"))}}}, "ACODE-CTX-004"},
-			{"available is zero", map[string]any{"sources": []any{tool},
-				"budget": map[string]any{"totalTokens": 1000, "systemReserve": 600, "responseReserve": 400}}, "ACODE-CTX-003"},
-			{"available is negative", map[string]any{"sources": []any{tool},
-				"budget": map[string]any{"totalTokens": 1000, "systemReserve": 900, "responseReserve": 400}}, "ACODE-CTX-003"},
-		}
-		for _, tt := range tests {
-			t.Run(tt.name, func(t *testing.T) {
-				e := e.In(t)
-				err := e.CallError("acode/packContext", tt.params)
-				if err.Code != -32803 || err.DataCode() != tt.code {
-					t.Errorf("error %d data %s (%s), want -32803 with data.code %s", err.Code, err.Data, err.Message, tt.code)
-				}
-			})
-		}
-	})
-}
-
 func TestE2EDeterministic(t *testing.T) {
 	root := sample(t)
 	args := []string{"pack", "--json", "--query", "empty cart checkout", "--search", "Cart", "--budget", "3000", "--system-reserve", "0", "--response-reserve", "0"}
