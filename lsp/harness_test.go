@@ -1,7 +1,6 @@
 package lsp
 
 import (
-	"bufio"
 	"bytes"
 	"context"
 	"encoding/json"
@@ -188,6 +187,3 @@ func jsonEqual(a, b []byte) bool {
 	ya, _ := json.Marshal(y)
 	return bytes.Equal(xa, ya)
 }
-
-// readFrame reads one base-protocol frame.
-func readFrame(r *bufio.Reader) ([]byte, error) { return lsptest.ReadFrame(r, true) }
