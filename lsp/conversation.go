@@ -29,7 +29,7 @@ func (s *Server) tokenizerFor(model, encoding, field string) (tokenizer.Tokenize
 	if model == "" && encoding == "" {
 		return s.conf.env().tok, nil
 	}
-	t, err := s.conf.tokenizer(model, encoding, 0)
+	t, err := s.conf.tokenizers.Get(model, encoding, 0)
 	if err != nil {
 		return nil, rpc.NewInvalidParams(field, "%v", err)
 	}

@@ -161,9 +161,9 @@ func (c *configState) rebuildLocked(why string) {
 func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	tc := cfg.Context.Tokenizer
 	model, encoding := pack.ConfiguredTokenizer(cfg)
-	tok, err := c.tokenizer(model, encoding, tc.CacheSize)
+	tok, err := c.tokenizers.Get(model, encoding, tc.CacheSize)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
 	}
 	if encoding != "" && model == "" {
 		model = encoding
@@ -183,16 +183,6 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	e.engine = pack.NewEngine(cfg, e.workspace)
 	e.engine.Tokenizers = c.tokenizers
 	return e, nil
-}
-
-// tokenizer returns the cached tokenizer of a model or an encoding (the
-// encoding wins), sharing one cache per encoding across reloads.
-func (c *configState) tokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
-	t, err := c.tokenizers.Get(model, encoding, cacheSize)
-	if err != nil {
-		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
-	}
-	return t, nil
 }
 
 // configMessage is the text shown to the user for a configuration error.
