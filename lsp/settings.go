@@ -48,6 +48,7 @@ type configState struct {
 	// tokenizers are the server's tokenizers, one count cache per
 	// encoding, kept across reloads and shared with every engine.
 	tokenizers *tokenizer.Registry
+	index      workspaceIndex // persistent index of the roots (index.go)
 }
 
 // newConfigState starts with the defaults and no roots.
@@ -182,6 +183,9 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	}
 	e.engine = pack.NewEngine(cfg, e.workspace)
 	e.engine.Tokenizers = c.tokenizers
+	if e.workspace != nil {
+		e.engine.Index = c.index.forRoots(c.s, roots)
+	}
 	return e, nil
 }
 
