@@ -44,12 +44,7 @@ type layout struct {
 }
 
 func newLayout(ctx context.Context, src []byte, count Counter, opts Options) *layout {
-	li := newLineIndex(src)
-	lines := make([]int, li.count())
-	for i := range lines {
-		lines[i] = -1
-	}
-	return &layout{ctx: ctx, li: li, count: count, opts: opts.withDefaults(), memo: map[[2]int]int{}, lines: lines}
+	return &layout{ctx: ctx, li: newLineIndex(src), count: count, opts: opts.withDefaults(), memo: map[[2]int]int{}}
 }
 
 // tokens counts lines first..last.
@@ -81,6 +76,12 @@ func (l *layout) countRange(first, last int) int {
 }
 
 func (l *layout) lineTokens(i int) int {
+	if l.lines == nil { // made on first use: most layouts of structured files never count single lines
+		l.lines = make([]int, l.li.count())
+		for k := range l.lines {
+			l.lines[k] = -1
+		}
+	}
 	if l.lines[i] < 0 {
 		l.lines[i] = l.countRange(i, i)
 	}
@@ -349,6 +350,10 @@ func (l *layout) layoutDecls(ds []decl) ([]Chunk, error) {
 	}
 	var us []unit
 	for _, u := range l.partition(0, n-1, ds, true) {
+		if u.members == nil && l.tokens(u.first, u.last) <= l.opts.MaxTokens {
+			us = append(us, u) // what fit returns, without a slice per unit
+			continue
+		}
 		ps, err := l.fit(u)
 		if err != nil {
 			return nil, err
