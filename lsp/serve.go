@@ -9,6 +9,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // Options configures [Serve]. The zero value works: no logging, defaults
@@ -37,6 +39,11 @@ type Options struct {
 
 // Defaults of [Options].
 const (
+	// DefaultMaxMessageBytes is the largest message body accepted when
+	// [Options].MaxMessageBytes is zero. Larger messages are answered with
+	// an error and skipped without being buffered.
+	DefaultMaxMessageBytes = rpc.DefaultMaxMessageBytes
+
 	DefaultBudgetDebounce = 200 * time.Millisecond
 	DefaultConfigPoll     = 2 * time.Second
 )
@@ -64,7 +71,7 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 	if max <= 0 {
 		max = DefaultMaxMessageBytes
 	}
-	stream := newFrameStream(in, out, max, log)
+	stream := rpc.NewStream(in, out, max, log)
 	conn := jsonrpc2.NewConn(stream)
 	s := newServer(ctx, conn, opts, log)
 	if setup != nil {

@@ -9,10 +9,12 @@ import (
 	"sync"
 	"time"
 
+	lru "github.com/hashicorp/golang-lru/v2"
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
@@ -30,12 +32,18 @@ type Engine struct {
 	// Ablate names relevance features to switch off (the evaluation's
 	// ablations, docs/quality.md); empty in normal use.
 	Ablate []string
+	// Index, when not nil, is the persistent per-file cache of term
+	// statistics and chunk boundaries (package index); nil means every
+	// file is scanned and chunked afresh.
+	Index FileIndex
+
+	chunks *lru.Cache[[32]byte, []chunker.Chunk] // chunk boundaries of packed files (chunks.go)
 }
 
 // NewEngine returns an engine for cfg; ws may be nil when there is no
 // workspace root (then only sources given with content can be packed).
 func NewEngine(cfg config.Config, ws *collector.Workspace) *Engine {
-	return &Engine{cfg: cfg, ws: ws}
+	return &Engine{cfg: cfg, ws: ws, chunks: newChunkCache()}
 }
 
 // Config returns the engine's configuration.
