@@ -121,7 +121,7 @@ func BenchmarkPackNetHTTP(b *testing.B) {
 			b.ResetTimer()
 			for i := 0; i < b.N; i++ {
 				if mode == "cold" {
-					chunkCache.Purge()
+					e.chunks.Purge()
 				}
 				res, err := e.Pack(context.Background(), req, nil, nil)
 				if err != nil {

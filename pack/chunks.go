@@ -15,11 +15,20 @@ import (
 	"github.com/acode-lsp/acode-lsp/collector"
 )
 
-// chunkCache keeps the chunk boundaries of recently packed files, keyed by
-// path, content hash, options and encoding, so a warm pack does not parse
-// again. Entries hold no text (contents are re-cut on a hit), about 100
-// bytes a chunk; 4,096 files bound it.
-var chunkCache, _ = lru.New[[32]byte, []chunker.Chunk](4096)
+// chunkCacheFiles bounds an engine's chunk cache ([Engine] chunks): the
+// chunk boundaries of recently packed files, keyed by path, content hash,
+// options and encoding, so a warm pack does not parse again. Entries hold
+// no text (contents are re-cut on a hit), about 100 bytes a chunk.
+const chunkCacheFiles = 4096
+
+// newChunkCache returns an empty chunk cache.
+func newChunkCache() *lru.Cache[[32]byte, []chunker.Chunk] {
+	c, err := lru.New[[32]byte, []chunker.Chunk](chunkCacheFiles)
+	if err != nil {
+		panic(fmt.Sprintf("pack: chunk cache: %v", err)) // only for a size ≤ 0
+	}
+	return c
+}
 
 func chunkKey(path, content string, opts chunker.Options, encoding string) [32]byte {
 	h := sha256.New()
@@ -166,7 +175,7 @@ func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []ch
 		return chunker.SplitLines(data, 1, n, count, opts)
 	}
 	key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
-	if c, ok := chunkCache.Get(key); ok {
+	if c, ok := p.e.chunks.Get(key); ok {
 		chunks := make([]chunker.Chunk, len(c))
 		for i, ch := range c {
 			ch.Content = s.Content[ch.StartByte:ch.EndByte]
@@ -187,7 +196,7 @@ func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []ch
 			ch.Content = "" // re-cut from the text on a hit: the cache holds no file text
 			slim[i] = ch
 		}
-		chunkCache.Add(key, slim)
+		p.e.chunks.Add(key, slim)
 	}
 	return chunks
 }
