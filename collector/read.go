@@ -68,32 +68,14 @@ func (w *Workspace) read(ctx context.Context, t SourceType, path string, given *
 // named before resolving symlinks, also tried in the overlay. given, when
 // not nil, is the text to use instead of the overlay's or the disk's.
 func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
-	if secret, why := IsSecretPath(rel); secret {
-		return Source{}, w.exclude(t, rel, ReasonSecret, why, sizeOf(info))
+	text, mod, ok, x := w.precheck(t, abs, rel, info, statErr, alias, given)
+	if x != nil {
+		return Source{}, x
 	}
-	var (
-		data []byte
-		mod  time.Time
-	)
-	text, m, ok := w.openOverlay(abs, alias)
-	if given != nil {
-		text, m, ok = *given, time.Time{}, true
-	}
+	var data []byte
 	if ok {
-		if int64(len(text)) > w.maxSize {
-			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(int64(len(text)), w.maxSize), int64(len(text)))
-		}
-		data, mod = []byte(text), m
+		data = []byte(text)
 	} else {
-		if statErr != nil {
-			return Source{}, w.exclude(t, rel, ReasonUnreadable, describeErr(statErr), 0)
-		}
-		if !info.Mode().IsRegular() {
-			return Source{}, w.exclude(t, rel, ReasonUnreadable, "not a regular file ("+safeio.Kind(info.Mode())+")", 0)
-		}
-		if info.Size() > w.maxSize {
-			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(info.Size(), w.maxSize), info.Size())
-		}
 		var err error
 		data, err = readRegular(ctx, abs, info, w.maxSize)
 		var grew *grewError
@@ -106,12 +88,41 @@ func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, in
 		mod = info.ModTime()
 	}
 	size := int64(len(data))
-	text, reason, detail := checkContent(data)
+	checked, reason, detail := checkContent(data)
 	if reason != "" {
 		return Source{}, w.exclude(t, rel, reason, detail, size)
 	}
-	content, n := redactCached(text)
+	content, n := redactCached(checked)
 	return Source{Type: t, Path: DisplayPath(rel), AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
+}
+
+// precheck applies the per-file rules that need no content: a secret file
+// name; for text from the overlay (or given) the size cap; for a file on
+// disk a stat error, a file that is not regular, the size cap. It returns
+// the overlay's (or the given) text when there is one (ok), with its time.
+func (w *Workspace) precheck(t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (text string, mod time.Time, ok bool, x *Exclusion) {
+	if secret, why := IsSecretPath(rel); secret {
+		return "", time.Time{}, false, w.exclude(t, rel, ReasonSecret, why, sizeOf(info))
+	}
+	text, mod, ok = w.openOverlay(abs, alias)
+	if given != nil {
+		text, mod, ok = *given, time.Time{}, true
+	}
+	if ok {
+		if int64(len(text)) > w.maxSize {
+			return "", time.Time{}, false, w.exclude(t, rel, ReasonTooLarge, overCap(int64(len(text)), w.maxSize), int64(len(text)))
+		}
+		return text, mod, true, nil
+	}
+	switch {
+	case statErr != nil:
+		return "", time.Time{}, false, w.exclude(t, rel, ReasonUnreadable, describeErr(statErr), 0)
+	case !info.Mode().IsRegular():
+		return "", time.Time{}, false, w.exclude(t, rel, ReasonUnreadable, "not a regular file ("+safeio.Kind(info.Mode())+")", 0)
+	case info.Size() > w.maxSize:
+		return "", time.Time{}, false, w.exclude(t, rel, ReasonTooLarge, overCap(info.Size(), w.maxSize), info.Size())
+	}
+	return "", time.Time{}, false, nil
 }
 
 // openOverlay asks the overlay for abs, then for its alias.

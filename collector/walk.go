@@ -10,17 +10,29 @@ import (
 	"sort"
 )
 
-// walk is the state of one Walk: what it found and what it has visited, so
+// FileRef is a workspace file the walk let in by everything that needs no
+// content (ignore files, exclude globs, secret names, the size cap,
+// symlinks, special files); nothing of it was read yet. [Workspace.ReadRef]
+// reads it through the content rules.
+type FileRef struct {
+	Abs  string      // absolute path, symlinks resolved
+	Path string      // display path (what Source.Path would be)
+	Info fs.FileInfo // stat result of the walk (size, mtime, mode; Sys() has the inode)
+
+	rel   string // workspace-relative path before DisplayPath
+	alias string // the path as met before resolving symlinks (also tried in the overlay)
+}
+
+// walk is the state of one List: what it found and what it has visited, so
 // that symlinks cannot loop and no file is listed twice.
 type walk struct {
-	w       *Workspace
-	t       SourceType
-	sources []Source
-	excl    []Exclusion
-	dirs    map[string]bool  // resolved directories walked
-	files   map[string]bool  // resolved files listed or excluded
-	bytes   int64            // text gathered so far
-	report  func(int, int64) // see WithProgress; nil: none
+	w     *Workspace
+	t     SourceType
+	refs  []FileRef
+	excl  []Exclusion
+	dirs  map[string]bool // resolved directories walked
+	files map[string]bool // resolved files listed or excluded
+	pre   *prefetcher     // reads directories ahead of the walk; nil: none
 }
 
 // MaxWalkBytes bounds the text one Walk (and so one Search) gathers: 256
@@ -42,23 +54,54 @@ func (e *WalkLimitError) Error() string {
 // Unwrap makes errors.Is(err, ErrWalkLimit) true.
 func (e *WalkLimitError) Unwrap() error { return ErrWalkLimit }
 
-// over returns the error of a walk past MaxWalkBytes, or nil.
-func (st *walk) over() error {
-	if st.bytes > MaxWalkBytes {
-		return &WalkLimitError{Max: MaxWalkBytes, Size: st.bytes}
-	}
-	return nil
-}
-
 // Walk lists the files under paths (absolute, or relative to the primary
 // root; none means every root) and returns those let in as sources of type t,
 // with the exclusions and their reasons. Sources are in lexical order of
 // Path, exclusions by Path then Reason. An ignored directory is not entered
 // and appears once, as a directory. .git is skipped silently. A path that
 // does not exist is an error (wrapping fs.ErrNotExist); a canceled ctx stops
-// the walk with ctx's error.
+// the walk with ctx's error. Walk is [Workspace.List] followed by
+// [Workspace.ReadRef] of every file listed, so the two agree.
 func (w *Workspace) Walk(ctx context.Context, t SourceType, paths ...string) ([]Source, []Exclusion, error) {
-	st := &walk{w: w, t: t, dirs: map[string]bool{}, files: map[string]bool{}, report: progressOf(ctx)}
+	refs, excl, err := w.List(ctx, t, paths...)
+	if err != nil {
+		return nil, nil, err
+	}
+	report := progressOf(ctx)
+	sources := []Source{}
+	var bytes int64
+	for _, f := range refs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("collector: walk: %w", err)
+		}
+		s, x := w.ReadRef(ctx, t, f)
+		if x != nil {
+			excl = append(excl, *x)
+			continue
+		}
+		sources = append(sources, s)
+		bytes += int64(len(s.Content))
+		if report != nil {
+			report(len(sources)+len(excl), bytes)
+		}
+		if bytes > MaxWalkBytes {
+			return nil, nil, &WalkLimitError{Max: MaxWalkBytes, Size: bytes}
+		}
+	}
+	sortExclusions(excl)
+	return sources, excl, nil
+}
+
+// List walks paths as [Workspace.Walk] does but reads no file: it returns
+// the files let in by every rule that needs no content, in lexical order of
+// Path, and the exclusions those rules made (by Path, then Reason).
+// Directories are read in parallel by a few workers ahead of the walk;
+// every decision is taken in the order of a sequential walk, so the result
+// does not depend on scheduling.
+func (w *Workspace) List(ctx context.Context, t SourceType, paths ...string) ([]FileRef, []Exclusion, error) {
+	st := &walk{w: w, t: t, dirs: map[string]bool{}, files: map[string]bool{}}
+	st.pre = newPrefetcher(ctx, w)
+	defer st.pre.stop()
 	if len(paths) == 0 {
 		for _, r := range w.roots {
 			if err := st.dir(ctx, r, r.abs, r.chain); err != nil {
@@ -70,28 +113,41 @@ func (w *Workspace) Walk(ctx context.Context, t SourceType, paths ...string) ([]
 		if err := st.named(ctx, p); err != nil {
 			return nil, nil, err
 		}
-		if err := st.over(); err != nil {
-			return nil, nil, err
-		}
 	}
-	sort.Slice(st.sources, func(i, j int) bool { return st.sources[i].Path < st.sources[j].Path })
-	sort.Slice(st.excl, func(i, j int) bool {
-		a, b := st.excl[i], st.excl[j]
+	sort.Slice(st.refs, func(i, j int) bool { return st.refs[i].Path < st.refs[j].Path })
+	sortExclusions(st.excl)
+	if st.refs == nil {
+		st.refs = []FileRef{}
+	}
+	if st.excl == nil {
+		st.excl = []Exclusion{}
+	}
+	return st.refs, st.excl, nil
+}
+
+// ReadRef reads, checks (binary, UTF-8, size, safeio) and redacts one file
+// that [Workspace.List] let in, as Walk would have: the open document's
+// text when the overlay has it, else the disk.
+func (w *Workspace) ReadRef(ctx context.Context, t SourceType, f FileRef) (Source, *Exclusion) {
+	rel := f.rel
+	if rel == "" {
+		rel = f.Path
+	}
+	return w.admit(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil)
+}
+
+// sortExclusions orders exclusions by Path, then Reason.
+func sortExclusions(excl []Exclusion) {
+	sort.Slice(excl, func(i, j int) bool {
+		a, b := excl[i], excl[j]
 		if a.Path != b.Path {
 			return a.Path < b.Path
 		}
 		return a.Reason < b.Reason
 	})
-	if st.sources == nil {
-		st.sources = []Source{}
-	}
-	if st.excl == nil {
-		st.excl = []Exclusion{}
-	}
-	return st.sources, st.excl, nil
 }
 
-// named walks one path given to Walk.
+// named walks one path given to List.
 func (st *walk) named(ctx context.Context, p string) error {
 	w := st.w
 	abs := w.absPath(p)
@@ -135,7 +191,7 @@ func (st *walk) named(ctx context.Context, p string) error {
 			return nil
 		}
 	}
-	st.add(w.admit(ctx, st.t, resolved, rel, info, nil, abs, nil))
+	st.add(resolved, rel, info, abs)
 	return nil
 }
 
@@ -151,31 +207,41 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 	st.dirs[abs] = true
 	w := st.w
 	chain = chain.with(w.loadIgnore(abs, ".gitignore"))
-	entries, err := os.ReadDir(abs)
-	if err != nil {
+	ld := st.pre.get(abs)
+	if ld.err != nil {
 		rel, _ := w.relResolved(abs)
-		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(err), 0))
+		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(ld.err), 0))
 		return nil
 	}
-	for _, e := range entries {
+	// Read ahead the subdirectories this walk will enter (in reverse, so
+	// that the workers take the first one first).
+	for i := len(ld.entries) - 1; i >= 0; i-- {
+		e := ld.entries[i]
+		if e.IsDir() && e.Name() != ".git" && ld.infos[i] != nil {
+			p := filepath.Join(abs, e.Name())
+			if ig, _ := w.decide(r, chain, p, true); !ig && !st.dirs[p] {
+				st.pre.ahead(p)
+			}
+		}
+	}
+	for i, e := range ld.entries {
 		if err := ctx.Err(); err != nil {
 			return fmt.Errorf("collector: walk: %w", err)
 		}
 		if e.Name() == ".git" {
 			continue
 		}
-		if err := st.entry(ctx, r, chain, filepath.Join(abs, e.Name()), e.Type()); err != nil {
-			return err
-		}
-		if err := st.over(); err != nil {
+		if err := st.entry(ctx, r, chain, filepath.Join(abs, e.Name()), e.Type(), ld.infos[i], ld.errs[i]); err != nil {
 			return err
 		}
 	}
 	return nil
 }
 
-// entry handles one directory entry at path p (not resolved) of type typ.
-func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string, typ fs.FileMode) error {
+// entry handles one directory entry at path p (not resolved) of type typ;
+// info and statErr are its os.Stat when the directory loader took it (not
+// for symlinks).
+func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string, typ fs.FileMode, info fs.FileInfo, statErr error) error {
 	w := st.w
 	rel := r.display(mustRel(r.abs, p))
 	target := p
@@ -195,10 +261,12 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 			st.skip(w.exclude(st.t, rel, ReasonOutside, "symlink resolves outside the workspace roots", 0))
 			return nil
 		}
+		info, statErr = os.Stat(target)
+	} else if info == nil && statErr == nil {
+		info, statErr = os.Stat(target)
 	}
-	info, err := os.Stat(target)
-	if err != nil {
-		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(err), 0))
+	if statErr != nil {
+		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(statErr), 0))
 		return nil
 	}
 	isDir := info.IsDir()
@@ -240,24 +308,21 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 	}
 	st.files[target] = true
 	targetRel, _ := w.relResolved(target)
-	st.add(w.admit(ctx, st.t, target, targetRel, info, nil, p, nil))
+	st.add(target, targetRel, info, p)
 	return nil
 }
 
 // skip records an exclusion.
 func (st *walk) skip(e *Exclusion) { st.excl = append(st.excl, *e) }
 
-// add records a source or an exclusion.
-func (st *walk) add(s Source, e *Exclusion) {
-	if e != nil {
-		st.excl = append(st.excl, *e)
+// add lists the file abs shown as rel, or excludes it by the rules that
+// need no content (see [Workspace.precheck]).
+func (st *walk) add(abs, rel string, info fs.FileInfo, alias string) {
+	if _, _, _, x := st.w.precheck(st.t, abs, rel, info, nil, alias, nil); x != nil {
+		st.excl = append(st.excl, *x)
 		return
 	}
-	st.sources = append(st.sources, s)
-	st.bytes += int64(len(s.Content))
-	if st.report != nil {
-		st.report(len(st.sources)+len(st.excl), st.bytes)
-	}
+	st.refs = append(st.refs, FileRef{Abs: abs, Path: DisplayPath(rel), Info: info, rel: rel, alias: alias})
 }
 
 // mustRel is relSlash for a path known to be below base.

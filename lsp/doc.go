@@ -4,8 +4,9 @@
 // the acode/* requests of docs/design.md ("Language server contract").
 //
 // Start with [Serve], which speaks the protocol on a stream until the client
-// sends exit. The transport is in stream.go (framing that survives hostile
-// input) and dispatch.go (lifecycle, concurrency, cancellation, panics);
+// sends exit. The transport is in internal/rpc (framing that survives
+// hostile input) and dispatch.go (lifecycle, concurrency, cancellation,
+// panics);
 // every LSP method or notification has its own file, named after it
 // (initialize.go, did_change.go, code_lens.go, pack_context.go, …).
 // Handlers decode their params, call the pipeline (packages pack,

@@ -9,6 +9,8 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // Options configures [Serve]. The zero value works: no logging, defaults
@@ -33,10 +35,19 @@ type Options struct {
 	// ConfigPollInterval is how often the server checks .agent/config.yml
 	// itself when the client cannot watch files (0: DefaultConfigPoll).
 	ConfigPollInterval time.Duration
+	// WorkspaceIndex keeps the persistent workspace index of each root in
+	// the user's cache directory (docs/index.md); the command turns it on
+	// unless --no-index.
+	WorkspaceIndex bool
 }
 
 // Defaults of [Options].
 const (
+	// DefaultMaxMessageBytes is the largest message body accepted when
+	// [Options].MaxMessageBytes is zero. Larger messages are answered with
+	// an error and skipped without being buffered.
+	DefaultMaxMessageBytes = rpc.DefaultMaxMessageBytes
+
 	DefaultBudgetDebounce = 200 * time.Millisecond
 	DefaultConfigPoll     = 2 * time.Second
 )
@@ -64,7 +75,7 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 	if max <= 0 {
 		max = DefaultMaxMessageBytes
 	}
-	stream := newFrameStream(in, out, max, log)
+	stream := rpc.NewStream(in, out, max, log)
 	conn := jsonrpc2.NewConn(stream)
 	s := newServer(ctx, conn, opts, log)
 	if setup != nil {
@@ -88,6 +99,7 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 		code = 0
 	}
 	s.stop()
+	s.conf.index.close()
 	if err := stream.Close(); err != nil {
 		log.Debug("close input", zap.Error(err))
 	}

@@ -30,6 +30,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/index"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -52,6 +53,10 @@ type Options struct {
 	Version string
 	// Stats records the packs of this server; nil means a new recorder.
 	Stats *pack.Recorder
+	// WorkspaceIndex keeps the persistent workspace index of the roots in
+	// the user's cache directory (docs/index.md); the command turns it on
+	// unless --no-index.
+	WorkspaceIndex bool
 }
 
 // Server is the acode-lsp MCP server: the tools and the workspace state
@@ -63,11 +68,16 @@ type Server struct {
 	stats *pack.Recorder
 	heavy chan struct{} // bounds the tool calls running at once
 	seq   atomic.Uint64 // request ids
+	// tokenizers are the server's tokenizers, one count cache per
+	// encoding, shared by every engine and tool call.
+	tokenizers *tokenizer.Registry
 
 	mu         sync.Mutex
 	env        *env
-	rootsAsked bool     // the client's roots were asked for (and are current)
-	roots      []string // the client's file roots, when it offered any
+	rootsAsked bool       // the client's roots were asked for (and are current)
+	roots      []string   // the client's file roots, when it offered any
+	index      *index.Set // the workspace index of indexRoots (index.go)
+	indexRoots []string
 }
 
 // env is what a tool call needs of the workspace: the roots, the
@@ -80,6 +90,8 @@ type env struct {
 	cfgErr error // the config file is invalid: every tool call says why
 	ws     *collector.Workspace
 	engine *pack.Engine
+	// tokenizers is the server's registry ([Server] tokenizers).
+	tokenizers *tokenizer.Registry
 }
 
 // New returns a server with the four tools.
@@ -102,7 +114,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mcp: root: %w", err)
 	}
 	opts.Root = abs
-	s := &Server{opts: opts, log: opts.Logger, stats: opts.Stats, heavy: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+	s := &Server{opts: opts, log: opts.Logger, stats: opts.Stats, heavy: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), tokenizers: tokenizer.NewRegistry()}
 	if s.log == nil {
 		s.log = zap.NewNop()
 	}
@@ -129,6 +141,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	s.log.Info("serving MCP", zap.String("root", collector.EscapePath(s.opts.Root)), zap.Int("maxResultTokens", s.opts.MaxResultTokens))
 	err := s.sdk.Run(ctx, t)
+	s.closeIndex()
 	st := s.Stats()
 	s.log.Info("MCP session ended", zap.Int("packs", st.Packs), zap.Int("failed", st.Failed), zap.Float64("p50Ms", st.LatencyMs.P50),
 		zap.Float64("p95Ms", st.LatencyMs.P95), zap.Float64("utilization", st.Tokens.Utilization), zap.Float64("cacheHitRate", st.Cache.HitRate))
@@ -156,7 +169,7 @@ func (nopWriteCloser) Close() error { return nil }
 
 // Stats returns the statistics of the packs this server answered.
 func (s *Server) Stats() pack.PackStats {
-	return s.stats.Snapshot(pack.SharedCacheStats()...)
+	return s.stats.Snapshot(s.tokenizers.Stats()...)
 }
 
 // call is the state of one tool call.
@@ -297,7 +310,7 @@ func (c *call) tokenizerFor(model, encoding, field string) (tokenizer.Tokenizer,
 	} else if encoding != "" {
 		field = "encoding"
 	}
-	t, err := pack.SharedTokenizer(model, encoding, c.env.cfg.Context.Tokenizer.CacheSize)
+	t, err := c.env.tokenizers.Get(model, encoding, c.env.cfg.Context.Tokenizer.CacheSize)
 	if err != nil {
 		return nil, invalidParams(field, err.Error())
 	}
@@ -334,7 +347,7 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 
 // build makes the workspace state of roots.
 func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env {
-	e := &env{roots: roots, stamp: stamp, cfg: config.Default()}
+	e := &env{roots: roots, stamp: stamp, cfg: config.Default(), tokenizers: s.tokenizers}
 	if stamp.Exists {
 		cfg, err := config.Load(config.FilePath(roots[0]))
 		if err != nil {
@@ -354,6 +367,12 @@ func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env
 		e.ws = ws
 	}
 	e.engine = pack.NewEngine(e.cfg, e.ws)
+	e.engine.Tokenizers = s.tokenizers
+	if e.ws != nil {
+		if ix := s.indexFor(roots, log); ix != nil {
+			e.engine.Index = ix
+		}
+	}
 	log.Info("workspace", zap.Int("roots", len(roots)), zap.String("root", collector.EscapePath(roots[0])), zap.Bool("config", stamp.Exists))
 	return e
 }

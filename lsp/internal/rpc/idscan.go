@@ -1,4 +1,4 @@
-package lsp
+package rpc
 
 import (
 	"encoding/json"

@@ -1,4 +1,4 @@
-package lsp
+package rpc
 
 import (
 	"bufio"
@@ -23,11 +23,11 @@ type streamOutcome struct {
 	Errors  []string // "id code"
 }
 
-// readAll runs a frameStream over input until EOF.
+// readAll runs a Stream over input until EOF.
 func readAll(t *testing.T, input string, max int64) streamOutcome {
 	t.Helper()
 	var out bytes.Buffer
-	s := newFrameStream(strings.NewReader(input), &out, max, zap.NewNop())
+	s := NewStream(strings.NewReader(input), &out, max, zap.NewNop())
 	var got streamOutcome
 	for {
 		msg, _, err := s.Read(context.Background())
@@ -210,3 +210,32 @@ func FuzzFrameStream(f *testing.F) {
 }
 
 func itoa(n int) string { return strconv.Itoa(n) }
+
+// frame wraps a body in a base-protocol frame.
+func frame(body []byte) []byte {
+	return append([]byte("Content-Length: "+strconv.Itoa(len(body))+"\r\n\r\n"), body...)
+}
+
+// readFrame reads one base-protocol frame.
+func readFrame(r *bufio.Reader) ([]byte, error) {
+	length := -1
+	for {
+		line, err := r.ReadString('\n')
+		if err != nil {
+			return nil, err
+		}
+		line = strings.TrimSpace(line)
+		if line == "" {
+			break
+		}
+		if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
+			length, _ = strconv.Atoi(v)
+		}
+	}
+	if length < 0 {
+		return nil, errors.New("no Content-Length")
+	}
+	body := make([]byte, length)
+	_, err := io.ReadFull(r, body)
+	return body, err
+}

@@ -1,4 +1,4 @@
-package lsp
+package rpc
 
 import (
 	"bytes"
@@ -15,9 +15,9 @@ import (
 	"go.uber.org/zap"
 )
 
-// DefaultMaxMessageBytes is the largest message body [Serve] accepts when
-// [Options].MaxMessageBytes is zero. Larger messages are answered with an
-// error and skipped without being buffered.
+// DefaultMaxMessageBytes is the usual limit on a message body given to
+// [NewStream]. Larger messages are answered with an error and skipped
+// without being buffered.
 const DefaultMaxMessageBytes = 64 << 20
 
 // maxHeaderLine bounds one header line; longer lines are garbage.
@@ -26,17 +26,17 @@ const maxHeaderLine = 1024
 // headerMarker starts every frame of the LSP base protocol.
 var headerMarker = []byte("Content-Length:")
 
-// frameStream implements jsonrpc2.Stream for the LSP base protocol
+// Stream implements jsonrpc2.Stream for the LSP base protocol
 // ("Content-Length: N\r\n\r\n" then N bytes of JSON).
 //
 // Defect: jsonrpc2.NewStream fails the whole connection on the first
 // malformed frame (a bad header, invalid JSON, a message that is not a
 // request or a response), and it allocates whatever Content-Length claims,
-// up to 2 GiB. frameStream answers a malformed message with a JSON-RPC error
+// up to 2 GiB. Stream answers a malformed message with a JSON-RPC error
 // (carrying the request id when one can be found), resynchronises on the
 // next Content-Length header, and skips bodies over the size limit without
 // buffering them. Only a read error of the underlying stream ends it.
-type frameStream struct {
+type Stream struct {
 	r       *frameReader
 	out     io.Writer
 	closeIn func() error // closes the input when it is an io.Closer
@@ -47,9 +47,11 @@ type frameStream struct {
 	closed atomic.Bool
 }
 
-// newFrameStream reads frames from in and writes them to out.
-func newFrameStream(in io.Reader, out io.Writer, max int64, log *zap.Logger) *frameStream {
-	s := &frameStream{r: &frameReader{src: in}, out: out, max: max, log: log}
+// NewStream returns a Stream that reads frames from in and writes them to
+// out; bodies over max bytes are refused. Malformed input is logged on log
+// (the reason, never the content).
+func NewStream(in io.Reader, out io.Writer, max int64, log *zap.Logger) *Stream {
+	s := &Stream{r: &frameReader{src: in}, out: out, max: max, log: log}
 	if c, ok := in.(io.Closer); ok {
 		s.closeIn = c.Close
 	}
@@ -57,11 +59,11 @@ func newFrameStream(in io.Reader, out io.Writer, max int64, log *zap.Logger) *fr
 }
 
 // errStreamClosed is returned by Read and Write after Close.
-var errStreamClosed = errors.New("lsp: stream closed")
+var errStreamClosed = errors.New("rpc: stream closed")
 
 // Read implements jsonrpc2.Stream. It returns the next well-formed message;
 // malformed ones are answered here and skipped.
-func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
+func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 	var total int64
 	for {
 		if err := ctx.Err(); err != nil {
@@ -73,7 +75,7 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 		body, n, ferr, err := s.r.next(s.max)
 		total += n
 		if err != nil {
-			return nil, total, fmt.Errorf("lsp: read message: %w", err)
+			return nil, total, fmt.Errorf("rpc: read message: %w", err)
 		}
 		if ferr == nil {
 			var msg jsonrpc2.Message
@@ -88,7 +90,7 @@ func (s *frameStream) Read(ctx context.Context) (jsonrpc2.Message, int64, error)
 
 // decode checks a body before handing it to jsonrpc2.DecodeMessage, which
 // would otherwise end the connection on anything it cannot decode.
-func (s *frameStream) decode(body []byte) (jsonrpc2.Message, *frameError) {
+func (s *Stream) decode(body []byte) (jsonrpc2.Message, *frameError) {
 	if !json.Valid(body) {
 		// A Content-Length that was too large swallowed the start of the
 		// next frame: keep the first JSON value, or what precedes the next
@@ -153,7 +155,7 @@ func (s *frameStream) decode(body []byte) (jsonrpc2.Message, *frameError) {
 
 // reject answers a malformed message with an error response, unless it was
 // itself a response (answering those would start a loop).
-func (s *frameStream) reject(ctx context.Context, ferr *frameError) {
+func (s *Stream) reject(ctx context.Context, ferr *frameError) {
 	s.log.Warn("rejected malformed message", zap.Int32("code", int32(ferr.code)), zap.String("reason", ferr.msg))
 	if ferr.response {
 		return
@@ -177,20 +179,20 @@ func (s *frameStream) reject(ctx context.Context, ferr *frameError) {
 }
 
 // Write implements jsonrpc2.Stream.
-func (s *frameStream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
 	m, ok := msg.(json.Marshaler)
 	if !ok {
-		return 0, fmt.Errorf("lsp: write message: %T cannot be encoded", msg)
+		return 0, fmt.Errorf("rpc: write message: %T cannot be encoded", msg)
 	}
 	data, err := m.MarshalJSON()
 	if err != nil {
-		return 0, fmt.Errorf("lsp: encode message: %w", err)
+		return 0, fmt.Errorf("rpc: encode message: %w", err)
 	}
 	return s.writeFrame(ctx, data)
 }
 
 // writeFrame writes one frame: the header, then body.
-func (s *frameStream) writeFrame(ctx context.Context, body []byte) (int64, error) {
+func (s *Stream) writeFrame(ctx context.Context, body []byte) (int64, error) {
 	if err := ctx.Err(); err != nil {
 		return 0, err
 	}
@@ -202,25 +204,26 @@ func (s *frameStream) writeFrame(ctx context.Context, body []byte) (int64, error
 	defer s.wmu.Unlock()
 	n, err := io.WriteString(s.out, header)
 	if err != nil {
-		return int64(n), fmt.Errorf("lsp: write header: %w", err)
+		return int64(n), fmt.Errorf("rpc: write header: %w", err)
 	}
 	m, err := s.out.Write(body)
 	if err != nil {
-		return int64(n + m), fmt.Errorf("lsp: write body: %w", err)
+		return int64(n + m), fmt.Errorf("rpc: write body: %w", err)
 	}
 	return int64(n + m), nil
 }
 
 // Close implements jsonrpc2.Stream: it closes the input when it can.
 //
-// Defect: closing os.Stdin does not unblock a pending read, so Serve does
-// not rely on Close to stop; it returns when exit arrives (see serve.go).
-func (s *frameStream) Close() error {
+// Defect: closing os.Stdin does not unblock a pending read, so lsp.Serve
+// does not rely on Close to stop; it returns when exit arrives (see
+// lsp/serve.go).
+func (s *Stream) Close() error {
 	if s.closed.Swap(true) || s.closeIn == nil {
 		return nil
 	}
 	if err := s.closeIn(); err != nil {
-		return fmt.Errorf("lsp: close input: %w", err)
+		return fmt.Errorf("rpc: close input: %w", err)
 	}
 	return nil
 }
@@ -392,7 +395,7 @@ func (r *frameReader) seekMarker() (int, error) {
 }
 
 // errLongLine is a header line longer than maxHeaderLine.
-var errLongLine = errors.New("lsp: header line too long")
+var errLongLine = errors.New("rpc: header line too long")
 
 // peekLine returns the next line, "\n" included, without consuming it.
 func (r *frameReader) peekLine() ([]byte, error) {

@@ -1,0 +1,133 @@
+package collector
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"runtime"
+	"sync"
+)
+
+// dirLoad is one directory read for a walk: its entries in name order and
+// the os.Stat of each entry that is not a symlink (symlinks are resolved by
+// the walk itself, in order).
+type dirLoad struct {
+	once    sync.Once
+	entries []os.DirEntry
+	infos   []fs.FileInfo
+	errs    []error
+	err     error // reading the directory failed
+}
+
+// load reads the directory abs and stats its entries.
+func (ld *dirLoad) load(abs string) {
+	ld.entries, ld.err = os.ReadDir(abs)
+	if ld.err != nil {
+		return
+	}
+	ld.infos = make([]fs.FileInfo, len(ld.entries))
+	ld.errs = make([]error, len(ld.entries))
+	for i, e := range ld.entries {
+		if e.Type()&fs.ModeSymlink != 0 || e.Name() == ".git" {
+			continue
+		}
+		ld.infos[i], ld.errs[i] = os.Stat(filepath.Join(abs, e.Name()))
+	}
+}
+
+// prefetcher reads directories ahead of a sequential walk with a few
+// workers: the walk names the subdirectories it will enter (ahead), the
+// workers read them (most recently named first, which is the walk's
+// depth-first order) and the walk takes each result when it gets there
+// (get), reading the directory itself when no worker has started on it.
+// Only the reading is parallel; every decision stays in the walk, so the
+// result of a walk does not depend on scheduling. The queue holds at most
+// the directories named and not yet taken.
+type prefetcher struct {
+	ctx     context.Context
+	mu      sync.Mutex
+	cond    *sync.Cond
+	stack   []string
+	loads   map[string]*dirLoad
+	done    bool
+	workers sync.WaitGroup
+}
+
+// walkWorkers is the number of goroutines reading directories ahead of a
+// walk: reading is waiting on the file system more than computing, so a
+// few more than the CPUs.
+func walkWorkers() int { return min(16, max(4, 2*runtime.GOMAXPROCS(0))) }
+
+func newPrefetcher(ctx context.Context, w *Workspace) *prefetcher {
+	p := &prefetcher{ctx: ctx, loads: map[string]*dirLoad{}}
+	p.cond = sync.NewCond(&p.mu)
+	n := walkWorkers()
+	p.workers.Add(n)
+	for i := 0; i < n; i++ {
+		go p.work(w)
+	}
+	return p
+}
+
+// work reads the most recently named directory until the walk stops.
+func (p *prefetcher) work(w *Workspace) {
+	defer p.workers.Done()
+	for {
+		p.mu.Lock()
+		for len(p.stack) == 0 && !p.done {
+			p.cond.Wait()
+		}
+		if p.done {
+			p.mu.Unlock()
+			return
+		}
+		abs := p.stack[len(p.stack)-1]
+		p.stack = p.stack[:len(p.stack)-1]
+		ld := p.loads[abs]
+		p.mu.Unlock()
+		if ld == nil || p.ctx.Err() != nil {
+			continue
+		}
+		w.loadIgnore(abs, ".gitignore") // warms the cache the walk reads
+		ld.once.Do(func() { ld.load(abs) })
+	}
+}
+
+// ahead names a directory the walk will enter.
+func (p *prefetcher) ahead(abs string) {
+	p.mu.Lock()
+	defer p.mu.Unlock()
+	if p.done || p.loads[abs] != nil {
+		return
+	}
+	p.loads[abs] = &dirLoad{}
+	p.stack = append(p.stack, abs)
+	p.cond.Signal()
+}
+
+// get returns the directory abs read, waiting for a worker that is reading
+// it or reading it here.
+func (p *prefetcher) get(abs string) *dirLoad {
+	p.mu.Lock()
+	ld := p.loads[abs]
+	if ld == nil {
+		ld = &dirLoad{}
+	} else {
+		delete(p.loads, abs) // the worker keeps its pointer; the stack entry is skipped
+	}
+	p.mu.Unlock()
+	ld.once.Do(func() { ld.load(abs) })
+	return ld
+}
+
+// stop ends the workers and waits for them.
+func (p *prefetcher) stop() {
+	p.mu.Lock()
+	p.done = true
+	p.stack = nil
+	p.loads = nil
+	p.cond.Broadcast()
+	p.mu.Unlock()
+	p.workers.Wait()
+}
