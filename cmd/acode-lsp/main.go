@@ -42,9 +42,9 @@ func main() {
 
 // treesLeftToExit bounds the source bytes whose syntax trees a one-shot
 // command leaves to the process's exit instead of freeing them: a tree
-// holds about 20 times its source (measured on net/http: +45 MB of peak RSS
-// for 2.26 MB of Go), so this costs at most ~60 MB and covers the Go files of net/http).
-const treesLeftToExit = 3 << 20
+// holds about 22 times its source (net/http: +50 MB of peak RSS for 2.26 MB
+// of Go), so this costs at most ~22 MB (docs/benchmarks.md "Cold path").
+const treesLeftToExit = 1 << 20
 
 // signalGrace is how long a command may take to wind down after SIGINT or
 // SIGTERM before the process exits anyway.

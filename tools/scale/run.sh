@@ -17,7 +17,8 @@
 # persistent index is present; "warm" runs again with the cache the cold run
 # left. The files are read once before the first run, so both are measured
 # with the files in the OS page cache: cold means "no index", not "disk".
-# Wall time and peak RSS come from /usr/bin/time -v of the whole process.
+# Wall time, CPU time (user+sys) and peak RSS come from /usr/bin/time -v of
+# the whole process; on a loaded machine CPU time compares builds better.
 set -euo pipefail
 
 here=$(cd "$(dirname "$0")" && pwd)
@@ -52,7 +53,7 @@ tree_dir() {
 measure() {
 	local label=$1 cache=$2
 	shift 2
-	local best="" bestrss="" all=""
+	local best="" bestrss="" bestcpu="" all=""
 	for ((i = 0; i < SCALE_RUNS; i++)); do
 		local c=$cache
 		if [ "$cache" = fresh ]; then
@@ -65,23 +66,25 @@ measure() {
 			tail -5 "$log" >&2
 			exit 1
 		}
-		local wall rss
+		local wall rss cpu
 		wall=$(awk -F': ' '/Elapsed \(wall clock\)/ {n = split($2, a, ":"); s = 0; for (k = 1; k <= n; k++) s = s * 60 + a[k]; print s}' "$log")
 		rss=$(awk -F': ' '/Maximum resident set size/ {printf "%d", $2 / 1024}' "$log")
+		cpu=$(awk -F': ' '/User time|System time/ {s += $2} END {printf "%.2f", s}' "$log")
 		rm -f "$log"
 		[ "$cache" = fresh ] && rm -rf "$c"
-		all="$all ${wall}s"
+		all="$all ${wall}s/${cpu}s"
 		if [ -z "$best" ] || awk -v a="$wall" -v b="$best" 'BEGIN {exit !(a < b)}'; then
 			best=$wall
 			bestrss=$rss
+			bestcpu=$cpu
 		fi
 	done
-	printf '| %s | %s s | %s MB | %s |\n' "$label" "$best" "$bestrss" "${all# }"
+	printf '| %s | %s s | %s s | %s MB | %s |\n' "$label" "$best" "$bestcpu" "$bestrss" "${all# }"
 }
 
 mkdir -p "$SCALE_DIR"
-echo "| what | wall (fastest of $SCALE_RUNS) | peak RSS | every run |"
-echo "|---|---|---|---|"
+echo "| what | wall (fastest of $SCALE_RUNS) | its CPU (user+sys) | its peak RSS | every run (wall/CPU) |"
+echo "|---|---|---|---|---|"
 for t in $SCALE_TREES; do
 	dir=$(tree_dir "$t")
 	if [ ! -d "$dir" ]; then
