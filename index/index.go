@@ -116,7 +116,7 @@ func Open(root string, opt Options) (*Index, error) {
 		x.now = time.Now
 	}
 	if x.spill == 0 {
-		x.spill = 4 << 20
+		x.spill = 1 << 20
 	}
 	x.refreshLocked()
 	return x, nil
