@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
@@ -59,6 +60,8 @@ type Index struct {
 
 	qmu sync.Mutex
 	q   *query // the terms of the last lookup, resolved per segment
+
+	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 }
 
 // Root returns the workspace root the index serves.
@@ -184,6 +187,13 @@ func (x *Index) refreshLocked() {
 // the walk) and the counts of those of terms it holds; false when the index
 // has no entry for this version of the file.
 func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, counts map[string]int, ok bool) {
+	defer func() {
+		if ok {
+			x.termHits.Add(1)
+		} else {
+			x.termMisses.Add(1)
+		}
+	}()
 	st, ok := statOf(fi)
 	if !ok {
 		return 0, nil, false
@@ -327,7 +337,14 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 // Chunks returns the chunks cut for key from content, the text of the file
 // at abs (Content fields empty); false on a miss. The entry is keyed by the
 // content's hash, so it holds whatever the stat says.
-func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) ([]chunker.Chunk, bool) {
+func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (cs []chunker.Chunk, ok bool) {
+	defer func() {
+		if ok {
+			x.chunkHits.Add(1)
+		} else {
+			x.chunkMisses.Add(1)
+		}
+	}()
 	if _, ok := statOf(fi); !ok {
 		return nil, false
 	}
@@ -474,19 +491,22 @@ func (x *Index) Close() error {
 	return err
 }
 
-// Stats describes the index on disk.
+// Stats describes the index on disk and the lookups made since it was
+// opened.
 type Stats struct {
 	Segments int
 	Files    int // records, over all segments
 	Terms    int // dictionary entries, over all segments
 	Bytes    int64
+
+	TermHits, TermMisses, ChunkHits, ChunkMisses int64
 }
 
 // Stats returns the segments' count and size.
 func (x *Index) Stats() Stats {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	var st Stats
+	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load()}
 	for _, s := range x.segs {
 		st.Segments++
 		st.Files += s.nFiles
