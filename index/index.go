@@ -208,13 +208,17 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 			return 0, nil, false
 		}
 		for _, t := range terms {
-			h := termHash(t)
-			i := sort.Search(len(e.terms), func(i int) bool { return e.terms[i].h >= h })
-			if i < len(e.terms) && e.terms[i].h == h {
+			h, c := termHash(t), 0
+			for _, p := range e.terms {
+				if p.h == h {
+					c += int(p.c)
+				}
+			}
+			if c > 0 {
 				if counts == nil {
 					counts = map[string]int{}
 				}
-				counts[t] = int(e.terms[i].c)
+				counts[t] = c
 			}
 		}
 		return int(e.length), counts, true
@@ -297,25 +301,9 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 		e.terms = append(e.terms, posting{termHash(t), uint32(c)})
 		length += c
 	}
-	slices.SortFunc(e.terms, func(a, b posting) int {
-		if a.h < b.h {
-			return -1
-		} else if a.h > b.h {
-			return 1
-		}
-		return 0
-	})
-	// Two terms of one file with one 64-bit hash count as one.
-	out := e.terms[:0]
-	for _, p := range e.terms {
-		if n := len(out); n > 0 && out[n-1].h == p.h {
-			out[n-1].c += p.c
-			continue
-		}
-		out = append(out, p)
-	}
-	e.terms = out
-	e.length, e.uniq = uint32(length), uint32(len(out))
+	// Unsorted: the segment writer orders all postings at once (and adds
+	// up two terms of one file that share a 64-bit hash).
+	e.length, e.uniq = uint32(length), uint32(len(e.terms))
 
 	x.mu.Lock()
 	defer x.mu.Unlock()

@@ -352,6 +352,10 @@ func batchTerms(entries []*entry) termSource {
 				j := i
 				files = files[:0]
 				for ; j < len(seg) && seg[j].h == seg[i].h; j++ {
+					if n := len(files); n > 0 && files[n-1].f == seg[j].f {
+						files[n-1].c += seg[j].c // two terms of a file, one hash
+						continue
+					}
 					files = append(files, fileCount{seg[j].f, seg[j].c})
 				}
 				if err := yield(seg[i].h, files); err != nil {
