@@ -260,7 +260,7 @@ func (p *run) exclude(x collector.Exclusion) {
 		}
 		p.seenExcl[key] = true
 	}
-	p.excluded = append(p.excluded, Item{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
+	p.excluded = append(p.excluded, Entry{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
 }
 
 // PathFromURI returns the absolute, cleaned local path of a file: URI. The

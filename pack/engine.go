@@ -119,7 +119,7 @@ type run struct {
 	srcOf       []int                // source index of each item, by Item.Seq
 	cacheBefore tokenizer.CacheStats // the count cache when the pack started
 	factors     map[int]factors      // score factors by Item.Seq, when logging at debug
-	excluded    []Item
+	excluded    []Entry
 	seenExcl    map[string]bool
 	warnings    []string
 
@@ -188,11 +188,11 @@ func (p *run) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
 	dstats.TokensSaved += packed.TrimmedTokens
 	for _, it := range packed.Covered {
 		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
+		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
 	}
 	p.time("format+verify")
 	for _, it := range packed.Dropped {
-		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+		p.excluded = append(p.excluded, entryOf(it, "over_budget", ""))
 	}
 	if len(packed.Dropped) > 0 {
 		p.warnings = append(p.warnings, overBudgetWarning(packed.Dropped, p.alloc.Available))
@@ -253,7 +253,7 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 	dd := p.e.cfg.Context.Dedup
 	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
 	for _, r := range removed {
-		p.excluded = append(p.excluded, itemOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
+		p.excluded = append(p.excluded, entryOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
 	}
 	p.time("dedup")
 	p.stats.Candidates = len(cands)
@@ -363,7 +363,7 @@ func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter,
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
 			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
 		},
-		Included: make([]Item, 0, len(kept)),
+		Included: make([]Entry, 0, len(kept)),
 		Excluded: p.excluded,
 		Dedup:    dstats,
 		Warnings: p.warnings,
@@ -382,14 +382,14 @@ func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter,
 		c := it.Tokens + f.overhead(it, first)
 		est[it.Category] += c
 		estTotal += c
-		res.Included = append(res.Included, itemOf(it, "", ""))
+		res.Included = append(res.Included, entryOf(it, "", ""))
 	}
 	used := apportion(tokens, est, estTotal)
 	for _, c := range budget.Categories {
 		res.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: used[c]}
 	}
 	if res.Excluded == nil {
-		res.Excluded = []Item{}
+		res.Excluded = []Entry{}
 	}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
@@ -426,16 +426,16 @@ func apportion(total int, est map[string]int, estTotal int) map[string]int {
 	return out
 }
 
-// itemOf is the result entry of an item; an included one (no reason) says
+// entryOf is the result entry of an item; an included one (no reason) says
 // whether it holds whole chunks ("full") or outline lines ("outline").
-func itemOf(it *budget.Item, reason, detail string) Item {
+func entryOf(it *budget.Item, reason, detail string) Entry {
 	if reason == "" {
 		detail = "full"
 		if it.Outline {
 			detail = "outline"
 		}
 	}
-	return Item{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
+	return Entry{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
 }
 
 func describe(it *budget.Item) string {

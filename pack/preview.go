@@ -14,8 +14,8 @@ import (
 // up the selection's estimated costs (content and formatting), and the
 // budget's categories show those estimates as used.
 type Preview struct {
-	Included        []Item              `json:"included"`
-	Excluded        []Item              `json:"excluded"`
+	Included        []Entry             `json:"included"`
+	Excluded        []Entry             `json:"excluded"`
 	EstimatedTokens int                 `json:"estimatedTokens"`
 	Budget          BudgetResult        `json:"budget"`
 	Dedup           budget.DedupStats   `json:"dedup"`
@@ -56,13 +56,13 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 	dstats.TokensSaved += sel.TrimmedTokens
 	for _, it := range sel.Covered {
 		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
+		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
 	}
 	for _, it := range sel.OverBudget {
-		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+		p.excluded = append(p.excluded, entryOf(it, "over_budget", ""))
 	}
 	out := &Preview{
-		Included: make([]Item, 0, len(sel.Selected)),
+		Included: make([]Entry, 0, len(sel.Selected)),
 		Excluded: p.excluded,
 		Budget: BudgetResult{
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
@@ -71,7 +71,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 		Dedup: dstats, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok), Warnings: p.warnings,
 	}
 	for _, it := range sel.Selected {
-		out.Included = append(out.Included, itemOf(it, "", ""))
+		out.Included = append(out.Included, entryOf(it, "", ""))
 	}
 	for _, c := range budget.Categories {
 		out.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: int(sel.Used[c])}
@@ -81,7 +81,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 		out.Warnings = append(out.Warnings, overBudgetWarning(sel.OverBudget, p.alloc.Available))
 	}
 	if out.Excluded == nil {
-		out.Excluded = []Item{}
+		out.Excluded = []Entry{}
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}
