@@ -149,6 +149,7 @@ type run struct {
 	seenExcl    map[string]bool
 	warnings    []string
 
+	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
 	reads     map[readKey]readResult // files read in this request (limits.go)
 	charged   map[textKey]bool       // texts counted in bytesRead
 	bytesRead int64
