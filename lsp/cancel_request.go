@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 
 	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // cancelParams is the params of $/cancelRequest, with the id kept raw.
@@ -22,7 +24,7 @@ type cancelParams struct {
 func (s *Server) cancelRequest(_ context.Context, p *cancelParams) error {
 	key, ok := rawIDKey(p.ID)
 	if !ok {
-		return &fieldError{field: "id", msg: "must be an integer or a string"}
+		return &rpc.FieldError{Field: "id", Msg: "must be an integer or a string"}
 	}
 	if s.calls.cancel(key) {
 		s.log.Debug("request cancelled", zap.Stringer("id", key))

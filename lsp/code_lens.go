@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // codeLens handles textDocument/codeLens: on line 0 "<N> tokens · <P>% of
@@ -20,7 +22,7 @@ import (
 // is done. A document that is not open has no lenses; a request without a
 // document is invalid.
 func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
-	if err := required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
+	if err := rpc.Required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
 		return nil, err
 	}
 	doc, ok := s.docs.get(p.TextDocument.URI)

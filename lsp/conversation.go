@@ -9,6 +9,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // registerConversation adds the conversation-budget requests of docs/design.md
@@ -30,7 +31,7 @@ func (s *Server) tokenizerFor(model, encoding, field string) (tokenizer.Tokenize
 	}
 	t, err := s.conf.tokenizer(model, encoding, 0)
 	if err != nil {
-		return nil, invalidParams(field, "%v", err)
+		return nil, rpc.NewInvalidParams(field, "%v", err)
 	}
 	return t, nil
 }
@@ -47,16 +48,16 @@ func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
 	if !filepath.IsAbs(path) {
 		roots := s.conf.rootsCopy()
 		if len(roots) == 0 {
-			return nil, invalidParams("tokenizerFile", "%q is a relative path and there is no workspace root: give an absolute path to the tokenizer.json", file)
+			return nil, rpc.NewInvalidParams("tokenizerFile", "%q is a relative path and there is no workspace root: give an absolute path to the tokenizer.json", file)
 		}
 		path = filepath.Join(roots[0], path)
 	}
 	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil, invalidParams("tokenizerFile", "%q is not a readable file: name a Hugging Face tokenizer.json", file)
+		return nil, rpc.NewInvalidParams("tokenizerFile", "%q is not a readable file: name a Hugging Face tokenizer.json", file)
 	}
 	t, err := tokenizer.ForFile(path)
 	if err != nil {
-		return nil, invalidParams("tokenizerFile", "%v", err)
+		return nil, rpc.NewInvalidParams("tokenizerFile", "%v", err)
 	}
 	c := s.conf
 	c.tokMu.Lock()

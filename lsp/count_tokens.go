@@ -4,13 +4,13 @@ import (
 	"context"
 	"fmt"
 
-	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
-
 	"go.lsp.dev/protocol"
 
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // countTokensParams is the params of acode/countTokens: text or uri, and
@@ -44,9 +44,9 @@ type countTokensResult struct {
 func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countTokensResult, error) {
 	switch {
 	case p.Text != nil && p.URI != nil:
-		return nil, invalidParams("uri", "give text or uri, not both")
+		return nil, rpc.NewInvalidParams("uri", "give text or uri, not both")
 	case p.Text == nil && p.URI == nil:
-		return nil, invalidParams("text", "required (or uri)")
+		return nil, rpc.NewInvalidParams("text", "required (or uri)")
 	}
 	tok, err := s.tokenizerFor(p.Model, p.Encoding, "encoding")
 	if err != nil {
@@ -58,7 +58,7 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 		text, raw = *p.Text, *p.Text
 	} else {
 		if *p.URI == "" {
-			return nil, invalidParams("uri", "must not be empty")
+			return nil, rpc.NewInvalidParams("uri", "must not be empty")
 		}
 		var src collector.Source
 		if src, err = s.readSourceFull(ctx, *p.URI, errcode.TokenCount); err != nil {
@@ -69,7 +69,7 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 			// The file passed every rule; count it as the lens and
 			// `acode-lsp count` do, and give the pack's count beside it.
 			if raw, err = s.rawText(*p.URI, src.AbsPath); err != nil {
-				return nil, requestFailed(errcode.TokenCount, fmt.Sprintf("%s was not read: %v", collector.EscapePath(src.Path), err), map[string]any{"reason": string(collector.ReasonUnreadable), "path": src.Path})
+				return nil, rpc.NewRequestFailed(errcode.TokenCount, fmt.Sprintf("%s was not read: %v", collector.EscapePath(src.Path), err), map[string]any{"reason": string(collector.ReasonUnreadable), "path": src.Path})
 			}
 		}
 	}

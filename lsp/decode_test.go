@@ -9,6 +9,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 func TestDecodeParamsNamesThePath(t *testing.T) {
@@ -34,7 +35,7 @@ func TestDecodeParamsNamesThePath(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			err := decodeParams(json.RawMessage(tt.raw), tt.target)
+			err := rpc.DecodeParams(json.RawMessage(tt.raw), tt.target)
 			if err == nil {
 				t.Fatalf("decoded %s without an error", tt.raw)
 			}
@@ -47,7 +48,7 @@ func TestDecodeParamsNamesThePath(t *testing.T) {
 
 func TestFieldPathOfValidParams(t *testing.T) {
 	raw := json.RawMessage(`{"query":"q","sources":[{"type":"reference","uri":"file:///a","range":{"start":{"line":1,"character":0},"end":{"line":2,"character":0}},"timestamp":"2026-11-22T10:00:00Z"}]}`)
-	if diff := cmp.Diff("", fieldPath(raw, reflect.TypeOf(new(packParams)))); diff != "" {
+	if diff := cmp.Diff("", rpc.FieldPath(raw, reflect.TypeOf(new(packParams)))); diff != "" {
 		t.Errorf("valid params blamed (-want +got):\n%s", diff)
 	}
 }
@@ -65,7 +66,7 @@ func FuzzDecodeParams(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, raw string) {
-		err := decodeParams(json.RawMessage(raw), new(packParams))
+		err := rpc.DecodeParams(json.RawMessage(raw), new(packParams))
 		if err == nil {
 			return
 		}

@@ -6,6 +6,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // contentChange is one TextDocumentContentChangeEvent.
@@ -41,7 +43,7 @@ func (s *Server) didChange(_ context.Context, p *didChangeParams) error {
 		}
 		next, err := applyChange(text, *ch.Range, ch.Text)
 		if err != nil {
-			return &fieldError{field: fmt.Sprintf("contentChanges[%d].range", i), msg: err.Error()}
+			return &rpc.FieldError{Field: fmt.Sprintf("contentChanges[%d].range", i), Msg: err.Error()}
 		}
 		text = next
 	}

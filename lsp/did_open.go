@@ -5,6 +5,8 @@ import (
 	"time"
 
 	"go.lsp.dev/protocol"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // didOpen handles textDocument/didOpen: the document is kept in memory and
@@ -12,7 +14,7 @@ import (
 func (s *Server) didOpen(_ context.Context, p *protocol.DidOpenTextDocumentParams) error {
 	item := p.TextDocument
 	if item.URI == "" {
-		return &fieldError{field: "textDocument.uri", msg: "required"}
+		return &rpc.FieldError{Field: "textDocument.uri", Msg: "required"}
 	}
 	path, _ := uriToPath(item.URI) // "" for untitled: and other schemes
 	s.docs.put(&document{

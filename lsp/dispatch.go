@@ -14,6 +14,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -30,7 +31,7 @@ type notifyFunc func(ctx context.Context, params json.RawMessage) error
 func request[P, R any](fn func(context.Context, *P) (R, error)) requestFunc {
 	return func(ctx context.Context, raw json.RawMessage) (any, error) {
 		p := new(P)
-		if err := decodeParams(raw, p); err != nil {
+		if err := rpc.DecodeParams(raw, p); err != nil {
 			return nil, err
 		}
 		return fn(ctx, p)
@@ -41,7 +42,7 @@ func request[P, R any](fn func(context.Context, *P) (R, error)) requestFunc {
 func notification[P any](fn func(context.Context, *P) error) notifyFunc {
 	return func(ctx context.Context, raw json.RawMessage) error {
 		p := new(P)
-		if err := decodeParams(raw, p); err != nil {
+		if err := rpc.DecodeParams(raw, p); err != nil {
 			return err
 		}
 		return fn(ctx, p)
@@ -92,7 +93,7 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 	// request is cancelled that context would refuse the write.
 	replyCtx := context.WithoutCancel(ctx)
 	send := func(result any, err error) {
-		rerr := rpcError(ctx, err)
+		rerr := rpc.ToError(ctx, err, domainError)
 		if rerr != nil {
 			result = nil
 			s.log.Debug("request failed", append([]zap.Field{methodField(method), zap.Stringer("id", idString(call.ID())),
@@ -102,7 +103,7 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 		}
 		var e error
 		if rerr != nil {
-			e = rerr
+			e = rerr.Wire()
 		}
 		if werr := reply(replyCtx, result, e); werr != nil {
 			s.log.Warn("write response", methodField(method), zap.Error(werr))
@@ -113,16 +114,16 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 	switch {
 	case method == protocol.MethodInitialize:
 		if state != stateNew {
-			send(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, "invalid request: initialize was already received"))
+			send(nil, rpc.NewError(rpc.InvalidRequest, "invalid request: initialize was already received"))
 			return
 		}
 		send(s.safeRequest(ctx, method, request(s.initialize), call.Params()))
 		return
 	case state == stateNew:
-		send(nil, jsonrpc2.NewError(jsonrpc2.ServerNotInitialized, fmt.Sprintf("server not initialized: %s before initialize", method)))
+		send(nil, rpc.NewError(rpc.ServerNotInitialized, fmt.Sprintf("server not initialized: %s before initialize", method)))
 		return
 	case state == stateShutdown:
-		send(nil, jsonrpc2.NewError(jsonrpc2.InvalidRequest, fmt.Sprintf("invalid request: %s after shutdown", method)))
+		send(nil, rpc.NewError(rpc.InvalidRequest, fmt.Sprintf("invalid request: %s after shutdown", method)))
 		return
 	case method == protocol.MethodShutdown:
 		send(s.safeRequest(ctx, method, s.shutdown, call.Params()))
@@ -131,7 +132,7 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 
 	h, ok := s.requests[method]
 	if !ok {
-		send(nil, jsonrpc2.NewError(jsonrpc2.MethodNotFound, fmt.Sprintf("method not found: %s", method)))
+		send(nil, rpc.NewError(rpc.MethodNotFound, fmt.Sprintf("method not found: %s", method)))
 		return
 	}
 	hctx, cancel := context.WithCancel(s.ctx)
@@ -152,7 +153,7 @@ func (s *Server) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *j
 	if !started {
 		cancel()
 		s.calls.remove(key, p)
-		p.finish(nil, errCancelled())
+		p.finish(nil, rpc.NewError(rpc.RequestCancelled, "request cancelled"))
 	}
 }
 
@@ -162,7 +163,7 @@ func (s *Server) safeRequest(ctx context.Context, method string, h requestFunc, 
 	defer func() {
 		if v := recover(); v != nil {
 			s.log.Error("handler panicked", methodField(method), zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
-			result, err = nil, jsonrpc2.NewError(jsonrpc2.InternalError, fmt.Sprintf("internal error in %s: %v", method, v))
+			result, err = nil, rpc.NewError(rpc.InternalError, fmt.Sprintf("internal error in %s: %v", method, v))
 		}
 	}()
 	return h(ctx, params)
@@ -259,7 +260,7 @@ func (t *callTable) cancel(key idKey) bool {
 		return false
 	}
 	p.cancel()
-	p.finish(nil, errCancelled())
+	p.finish(nil, rpc.NewError(rpc.RequestCancelled, "request cancelled"))
 	return true
 }
 

@@ -5,8 +5,9 @@ import (
 	"errors"
 	"strings"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // errorFields describes an error for the log without echoing request
@@ -16,10 +17,10 @@ import (
 // leading words up to the first value, and the message's size.
 func errorFields(err error) []zap.Field {
 	msg := err.Error()
-	var je *jsonrpc2.Error
+	var je *rpc.Error
 	if errors.As(err, &je) {
 		msg = je.Message
-		if je.Code == jsonrpc2.InvalidParams {
+		if je.Code == rpc.InvalidParams {
 			field, _, _ := strings.Cut(strings.TrimPrefix(msg, "invalid params: "), ": ")
 			return []zap.Field{zap.String("field", safeField(field)), zap.Int("messageBytes", len(msg))}
 		}
@@ -27,7 +28,7 @@ func errorFields(err error) []zap.Field {
 			var d struct {
 				Code string `json:"code"`
 			}
-			if json.Unmarshal(*je.Data, &d) == nil && d.Code != "" {
+			if json.Unmarshal(je.Data, &d) == nil && d.Code != "" {
 				return []zap.Field{zap.String("dataCode", d.Code), zap.String("error", leadingWords(msg)), zap.Int("messageBytes", len(msg))}
 			}
 		}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // readSource returns the text of a document by URI for a request: an open
@@ -30,11 +31,11 @@ func (s *Server) readSourceFull(ctx context.Context, u protocol.DocumentURI, cod
 		if doc, ok := s.docs.get(u); ok {
 			return collector.Source{Content: doc.Text}, nil
 		}
-		return collector.Source{}, invalidParams("uri", "%v", err)
+		return collector.Source{}, rpc.NewInvalidParams("uri", "%v", err)
 	}
 	ws := s.conf.env().workspace
 	if ws == nil {
-		return collector.Source{}, requestFailed(code, fmt.Sprintf("%s is outside the workspace (the server has no workspace root)", path),
+		return collector.Source{}, rpc.NewRequestFailed(code, fmt.Sprintf("%s is outside the workspace (the server has no workspace root)", path),
 			map[string]any{"reason": string(collector.ReasonOutside)})
 	}
 	src, exc := ws.Read(ctx, collector.Reference, path)
@@ -49,7 +50,7 @@ func (s *Server) readSourceFull(ctx context.Context, u protocol.DocumentURI, cod
 		if exc.Detail != "" {
 			msg += " (" + exc.Detail + ")"
 		}
-		return collector.Source{}, requestFailed(code, msg, map[string]any{"reason": string(exc.Reason), "path": exc.Path})
+		return collector.Source{}, rpc.NewRequestFailed(code, msg, map[string]any{"reason": string(exc.Reason), "path": exc.Path})
 	}
 	return src, nil
 }

@@ -8,6 +8,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // methodReportUsage is acode/reportUsage (docs/design.md#rule-1's calibration).
@@ -37,19 +38,19 @@ func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokeni
 	model := strings.TrimSpace(p.Model)
 	switch {
 	case model == "":
-		return nil, invalidParams("model", "required: the model the provider counted for")
+		return nil, rpc.NewInvalidParams("model", "required: the model the provider counted for")
 	case len(model) > 200:
-		return nil, invalidParams("model", "longer than 200 characters")
+		return nil, rpc.NewInvalidParams("model", "longer than 200 characters")
 	case p.ActualTokens == nil:
-		return nil, invalidParams("actualTokens", "required: the provider's real token count")
+		return nil, rpc.NewInvalidParams("actualTokens", "required: the provider's real token count")
 	case *p.ActualTokens <= 0:
-		return nil, invalidParams("actualTokens", "must be positive")
+		return nil, rpc.NewInvalidParams("actualTokens", "must be positive")
 	case p.Text != nil && p.EstimatedTokens != nil:
-		return nil, invalidParams("estimatedTokens", "give text or estimatedTokens, not both")
+		return nil, rpc.NewInvalidParams("estimatedTokens", "give text or estimatedTokens, not both")
 	case p.Text == nil && p.EstimatedTokens == nil:
-		return nil, invalidParams("text", "required (or estimatedTokens)")
+		return nil, rpc.NewInvalidParams("text", "required (or estimatedTokens)")
 	case p.EstimatedTokens != nil && *p.EstimatedTokens <= 0:
-		return nil, invalidParams("estimatedTokens", "must be positive")
+		return nil, rpc.NewInvalidParams("estimatedTokens", "must be positive")
 	}
 	release, err := s.acquire(ctx)
 	if err != nil {
@@ -62,7 +63,7 @@ func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokeni
 	}
 	res, err := tokenizer.ReportUsage(r)
 	if res.Model == "" {
-		return nil, requestFailed(errcode.TokenCount, err.Error(), nil)
+		return nil, rpc.NewRequestFailed(errcode.TokenCount, err.Error(), nil)
 	}
 	if err != nil {
 		// Learned, but not saved: it holds for this process only.

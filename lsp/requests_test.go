@@ -3,7 +3,6 @@ package lsp
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"fmt"
 	"math/rand"
 	"strconv"
@@ -15,6 +14,7 @@ import (
 	"go.uber.org/goleak"
 
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // testMethods adds requests that only tests use: test/block waits until it
@@ -44,7 +44,7 @@ func testMethods(cancelled chan<- string) func(*Server) {
 			return nil, nil
 		}
 		s.requests["test/wrapped"] = func(context.Context, json.RawMessage) (any, error) {
-			return nil, fmt.Errorf("lsp: outer: %w", requestFailed(errcode.NoContent, "nothing to pack", nil))
+			return nil, fmt.Errorf("lsp: outer: %w", rpc.NewRequestFailed(errcode.NoContent, "nothing to pack", nil))
 		}
 	}
 }
@@ -257,12 +257,8 @@ func TestConcurrentPacksWithCancellation(t *testing.T) {
 			t.Errorf("pack %d answered %d times", i, k)
 		}
 	}
-	c.conn.Close()
-	c.mu.Lock()
-	for !c.closed {
-		c.waitLocked()
-	}
-	c.mu.Unlock()
+	c.CloseInput()
+	c.WaitOutputEnd()
 	if err := goleak.Find(ignore); err != nil {
 		t.Error(err)
 	}
@@ -303,30 +299,6 @@ func TestRawIDKey(t *testing.T) {
 			got, ok := rawIDKey(json.RawMessage(tt.raw))
 			if got != tt.want || ok != tt.ok {
 				t.Errorf("rawIDKey(%s) = %q, %v; want %q, %v", tt.raw, got, ok, tt.want, tt.ok)
-			}
-		})
-	}
-}
-
-func TestRPCErrorMapping(t *testing.T) {
-	cancelledCtx, cancel := context.WithCancel(context.Background())
-	cancel()
-	tests := []struct {
-		name string
-		ctx  context.Context
-		err  error
-		want jsonrpc2.Code
-	}{
-		{"context canceled", context.Background(), context.Canceled, -32800},
-		{"wrapped cancel", context.Background(), fmt.Errorf("x: %w", context.Canceled), -32800},
-		{"any error after cancel", cancelledCtx, errors.New("broken"), -32800},
-		{"plain error", context.Background(), errors.New("broken"), jsonrpc2.InternalError},
-		{"explicit", context.Background(), invalidParams("f", "bad"), jsonrpc2.InvalidParams},
-	}
-	for _, tt := range tests {
-		t.Run(tt.name, func(t *testing.T) {
-			if got := rpcError(tt.ctx, tt.err).Code; got != tt.want {
-				t.Errorf("code = %d, want %d", got, tt.want)
 			}
 		})
 	}

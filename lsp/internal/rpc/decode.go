@@ -1,4 +1,4 @@
-package lsp
+package rpc
 
 import (
 	"bytes"
@@ -9,32 +9,33 @@ import (
 	"sort"
 	"strings"
 	"time"
-
-	"go.lsp.dev/jsonrpc2"
 )
 
-// decodeParams decodes the params of a message into v. A params value of
-// the wrong type becomes a -32602 error whose message names the field.
-func decodeParams(raw json.RawMessage, v any) *jsonrpc2.Error {
+// DecodeParams decodes the params of a message into v, which must point to
+// a struct. Missing params, params that are not an object and a value of
+// the wrong type become a -32602 error whose message names the field by
+// its JSON path ("sources[1].uri"); a [FieldError] returned by a field's
+// UnmarshalJSON names its own field.
+func DecodeParams(raw json.RawMessage, v any) *Error {
 	raw = bytes.TrimSpace(raw)
 	if len(raw) == 0 || string(raw) == "null" {
-		return invalidParams("params", "missing")
+		return NewInvalidParams("params", "missing")
 	}
 	if raw[0] != '{' {
-		return invalidParams("params", "must be an object")
+		return NewInvalidParams("params", "must be an object")
 	}
 	if err := json.Unmarshal(raw, v); err != nil {
-		return decodeError(err, fieldPath(raw, reflect.TypeOf(v)))
+		return decodeError(err, FieldPath(raw, reflect.TypeOf(v)))
 	}
 	return nil
 }
 
 // decodeError describes a JSON decoding error as a -32602 error. path is
 // the JSON path of the value that does not decode ("" when unknown).
-func decodeError(err error, path string) *jsonrpc2.Error {
-	var fe *fieldError
+func decodeError(err error, path string) *Error {
+	var fe *FieldError
 	if errors.As(err, &fe) {
-		return invalidParams(fe.field, "%s", fe.msg)
+		return NewInvalidParams(fe.Field, "%s", fe.Msg)
 	}
 	var te *json.UnmarshalTypeError
 	if errors.As(err, &te) {
@@ -45,19 +46,19 @@ func decodeError(err error, path string) *jsonrpc2.Error {
 		if field == "" {
 			field = "params"
 		}
-		return invalidParams(field, "expected %s, got %s", jsonKind(te.Type.Kind().String()), te.Value)
+		return NewInvalidParams(field, "expected %s, got %s", jsonKind(te.Type.Kind().String()), te.Value)
 	}
 	if path == "" {
 		path = "params"
 	}
 	var pe *time.ParseError
 	if errors.As(err, &pe) {
-		return invalidParams(path, "%q is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)", pe.Value)
+		return NewInvalidParams(path, "%q is not an RFC 3339 time (e.g. 2026-11-22T10:00:00Z)", pe.Value)
 	}
-	return invalidParams(path, "%v", err)
+	return NewInvalidParams(path, "%v", err)
 }
 
-// fieldPath returns the JSON path ("sources[0].timestamp") of the part of
+// FieldPath returns the JSON path ("sources[0].timestamp") of the part of
 // raw that does not decode into a value of type t, or "" when no single
 // part is to blame. encoding/json names a field without the indices of the
 // arrays on its way ("sources.timestamp"), and not at all when the field's
@@ -66,11 +67,11 @@ func decodeError(err error, path string) *jsonrpc2.Error {
 // value is to blame (a type that decodes itself), the value is. It only
 // runs for params that failed to decode; its cost is bounded by the depth
 // of t.
-func fieldPath(raw json.RawMessage, t reflect.Type) string {
+func FieldPath(raw json.RawMessage, t reflect.Type) string {
 	return locate(raw, t, "")
 }
 
-// locate is fieldPath below path.
+// locate is FieldPath below path.
 func locate(raw json.RawMessage, t reflect.Type, path string) string {
 	for t.Kind() == reflect.Pointer {
 		t = t.Elem()
@@ -192,18 +193,22 @@ func jsonKind(kind string) string {
 	return kind
 }
 
-// fieldError is a params value that decodes but is not acceptable.
-type fieldError struct {
-	field, msg string
+// FieldError is a params value that decodes but is not acceptable. Returned
+// by a field's UnmarshalJSON, it becomes the -32602 error of
+// [DecodeParams], naming Field; notification handlers return it to have
+// the field logged.
+type FieldError struct {
+	Field string // JSON path of the value ("contentChanges[2].range")
+	Msg   string // what is wrong with it
 }
 
 // Error implements error.
-func (e *fieldError) Error() string { return fmt.Sprintf("%s: %s", e.field, e.msg) }
+func (e *FieldError) Error() string { return fmt.Sprintf("%s: %s", e.Field, e.Msg) }
 
-// required returns a -32602 error naming field when ok is false.
-func required(ok bool, field string) *jsonrpc2.Error {
+// Required returns a -32602 error naming field when ok is false, else nil.
+func Required(ok bool, field string) *Error {
 	if ok {
 		return nil
 	}
-	return invalidParams(field, "required")
+	return NewInvalidParams(field, "required")
 }
