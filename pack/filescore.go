@@ -56,8 +56,11 @@ const (
 	// before issue 14).
 	featFileFirst = "filefirst"
 	// candidateFactor: files are chunked in file rank order until their
-	// estimated tokens reach candidateFactor × the available budget.
+	// estimated tokens reach candidateFactor × the available budget, each
+	// file counting at most available/fileShare (a 100 KB bundle that
+	// holds every word of the query is one file, not the whole target).
 	candidateFactor = 8
+	fileShare       = 8
 	// minCandidateFiles: and at least this many files.
 	minCandidateFiles = 64
 	// bytesPerToken estimates a file's tokens from its size before it is
@@ -130,40 +133,51 @@ func (p *run) walkRanked() ([]source, error) {
 	}
 	terms := queryTerms(p.req.Query)
 	p.files = &fileSelection{terms: terms}
-	progress := newMeter(p.progress, "ranking", 0, 20, len(scans), total)
-	p.scanFiles(scans, terms, progress)
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
-	var texts []*fileScan
-	for _, s := range scans {
-		if s.excl != nil {
-			excls = append(excls, *s.excl)
-			continue
-		}
-		texts = append(texts, s)
-	}
-	p.scoreFiles(texts, terms)
-	order := append([]*fileScan(nil), texts...)
-	sort.SliceStable(order, func(i, j int) bool {
-		if order[i].score != order[j].score {
-			return order[i].score > order[j].score
-		}
-		return order[i].ref.Path < order[j].ref.Path
-	})
 	target := candidateFactor * p.alloc.Available
-	n, est := 0, int64(0)
-	for n < len(order) && (est < target || n < minCandidateFiles) {
-		est += order[n].size / bytesPerToken
-		n++
+	share := max(1, p.alloc.Available/fileShare)
+	// When every file would be chunked whatever its score (few files, or
+	// a target that covers the tree by the sizes listed), ranking is
+	// skipped: the files are read as a walk reads them.
+	var est int64
+	for _, s := range scans {
+		est += min(s.ref.Info.Size()/bytesPerToken, share)
 	}
-	keep := order[:n]
-	p.files.ranked, p.files.kept, p.files.rest = len(texts), n, order[n:]
-	for _, s := range p.files.rest {
-		p.files.bytes += s.size
+	keep := scans
+	if est >= target && len(scans) > minCandidateFiles {
+		progress := newMeter(p.progress, "ranking", 0, 20, len(scans), total)
+		p.scanFiles(scans, terms, progress)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var texts []*fileScan
+		for _, s := range scans {
+			if s.excl != nil {
+				excls = append(excls, *s.excl)
+				continue
+			}
+			texts = append(texts, s)
+		}
+		p.scoreFiles(texts, terms)
+		order := append([]*fileScan(nil), texts...)
+		sort.SliceStable(order, func(i, j int) bool {
+			if order[i].score != order[j].score {
+				return order[i].score > order[j].score
+			}
+			return order[i].ref.Path < order[j].ref.Path
+		})
+		n, est := 0, int64(0)
+		for n < len(order) && (est < target || n < minCandidateFiles) {
+			est += min(order[n].size/bytesPerToken, share)
+			n++
+		}
+		keep = order[:n]
+		p.files.ranked, p.files.kept, p.files.rest = len(texts), n, order[n:]
+		for _, s := range p.files.rest {
+			p.files.bytes += s.size
+		}
+		sort.Slice(keep, func(i, j int) bool { return keep[i].ref.Path < keep[j].ref.Path })
 	}
 	p.stats.FilesRanked, p.stats.FilesChunked, p.stats.BytesNotExamined = p.files.ranked, p.files.kept, p.files.bytes
-	sort.Slice(keep, func(i, j int) bool { return keep[i].ref.Path < keep[j].ref.Path })
 	srcs := make([]source, len(keep))
 	read := make([]*collector.Exclusion, len(keep))
 	parallel(ctx, len(keep), func(i int) {
@@ -212,11 +226,8 @@ func (f *fileSelection) notice() string {
 // Files the content rules refuse get their exclusion.
 func (p *run) scanFiles(scans []*fileScan, terms []string, progress *meter) {
 	ws, idx := p.e.ws, p.e.Index
-	lens := newLengths(terms)
-	index := make(map[string]int, len(terms))
-	for i, t := range terms {
-		index[t] = i
-	}
+	counter := newTermCounter(terms)
+	index := counter.index
 	parallel(p.ctx, len(scans), func(i int) {
 		s := scans[i]
 		s.tf = make([]uint16, len(terms))
@@ -240,17 +251,12 @@ func (p *run) scanFiles(scans []*fileScan, terms []string, progress *meter) {
 		s.size = int64(len(data))
 		text := unsafe.String(unsafe.SliceData(data), len(data))
 		if idx == nil {
-			scanTerms(text, false, lens, func(t []byte) {
-				if k, ok := index[string(t)]; ok && s.tf[k] < math.MaxUint16 {
-					s.tf[k]++
-				}
-			})
+			counter.count(text, s.tf)
 			return
 		}
 		// A miss: the full table goes to the index (as hashes), the
 		// query's terms come from it.
-		all := map[string]int{}
-		scanTerms(text, true, nil, func(t []byte) { all[string(t)]++ })
+		all := termTable(text)
 		idx.PutTerms(s.ref, data, all)
 		for k, t := range terms {
 			s.tf[k] = uint16(min(all[t], math.MaxUint16))
