@@ -75,7 +75,8 @@ type fileScan struct {
 	size  int64    // bytes of text
 	tf    []uint16 // occurrences of each query term (in queryTerms order)
 	excl  *collector.Exclusion
-	score float64
+	raw   float64 // file score before the built and test priors
+	score float64 // file score
 }
 
 // fileSelection is the outcome of a file-first walk, kept for ranking and
@@ -158,20 +159,9 @@ func (p *run) walkRanked() ([]source, error) {
 			texts = append(texts, s)
 		}
 		p.scoreFiles(texts, terms)
-		order := append([]*fileScan(nil), texts...)
-		sort.SliceStable(order, func(i, j int) bool {
-			if order[i].score != order[j].score {
-				return order[i].score > order[j].score
-			}
-			return order[i].ref.Path < order[j].ref.Path
-		})
-		n, est := 0, int64(0)
-		for n < len(order) && (est < target || n < minCandidateFiles) {
-			est += min(order[n].size/bytesPerToken, share)
-			n++
-		}
-		keep = order[:n]
-		p.files.ranked, p.files.kept, p.files.rest = len(texts), n, order[n:]
+		var rest []*fileScan
+		keep, rest = p.cutFiles(texts, target, share)
+		p.files.ranked, p.files.kept, p.files.rest = len(texts), len(keep), rest
 		for _, s := range p.files.rest {
 			p.files.bytes += s.size
 		}
@@ -337,12 +327,58 @@ func (p *run) scoreFiles(files []*fileScan, terms []string) {
 		if feat.names {
 			s += q.pathScore(f.ref.Path)
 		}
-		if feat.built && isBuilt(f.ref.Path) {
-			s *= builtFactor
-		} else if feat.tests && isTest(f.ref.Path) {
-			s *= testFactor
+		f.raw = s
+	}
+}
+
+// prior is the built or test factor of a file's path (1 for others).
+func (p *run) prior(path string) float64 {
+	feat := newFeatures(p.e.Ablate)
+	if feat.built && isBuilt(path) {
+		return builtFactor
+	} else if feat.tests && isTest(path) {
+		return testFactor
+	}
+	return 1
+}
+
+// cutFiles orders the files by score (raw score × prior; ties path asc)
+// and returns the best until their estimated tokens reach target, each
+// counting at most share, and at least minCandidateFiles — and the rest.
+// The priors (path patterns, the costly part on 100,000 files) are only
+// computed while a file could still enter: files are taken in raw-score
+// order, and once the files computed select enough and the next raw score
+// is below the last selected score, no later file can be selected (a
+// prior is at most 1).
+func (p *run) cutFiles(files []*fileScan, target, share int64) (keep, rest []*fileScan) {
+	byScore := func(a []*fileScan, score func(*fileScan) float64) {
+		sort.SliceStable(a, func(i, j int) bool {
+			if si, sj := score(a[i]), score(a[j]); si != sj {
+				return si > sj
+			}
+			return a[i].ref.Path < a[j].ref.Path
+		})
+	}
+	byRaw := append([]*fileScan(nil), files...)
+	byScore(byRaw, func(f *fileScan) float64 { return f.raw })
+	done, batch := 0, 1024
+	for {
+		end := min(len(byRaw), done+batch)
+		for _, f := range byRaw[done:end] {
+			f.score = f.raw * p.prior(f.ref.Path)
 		}
-		f.score = s
+		done, batch = end, batch*2
+		scored := append([]*fileScan(nil), byRaw[:done]...)
+		byScore(scored, func(f *fileScan) float64 { return f.score })
+		n, est := 0, int64(0)
+		for n < len(scored) && (est < target || n < minCandidateFiles) {
+			est += min(scored[n].size/bytesPerToken, share)
+			n++
+		}
+		full := est >= target && n >= minCandidateFiles
+		if done == len(byRaw) || full && byRaw[done].raw < scored[n-1].score {
+			return scored[:n], append(scored[n:], byRaw[done:]...)
+		}
 	}
 }
 

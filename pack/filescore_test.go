@@ -5,8 +5,10 @@ import (
 	"encoding/json"
 	"fmt"
 	"math"
+	"math/rand"
 	"os"
 	"path/filepath"
+	"sort"
 	"strings"
 	"sync"
 	"testing"
@@ -283,5 +285,50 @@ func TestCorpusExtra(t *testing.T) {
 	}
 	if (&run{}).corpusExtra(items) != nil {
 		t.Errorf("no file selection: extra is not nil")
+	}
+}
+
+// TestCutFilesEarlyStop: computing priors only while a file could still
+// enter selects the same files as scoring every file, for random scores,
+// sizes and paths (tests, built files, ties).
+func TestCutFilesEarlyStop(t *testing.T) {
+	rng := rand.New(rand.NewSource(7))
+	dirs := []string{"src/", "test/", "dist/", "lib/", "vendor/x/", "pkg/"}
+	for round := 0; round < 40; round++ {
+		n := 50 + rng.Intn(5000)
+		files := make([]*fileScan, n)
+		for i := range files {
+			raw := float64(rng.Intn(20)) / 4 // many ties, some zeros
+			files[i] = &fileScan{ref: collector.FileRef{Path: fmt.Sprintf("%sf%05d.go", dirs[rng.Intn(len(dirs))], i)}, size: int64(100 + rng.Intn(20000)), raw: raw}
+		}
+		p := &run{e: &Engine{}}
+		target, share := int64(1000+rng.Intn(200000)), int64(100+rng.Intn(3000))
+		keep, rest := p.cutFiles(files, target, share)
+		// Brute force: every file scored, sorted, cut.
+		all := append([]*fileScan(nil), files...)
+		for _, f := range all {
+			f.score = f.raw * p.prior(f.ref.Path)
+		}
+		sort.SliceStable(all, func(i, j int) bool {
+			if all[i].score != all[j].score {
+				return all[i].score > all[j].score
+			}
+			return all[i].ref.Path < all[j].ref.Path
+		})
+		k, est := 0, int64(0)
+		for k < len(all) && (est < target || k < minCandidateFiles) {
+			est += min(all[k].size/bytesPerToken, share)
+			k++
+		}
+		var got, want []string
+		for _, f := range keep {
+			got = append(got, f.ref.Path)
+		}
+		for _, f := range all[:k] {
+			want = append(want, f.ref.Path)
+		}
+		if diff := cmp.Diff(want, got); diff != "" || len(keep)+len(rest) != n {
+			t.Fatalf("round %d: %d kept + %d rest of %d; selection differs (-all scored +early stop):\n%s", round, len(keep), len(rest), n, diff)
+		}
 	}
 }
