@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -25,10 +24,11 @@ import (
 type Engine struct {
 	cfg config.Config
 	ws  *collector.Workspace
-	// Tokenizer resolves a model or an encoding (the encoding wins) to a
-	// tokenizer; nil means the process-wide cached tokenizers of
-	// [SharedTokenizer].
-	Tokenizer func(model, encoding string) (tokenizer.Tokenizer, error)
+	// Tokenizers resolves a model or an encoding (the encoding wins) to a
+	// cached tokenizer. NewEngine gives the engine a registry of its own;
+	// a front end sets the one registry of its process, so that packs,
+	// counts and reloads share one count cache per encoding.
+	Tokenizers *tokenizer.Registry
 	// Ablate names relevance features to switch off (the evaluation's
 	// ablations, docs/quality.md); empty in normal use.
 	Ablate []string
@@ -43,37 +43,11 @@ type Engine struct {
 // NewEngine returns an engine for cfg; ws may be nil when there is no
 // workspace root (then only sources given with content can be packed).
 func NewEngine(cfg config.Config, ws *collector.Workspace) *Engine {
-	return &Engine{cfg: cfg, ws: ws, chunks: newChunkCache()}
+	return &Engine{cfg: cfg, ws: ws, Tokenizers: tokenizer.NewRegistry(), chunks: newChunkCache()}
 }
 
 // Config returns the engine's configuration.
 func (e *Engine) Config() config.Config { return e.cfg }
-
-var shared struct {
-	sync.Mutex
-	m map[string]*tokenizer.Cached
-}
-
-// SharedTokenizer returns the process-wide cached tokenizer for a model or an
-// encoding (the encoding wins; an unknown model gets the heuristic). One LRU
-// of cacheSize counts (0 = 10,000) is kept per encoding.
-func SharedTokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
-	t, err := tokenizer.Resolve(model, encoding)
-	if err != nil {
-		return nil, err
-	}
-	shared.Lock()
-	defer shared.Unlock()
-	if shared.m == nil {
-		shared.m = map[string]*tokenizer.Cached{}
-	}
-	c, ok := shared.m[t.Encoding()]
-	if !ok {
-		c = tokenizer.NewCached(t, cacheSize)
-		shared.m[t.Encoding()] = c
-	}
-	return c, nil
-}
 
 // ConfiguredTokenizer returns the model and the encoding cfg names for
 // counting: context.tokenizer.model and .encoding, with
@@ -96,7 +70,7 @@ func (e *Engine) Pack(ctx context.Context, req Request, open []OpenDoc, progress
 	if progress == nil {
 		progress = func(string, int) {}
 	}
-	p := &run{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
+	p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
 	res, err := p.pack(open)
 	if err != nil {
 		return nil, e.failed(ctx, err)
@@ -127,8 +101,9 @@ func (e *Engine) failed(ctx context.Context, err error) error {
 	return err
 }
 
-// run is the state of one Pack call.
-type run struct {
+// pipeline is the state of one Pack or Preview call: the request, the
+// budget and tokenizer resolved for it, and what its stages found.
+type pipeline struct {
 	e        *Engine
 	req      Request
 	ctx      context.Context
@@ -137,15 +112,15 @@ type run struct {
 	lap      time.Time
 	stats    Stats
 
-	tok   tokenizer.Tokenizer
-	model string
-	alloc budget.Allocation
-	redis bool
+	tok          tokenizer.Tokenizer
+	model        string
+	alloc        budget.Allocation
+	redistribute bool
 
-	srcOf       []int                // source index of each item, by Item.Seq
+	srcOf       []int                // source index of each item, by budget.Item.Seq
 	cacheBefore tokenizer.CacheStats // the count cache when the pack started
-	factors     map[int]factors      // score factors by Item.Seq, when logging at debug
-	excluded    []Item
+	factors     map[int]factors      // score factors by budget.Item.Seq, when logging at debug
+	excluded    []Entry
 	seenExcl    map[string]bool
 	warnings    []string
 
@@ -155,7 +130,7 @@ type run struct {
 	bytesRead int64
 }
 
-func (p *run) time(stage string) {
+func (p *pipeline) time(stage string) {
 	now := time.Now()
 	from := p.lap
 	if from.IsZero() {
@@ -165,85 +140,80 @@ func (p *run) time(stage string) {
 	p.lap = now
 }
 
-func (p *run) pack(open []OpenDoc) (*Result, error) {
-	cands, dstats, err := p.candidates(open)
+// pack is the pipeline of [Engine.Pack], stage by stage.
+func (p *pipeline) pack(open []OpenDoc) (*Result, error) {
+	cands, dstats, err := p.candidates(open) // resolve → collect → chunk → rank → dedup
 	if err != nil {
 		return nil, err
 	}
-	count := p.tok.Count
-	cached, _ := p.tok.(*tokenizer.Cached)
-	before := p.cacheBefore
+	f := newFormatter(p.tok.Count)
+	packed, err := p.fit(cands, f) // select → render → exact count → re-select → drop
+	if err != nil {
+		return nil, err
+	}
+	p.leftOut(packed, &dstats)
+	p.stats.Selected, p.stats.Rejected = len(packed.Kept), len(p.excluded)
+	p.progress("done", 100)
+	p.stats.Cache = p.cacheUse()
+	p.logDecisions(packed.Kept, packed.Dropped, packed.Covered)
+	return p.result(packed.Text, packed.Tokens, packed.Kept, f, dstats), nil
+}
+
+// fit packs cands into the available budget in f's format with
+// [budget.Pack] (docs/design.md#rule-3, #rule-7).
+func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
 	p.progress("selecting", 70)
-	f := newFormatter(count)
 	render, err := p.renderer(f)
 	if err != nil {
-		return nil, err
+		return budget.Packed{}, err
 	}
-	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count, Outline: p.outliner()}
-	sel := budget.Select(cands, p.alloc, selOpts)
-	p.time("select")
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
-	}
-	p.progress("formatting", 85)
-	available := int(p.alloc.Available)
-	text, tokens, kept, dropped, err := budget.Fit(sel.Selected, available, render, count)
-	if err != nil {
-		return nil, &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
-	}
-	// Selection adds up per-chunk estimates, which overshoot the exact count
-	// of the joined text (headers are estimated high, and BPE merges across
-	// chunk borders). When that left room and candidates are waiting, select
-	// again with the allocation scaled by the measured overshoot; the exact
-	// recount in Fit still decides (docs/design.md#rule-3).
-	for iter := 0; iter < 3 && len(sel.OverBudget) > 0 && tokens > 0 && tokens < available*97/100; iter++ {
-		if err := p.ctx.Err(); err != nil {
-			return nil, err
-		}
-		var est int64
-		for _, u := range sel.Used {
-			est += u
-		}
-		factor := float64(est) / float64(tokens)
-		if factor <= 1.0 {
-			factor = float64(available) / float64(tokens)
-		}
-		sel2 := budget.Select(cands, scale(p.alloc, factor), selOpts)
-		text2, tokens2, kept2, dropped2, err := budget.Fit(sel2.Selected, available, render, count)
-		if err != nil {
-			return nil, &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
-		}
-		if tokens2 <= tokens {
-			break
-		}
-		sel, text, tokens, kept, dropped = sel2, text2, tokens2, kept2, dropped2
-	}
-	dstats.TokensSaved += sel.TrimmedTokens
-	for _, it := range sel.Covered {
+	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
+		SelectOptions: budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
+		Render: func(items []*budget.Item) (string, error) {
+			text, err := render(items)
+			if err != nil {
+				return "", &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
+			}
+			return text, nil
+		},
+		BeforeRender: func() {
+			p.time("select")
+			p.progress("formatting", 85)
+		},
+	})
+}
+
+// leftOut records what the pack left out: covered candidates as
+// duplicates (counted in dstats), then what did not fit as over_budget,
+// with their warnings.
+func (p *pipeline) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
+	dstats.TokensSaved += packed.TrimmedTokens
+	for _, it := range packed.Covered {
 		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
+		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
 	}
 	p.time("format+verify")
-	over := append(append([]*budget.Item(nil), sel.OverBudget...), dropped...)
-	for _, it := range over {
-		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+	for _, it := range packed.Dropped {
+		p.excluded = append(p.excluded, entryOf(it, "over_budget", ""))
 	}
-	if len(over) > 0 {
-		p.warnings = append(p.warnings, overBudgetWarning(over, p.alloc.Available))
+	if len(packed.Dropped) > 0 {
+		p.warnings = append(p.warnings, overBudgetWarning(packed.Dropped, p.alloc.Available))
 	}
-	if len(kept) == 0 {
+	if len(packed.Kept) == 0 {
 		p.warnings = append(p.warnings, "no chunk fits the budget: raise totalTokens or lower the reserves")
 	}
-	p.stats.Selected = len(kept)
-	p.stats.Rejected = len(p.excluded)
-	p.progress("done", 100)
-	if cached != nil {
-		after := cached.Stats()
-		p.stats.Cache = &tokenizer.CacheStats{Hits: after.Hits - before.Hits, Misses: after.Misses - before.Misses,
-			Evictions: after.Evictions - before.Evictions, Size: after.Size, Capacity: after.Capacity}
+}
+
+// cacheUse is what this pack did to the token-count cache, when the
+// tokenizer is cached.
+func (p *pipeline) cacheUse() *tokenizer.CacheStats {
+	cached, ok := p.tok.(*tokenizer.Cached)
+	if !ok {
+		return nil
 	}
-	p.logDecisions(kept, over, sel.Covered)
-	return p.result(text, tokens, kept, f, dstats), nil
+	before, after := p.cacheBefore, cached.Stats()
+	return &tokenizer.CacheStats{Hits: after.Hits - before.Hits, Misses: after.Misses - before.Misses,
+		Evictions: after.Evictions - before.Evictions, Size: after.Size, Capacity: after.Capacity}
 }
 
 // overBudgetWarning is the warning of a pack or preview that left chunks out.
@@ -253,7 +223,7 @@ func overBudgetWarning(over []*budget.Item, available int64) string {
 
 // candidates runs the pipeline up to selection: resolve, collect, chunk,
 // rank and dedup. What dedup removed is recorded in p.excluded.
-func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
+func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
 	if err := p.resolve(); err != nil {
 		return nil, budget.DedupStats{}, err
 	}
@@ -285,7 +255,7 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 	dd := p.e.cfg.Context.Dedup
 	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
 	for _, r := range removed {
-		p.excluded = append(p.excluded, itemOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
+		p.excluded = append(p.excluded, entryOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
 	}
 	p.time("dedup")
 	p.stats.Candidates = len(cands)
@@ -293,14 +263,14 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 }
 
 // resolve applies the request's budget and model over the configuration.
-func (p *run) resolve() error {
+func (p *pipeline) resolve() error {
 	if err := p.checkFormat(); err != nil {
 		return err
 	}
 	cfg := p.e.cfg
 	b := cfg.Context.Budget
 	total, sys, resp, cats := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve, b.Categories
-	p.redis = b.Redistribute
+	p.redistribute = b.Redistribute
 	if rb := p.req.Budget; rb != nil {
 		if rb.TotalTokens != nil {
 			total = *rb.TotalTokens
@@ -315,7 +285,7 @@ func (p *run) resolve() error {
 			cats = rb.Categories
 		}
 		if rb.Redistribute != nil {
-			p.redis = *rb.Redistribute
+			p.redistribute = *rb.Redistribute
 		}
 	}
 	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), cats)
@@ -348,13 +318,7 @@ func (p *run) resolve() error {
 	if p.req.Encoding != "" {
 		enc = p.req.Encoding
 	}
-	resolveTok := p.e.Tokenizer
-	if resolveTok == nil {
-		resolveTok = func(m, e string) (tokenizer.Tokenizer, error) {
-			return SharedTokenizer(m, e, cfg.Context.Tokenizer.CacheSize)
-		}
-	}
-	tok, err := resolveTok(model, enc)
+	tok, err := p.e.Tokenizers.Get(model, enc, cfg.Context.Tokenizer.CacheSize)
 	if err != nil {
 		field := "model"
 		if enc != "" {
@@ -374,7 +338,7 @@ func (p *run) resolve() error {
 	return nil
 }
 
-func (p *run) noContentMessage() string {
+func (p *pipeline) noContentMessage() string {
 	if len(p.excluded) == 0 {
 		return "no content to pack: give sources, a search, paths or open files"
 	}
@@ -394,14 +358,14 @@ func (p *run) noContentMessage() string {
 	return fmt.Sprintf("no content to pack: every input was excluded (%s)", strings.Join(parts, ", "))
 }
 
-func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
+func (p *pipeline) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
 	res := &Result{
 		Content: text, TokenCount: tokens, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok),
 		Budget: BudgetResult{
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
 			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
 		},
-		Included: make([]Item, 0, len(kept)),
+		Included: make([]Entry, 0, len(kept)),
 		Excluded: p.excluded,
 		Dedup:    dstats,
 		Warnings: p.warnings,
@@ -420,14 +384,14 @@ func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter,
 		c := it.Tokens + f.overhead(it, first)
 		est[it.Category] += c
 		estTotal += c
-		res.Included = append(res.Included, itemOf(it, "", ""))
+		res.Included = append(res.Included, entryOf(it, "", ""))
 	}
 	used := apportion(tokens, est, estTotal)
 	for _, c := range budget.Categories {
 		res.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: used[c]}
 	}
 	if res.Excluded == nil {
-		res.Excluded = []Item{}
+		res.Excluded = []Entry{}
 	}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
@@ -464,28 +428,16 @@ func apportion(total int, est map[string]int, estTotal int) map[string]int {
 	return out
 }
 
-// scale returns a copy of a with the available tokens and every category's
-// allocation multiplied by factor.
-func scale(a budget.Allocation, factor float64) budget.Allocation {
-	out := a
-	out.Available = int64(float64(a.Available) * factor)
-	out.Tokens = make(map[string]int64, len(a.Tokens))
-	for c, v := range a.Tokens {
-		out.Tokens[c] = int64(float64(v) * factor)
-	}
-	return out
-}
-
-// itemOf is the result entry of an item; an included one (no reason) says
+// entryOf is the result entry of an item; an included one (no reason) says
 // whether it holds whole chunks ("full") or outline lines ("outline").
-func itemOf(it *budget.Item, reason, detail string) Item {
+func entryOf(it *budget.Item, reason, detail string) Entry {
 	if reason == "" {
 		detail = "full"
 		if it.Outline {
 			detail = "outline"
 		}
 	}
-	return Item{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
+	return Entry{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
 }
 
 func describe(it *budget.Item) string {

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/eval"
@@ -177,7 +178,7 @@ func run(ctx context.Context, args []string) error {
 	if *minChunk >= 0 {
 		cfg.Context.Chunking.MinChunkTokens = *minChunk
 	}
-	r := &eval.Runner{Mirrors: *mirrors, Cache: *cache, Budgets: bs, Config: &cfg}
+	r := &eval.Runner{Mirrors: *mirrors, Cache: *cache, Budgets: bs, Config: &cfg, Tokenizers: tokenizer.NewRegistry()}
 	if *ablate != "" {
 		off := strings.Split(*ablate, ",")
 		r.Engine = func(e *pack.Engine) { e.Ablate = off }
@@ -274,7 +275,7 @@ func explain(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		items := append([]pack.Item(nil), res.Included...)
+		items := append([]pack.Entry(nil), res.Included...)
 		for _, x := range res.Excluded {
 			if x.Reason == "over_budget" {
 				items = append(items, x)
@@ -319,7 +320,7 @@ func writeJSON(path string, results []eval.CaseResult) error {
 	enc := json.NewEncoder(f)
 	type res struct {
 		eval.Result
-		Included []pack.Item
+		Included []pack.Entry
 	}
 	for _, r := range results {
 		rs := make([]res, len(r.Results))
