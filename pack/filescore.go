@@ -92,7 +92,7 @@ type fileSelection struct {
 // fileFirst reports whether walked files are ranked before they are
 // chunked: when the request has a query with terms (without one there is
 // no signal to rank files by, and every file is chunked as before).
-func (p *run) fileFirst() bool {
+func (p *pipeline) fileFirst() bool {
 	if len(queryTerms(p.req.Query)) == 0 {
 		return false
 	}
@@ -111,7 +111,7 @@ func (p *run) fileFirst() bool {
 // others are counted in p.files; they are never parsed, counted or held.
 // Sources are returned in path order and exclusions recorded in path
 // order, as a walk of the same files would.
-func (p *run) walkRanked() ([]source, error) {
+func (p *pipeline) walkRanked() ([]source, error) {
 	ws := p.e.ws
 	ctx := p.ctx
 	refs, listed, err := ws.List(ctx, collector.OpenFile, p.req.Paths...)
@@ -214,7 +214,7 @@ func (f *fileSelection) notice() string {
 // scanFiles reads each file once (in parallel; an index hit reads
 // nothing), counts the query's terms in its raw text and drops the text.
 // Files the content rules refuse get their exclusion.
-func (p *run) scanFiles(scans []*fileScan, terms []string, progress *meter) {
+func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter) {
 	ws, idx := p.e.ws, p.e.Index
 	counter := newTermCounter(terms)
 	index := counter.index
@@ -259,7 +259,7 @@ func (p *run) scanFiles(scans []*fileScan, terms []string, progress *meter) {
 // before parsing: BM25 over the files (length in bytes), the prose/code
 // weighting of terms, file and directory name matches and the prose,
 // built and test priors.
-func (p *run) scoreFiles(files []*fileScan, terms []string) {
+func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	if len(files) == 0 {
 		return
 	}
@@ -332,7 +332,7 @@ func (p *run) scoreFiles(files []*fileScan, terms []string) {
 }
 
 // prior is the built or test factor of a file's path (1 for others).
-func (p *run) prior(path string) float64 {
+func (p *pipeline) prior(path string) float64 {
 	feat := newFeatures(p.e.Ablate)
 	if feat.built && isBuilt(path) {
 		return builtFactor
@@ -350,7 +350,7 @@ func (p *run) prior(path string) float64 {
 // order, and once the files computed select enough and the next raw score
 // is below the last selected score, no later file can be selected (a
 // prior is at most 1).
-func (p *run) cutFiles(files []*fileScan, target, share int64) (keep, rest []*fileScan) {
+func (p *pipeline) cutFiles(files []*fileScan, target, share int64) (keep, rest []*fileScan) {
 	byScore := func(a []*fileScan, score func(*fileScan) float64) {
 		sort.SliceStable(a, func(i, j int) bool {
 			if si, sj := score(a[i]), score(a[j]); si != sj {
@@ -387,7 +387,7 @@ func (p *run) cutFiles(files []*fileScan, target, share int64) (keep, rest []*fi
 // file of b bytes counts as c = max(1, round(b / the mean bytes of a chunk
 // of this pack)) chunks, and a term it holds tf times as present in
 // c·(1 − (1 − 1/c)^tf) of them (tf occurrences spread over c chunks).
-func (p *run) corpusExtra(items []*budget.Item) *corpusExtra {
+func (p *pipeline) corpusExtra(items []*budget.Item) *corpusExtra {
 	f := p.files
 	if f == nil || len(f.rest) == 0 || len(items) == 0 {
 		return nil

@@ -272,7 +272,7 @@ func TestFileFirstIndex(t *testing.T) {
 // TestCorpusExtra: files not chunked add their estimated chunks and the
 // expected number of chunks holding each term.
 func TestCorpusExtra(t *testing.T) {
-	p := &run{files: &fileSelection{terms: []string{"cart", "fail"}, rest: []*fileScan{
+	p := &pipeline{files: &fileSelection{terms: []string{"cart", "fail"}, rest: []*fileScan{
 		{ref: collector.FileRef{Path: "a.go"}, size: 400, tf: []uint16{4, 0}},
 		{ref: collector.FileRef{Path: "README.md"}, size: 50, tf: []uint16{1, 2}},
 	}}}
@@ -283,7 +283,7 @@ func TestCorpusExtra(t *testing.T) {
 	if x.n != 5 || x.nProse != 1 || math.Abs(x.df[0]-wantCart) > 1e-9 || x.df[1] != 1 || x.dfProse[0] != 1 || x.dfProse[1] != 1 {
 		t.Errorf("extra = %+v; want n 5, nProse 1, df [%.4f 1], dfProse [1 1]", x, wantCart)
 	}
-	if (&run{}).corpusExtra(items) != nil {
+	if (&pipeline{}).corpusExtra(items) != nil {
 		t.Errorf("no file selection: extra is not nil")
 	}
 }
@@ -301,7 +301,7 @@ func TestCutFilesEarlyStop(t *testing.T) {
 			raw := float64(rng.Intn(20)) / 4 // many ties, some zeros
 			files[i] = &fileScan{ref: collector.FileRef{Path: fmt.Sprintf("%sf%05d.go", dirs[rng.Intn(len(dirs))], i)}, size: int64(100 + rng.Intn(20000)), raw: raw}
 		}
-		p := &run{e: &Engine{}}
+		p := &pipeline{e: &Engine{}}
 		target, share := int64(1000+rng.Intn(200000)), int64(100+rng.Intn(3000))
 		keep, rest := p.cutFiles(files, target, share)
 		// Brute force: every file scored, sorted, cut.
