@@ -70,7 +70,7 @@ func (e *Engine) Pack(ctx context.Context, req Request, open []OpenDoc, progress
 	if progress == nil {
 		progress = func(string, int) {}
 	}
-	p := &run{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
+	p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
 	res, err := p.pack(open)
 	if err != nil {
 		return nil, e.failed(ctx, err)
@@ -101,8 +101,9 @@ func (e *Engine) failed(ctx context.Context, err error) error {
 	return err
 }
 
-// run is the state of one Pack call.
-type run struct {
+// pipeline is the state of one Pack or Preview call: the request, the
+// budget and tokenizer resolved for it, and what its stages found.
+type pipeline struct {
 	e        *Engine
 	req      Request
 	ctx      context.Context
@@ -111,24 +112,25 @@ type run struct {
 	lap      time.Time
 	stats    Stats
 
-	tok   tokenizer.Tokenizer
-	model string
-	alloc budget.Allocation
-	redis bool
+	tok          tokenizer.Tokenizer
+	model        string
+	alloc        budget.Allocation
+	redistribute bool
 
-	srcOf       []int                // source index of each item, by Item.Seq
+	srcOf       []int                // source index of each item, by budget.Item.Seq
 	cacheBefore tokenizer.CacheStats // the count cache when the pack started
-	factors     map[int]factors      // score factors by Item.Seq, when logging at debug
+	factors     map[int]factors      // score factors by budget.Item.Seq, when logging at debug
 	excluded    []Entry
 	seenExcl    map[string]bool
 	warnings    []string
 
+	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
 	reads     map[readKey]readResult // files read in this request (limits.go)
 	charged   map[textKey]bool       // texts counted in bytesRead
 	bytesRead int64
 }
 
-func (p *run) time(stage string) {
+func (p *pipeline) time(stage string) {
 	now := time.Now()
 	from := p.lap
 	if from.IsZero() {
@@ -139,7 +141,7 @@ func (p *run) time(stage string) {
 }
 
 // pack is the pipeline of [Engine.Pack], stage by stage.
-func (p *run) pack(open []OpenDoc) (*Result, error) {
+func (p *pipeline) pack(open []OpenDoc) (*Result, error) {
 	cands, dstats, err := p.candidates(open) // resolve → collect → chunk → rank → dedup
 	if err != nil {
 		return nil, err
@@ -159,14 +161,14 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 
 // fit packs cands into the available budget in f's format with
 // [budget.Pack] (docs/design.md#rule-3, #rule-7).
-func (p *run) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
+func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
 	p.progress("selecting", 70)
 	render, err := p.renderer(f)
 	if err != nil {
 		return budget.Packed{}, err
 	}
 	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
-		SelectOptions: budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
+		SelectOptions: budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
 		Render: func(items []*budget.Item) (string, error) {
 			text, err := render(items)
 			if err != nil {
@@ -184,7 +186,7 @@ func (p *run) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
 // leftOut records what the pack left out: covered candidates as
 // duplicates (counted in dstats), then what did not fit as over_budget,
 // with their warnings.
-func (p *run) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
+func (p *pipeline) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
 	dstats.TokensSaved += packed.TrimmedTokens
 	for _, it := range packed.Covered {
 		dstats.ExactRemoved++
@@ -204,7 +206,7 @@ func (p *run) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
 
 // cacheUse is what this pack did to the token-count cache, when the
 // tokenizer is cached.
-func (p *run) cacheUse() *tokenizer.CacheStats {
+func (p *pipeline) cacheUse() *tokenizer.CacheStats {
 	cached, ok := p.tok.(*tokenizer.Cached)
 	if !ok {
 		return nil
@@ -221,7 +223,7 @@ func overBudgetWarning(over []*budget.Item, available int64) string {
 
 // candidates runs the pipeline up to selection: resolve, collect, chunk,
 // rank and dedup. What dedup removed is recorded in p.excluded.
-func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
+func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
 	if err := p.resolve(); err != nil {
 		return nil, budget.DedupStats{}, err
 	}
@@ -261,14 +263,14 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 }
 
 // resolve applies the request's budget and model over the configuration.
-func (p *run) resolve() error {
+func (p *pipeline) resolve() error {
 	if err := p.checkFormat(); err != nil {
 		return err
 	}
 	cfg := p.e.cfg
 	b := cfg.Context.Budget
 	total, sys, resp, cats := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve, b.Categories
-	p.redis = b.Redistribute
+	p.redistribute = b.Redistribute
 	if rb := p.req.Budget; rb != nil {
 		if rb.TotalTokens != nil {
 			total = *rb.TotalTokens
@@ -283,7 +285,7 @@ func (p *run) resolve() error {
 			cats = rb.Categories
 		}
 		if rb.Redistribute != nil {
-			p.redis = *rb.Redistribute
+			p.redistribute = *rb.Redistribute
 		}
 	}
 	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), cats)
@@ -336,7 +338,7 @@ func (p *run) resolve() error {
 	return nil
 }
 
-func (p *run) noContentMessage() string {
+func (p *pipeline) noContentMessage() string {
 	if len(p.excluded) == 0 {
 		return "no content to pack: give sources, a search, paths or open files"
 	}
@@ -356,7 +358,7 @@ func (p *run) noContentMessage() string {
 	return fmt.Sprintf("no content to pack: every input was excluded (%s)", strings.Join(parts, ", "))
 }
 
-func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
+func (p *pipeline) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
 	res := &Result{
 		Content: text, TokenCount: tokens, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok),
 		Budget: BudgetResult{

@@ -31,7 +31,7 @@ type Preview struct {
 // the same request may still drop its lowest-ranked items when the exact
 // count of the formatted text is over the budget (docs/design.md#rule-3).
 func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Preview, error) {
-	p := &run{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
+	p := &pipeline{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
 	res, err := p.preview(open)
 	if err != nil {
 		return nil, e.failed(ctx, err)
@@ -39,7 +39,7 @@ func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Pre
 	return res, nil
 }
 
-func (p *run) preview(open []OpenDoc) (*Preview, error) {
+func (p *pipeline) preview(open []OpenDoc) (*Preview, error) {
 	cands, dstats, err := p.candidates(open)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 	if _, err := p.renderer(f); err != nil { // the format's estimates, and its errors
 		return nil, err
 	}
-	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()})
+	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()})
 	p.time("select")
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
