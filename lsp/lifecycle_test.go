@@ -69,7 +69,7 @@ func TestExitCodes(t *testing.T) {
 		}, 1},
 		{"end of input", func(c *fakeClient) {
 			c.initialize(nil, nil)
-			c.conn.Close()
+			c.CloseInput()
 		}, 1},
 	}
 	for _, tt := range tests {

@@ -257,12 +257,8 @@ func TestConcurrentPacksWithCancellation(t *testing.T) {
 			t.Errorf("pack %d answered %d times", i, k)
 		}
 	}
-	c.conn.Close()
-	c.mu.Lock()
-	for !c.closed {
-		c.waitLocked()
-	}
-	c.mu.Unlock()
+	c.CloseInput()
+	c.WaitOutputEnd()
 	if err := goleak.Find(ignore); err != nil {
 		t.Error(err)
 	}

@@ -250,9 +250,7 @@ func TestWhatIfLensesWithoutRefresh(t *testing.T) {
 	if !strings.HasSuffix(lenses[0].Title, " · ✓ in context") {
 		t.Fatalf("lenses never got their what-if state: %+v", lenses)
 	}
-	c.mu.Lock()
-	defer c.mu.Unlock()
-	for _, n := range c.notes {
+	for _, n := range c.Notes() {
 		if n.Method == "workspace/codeLens/refresh" {
 			t.Errorf("refresh sent to a client without refreshSupport")
 		}

@@ -71,10 +71,10 @@ func TestHostileConfigFile(t *testing.T) {
 			}
 			// The server answers initialize and keeps serving.
 			e := startServer(t, root)
-			e.initialize(root, nil)
+			initialize(e, root, nil)
 			var st map[string]any
-			e.result("acode/budgetStatus", nil, &st)
-			if code := e.shutdown(); code != 0 {
+			e.Result("acode/budgetStatus", nil, &st)
+			if code := e.ShutdownExit(); code != 0 {
 				t.Errorf("exit code %d after shutdown", code)
 			}
 		})
