@@ -10,8 +10,18 @@ import (
 )
 
 // didChangeWatchedFiles handles workspace/didChangeWatchedFiles: a change
-// of the configuration file reloads it.
+// of the configuration file reloads it; any other change drops the file's
+// entries from the workspace index (docs/index.md), so the next pack reads
+// it again and only it.
 func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	for _, ch := range p.Changes {
+		if ch == nil {
+			continue
+		}
+		if path, err := uriToPath(ch.URI); err == nil {
+			s.conf.index.forget(path)
+		}
+	}
 	for _, ch := range p.Changes {
 		if ch != nil && s.isConfigFile(ch.URI) {
 			s.conf.reloadFile("config file changed")

@@ -35,13 +35,18 @@ func (s *Server) initialized(_ context.Context, _ *protocol.InitializedParams) e
 // registerConfigWatcher asks the client to report changes of the
 // configuration files (workspace/didChangeWatchedFiles).
 func (s *Server) registerConfigWatcher(ctx context.Context) bool {
+	watchers := []protocol.FileSystemWatcher{{
+		GlobPattern: configGlob,
+		Kind:        protocol.WatchKindCreate + protocol.WatchKindChange + protocol.WatchKindDelete,
+	}}
+	if s.opts.WorkspaceIndex {
+		// Every file's changes keep the workspace index current (index.go).
+		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/*", Kind: protocol.WatchKindChange + protocol.WatchKindDelete})
+	}
 	params := &protocol.RegistrationParams{Registrations: []protocol.Registration{{
-		ID:     "acode-lsp/config-watcher",
-		Method: protocol.MethodWorkspaceDidChangeWatchedFiles,
-		RegisterOptions: &protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: []protocol.FileSystemWatcher{{
-			GlobPattern: configGlob,
-			Kind:        protocol.WatchKindCreate + protocol.WatchKindChange + protocol.WatchKindDelete,
-		}}},
+		ID:              "acode-lsp/config-watcher",
+		Method:          protocol.MethodWorkspaceDidChangeWatchedFiles,
+		RegisterOptions: &protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
 	}}}
 	if err := s.client.Call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
 		s.log.Info("file watcher not registered; polling the config file", zap.Error(err))

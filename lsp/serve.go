@@ -35,6 +35,10 @@ type Options struct {
 	// ConfigPollInterval is how often the server checks .agent/config.yml
 	// itself when the client cannot watch files (0: DefaultConfigPoll).
 	ConfigPollInterval time.Duration
+	// WorkspaceIndex keeps the persistent workspace index of each root in
+	// the user's cache directory (docs/index.md); the command turns it on
+	// unless --no-index.
+	WorkspaceIndex bool
 }
 
 // Defaults of [Options].
@@ -94,6 +98,7 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 		code = 0
 	}
 	s.stop()
+	s.conf.index.close()
 	if err := conn.Close(); err != nil {
 		log.Debug("close input", zap.Error(err))
 	}

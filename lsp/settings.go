@@ -48,6 +48,7 @@ type configState struct {
 	editor     json.RawMessage // last good editor settings
 	tokMu      sync.Mutex      // guards tokenizers
 	tokenizers map[string]*tokenizer.Cached
+	index      workspaceIndex // persistent index of the roots (index.go)
 }
 
 // newConfigState starts with the defaults and no roots.
@@ -181,6 +182,9 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 		}
 	}
 	e.engine = pack.NewEngine(cfg, e.workspace)
+	if e.workspace != nil {
+		e.engine.Index = c.index.forRoots(c.s, roots)
+	}
 	cacheSize := tc.CacheSize
 	e.engine.Tokenizer = func(model, encoding string) (tokenizer.Tokenizer, error) {
 		return c.tokenizer(model, encoding, cacheSize)

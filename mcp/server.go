@@ -30,6 +30,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/index"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -52,6 +53,10 @@ type Options struct {
 	Version string
 	// Stats records the packs of this server; nil means a new recorder.
 	Stats *pack.Recorder
+	// WorkspaceIndex keeps the persistent workspace index of the roots in
+	// the user's cache directory (docs/index.md); the command turns it on
+	// unless --no-index.
+	WorkspaceIndex bool
 }
 
 // Server is the acode-lsp MCP server: the tools and the workspace state
@@ -66,8 +71,10 @@ type Server struct {
 
 	mu         sync.Mutex
 	env        *env
-	rootsAsked bool     // the client's roots were asked for (and are current)
-	roots      []string // the client's file roots, when it offered any
+	rootsAsked bool       // the client's roots were asked for (and are current)
+	roots      []string   // the client's file roots, when it offered any
+	index      *index.Set // the workspace index of indexRoots (index.go)
+	indexRoots []string
 }
 
 // env is what a tool call needs of the workspace: the roots, the
@@ -129,6 +136,7 @@ func New(opts Options) (*Server, error) {
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	s.log.Info("serving MCP", zap.String("root", collector.EscapePath(s.opts.Root)), zap.Int("maxResultTokens", s.opts.MaxResultTokens))
 	err := s.sdk.Run(ctx, t)
+	s.closeIndex()
 	st := s.Stats()
 	s.log.Info("MCP session ended", zap.Int("packs", st.Packs), zap.Int("failed", st.Failed), zap.Float64("p50Ms", st.LatencyMs.P50),
 		zap.Float64("p95Ms", st.LatencyMs.P95), zap.Float64("utilization", st.Tokens.Utilization), zap.Float64("cacheHitRate", st.Cache.HitRate))
@@ -354,6 +362,11 @@ func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env
 		e.ws = ws
 	}
 	e.engine = pack.NewEngine(e.cfg, e.ws)
+	if e.ws != nil {
+		if ix := s.indexFor(roots, log); ix != nil {
+			e.engine.Index = ix
+		}
+	}
 	log.Info("workspace", zap.Int("roots", len(roots)), zap.String("root", collector.EscapePath(roots[0])), zap.Bool("config", stamp.Exists))
 	return e
 }

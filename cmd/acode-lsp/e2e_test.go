@@ -57,6 +57,8 @@ func TestMain(m *testing.M) {
 	// Estimates read the calibration in the user's state directory: keep
 	// the binaries started here (and this process) away from the real one.
 	_ = os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
+	// The workspace index (docs/index.md) lives in the user's cache directory.
+	_ = os.Setenv("XDG_CACHE_HOME", filepath.Join(dir, "cache"))
 	if testing.Short() {
 		code := m.Run()
 		_ = os.RemoveAll(dir)

@@ -22,8 +22,9 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	maxResult := fs.Int("max-result-tokens", mcp.DefaultMaxResultTokens, "largest tool result text, in tokens of the request's tokenizer")
 	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
 	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
+	noIndex := fs.Bool("no-index", false, "neither read nor write the workspace index in the user's cache directory (docs/index.md)")
 	fs.Usage = func() {
-		fmt.Fprint(stderr, "usage: acode-lsp mcp [--root DIR] [--max-result-tokens N] [--log-file F] [--log-level L]\n\n"+
+		fmt.Fprint(stderr, "usage: acode-lsp mcp [--root DIR] [--max-result-tokens N] [--log-file F] [--log-level L] [--no-index]\n\n"+
 			"Serves the Model Context Protocol on stdio (tools: pack_context, count_tokens,\nfit_tool_result, trim_conversation). Set-up for agents: docs/agents.md.\n\n")
 		fs.PrintDefaults()
 	}
@@ -47,7 +48,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 2
 	}
 	defer closeLog()
-	srv, err := mcp.New(mcp.Options{Root: *root, MaxResultTokens: *maxResult, Logger: logger, Version: version})
+	srv, err := mcp.New(mcp.Options{Root: *root, MaxResultTokens: *maxResult, Logger: logger, Version: version, WorkspaceIndex: !*noIndex})
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp mcp: --root: %v\n", err)
 		return 2

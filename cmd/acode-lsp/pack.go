@@ -48,6 +48,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	showReport := fs.Bool("report", false, "print the budget report on stderr")
 	asJSON := fs.Bool("json", false, "print the acode/packContext result object instead of the text")
 	preview := fs.Bool("preview", false, "print what the pack would include and exclude (acode/previewContext JSON), without formatting")
+	noIndex := fs.Bool("no-index", false, "neither read nor write the workspace index in the user's cache directory (docs/index.md)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp pack [PATH…] [flags]\n\nPacks the files under each PATH (default .) into a context on stdout.\n\n")
 		printFlags(fs)
@@ -182,11 +183,14 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		req.Template = text
 	}
+	engine := pack.NewEngine(cfg, ws)
+	closeIndex := withIndex(engine, []string{wsRoot}, *noIndex)
+	defer closeIndex()
 	if *preview {
-		return printPreview(ctx, pack.NewEngine(cfg, ws), req, stdout, stderr)
+		return printPreview(ctx, engine, req, stdout, stderr)
 	}
 	progress := progressLine(stderr)
-	res, err := pack.NewEngine(cfg, ws).Pack(ctx, req, nil, progress)
+	res, err := engine.Pack(ctx, req, nil, progress)
 	progress("", -1)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))

@@ -19,6 +19,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	fs := flag.NewFlagSet("serve", flag.ContinueOnError)
 	logFile := fs.String("log-file", "", "write logs to this `FILE` instead of stderr")
 	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn, error")
+	noIndex := fs.Bool("no-index", false, "neither read nor write the workspace index in the user's cache directory (docs/index.md)")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp [serve] [flags]\n\nSpeaks the Language Server Protocol on stdin/stdout; logs go to stderr or --log-file.\n\n")
 		printFlags(fs)
@@ -32,7 +33,7 @@ func runServe(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		return 2
 	}
 	defer closeLog()
-	return lsp.Serve(ctx, stdin, stdout, lsp.Options{Logger: logger, LogLevel: *logLevel, Version: version})
+	return lsp.Serve(ctx, stdin, stdout, lsp.Options{Logger: logger, LogLevel: *logLevel, Version: version, WorkspaceIndex: !*noIndex})
 }
 
 // newLogger builds a zap logger writing JSON lines to a file or stderr.

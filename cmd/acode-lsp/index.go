@@ -1,0 +1,23 @@
+package main
+
+import (
+	"github.com/acode-lsp/acode-lsp/index"
+	"github.com/acode-lsp/acode-lsp/pack"
+)
+
+// withIndex gives e the persistent workspace index of roots (docs/index.md)
+// unless off (--no-index); the returned function flushes and closes it. An
+// index that cannot be opened (no cache directory, a read-only one) only
+// means a slower pack: the pack goes on without it, and says nothing, so
+// its output does not depend on the cache.
+func withIndex(e *pack.Engine, roots []string, off bool) (done func()) {
+	if off {
+		return func() {}
+	}
+	set, _ := index.OpenSet(roots, index.Options{})
+	if !set.Usable() {
+		return func() {}
+	}
+	e.Index = set
+	return func() { _ = set.Close() }
+}

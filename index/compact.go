@@ -1,0 +1,322 @@
+package index
+
+import (
+	"errors"
+	"os"
+	"path/filepath"
+	"slices"
+	"strconv"
+	"strings"
+	"time"
+)
+
+// maxSegments: a flush that leaves more segments than this merges them.
+const maxSegments = 8
+
+func maxBytes(n int64) int64 {
+	if n > 0 {
+		return n
+	}
+	if mb, err := strconv.ParseInt(os.Getenv("ACODE_LSP_INDEX_MAX_MB"), 10, 64); err == nil && mb > 0 {
+		return mb << 20
+	}
+	return DefaultMaxBytes
+}
+
+// compactLocked merges segments into one: all of them (full), or all but
+// the largest when it outweighs the rest twice (so a warm server does not
+// rewrite its whole index every few packs). Of each path it keeps the
+// newest term entry whose stat still matches the file, and per chunking key
+// the newest chunk set; entries of deleted files go, and past the cap the
+// entries put longest ago. Inputs are removed after the merged segment is
+// in place; a concurrent process that merged the same inputs only leaves a
+// duplicate, which the next merge drops. Stale temporary files (a writer
+// killed mid-write) and segments that fail their checks are removed.
+func (x *Index) compactLocked(full bool) error {
+	x.sweep()
+	in := slices.Clone(x.segs)
+	if len(in) < 2 {
+		return nil
+	}
+	big, rest := 0, int64(0)
+	for i, s := range in {
+		if s.size > in[big].size {
+			big = i
+		}
+		rest += s.size
+	}
+	rest -= in[big].size
+	if !full && in[big].size > 2*rest {
+		in = slices.Delete(in, big, big+1)
+	}
+	for attempt := 0; attempt < 3; attempt++ {
+		err := x.merge(in)
+		if err == nil {
+			return nil
+		}
+		if !errors.Is(err, errCorrupt) {
+			return err
+		}
+		// An input failed a check while merging: drop it and retry.
+		in = slices.DeleteFunc(in, func(s *segment) bool {
+			if s.bad.Load() {
+				os.Remove(s.path)
+				return true
+			}
+			return false
+		})
+	}
+	return nil
+}
+
+// sweep removes temporary files older than an hour and segment files that
+// cannot be opened under this version.
+func (x *Index) sweep() {
+	des, _ := os.ReadDir(x.dir)
+	open := map[string]bool{}
+	for _, s := range x.segs {
+		open[s.path] = true
+	}
+	for _, de := range des {
+		p := filepath.Join(x.dir, de.Name())
+		if strings.HasPrefix(de.Name(), ".tmp-") {
+			if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
+				os.Remove(p)
+			}
+			continue
+		}
+		if strings.HasSuffix(de.Name(), ".seg") && !open[p] {
+			if s, err := openSegment(p, x.vh); err == nil {
+				s.close() // written since the last refresh: keep
+			} else if errors.Is(err, errCorrupt) {
+				os.Remove(p)
+			}
+		}
+	}
+}
+
+// source is where a merged path's data comes from.
+type source struct {
+	path  string
+	terms *segment // the segment whose record holds the kept terms, nil: none
+	ti    int
+	rec   record
+	sets  []recRef // records whose chunk sets are merged, newest first
+	size  int64    // estimated bytes
+	put   int64
+}
+
+type recRef struct {
+	s *segment
+	i int
+}
+
+func (x *Index) merge(in []*segment) error {
+	byPath := map[string]*source{}
+	var order []*source
+	for _, s := range in { // newest first
+		for i := 0; i < s.nFiles; i++ {
+			pb := s.pathBytes(i)
+			if pb == nil {
+				s.bad.Store(true)
+				return errCorrupt
+			}
+			src := byPath[string(pb)]
+			r := s.rec(i)
+			if src == nil {
+				src = &source{path: string(pb), rec: r, put: r.put}
+				byPath[src.path] = src
+				order = append(order, src)
+			}
+			if src.terms == nil && r.flags&flagTerms != 0 && r.flags&flagRacy == 0 {
+				src.terms, src.ti, src.rec = s, i, r
+			}
+			if r.chunkLen > 0 {
+				src.sets = append(src.sets, recRef{s, i})
+				src.size += int64(r.chunkLen)
+			}
+			src.put = max(src.put, r.put)
+		}
+	}
+	// Drop what no longer matches the files on disk.
+	kept := order[:0]
+	for _, src := range order {
+		fi, err := os.Lstat(src.path)
+		if err != nil {
+			continue
+		}
+		if st, ok := statOf(fi); !ok || src.terms != nil && st != src.rec.st {
+			src.terms = nil
+		}
+		if src.terms == nil && len(src.sets) == 0 {
+			continue
+		}
+		src.size += recSize + int64(len(src.path))
+		if src.terms != nil {
+			src.size += 5 * int64(src.rec.uniq)
+		}
+		kept = append(kept, src)
+	}
+	// Past the cap, the entries put longest ago go first.
+	var total int64
+	for _, src := range kept {
+		total += src.size
+	}
+	if total > x.max {
+		slices.SortStableFunc(kept, func(a, b *source) int { return int(a.put - b.put) })
+		for len(kept) > 0 && total > x.max*3/4 {
+			total -= kept[0].size
+			kept = kept[1:]
+		}
+	}
+	slices.SortFunc(kept, func(a, b *source) int { return strings.Compare(a.path, b.path) })
+
+	remap := map[*segment][]int32{}
+	for _, s := range in {
+		m := make([]int32, s.nFiles)
+		for i := range m {
+			m[i] = -1
+		}
+		remap[s] = m
+	}
+	entries := make([]*entry, len(kept))
+	for o, src := range kept {
+		e := &entry{path: src.path, st: src.rec.st, put: src.put}
+		if src.terms != nil {
+			r := src.rec
+			e.flags, e.length, e.uniq, e.hash = flagTerms, r.length, r.uniq, r.hash
+			remap[src.terms][src.ti] = int32(o)
+		}
+		if len(src.sets) > 0 {
+			refs := src.sets
+			e.setsFn = func() ([]chunkSet, error) {
+				var out []chunkSet
+				for _, ref := range refs {
+					sets, err := ref.s.sets(ref.s.rec(ref.i), nil)
+					if err != nil {
+						return nil, err
+					}
+					for _, cs := range sets {
+						if !slices.ContainsFunc(out, func(o chunkSet) bool { return o.key == cs.key }) {
+							out = append(out, cs)
+						}
+					}
+				}
+				return out, nil
+			}
+		}
+		entries[o] = e
+	}
+	name, err := writeSegment(x.dir, x.vh, entries, mergedTerms(in, remap))
+	if err != nil {
+		return err
+	}
+	s, err := openSegment(name, x.vh)
+	if err != nil {
+		os.Remove(name)
+		return err
+	}
+	merged := map[*segment]bool{}
+	for _, old := range in {
+		merged[old] = true
+		os.Remove(old.path)
+	}
+	segs := []*segment{s}
+	for _, old := range x.segs {
+		if merged[old] {
+			old.close()
+			continue
+		}
+		segs = append(segs, old)
+	}
+	x.segs = segs
+	x.qmu.Lock()
+	x.q = nil
+	x.qmu.Unlock()
+	return nil
+}
+
+// mergedTerms walks the dictionaries of in together, in hash order, and
+// yields each term's postings remapped to the merged records.
+func mergedTerms(in []*segment, remap map[*segment][]int32) termSource {
+	return func(yield func(uint64, []fileCount) error) error {
+		type cursor struct {
+			s            *segment
+			b, i         int
+			hashes, offs []byte
+		}
+		var cur []*cursor
+		load := func(c *cursor) (bool, error) {
+			for c.i*8 >= len(c.hashes) {
+				if c.b >= c.s.nBlocks {
+					return false, nil
+				}
+				h, o, err := c.s.block(c.b)
+				if err != nil {
+					return false, err
+				}
+				c.hashes, c.offs, c.i = h, o, 0
+				c.b++
+			}
+			return true, nil
+		}
+		for _, s := range in {
+			c := &cursor{s: s}
+			ok, err := load(c)
+			if err != nil {
+				return err
+			}
+			if ok {
+				cur = append(cur, c)
+			}
+		}
+		var files []fileCount
+		for len(cur) > 0 {
+			h := le.Uint64(cur[0].hashes[8*cur[0].i:])
+			for _, c := range cur[1:] {
+				h = min(h, le.Uint64(c.hashes[8*c.i:]))
+			}
+			files = files[:0]
+			from := 0
+			next := cur[:0]
+			for _, c := range cur {
+				if le.Uint64(c.hashes[8*c.i:]) == h {
+					l, err := c.s.postings(le.Uint64(c.offs[8*c.i:]))
+					if err != nil {
+						return err
+					}
+					m := remap[c.s]
+					n0 := len(files)
+					for _, fc := range l {
+						if o := m[fc.f]; o >= 0 {
+							files = append(files, fileCount{uint32(o), fc.c})
+						}
+					}
+					if len(files) > n0 {
+						from++
+					}
+					c.i++
+					ok, err := load(c)
+					if err != nil {
+						return err
+					}
+					if !ok {
+						continue
+					}
+				}
+				next = append(next, c)
+			}
+			cur = next
+			if len(files) == 0 {
+				continue
+			}
+			if from > 1 {
+				slices.SortFunc(files, func(a, b fileCount) int { return int(a.f) - int(b.f) })
+			}
+			if err := yield(h, files); err != nil {
+				return err
+			}
+		}
+		return nil
+	}
+}

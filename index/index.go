@@ -1,0 +1,497 @@
+package index
+
+import (
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/chunker"
+)
+
+// DefaultMaxBytes caps one root's index on disk (1 GiB): a compaction past
+// it drops the entries put longest ago. ACODE_LSP_INDEX_MAX_MB overrides it.
+const DefaultMaxBytes = 1 << 30
+
+// racyWindow: an entry put less than this after its file's last change may
+// describe a file still being written in the same timestamp tick, so its
+// stat does not vouch for it (git's "racy clean" rule); such an entry is
+// used only where the content is at hand (chunks, by content hash).
+const racyWindow = 2 * time.Second
+
+// Options configures [Open].
+type Options struct {
+	// Dir holds the root's segments; empty means [Dir](root).
+	Dir string
+	// Version names the term splitter and chunker whose output is stored;
+	// segments written under another version are ignored.
+	Version string
+	// MaxBytes caps the root's segments; 0 means DefaultMaxBytes (or
+	// ACODE_LSP_INDEX_MAX_MB).
+	MaxBytes int64
+
+	now   func() time.Time // tests move the clock
+	spill int              // pending postings that trigger a write (0: 4M)
+}
+
+// Index is the persistent index of one workspace root. It is safe for
+// concurrent use.
+type Index struct {
+	root, dir string
+	vh        uint64
+	max       int64
+	now       func() time.Time
+	spill     int
+
+	mu        sync.RWMutex
+	segs      []*segment // newest first
+	pending   map[string]*entry
+	npend     int             // pending postings
+	forgotten map[string]bool // paths told changed and not put since
+	closed    bool
+
+	qmu sync.Mutex
+	q   *query // the terms of the last lookup, resolved per segment
+}
+
+// Root returns the workspace root the index serves.
+func (x *Index) Root() string { return x.root }
+
+// Dir returns where the index of root lives by default:
+// os.UserCacheDir()/acode-lsp/index/<first 16 hex digits of the SHA-256 of
+// root>. os.UserCacheDir honours XDG_CACHE_HOME.
+func Dir(root string) (string, error) {
+	c, err := os.UserCacheDir()
+	if err != nil {
+		return "", fmt.Errorf("index: no cache directory: %w", err)
+	}
+	return filepath.Join(c, "acode-lsp", "index", rootKey(root)), nil
+}
+
+func rootKey(root string) string {
+	h := sha256.Sum256([]byte(filepath.Clean(root)))
+	return hex.EncodeToString(h[:8])
+}
+
+// Open opens (creating it if needed) the index of root, an absolute
+// directory. Segments that fail their checks are ignored.
+func Open(root string, opt Options) (*Index, error) {
+	if !filepath.IsAbs(root) {
+		return nil, fmt.Errorf("index: root %q is not absolute", root)
+	}
+	dir := opt.Dir
+	if dir == "" {
+		d, err := Dir(root)
+		if err != nil {
+			return nil, err
+		}
+		dir = d
+	}
+	if err := os.MkdirAll(dir, 0o700); err != nil {
+		return nil, fmt.Errorf("index: %w", err)
+	}
+	rootFile := filepath.Join(dir, "root")
+	if _, err := os.Stat(rootFile); err != nil {
+		writeFileAtomic(rootFile, []byte(filepath.Clean(root)+"\n"))
+	}
+	now := time.Now()
+	os.Chtimes(dir, now, now) // last use, for pruning roots (prune.go)
+	x := &Index{
+		root: filepath.Clean(root), dir: dir,
+		vh:        fnv64(fnvBasis, fmt.Sprintf("format %d; %s", FormatVersion, opt.Version)),
+		max:       maxBytes(opt.MaxBytes),
+		now:       opt.now,
+		spill:     opt.spill,
+		pending:   map[string]*entry{},
+		forgotten: map[string]bool{},
+	}
+	if x.now == nil {
+		x.now = time.Now
+	}
+	if x.spill == 0 {
+		x.spill = 4 << 20
+	}
+	x.refreshLocked()
+	return x, nil
+}
+
+// writeFileAtomic writes b to name through a temporary file and a rename.
+func writeFileAtomic(name string, b []byte) {
+	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
+	if err != nil {
+		return
+	}
+	_, err = f.Write(b)
+	if cerr := f.Close(); err == nil && cerr == nil {
+		if os.Rename(f.Name(), name) == nil {
+			return
+		}
+	}
+	os.Remove(f.Name())
+}
+
+// segmentFiles lists the segment files in dir, newest first.
+func segmentFiles(dir string) []string {
+	des, _ := os.ReadDir(dir)
+	var out []string
+	for _, de := range des {
+		if n := de.Name(); strings.HasSuffix(n, ".seg") && !strings.HasPrefix(n, ".") {
+			out = append(out, filepath.Join(dir, n))
+		}
+	}
+	sort.Sort(sort.Reverse(sort.StringSlice(out)))
+	return out
+}
+
+// refreshLocked opens the segments other processes wrote since and drops
+// the ones they merged away.
+func (x *Index) refreshLocked() {
+	have := map[string]*segment{}
+	for _, s := range x.segs {
+		have[s.path] = s
+	}
+	var segs []*segment
+	for _, p := range segmentFiles(x.dir) {
+		if s := have[p]; s != nil {
+			delete(have, p)
+			if !s.bad.Load() {
+				segs = append(segs, s)
+				continue
+			}
+			s.close()
+			continue
+		}
+		s, err := openSegment(p, x.vh)
+		if err != nil {
+			continue // ignored; a compaction removes it
+		}
+		segs = append(segs, s)
+	}
+	for _, s := range have {
+		s.close()
+	}
+	x.segs = segs
+}
+
+// Terms returns the number of terms of the file at abs (fi: its stat from
+// the walk) and the counts of those of terms it holds; false when the index
+// has no entry for this version of the file.
+func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, counts map[string]int, ok bool) {
+	st, ok := statOf(fi)
+	if !ok {
+		return 0, nil, false
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed || x.forgotten[abs] {
+		return 0, nil, false
+	}
+	if e := x.pending[abs]; e != nil && e.flags&flagTerms != 0 {
+		if e.st != st || e.flags&flagRacy != 0 {
+			return 0, nil, false
+		}
+		for _, t := range terms {
+			h := termHash(t)
+			i := sort.Search(len(e.terms), func(i int) bool { return e.terms[i].h >= h })
+			if i < len(e.terms) && e.terms[i].h == h {
+				if counts == nil {
+					counts = map[string]int{}
+				}
+				counts[t] = int(e.terms[i].c)
+			}
+		}
+		return int(e.length), counts, true
+	}
+	ph := pathHash(abs)
+	for _, s := range x.segs {
+		if s.bad.Load() {
+			continue
+		}
+		i := s.find(abs, ph)
+		if i < 0 {
+			continue
+		}
+		r := s.rec(i)
+		if r.flags&flagTerms == 0 || r.flags&flagRacy != 0 || r.st != st {
+			continue
+		}
+		lists, err := x.resolve(s, terms)
+		if err != nil {
+			continue
+		}
+		for k, l := range lists {
+			j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
+			if j < len(l) && l[j].f == uint32(i) {
+				if counts == nil {
+					counts = map[string]int{}
+				}
+				counts[terms[k]] = int(l[j].c)
+			}
+		}
+		return int(r.length), counts, true
+	}
+	return 0, nil, false
+}
+
+// query is a list of asked terms with their postings per segment, so that
+// the per-file lookups of one pack decode each postings list once.
+type query struct {
+	key   string
+	lists map[*segment][][]fileCount
+}
+
+func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
+	key := strings.Join(terms, "\x00")
+	x.qmu.Lock()
+	defer x.qmu.Unlock()
+	if x.q == nil || x.q.key != key {
+		x.q = &query{key: key, lists: map[*segment][][]fileCount{}}
+	}
+	if l, ok := x.q.lists[s]; ok {
+		return l, nil
+	}
+	lists := make([][]fileCount, len(terms))
+	for k, t := range terms {
+		l, err := s.term(termHash(t))
+		if err != nil {
+			return nil, err
+		}
+		lists[k] = l
+	}
+	x.q.lists[s] = lists
+	return lists, nil
+}
+
+// PutTerms stores the term table of the file at abs read with content:
+// every term and its count (the index keeps their hashes only).
+func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[string]int) {
+	st, ok := statOf(fi)
+	if !ok {
+		return
+	}
+	e := &entry{path: abs, st: st, flags: flagTerms, hash: contentHash(content), put: x.now().Unix()}
+	changed := time.Unix(0, max(st.mtime, st.ctime))
+	if x.now().Sub(changed) < racyWindow {
+		e.flags |= flagRacy
+	}
+	e.terms = make([]posting, 0, len(all))
+	length := 0
+	for t, c := range all {
+		e.terms = append(e.terms, posting{termHash(t), uint32(c)})
+		length += c
+	}
+	slices.SortFunc(e.terms, func(a, b posting) int {
+		if a.h < b.h {
+			return -1
+		} else if a.h > b.h {
+			return 1
+		}
+		return 0
+	})
+	// Two terms of one file with one 64-bit hash count as one.
+	out := e.terms[:0]
+	for _, p := range e.terms {
+		if n := len(out); n > 0 && out[n-1].h == p.h {
+			out[n-1].c += p.c
+			continue
+		}
+		out = append(out, p)
+	}
+	e.terms = out
+	e.length, e.uniq = uint32(length), uint32(len(out))
+
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return
+	}
+	if old := x.pending[abs]; old != nil {
+		e.sets = old.sets
+		x.npend -= len(old.terms)
+	}
+	x.pending[abs] = e
+	x.npend += len(e.terms)
+	delete(x.forgotten, abs)
+	if x.npend >= x.spill {
+		x.flushLocked(false)
+	}
+}
+
+// Chunks returns the chunks cut for key from content, the text of the file
+// at abs (Content fields empty); false on a miss. The entry is keyed by the
+// content's hash, so it holds whatever the stat says.
+func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) ([]chunker.Chunk, bool) {
+	if _, ok := statOf(fi); !ok {
+		return nil, false
+	}
+	want := chunkSet{key: keyHash(key), hash: contentHash(content)}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed {
+		return nil, false
+	}
+	if e := x.pending[abs]; e != nil {
+		for _, cs := range e.sets {
+			if cs.key == want.key && cs.hash == want.hash {
+				return validChunks(slices.Clone(cs.chunks), len(content))
+			}
+		}
+	}
+	ph := pathHash(abs)
+	for _, s := range x.segs {
+		if s.bad.Load() {
+			continue
+		}
+		i := s.find(abs, ph)
+		if i < 0 {
+			continue
+		}
+		sets, err := s.sets(s.rec(i), &want)
+		if err != nil || len(sets) == 0 {
+			continue
+		}
+		return validChunks(sets[0].chunks, len(content))
+	}
+	return nil, false
+}
+
+// validChunks checks that chunks are ordered and inside n bytes.
+func validChunks(cs []chunker.Chunk, n int) ([]chunker.Chunk, bool) {
+	end := 0
+	for _, c := range cs {
+		if c.StartByte < end || c.EndByte < c.StartByte || c.EndByte > n || c.EndLine < c.StartLine {
+			return nil, false
+		}
+		end = c.EndByte
+	}
+	if cs == nil {
+		cs = []chunker.Chunk{}
+	}
+	return cs, true
+}
+
+// PutChunks stores the chunks cut for key from content (their Content is
+// not stored).
+func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string, chunks []chunker.Chunk) {
+	st, ok := statOf(fi)
+	if !ok {
+		return
+	}
+	cs := chunkSet{key: keyHash(key), hash: contentHash(content), chunks: make([]chunker.Chunk, len(chunks))}
+	for i, c := range chunks {
+		c.Content = ""
+		cs.chunks[i] = c
+	}
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return
+	}
+	e := x.pending[abs]
+	if e == nil {
+		e = &entry{path: abs, st: st, put: x.now().Unix()}
+		x.pending[abs] = e
+	}
+	for i := range e.sets {
+		if e.sets[i].key == cs.key {
+			e.sets[i] = cs
+			return
+		}
+	}
+	e.sets = append(e.sets, cs)
+}
+
+// Forget drops what is pending for abs and makes its term entries miss
+// until it is put again (didChangeWatchedFiles: the file changed, perhaps
+// within one timestamp tick).
+func (x *Index) Forget(abs string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if old := x.pending[abs]; old != nil {
+		x.npend -= len(old.terms)
+		delete(x.pending, abs)
+	}
+	x.forgotten[abs] = true
+}
+
+// Flush writes the pending entries as a new segment and, when there are
+// many segments, merges them (compact.go).
+func (x *Index) Flush() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return nil
+	}
+	return x.flushLocked(true)
+}
+
+func (x *Index) flushLocked(compact bool) error {
+	var err error
+	if len(x.pending) > 0 {
+		entries := make([]*entry, 0, len(x.pending))
+		for _, e := range x.pending {
+			entries = append(entries, e)
+		}
+		slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.path, b.path) })
+		x.pending, x.npend = map[string]*entry{}, 0
+		var name string
+		if name, err = writeSegment(x.dir, x.vh, entries, batchTerms(entries)); err == nil {
+			if s, oerr := openSegment(name, x.vh); oerr == nil {
+				x.segs = append([]*segment{s}, x.segs...)
+			}
+		}
+	}
+	if compact {
+		x.refreshLocked()
+		if len(x.segs) > maxSegments {
+			if cerr := x.compactLocked(false); err == nil {
+				err = cerr
+			}
+		}
+	}
+	return err
+}
+
+// Close flushes and releases the index; later calls miss and store nothing.
+func (x *Index) Close() error {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.closed {
+		return nil
+	}
+	err := x.flushLocked(true)
+	for _, s := range x.segs {
+		s.close()
+	}
+	x.segs, x.closed = nil, true
+	return err
+}
+
+// Stats describes the index on disk.
+type Stats struct {
+	Segments int
+	Files    int // records, over all segments
+	Terms    int // dictionary entries, over all segments
+	Bytes    int64
+}
+
+// Stats returns the segments' count and size.
+func (x *Index) Stats() Stats {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	var st Stats
+	for _, s := range x.segs {
+		st.Segments++
+		st.Files += s.nFiles
+		st.Terms += s.nTerms
+		st.Bytes += s.size
+	}
+	return st
+}

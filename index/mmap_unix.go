@@ -1,0 +1,20 @@
+//go:build unix
+
+package index
+
+import (
+	"os"
+	"syscall"
+)
+
+// mapFile maps f read-only; release unmaps it.
+func mapFile(f *os.File, size int) (data []byte, release func() error, err error) {
+	if size == 0 {
+		return nil, func() error { return nil }, nil
+	}
+	b, err := syscall.Mmap(int(f.Fd()), 0, size, syscall.PROT_READ, syscall.MAP_SHARED)
+	if err != nil {
+		return nil, nil, err
+	}
+	return b, func() error { return syscall.Munmap(b) }, nil
+}

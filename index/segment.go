@@ -1,0 +1,374 @@
+package index
+
+import (
+	"encoding/binary"
+	"errors"
+	"fmt"
+	"os"
+	"sort"
+	"sync/atomic"
+
+	"github.com/acode-lsp/acode-lsp/chunker"
+)
+
+// errCorrupt marks a segment part whose checksum or bounds do not hold.
+var errCorrupt = errors.New("index: corrupt segment")
+
+// segment is one opened segment file, mapped read-only.
+type segment struct {
+	path    string
+	data    []byte
+	release func() error
+	size    int64
+	created int64
+
+	nFiles, nTerms, nBlocks, tsize int
+	sec                            [numSections][2]int // off, len
+
+	blocks []atomic.Uint32 // per dictionary block: 0 unchecked, 1 good, 2 bad
+	bad    atomic.Bool     // a part failed its check: the segment is not used again
+}
+
+// openSegment maps path and checks its header and the parts every lookup
+// reads. A segment of another version or with any failed check is an error.
+func openSegment(path string, vh uint64) (*segment, error) {
+	f, err := os.Open(path)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	fi, err := f.Stat()
+	if err != nil {
+		return nil, err
+	}
+	if fi.Size() < headerSize || fi.Size() > 1<<40 {
+		return nil, fmt.Errorf("%w: %s: size %d", errCorrupt, path, fi.Size())
+	}
+	data, release, err := mapFile(f, int(fi.Size()))
+	if err != nil {
+		return nil, fmt.Errorf("index: map %s: %w", path, err)
+	}
+	s := &segment{path: path, data: data, release: release, size: fi.Size()}
+	if err := s.check(vh); err != nil {
+		release()
+		return nil, fmt.Errorf("%w: %s: %v", errCorrupt, path, err)
+	}
+	s.blocks = make([]atomic.Uint32, s.nBlocks)
+	return s, nil
+}
+
+func (s *segment) check(vh uint64) error {
+	h := s.data[:headerSize]
+	switch {
+	case string(h[:8]) != magic:
+		return errors.New("bad magic")
+	case checksum(h[:headerSize-4]) != le.Uint32(h[headerSize-4:]):
+		return errors.New("header checksum")
+	case le.Uint32(h[8:]) != FormatVersion:
+		return errors.New("other format version")
+	case le.Uint64(h[16:]) != vh:
+		return errors.New("other term splitter or chunker version")
+	case le.Uint64(h[24:]) != seed:
+		return errors.New("other seed")
+	}
+	s.nFiles = int(le.Uint32(h[32:]))
+	s.nTerms = int(le.Uint32(h[36:]))
+	s.nBlocks = int(le.Uint32(h[40:]))
+	s.tsize = int(le.Uint32(h[44:]))
+	s.created = int64(le.Uint64(h[48:]))
+	var crcs [numSections]uint32
+	for i := range s.sec {
+		o := 64 + 24*i
+		off, n := le.Uint64(h[o:]), le.Uint64(h[o+8:])
+		if off < headerSize || off > uint64(s.size) || n > uint64(s.size)-off {
+			return fmt.Errorf("section %d out of bounds", i)
+		}
+		s.sec[i] = [2]int{int(off), int(n)}
+		crcs[i] = le.Uint32(h[o+16:])
+	}
+	switch {
+	case s.sec[secFiles][1] != s.nFiles*recSize:
+		return errors.New("files size")
+	case s.tsize < 1 || s.tsize&(s.tsize-1) != 0 || s.tsize < s.nFiles || s.sec[secTable][1] != 4*s.tsize:
+		return errors.New("table size")
+	case s.nBlocks != (s.nTerms+blockTerms-1)/blockTerms || s.sec[secFences][1] != s.nBlocks*fenceSize:
+		return errors.New("fences size")
+	case s.sec[secDict][1] != 16*s.nTerms:
+		return errors.New("dictionary size")
+	}
+	for _, i := range []int{secFiles, secPaths, secTable, secFences} {
+		if checksum(s.part(i)) != crcs[i] {
+			return fmt.Errorf("section %d checksum", i)
+		}
+	}
+	return nil
+}
+
+func (s *segment) close() error {
+	if s.release == nil {
+		return nil
+	}
+	err := s.release()
+	s.release, s.data = nil, nil
+	return err
+}
+
+func (s *segment) part(i int) []byte {
+	return s.data[s.sec[i][0] : s.sec[i][0]+s.sec[i][1]]
+}
+
+// record is the i-th file record.
+type record struct {
+	st           stat
+	flags        uint32
+	length, uniq uint32
+	hash         [16]byte
+	chunkOff     uint64
+	chunkLen     uint32
+	put          int64
+}
+
+func (s *segment) rec(i int) record {
+	r := s.part(secFiles)[i*recSize : (i+1)*recSize]
+	var x record
+	x.st = stat{size: int64(le.Uint64(r[0:])), mtime: int64(le.Uint64(r[8:])), ctime: int64(le.Uint64(r[16:])), ino: le.Uint64(r[24:]), mode: le.Uint32(r[32:])}
+	x.flags = le.Uint32(r[36:])
+	x.length = le.Uint32(r[40:])
+	x.uniq = le.Uint32(r[44:])
+	copy(x.hash[:], r[48:64])
+	x.chunkOff = le.Uint64(r[72:])
+	x.chunkLen = le.Uint32(r[80:])
+	x.put = int64(le.Uint32(r[84:]))
+	return x
+}
+
+// pathBytes is the path of record i, nil when out of bounds.
+func (s *segment) pathBytes(i int) []byte {
+	r := s.part(secFiles)[i*recSize:]
+	off, n := int(le.Uint32(r[64:])), int(le.Uint32(r[68:]))
+	p := s.part(secPaths)
+	if off > len(p) || n > len(p)-off {
+		return nil
+	}
+	return p[off : off+n]
+}
+
+// find returns the record index of path p, or -1.
+func (s *segment) find(p string, ph uint64) int {
+	if s.nFiles == 0 {
+		return -1
+	}
+	t := s.part(secTable)
+	files := s.part(secFiles)
+	mask := uint64(s.tsize - 1)
+	for n, slot := 0, ph&mask; n < s.tsize; n, slot = n+1, (slot+1)&mask {
+		v := int(le.Uint32(t[4*slot:]))
+		if v == 0 {
+			return -1
+		}
+		i := v - 1
+		if i >= s.nFiles {
+			return -1
+		}
+		if le.Uint64(files[i*recSize+88:]) == ph && string(s.pathBytes(i)) == p {
+			return i
+		}
+	}
+	return -1
+}
+
+// block returns dictionary block b (hashes and offsets), checked once.
+func (s *segment) block(b int) (hashes, offs []byte, err error) {
+	f := s.part(secFences)[b*fenceSize:]
+	cnt := int(le.Uint32(f[12:]))
+	if cnt < 1 || cnt > blockTerms || b*blockTerms+cnt > s.nTerms {
+		s.bad.Store(true)
+		return nil, nil, errCorrupt
+	}
+	d := s.part(secDict)
+	blk := d[b*blockTerms*16 : b*blockTerms*16+cnt*16]
+	switch s.blocks[b].Load() {
+	case 0:
+		if checksum(blk) != le.Uint32(f[8:]) {
+			s.blocks[b].Store(2)
+			s.bad.Store(true)
+			return nil, nil, errCorrupt
+		}
+		s.blocks[b].Store(1)
+	case 2:
+		return nil, nil, errCorrupt
+	}
+	return blk[:8*cnt], blk[8*cnt:], nil
+}
+
+// term returns the files holding term hash h, nil when none.
+func (s *segment) term(h uint64) ([]fileCount, error) {
+	if s.nBlocks == 0 {
+		return nil, nil
+	}
+	fences := s.part(secFences)
+	b := sort.Search(s.nBlocks, func(i int) bool { return le.Uint64(fences[i*fenceSize:]) > h }) - 1
+	if b < 0 {
+		return nil, nil
+	}
+	hashes, offs, err := s.block(b)
+	if err != nil {
+		return nil, err
+	}
+	n := len(hashes) / 8
+	i := sort.Search(n, func(i int) bool { return le.Uint64(hashes[8*i:]) >= h })
+	if i == n || le.Uint64(hashes[8*i:]) != h {
+		return nil, nil
+	}
+	return s.postings(le.Uint64(offs[8*i:]))
+}
+
+// blobAt returns the checked blob at off in section sec.
+func (s *segment) blobAt(sec int, off uint64) ([]byte, error) {
+	p := s.part(sec)
+	if off > uint64(len(p)) || uint64(len(p))-off < 8 {
+		s.bad.Store(true)
+		return nil, errCorrupt
+	}
+	n := uint64(le.Uint32(p[off:]))
+	if n > uint64(len(p))-off-8 {
+		s.bad.Store(true)
+		return nil, errCorrupt
+	}
+	b := p[off+8 : off+8+n]
+	if checksum(b) != le.Uint32(p[off+4:]) {
+		s.bad.Store(true)
+		return nil, errCorrupt
+	}
+	return b, nil
+}
+
+func (s *segment) postings(off uint64) ([]fileCount, error) {
+	b, err := s.blobAt(secPostings, off)
+	if err != nil {
+		return nil, err
+	}
+	r := reader{b: b}
+	n := r.uvarint()
+	if n > uint64(s.nFiles) {
+		s.bad.Store(true)
+		return nil, errCorrupt
+	}
+	out := make([]fileCount, n)
+	f := uint64(0)
+	for i := range out {
+		f += r.uvarint()
+		out[i] = fileCount{uint32(f), uint32(r.uvarint())}
+		if f >= uint64(s.nFiles) {
+			r.err = true
+		}
+	}
+	if r.err {
+		s.bad.Store(true)
+		return nil, errCorrupt
+	}
+	return out, nil
+}
+
+// sets decodes the chunk sets of record x; with want set, only the set of
+// that key and content (decoding stops there).
+func (s *segment) sets(x record, want *chunkSet) ([]chunkSet, error) {
+	if x.chunkLen == 0 {
+		return nil, nil
+	}
+	b, err := s.blobAt(secChunks, x.chunkOff)
+	if err != nil {
+		return nil, err
+	}
+	if uint64(len(b))+8 != uint64(x.chunkLen) {
+		s.bad.Store(true)
+		return nil, errCorrupt
+	}
+	sets, err := decodeSets(b, want)
+	if err != nil {
+		s.bad.Store(true)
+	}
+	return sets, err
+}
+
+func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
+	r := reader{b: b}
+	n := r.uvarint()
+	var out []chunkSet
+	for k := uint64(0); k < n && !r.err; k++ {
+		var cs chunkSet
+		cs.key = r.u64()
+		copy(cs.hash[:], r.bytes(16))
+		nc := r.uvarint()
+		if nc > uint64(len(b)) {
+			return nil, errCorrupt
+		}
+		match := want == nil || want.key == cs.key && want.hash == cs.hash
+		for j := uint64(0); j < nc && !r.err; j++ {
+			var c chunker.Chunk
+			c.StartLine = int(r.uvarint())
+			c.EndLine = c.StartLine + int(r.uvarint())
+			c.StartByte = int(r.uvarint())
+			c.EndByte = c.StartByte + int(r.uvarint())
+			c.Tokens = int(r.uvarint())
+			fl := r.bytes(1)
+			if len(fl) == 1 {
+				c.TopLevel, c.Oversize = fl[0]&1 != 0, fl[0]&2 != 0
+			}
+			c.Kind = string(r.bytes(int(r.uvarint())))
+			c.Name = string(r.bytes(int(r.uvarint())))
+			if match {
+				cs.chunks = append(cs.chunks, c)
+			}
+		}
+		if r.err {
+			return nil, errCorrupt
+		}
+		if match {
+			out = append(out, cs)
+			if want != nil {
+				return out, nil
+			}
+		}
+	}
+	if r.err {
+		return nil, errCorrupt
+	}
+	return out, nil
+}
+
+// reader decodes a checked blob; any overrun sets err.
+type reader struct {
+	b   []byte
+	err bool
+}
+
+func (r *reader) uvarint() uint64 {
+	v, n := binary.Uvarint(r.b)
+	if n <= 0 {
+		r.err = true
+		r.b = nil
+		return 0
+	}
+	r.b = r.b[n:]
+	return v
+}
+
+func (r *reader) u64() uint64 {
+	b := r.bytes(8)
+	if len(b) < 8 {
+		return 0
+	}
+	return le.Uint64(b)
+}
+
+func (r *reader) bytes(n int) []byte {
+	if n < 0 || n > len(r.b) {
+		r.err = true
+		r.b = nil
+		return nil
+	}
+	b := r.b[:n]
+	r.b = r.b[n:]
+	return b
+}

@@ -1,0 +1,298 @@
+package index
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"path/filepath"
+	"sort"
+	"strings"
+	"sync"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/pack"
+)
+
+// Set is the index of a workspace's roots: each file goes to the index of
+// the root that holds it. It implements [pack.FileIndex]; a nil *Set is a
+// valid empty index (every lookup misses).
+type Set struct {
+	idx []*Index // longest root first
+
+	mu    sync.Mutex
+	after time.Duration // AutoFlush
+	timer *time.Timer
+}
+
+// AutoFlush makes the set flush by itself d after the last put (a server
+// keeps its index current without a flush per request).
+func (s *Set) AutoFlush(d time.Duration) {
+	if s == nil {
+		return
+	}
+	s.mu.Lock()
+	s.after = d
+	s.mu.Unlock()
+}
+
+func (s *Set) schedule() {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.after <= 0 {
+		return
+	}
+	if s.timer == nil {
+		s.timer = time.AfterFunc(s.after, func() { _ = s.Flush() })
+		return
+	}
+	s.timer.Reset(s.after)
+}
+
+var _ pack.FileIndex = (*Set)(nil)
+
+// OpenSet opens the index of each root (symlinks resolved). A root whose
+// index cannot be opened (no cache directory, a read-only one) is left out
+// and its error returned with the others; the set still serves the rest.
+func OpenSet(roots []string, opt Options) (*Set, error) {
+	if opt.Version == "" {
+		opt.Version = DefaultVersion()
+	}
+	s := &Set{}
+	var errs []string
+	seen := map[string]bool{}
+	for _, r := range roots {
+		abs, err := filepath.Abs(r)
+		if err == nil {
+			if res, rerr := filepath.EvalSymlinks(abs); rerr == nil {
+				abs = res
+			}
+		}
+		if err != nil || seen[abs] {
+			continue
+		}
+		seen[abs] = true
+		x, err := Open(abs, opt)
+		if err != nil {
+			errs = append(errs, err.Error())
+			continue
+		}
+		s.idx = append(s.idx, x)
+	}
+	sort.SliceStable(s.idx, func(i, j int) bool { return len(s.idx[i].root) > len(s.idx[j].root) })
+	if len(s.idx) > 0 && opt.Dir == "" { // only the default tree is ours to prune
+		keep := map[string]bool{}
+		for _, x := range s.idx {
+			keep[x.dir] = true
+		}
+		prune(filepath.Dir(s.idx[0].dir), keep, globalMax)
+	}
+	if len(errs) > 0 {
+		return s, fmt.Errorf("%s", strings.Join(errs, "; "))
+	}
+	return s, nil
+}
+
+// of returns the index of the root holding abs, nil when none does.
+func (s *Set) of(abs string) *Index {
+	if s == nil {
+		return nil
+	}
+	for _, x := range s.idx {
+		if abs == x.root || strings.HasPrefix(abs, x.root) && len(abs) > len(x.root) && (abs[len(x.root)] == filepath.Separator || strings.HasSuffix(x.root, string(filepath.Separator))) {
+			return x
+		}
+	}
+	return nil
+}
+
+// Terms implements [pack.FileIndex].
+func (s *Set) Terms(f collector.FileRef, terms []string) (pack.FileTerms, bool) {
+	x := s.of(f.Abs)
+	if x == nil {
+		return pack.FileTerms{}, false
+	}
+	n, counts, ok := x.Terms(f.Abs, f.Info, terms)
+	if !ok {
+		return pack.FileTerms{}, false
+	}
+	if counts == nil {
+		counts = map[string]int{}
+	}
+	return pack.FileTerms{Length: n, Counts: counts}, true
+}
+
+// PutTerms implements [pack.FileIndex].
+func (s *Set) PutTerms(f collector.FileRef, content []byte, all map[string]int) {
+	if x := s.of(f.Abs); x != nil {
+		x.PutTerms(f.Abs, f.Info, content, all)
+		s.schedule()
+	}
+}
+
+// Chunks implements [pack.FileIndex].
+func (s *Set) Chunks(f collector.FileRef, content []byte, key string) ([]chunker.Chunk, bool) {
+	if x := s.of(f.Abs); x != nil {
+		return x.Chunks(f.Abs, f.Info, content, key)
+	}
+	return nil, false
+}
+
+// PutChunks implements [pack.FileIndex].
+func (s *Set) PutChunks(f collector.FileRef, content []byte, key string, chunks []chunker.Chunk) {
+	if x := s.of(f.Abs); x != nil {
+		x.PutChunks(f.Abs, f.Info, content, key, chunks)
+		s.schedule()
+	}
+}
+
+// Forget implements [pack.FileIndex].
+func (s *Set) Forget(abs string) {
+	if x := s.of(abs); x != nil {
+		x.Forget(abs)
+	}
+}
+
+// Flush writes what each root's index holds pending.
+func (s *Set) Flush() error {
+	if s == nil {
+		return nil
+	}
+	var first error
+	for _, x := range s.idx {
+		if err := x.Flush(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Close flushes and releases every root's index.
+func (s *Set) Close() error {
+	if s == nil {
+		return nil
+	}
+	s.mu.Lock()
+	s.after = 0
+	if s.timer != nil {
+		s.timer.Stop()
+	}
+	s.mu.Unlock()
+	var first error
+	for _, x := range s.idx {
+		if err := x.Close(); err != nil && first == nil {
+			first = err
+		}
+	}
+	return first
+}
+
+// Stats adds up the roots' index statistics.
+func (s *Set) Stats() Stats {
+	var st Stats
+	if s == nil {
+		return st
+	}
+	for _, x := range s.idx {
+		y := x.Stats()
+		st.Segments += y.Segments
+		st.Files += y.Files
+		st.Terms += y.Terms
+		st.Bytes += y.Bytes
+	}
+	return st
+}
+
+// probeSource is cut and split by DefaultVersion: a change in what the term
+// splitter or the chunker make of it changes the version.
+const probeSource = `package probe
+
+// ParseHTTPRequest2 reads normalize_path and carts.
+func ParseHTTPRequest2(r *Request) (*Result, error) {
+	for i := 0; i < len(r.Items); i++ {
+		r.total += r.Items[i].Price
+	}
+	return &Result{Total: r.total}, nil
+}
+
+type Service struct{ name string }
+
+func (s *Service) Checkout() {}
+`
+
+var defaultVersion = sync.OnceValue(func() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "splitter %q; ", strings.Join(pack.Terms(probeSource), " "))
+	count := func(s string) int { return len(s) }
+	for _, opts := range []chunker.Options{{}, {PreferStructural: true, MaxTokens: 40, MinTokens: 5}} {
+		cs, err := chunker.Split(context.Background(), "probe.go", []byte(probeSource), count, opts)
+		if err != nil {
+			fmt.Fprintf(&b, "chunker error; ")
+			continue
+		}
+		for _, c := range cs {
+			fmt.Fprintf(&b, "%d-%d/%d-%d %s %s %v %d|", c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Kind, c.Name, c.TopLevel, c.Tokens)
+		}
+	}
+	return b.String()
+})
+
+// DefaultVersion is the version under which entries are stored: the
+// index's own version and what the current term splitter and chunker make
+// of a probe, so that a change in either invalidates the stored entries.
+func DefaultVersion() string { return "idx1; " + defaultVersion() }
+
+// globalMax caps the whole index directory (all roots): past it, the roots
+// used longest ago are removed (prune.go).
+const globalMax = 4 << 30
+
+// prune removes the index directories of other roots under parent, least
+// recently used first, while the whole exceeds max.
+func prune(parent string, keep map[string]bool, max int64) {
+	des, err := os.ReadDir(parent)
+	if err != nil {
+		return
+	}
+	type root struct {
+		dir  string
+		used int64
+		size int64
+	}
+	var roots []root
+	var total int64
+	for _, de := range des {
+		if !de.IsDir() {
+			continue
+		}
+		d := filepath.Join(parent, de.Name())
+		fi, err := de.Info()
+		if err != nil {
+			continue
+		}
+		r := root{dir: d, used: fi.ModTime().UnixNano()}
+		files, _ := os.ReadDir(d)
+		for _, f := range files {
+			if i, err := f.Info(); err == nil {
+				r.size += i.Size()
+			}
+		}
+		total += r.size
+		roots = append(roots, r)
+	}
+	sort.Slice(roots, func(i, j int) bool { return roots[i].used < roots[j].used })
+	for _, r := range roots {
+		if total <= max {
+			return
+		}
+		if keep[r.dir] {
+			continue
+		}
+		if os.RemoveAll(r.dir) == nil {
+			total -= r.size
+		}
+	}
+}
+
+// Usable reports whether at least one root's index is open.
+func (s *Set) Usable() bool { return s != nil && len(s.idx) > 0 }
