@@ -1,6 +1,7 @@
 // Package budget holds the token arithmetic of acode-lsp: the budget and its
 // category allocation (docs/design.md#rule-2), deduplication (rule 6), selection
-// (rule 7) and the budget report. Tokenizers live in the sub-package
+// (rule 7), the pack that verifies the final text (rule 3, [Pack]) and the
+// budget report. Tokenizers live in the sub-package
 // [github.com/acode-lsp/acode-lsp/budget/tokenizer].
 //
 // Start with [Allocate], which turns a total and two reserves into the

@@ -180,7 +180,7 @@ func TestFitDropsLowestRanked(t *testing.T) {
 		}
 		return b.String(), nil
 	}
-	text, n, kept, dropped, err := Fit(sel, 16, render, words)
+	text, n, kept, dropped, err := fit(sel, 16, render, words)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -164,85 +164,80 @@ func (p *run) time(stage string) {
 	p.lap = now
 }
 
+// pack is the pipeline of [Engine.Pack], stage by stage.
 func (p *run) pack(open []OpenDoc) (*Result, error) {
-	cands, dstats, err := p.candidates(open)
+	cands, dstats, err := p.candidates(open) // resolve → collect → chunk → rank → dedup
 	if err != nil {
 		return nil, err
 	}
-	count := p.tok.Count
-	cached, _ := p.tok.(*tokenizer.Cached)
-	before := p.cacheBefore
+	f := newFormatter(p.tok.Count)
+	packed, err := p.fit(cands, f) // select → render → exact count → re-select → drop
+	if err != nil {
+		return nil, err
+	}
+	p.leftOut(packed, &dstats)
+	p.stats.Selected, p.stats.Rejected = len(packed.Kept), len(p.excluded)
+	p.progress("done", 100)
+	p.stats.Cache = p.cacheUse()
+	p.logDecisions(packed.Kept, packed.Dropped, packed.Covered)
+	return p.result(packed.Text, packed.Tokens, packed.Kept, f, dstats), nil
+}
+
+// fit packs cands into the available budget in f's format with
+// [budget.Pack] (docs/design.md#rule-3, #rule-7).
+func (p *run) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
 	p.progress("selecting", 70)
-	f := newFormatter(count)
 	render, err := p.renderer(f)
 	if err != nil {
-		return nil, err
+		return budget.Packed{}, err
 	}
-	selOpts := budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: count, Outline: p.outliner()}
-	sel := budget.Select(cands, p.alloc, selOpts)
-	p.time("select")
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
-	}
-	p.progress("formatting", 85)
-	available := int(p.alloc.Available)
-	text, tokens, kept, dropped, err := budget.Fit(sel.Selected, available, render, count)
-	if err != nil {
-		return nil, &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
-	}
-	// Selection adds up per-chunk estimates, which overshoot the exact count
-	// of the joined text (headers are estimated high, and BPE merges across
-	// chunk borders). When that left room and candidates are waiting, select
-	// again with the allocation scaled by the measured overshoot; the exact
-	// recount in Fit still decides (docs/design.md#rule-3).
-	for iter := 0; iter < 3 && len(sel.OverBudget) > 0 && tokens > 0 && tokens < available*97/100; iter++ {
-		if err := p.ctx.Err(); err != nil {
-			return nil, err
-		}
-		var est int64
-		for _, u := range sel.Used {
-			est += u
-		}
-		factor := float64(est) / float64(tokens)
-		if factor <= 1.0 {
-			factor = float64(available) / float64(tokens)
-		}
-		sel2 := budget.Select(cands, scale(p.alloc, factor), selOpts)
-		text2, tokens2, kept2, dropped2, err := budget.Fit(sel2.Selected, available, render, count)
-		if err != nil {
-			return nil, &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
-		}
-		if tokens2 <= tokens {
-			break
-		}
-		sel, text, tokens, kept, dropped = sel2, text2, tokens2, kept2, dropped2
-	}
-	dstats.TokensSaved += sel.TrimmedTokens
-	for _, it := range sel.Covered {
+	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
+		SelectOptions: budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
+		Render: func(items []*budget.Item) (string, error) {
+			text, err := render(items)
+			if err != nil {
+				return "", &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
+			}
+			return text, nil
+		},
+		BeforeRender: func() {
+			p.time("select")
+			p.progress("formatting", 85)
+		},
+	})
+}
+
+// leftOut records what the pack left out: covered candidates as
+// duplicates (counted in dstats), then what did not fit as over_budget,
+// with their warnings.
+func (p *run) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
+	dstats.TokensSaved += packed.TrimmedTokens
+	for _, it := range packed.Covered {
 		dstats.ExactRemoved++
 		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
 	}
 	p.time("format+verify")
-	over := append(append([]*budget.Item(nil), sel.OverBudget...), dropped...)
-	for _, it := range over {
+	for _, it := range packed.Dropped {
 		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
 	}
-	if len(over) > 0 {
-		p.warnings = append(p.warnings, overBudgetWarning(over, p.alloc.Available))
+	if len(packed.Dropped) > 0 {
+		p.warnings = append(p.warnings, overBudgetWarning(packed.Dropped, p.alloc.Available))
 	}
-	if len(kept) == 0 {
+	if len(packed.Kept) == 0 {
 		p.warnings = append(p.warnings, "no chunk fits the budget: raise totalTokens or lower the reserves")
 	}
-	p.stats.Selected = len(kept)
-	p.stats.Rejected = len(p.excluded)
-	p.progress("done", 100)
-	if cached != nil {
-		after := cached.Stats()
-		p.stats.Cache = &tokenizer.CacheStats{Hits: after.Hits - before.Hits, Misses: after.Misses - before.Misses,
-			Evictions: after.Evictions - before.Evictions, Size: after.Size, Capacity: after.Capacity}
+}
+
+// cacheUse is what this pack did to the token-count cache, when the
+// tokenizer is cached.
+func (p *run) cacheUse() *tokenizer.CacheStats {
+	cached, ok := p.tok.(*tokenizer.Cached)
+	if !ok {
+		return nil
 	}
-	p.logDecisions(kept, over, sel.Covered)
-	return p.result(text, tokens, kept, f, dstats), nil
+	before, after := p.cacheBefore, cached.Stats()
+	return &tokenizer.CacheStats{Hits: after.Hits - before.Hits, Misses: after.Misses - before.Misses,
+		Evictions: after.Evictions - before.Evictions, Size: after.Size, Capacity: after.Capacity}
 }
 
 // overBudgetWarning is the warning of a pack or preview that left chunks out.
@@ -459,18 +454,6 @@ func apportion(total int, est map[string]int, estTotal int) map[string]int {
 	for i := 0; sum < total && len(rems) > 0; i = (i + 1) % len(rems) {
 		out[rems[i].c]++
 		sum++
-	}
-	return out
-}
-
-// scale returns a copy of a with the available tokens and every category's
-// allocation multiplied by factor.
-func scale(a budget.Allocation, factor float64) budget.Allocation {
-	out := a
-	out.Available = int64(float64(a.Available) * factor)
-	out.Tokens = make(map[string]int64, len(a.Tokens))
-	for c, v := range a.Tokens {
-		out.Tokens[c] = int64(float64(v) * factor)
 	}
 	return out
 }
