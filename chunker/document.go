@@ -4,72 +4,149 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"sort"
+	"strings"
+	"unsafe"
 
 	sitter "github.com/smacker/go-tree-sitter"
 )
 
-// Document keeps the parsed tree of one open file so that each edit is
-// re-parsed incrementally. A Document is for one goroutine at a time (the
-// language server's document store serialises edits per file); Close frees
-// its C memory.
+// Document keeps what one open file's next version needs to be chunked
+// quickly: the text, the file's top-level syntax nodes and the counts of
+// its chunks. A Document is for one goroutine at a time (the language
+// server's document store serialises edits per file); Close frees it.
+//
+// For the languages outlined from their top-level nodes (all but
+// markdown), an edit re-parses only a window of whole top-level nodes
+// around it: tree-sitter's own incremental re-parse walks every top-level
+// sibling again, which on a 1 MB file costs a quarter of a full parse.
+// The window starts and ends on a line start with a node that the edit did
+// not touch, and it is taken only when its parse gives back both of those
+// nodes exactly (same span and type), so the nodes outside it are those a
+// full parse gives; otherwise it is widened, up to the whole file. No tree
+// is kept between edits. Chunks whose text did not change keep their count.
+// The tree of the last whole parse is kept and edited along, so that a
+// whole parse is incremental; [Document.DropTree] frees it. Markdown is
+// always re-parsed whole, incrementally.
+//
+// A window is taken only when it parses without a syntax error and the
+// nodes next to it had none: tree-sitter's recovery from an error can
+// reach far beyond it, so an edit that leaves an error, or is next to
+// one, re-parses the whole file. The chunks equal those of [Split] (as far
+// as tree-sitter's incremental re-parse equals a fresh parse, which it
+// does on every edit of TestDocumentRandomEdits).
 type Document struct {
 	path string
+	lang string
 	g    *grammar // nil when the language has no grammar
-	src  []byte
-	tree *sitter.Tree
+	so   *siblingOutline
+
+	text   string        // the text of the last Update
+	items  []item        // its top-level nodes (sibling-outlined languages)
+	counts []countedSpan // the byte spans and counts of its chunks
+	tree   *sitter.Tree  // its tree, edited along (re-parsed only when a window will not do)
+
+	windows, wholes int // updates done by a window and by a whole parse (for tests)
 }
+
+// siblingOutline is how a language is outlined from the children of its
+// root node, one child at a time.
+type siblingOutline struct {
+	classify classifier
+	sep      string
+}
+
+// siblingOutlines are the languages whose outline is outlineWith(classify,
+// sep): those a Document can re-parse by windows (see grammars).
+var siblingOutlines = map[string]*siblingOutline{
+	"go": {classifyGo, "."}, "python": {classifyPython, "."},
+	"javascript": {classifyJS, "."}, "typescript": {classifyJS, "."}, "tsx": {classifyJS, "."},
+	"java": {classifyJava, "."}, "csharp": {classifyCSharp, "."},
+	"rust": {classifyRust, "::"}, "c": {classifyC, "::"}, "cpp": {classifyC, "::"},
+}
+
+// item is one top-level named node of a document and the declarations it
+// makes. Positions are absolute; the lines of its declarations are
+// relative to the item's first line, so that an item moved by an edit
+// above it is shifted by changing first and last only.
+type item struct {
+	start, end  int // byte span of the node
+	first, last int // lines of the node
+	sym         sitter.Symbol
+	bad         bool // the node holds a syntax error
+	doc         bool // a doc node starting its line: it may lead the declaration below
+	primary     bool // decls[0] is the node's own declaration (its doc comments are above it)
+	decls       []decl
+}
+
+// countedSpan is the byte span of a chunk and its token count.
+type countedSpan struct {
+	start, end, tokens int
+}
+
+// needMembers stands for the members of a declaration kept in an item:
+// the tree they come from is gone, so a layout that asks for them is done
+// again from a full parse.
+func needMembers() []decl { return nil }
 
 // NewDocument returns an empty document for path.
 func NewDocument(path string) *Document {
-	return &Document{path: path, g: grammarFor(Language(path))}
+	lang := Language(path)
+	return &Document{path: path, lang: lang, g: grammarFor(lang), so: siblingOutlines[lang]}
 }
 
 // Update replaces the document's text with src and returns its chunks, as
-// [Split] would. With a previous tree, the change is described to
-// tree-sitter as one edit (the bytes between the common prefix and the
-// common suffix of the old and new text, with row/column points) and the
-// tree is re-parsed incrementally from the old one.
-//
-// A tree re-parsed after an edit can differ from a fresh parse inside
-// syntax errors (tree-sitter's error recovery depends on history); on valid
-// code the chunks equal those of [Split].
+// [Split] would. The counts of chunks whose text did not change are taken
+// from the previous Update: count must be the same function each time
+// (after Close any may be used).
 func (d *Document) Update(ctx context.Context, src []byte, count Counter, opts Options) ([]Chunk, error) {
+	return d.UpdateText(ctx, string(src), count, opts)
+}
+
+// UpdateText is [Document.Update] for a text held as a string: the
+// document keeps text itself (no copy) and the chunks' contents are
+// slices of it.
+func (d *Document) UpdateText(ctx context.Context, text string, count Counter, opts Options) ([]Chunk, error) {
 	if count == nil {
 		return nil, fmt.Errorf("chunker: update %s: nil counter", d.path)
 	}
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("chunker: update %s: %w", d.path, err)
 	}
-	src = append([]byte(nil), src...) // the old text must survive the caller's buffer
+	src := bytesOf(text)
 	l := newLayout(ctx, src, count, opts)
-	if d.g == nil || !l.opts.PreferStructural {
-		d.closeTree()
-		d.src = src
-		return l.pieceChunks(0, l.li.count()-1)
+	l.text = text
+	l.known = d.knownCounts(text)
+	var (
+		chunks []Chunk
+		err    error
+	)
+	switch {
+	case d.g == nil || !l.opts.PreferStructural || l.li.count() == 0:
+		d.Close()
+		chunks, err = l.pieceChunks(0, l.li.count()-1)
+	case d.so == nil:
+		chunks, err = d.updateTree(ctx, l, src)
+	default:
+		chunks, err = d.updateItems(ctx, l, text)
 	}
-	old := d.tree
-	if old != nil {
-		editTree(old, diffEdit(d.src, src))
-	}
-	tree, err := d.g.parse(ctx, old, src)
 	if err != nil {
-		d.closeTree() // the old tree was edited; it no longer matches d.src
-		d.src = nil
-		return nil, fmt.Errorf("chunker: parse %s: %w", d.path, err)
+		d.Close() // the next Update starts from scratch
+		return nil, err
 	}
-	d.closeTree()
-	d.tree, d.src = tree, src
-	if l.li.count() == 0 {
-		return []Chunk{}, nil
+	d.text = text
+	d.counts = d.counts[:0]
+	for _, c := range chunks {
+		d.counts = append(d.counts, countedSpan{c.StartByte, c.EndByte, c.Tokens})
 	}
-	return l.structuralChunks(d.g, tree.RootNode())
+	return chunks, nil
 }
 
-// Close frees the document's tree. The document can be reused: the next
-// Update parses from scratch.
+// Close forgets the document's state and frees its tree. The document can
+// be reused: the next Update parses from scratch.
 func (d *Document) Close() {
 	d.closeTree()
-	d.src = nil
+	d.text, d.items, d.counts = "", nil, nil
 }
 
 func (d *Document) closeTree() {
@@ -79,18 +156,328 @@ func (d *Document) closeTree() {
 	}
 }
 
+// knownCounts returns a lookup of the counts of the previous chunks whose
+// text is the same in text: those wholly inside the common prefix or the
+// common suffix of the old and new texts.
+func (d *Document) knownCounts(text string) func(start, end int) (int, bool) {
+	if len(d.counts) == 0 {
+		return nil
+	}
+	old, spans := d.text, d.counts
+	pre, oldEnd, newEnd := diffRange(old, text)
+	shift := newEnd - oldEnd
+	return func(start, end int) (int, bool) {
+		switch {
+		case end <= pre:
+		case start >= newEnd:
+			start, end = start-shift, end-shift
+		default:
+			return 0, false
+		}
+		i := sort.Search(len(spans), func(i int) bool { return spans[i].start >= start })
+		if i < len(spans) && spans[i].start == start && spans[i].end == end {
+			return spans[i].tokens, true
+		}
+		return 0, false
+	}
+}
+
+// updateTree chunks src with the kept tree, re-parsed incrementally.
+func (d *Document) updateTree(ctx context.Context, l *layout, src []byte) ([]Chunk, error) {
+	old := d.tree
+	if old != nil {
+		editTree(old, diffEdit(bytesOf(d.text), src))
+	}
+	tree, err := d.g.parse(ctx, old, src)
+	d.closeTree() // after an error too: the old tree was edited and no longer matches d.text
+	if err != nil {
+		return nil, fmt.Errorf("chunker: parse %s: %w", d.path, err)
+	}
+	d.tree = tree
+	return l.structuralChunks(d.g, tree.RootNode())
+}
+
+// updateItems chunks text from its top-level nodes: those of the previous
+// version outside the edit, and those of a window around it parsed alone.
+// When the window has a syntax error, the whole text is parsed instead,
+// incrementally from the kept tree when there is one: tree-sitter's error
+// recovery may reach beyond the window.
+func (d *Document) updateItems(ctx context.Context, l *layout, text string) ([]Chunk, error) {
+	src := l.li.src
+	if d.items != nil {
+		if d.tree != nil {
+			editTree(d.tree, diffEdit(bytesOf(d.text), src)) // re-parsed when a window will not do
+		}
+		items, ok, err := d.window(ctx, l, text)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			needed := false
+			chunks, err := l.layoutDecls(assemble(items, func() []decl { needed = true; return nil }))
+			if err != nil {
+				return nil, err
+			}
+			if !needed {
+				d.items = items
+				d.windows++
+				return chunks, nil
+			}
+		}
+	}
+	d.wholes++
+	// A whole parse: the first version, a window with a syntax error or
+	// whose boundary nodes changed, or a declaration split into members.
+	tree, err := d.g.parse(ctx, d.tree, src)
+	d.closeTree()
+	if err != nil {
+		return nil, fmt.Errorf("chunker: parse %s: %w", d.path, err)
+	}
+	d.tree = tree
+	root := tree.RootNode()
+	d.items = d.so.items(&outline{li: l.li, src: src, ctx: ctx}, root, 0, 0)
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("chunker: %w", err)
+	}
+	needed := false
+	chunks, err := l.layoutDecls(assemble(d.items, func() []decl { needed = true; return nil }))
+	if err != nil || !needed {
+		return chunks, err
+	}
+	return l.structuralChunks(d.g, root)
+}
+
+// DropTree frees the document's parsed tree but keeps the rest: edits
+// still re-parse windows, and a whole parse, when one is needed, starts
+// from scratch.
+func (d *Document) DropTree() { d.closeTree() }
+
+// window returns the top-level nodes of text: the previous version's
+// outside a window around the edit, and the window's, parsed alone. ok is
+// false when the window has a syntax error, touches a node that had one,
+// or does not give back its boundary nodes, and when no window short of
+// the whole file does (the caller then parses the whole file).
+func (d *Document) window(ctx context.Context, l *layout, text string) (items []item, ok bool, err error) {
+	old, its := d.text, d.items
+	n := len(its)
+	if n == 0 {
+		return nil, false, nil
+	}
+	pre, oldEnd, newEnd := diffRange(old, text)
+	shift := newEnd - oldEnd
+	// Items i0..i1 touch the edit (none when i0 > i1: it is between them).
+	i0 := sort.Search(n, func(i int) bool { return its[i].end >= pre })
+	i1 := sort.Search(n, func(i int) bool { return its[i].start > oldEnd }) - 1
+	for margin := 1; ; margin *= 4 {
+		lo, hi := max(min(i0, i1+1)-margin, 0), min(max(i1, i0-1)+margin, n-1)
+		for lo > 0 && !lineStart(old, its[lo].start) {
+			lo--
+		}
+		ws := 0
+		if lo > 0 {
+			ws = its[lo].start
+		}
+		we := len(old)
+		for ; hi < n-1; hi++ {
+			we = lineEnd(old, its[hi].end)
+			if its[hi+1].start >= we {
+				break
+			}
+		}
+		if hi == n-1 {
+			we = len(old)
+		}
+		if (lo == 0 && hi == n-1) || 2*(we-ws) > len(old) {
+			return nil, false, nil // parse the whole file as such
+		}
+		for i := max(lo-1, 0); i <= min(hi+1, n-1); i++ {
+			if its[i].bad {
+				return nil, false, nil // an error's recovery may have reached it
+			}
+		}
+		wi, clean, err := d.parseWindow(ctx, l, text, ws, we+shift)
+		if err != nil {
+			return nil, false, err
+		}
+		if !clean {
+			return nil, false, nil
+		}
+		if len(wi) == 0 || (lo > 0 && !sameItem(wi[0], its[lo], 0)) || (hi < n-1 && !sameItem(wi[len(wi)-1], its[hi], shift)) {
+			continue
+		}
+		lineShift := strings.Count(text[ws:we+shift], "\n") - strings.Count(old[ws:we], "\n")
+		items = make([]item, 0, lo+len(wi)+n-1-hi)
+		items = append(items, its[:lo]...)
+		items = append(items, wi...)
+		for _, it := range its[hi+1:] {
+			it.start += shift
+			it.end += shift
+			it.first += lineShift
+			it.last += lineShift
+			items = append(items, it)
+		}
+		return items, true, nil
+	}
+}
+
+// parseWindow parses text[ws:we] (ws on a line start) alone and returns
+// its top-level nodes, placed in text, and whether it has no syntax error.
+func (d *Document) parseWindow(ctx context.Context, l *layout, text string, ws, we int) ([]item, bool, error) {
+	src := bytesOf(text[ws:we])
+	tree, err := d.g.parse(ctx, nil, src)
+	if err != nil {
+		return nil, false, fmt.Errorf("chunker: parse %s: %w", d.path, err)
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	if root.HasError() {
+		return nil, false, nil
+	}
+	o := &outline{li: newLineIndex(src), src: src, ctx: ctx}
+	items := d.so.items(o, root, ws, l.li.lineOf(ws))
+	if err := ctx.Err(); err != nil {
+		return nil, false, fmt.Errorf("chunker: %w", err)
+	}
+	return items, true, nil
+}
+
+// items lists the top-level nodes under root of the source o outlines,
+// which starts at byte off and line lineOff of the document.
+func (so *siblingOutline) items(o *outline, root *sitter.Node, off, lineOff int) []item {
+	kids := children(root)
+	out := make([]item, 0, len(kids))
+	for i, k := range kids {
+		if o.ctx.Err() != nil {
+			return nil
+		}
+		start, end := int(k.StartByte()), int(k.EndByte())
+		first, last := o.li.span(start, end)
+		it := item{
+			start: start + off, end: end + off, first: first + lineOff, last: last + lineOff,
+			sym: k.Symbol(), bad: k.HasError(),
+			doc: isDocNode(k.Type()) && o.li.startsLine(start),
+		}
+		it.decls, it.primary = o.kidDecls(so.classify, so.sep, kids[i:i+1], 0, "", true)
+		for j := range it.decls {
+			dc := &it.decls[j]
+			dc.first -= first
+			dc.last -= first
+			dc.head -= first
+			if dc.members != nil {
+				dc.members = needMembers // the tree is closed after this
+			}
+		}
+		out = append(out, it)
+	}
+	return out
+}
+
+// assemble lists the top-level declarations of items, as the outline of
+// the whole tree would: each item's own declaration takes the doc comments
+// right above it, and neighbouring headers are grouped. A declaration
+// with members gets members, which may only be called if the layout needs
+// them.
+func assemble(items []item, members func() []decl) []decl {
+	var out []decl
+	for i := range items {
+		it := &items[i]
+		for j, dc := range it.decls {
+			dc.first += it.first
+			dc.last += it.first
+			dc.head += it.first
+			if j == 0 && it.primary {
+				dc.first = leadingDocItems(items[:i], dc.head)
+			}
+			if dc.members != nil {
+				dc.members = members
+			}
+			out = append(out, dc)
+		}
+	}
+	return groupHeaders(out)
+}
+
+// leadingDocItems is [outline.leadingDocs] over items.
+func leadingDocItems(before []item, first int) int {
+	for i := len(before) - 1; i >= 0; i-- {
+		it := &before[i]
+		if !it.doc || (it.last != first-1 && it.last != first) {
+			break
+		}
+		first = it.first
+	}
+	return first
+}
+
+// sameItem reports whether a (from a window) is b moved by shift bytes.
+func sameItem(a, b item, shift int) bool {
+	return a.start == b.start+shift && a.end == b.end+shift && a.sym == b.sym && !a.bad && !b.bad
+}
+
+// lineStart reports whether offset off of s starts a line.
+func lineStart(s string, off int) bool { return off == 0 || s[off-1] == '\n' }
+
+// lineEnd returns the end of the line holding the byte before off (just
+// after its newline), or len(s).
+func lineEnd(s string, off int) int {
+	if off > 0 && s[off-1] == '\n' {
+		return off
+	}
+	if i := strings.IndexByte(s[off:], '\n'); i >= 0 {
+		return off + i + 1
+	}
+	return len(s)
+}
+
+// diffRange returns the edit from old to new: the common prefix ends at
+// pre, and the common suffix (not overlapping it) starts at oldEnd in old
+// and newEnd in new.
+func diffRange(old, new string) (pre, oldEnd, newEnd int) {
+	m := min(len(old), len(new))
+	pre = commonPrefix(old[:m], new[:m])
+	suf := commonSuffix(old[pre:], new[pre:])
+	return pre, len(old) - suf, len(new) - suf
+}
+
+// commonPrefix is the length of the common prefix of a and b (of equal
+// length), compared in blocks first.
+func commonPrefix(a, b string) int {
+	const block = 4096
+	i := 0
+	for i+block <= len(a) && a[i:i+block] == b[i:i+block] {
+		i += block
+	}
+	for i < len(a) && a[i] == b[i] {
+		i++
+	}
+	return i
+}
+
+// commonSuffix is the length of the common suffix of a and b.
+func commonSuffix(a, b string) int {
+	const block = 4096
+	n := 0
+	for n+block <= min(len(a), len(b)) && a[len(a)-n-block:len(a)-n] == b[len(b)-n-block:len(b)-n] {
+		n += block
+	}
+	for n < len(a) && n < len(b) && a[len(a)-1-n] == b[len(b)-1-n] {
+		n++
+	}
+	return n
+}
+
+// bytesOf returns the bytes of s without a copy; they are never written.
+func bytesOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return unsafe.Slice(unsafe.StringData(s), len(s))
+}
+
 // diffEdit describes the change from old to new text as one tree-sitter
 // edit: the bytes after the common prefix and before the common suffix.
 func diffEdit(old, new []byte) sitter.EditInput {
-	pre := 0
-	for pre < len(old) && pre < len(new) && old[pre] == new[pre] {
-		pre++
-	}
-	suf := 0
-	for suf < len(old)-pre && suf < len(new)-pre && old[len(old)-1-suf] == new[len(new)-1-suf] {
-		suf++
-	}
-	oldEnd, newEnd := len(old)-suf, len(new)-suf
+	pre, oldEnd, newEnd := diffRange(string(old), string(new))
 	return sitter.EditInput{
 		StartIndex:  uint32(pre),
 		OldEndIndex: uint32(oldEnd),

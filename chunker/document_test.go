@@ -2,12 +2,19 @@ package chunker
 
 import (
 	"context"
+	"fmt"
+	"hash/crc32"
+	"math/rand/v2"
+	"os"
+	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
 	sitter "github.com/smacker/go-tree-sitter"
 	"go.uber.org/goleak"
+	"golang.org/x/tools/txtar"
 )
 
 func TestMain(m *testing.M) { goleak.VerifyTestMain(m) }
@@ -162,4 +169,184 @@ func TestParseAfterCancelledContext(t *testing.T) {
 		}
 		tree.Close()
 	}
+}
+
+// editCorpus lists real files of several languages for TestDocumentRandomEdits:
+// sources of the Go distribution and of this repository.
+func editCorpus(t *testing.T) []string {
+	t.Helper()
+	goroot := runtime.GOROOT()
+	files := []string{
+		filepath.Join(goroot, "src", "net", "http", "cookie.go"),
+		filepath.Join(goroot, "src", "strings", "strings.go"),
+		filepath.Join(goroot, "src", "runtime", "runtime-gdb.py"),
+		filepath.Join(goroot, "src", "cmd", "vendor", "github.com", "google", "pprof", "internal", "driver", "html", "common.js"),
+		filepath.Join(goroot, "src", "runtime", "HACKING.md"),
+		filepath.Join(goroot, "src", "regexp", "testdata", "testregex.c"),
+		filepath.Join("..", "editors", "vscode", "src", "commands.ts"),
+	}
+	golden, _ := filepath.Glob("testdata/golden/*.txtar")
+	return append(files, golden...)
+}
+
+// contentCount is a counter that depends on every byte, so that a count
+// reused for a text it was not made for shows.
+func contentCount(s string) int { return len(strings.Fields(s)) + int(crc32.ChecksumIEEE([]byte(s))%7) }
+
+// randomEdit returns text with one edit at or near pos, as a user makes
+// them: typing a letter in a word, typing any character (a bracket, a
+// quote, a comment marker, white space, a newline), deleting a few
+// characters or whole lines, pasting a line from elsewhere, inserting a
+// blank or comment line (in the language's comment syntax), or undoing
+// back to an earlier version.
+func randomEdit(r *rand.Rand, path, text string, pos int, history []string) string {
+	lineAt := func(p int) (int, int) {
+		s := strings.LastIndexByte(text[:p], '\n') + 1
+		e := strings.IndexByte(text[p:], '\n')
+		if e < 0 {
+			return s, len(text)
+		}
+		return s, p + e + 1
+	}
+	comment := "// note\n"
+	if Language(path) == "python" {
+		comment = "# note\n"
+	}
+	typed := []string{"a", "7", "_", " ", "\t", "\n", "{", "}", "(", ")", "[", "]", ";", ",", ".", "\"", "'", "`", "/", "*", "#", "=", "<", ">", ":", "\r\n", "é", "//", "/*", "*/"}
+	switch k := r.IntN(20); {
+	case k < 5: // type a letter in a word
+		for p := pos; p < min(pos+40, len(text)); p++ {
+			if c := text[p]; c >= 'a' && c <= 'z' {
+				return text[:p] + string(rune('a'+r.IntN(26))) + text[p:]
+			}
+		}
+		return text[:pos] + "x" + text[pos:]
+	case k < 8: // type anything
+		return text[:pos] + typed[r.IntN(len(typed))] + text[pos:]
+	case k < 10: // delete a few bytes
+		end := min(pos+1+r.IntN(3), len(text))
+		return text[:pos] + text[end:]
+	case k < 11: // delete whole lines
+		s, e := lineAt(pos)
+		for range r.IntN(3) {
+			if e < len(text) {
+				_, e = lineAt(e)
+			}
+		}
+		return text[:s] + text[e:]
+	case k < 12: // paste a line from elsewhere at a line start
+		s, _ := lineAt(pos)
+		ps, pe := lineAt(r.IntN(len(text) + 1))
+		return text[:s] + text[ps:pe] + text[s:]
+	case k < 15: // a blank line or a comment line
+		s, _ := lineAt(pos)
+		ins := []string{"\n", "\n\n", comment, "  \n"}[r.IntN(4)]
+		return text[:s] + ins + text[s:]
+	case k < 18 && len(history) > 0: // undo to an earlier version
+		return history[r.IntN(len(history))]
+	default: // replace a line with another
+		s, e := lineAt(pos)
+		ps, pe := lineAt(r.IntN(len(text) + 1))
+		return text[:s] + text[ps:pe] + text[e:]
+	}
+}
+
+// TestDocumentRandomEdits is the proof of the incremental update: real
+// files in every language with a grammar are edited at random, many edits
+// in one place then a jump elsewhere, and after every edit the document's
+// chunks must equal those of a fresh Split of the same text (spans, kinds,
+// names, contents and counts), with syntax errors or without; and most
+// edits of a file of many declarations must have been done by a window
+// (not a whole parse). The lens options (one chunk per declaration) are used, and for
+// some files the packing options (members, merging), whose layout needs
+// the tree when a container is split.
+func TestDocumentRandomEdits(t *testing.T) {
+	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+	edits := 40
+	if testing.Short() {
+		edits = 30
+	}
+	total, inErrors, windows := 0, 0, 0
+	for fi, path := range editCorpus(t) {
+		data, err := os.ReadFile(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		name := path
+		if strings.HasSuffix(path, ".txtar") {
+			ar := txtar.Parse(data)
+			name, data = ar.Files[0].Name, ar.Files[0].Data
+		}
+		if Language(name) == "" {
+			continue
+		}
+		for _, opts := range []Options{lens, {PreferStructural: true, MaxTokens: 300, MinTokens: 40}} {
+			if opts != lens && fi%2 == 1 {
+				continue
+			}
+			t.Run(fmt.Sprintf("%s/%d", filepath.Base(name), opts.MaxTokens), func(t *testing.T) {
+				r := rand.New(rand.NewPCG(uint64(fi), uint64(opts.MaxTokens)))
+				d := NewDocument(name)
+				defer d.Close()
+
+				text := string(data)
+				var history []string
+				lastClean, clean := text, true
+				pos := r.IntN(len(text) + 1)
+				for i := 0; i <= edits; i++ {
+					if i > 0 {
+						if r.IntN(8) == 0 { // jump elsewhere
+							pos = r.IntN(len(text) + 1)
+						}
+						pos = min(max(pos+r.IntN(5)-2, 0), len(text))
+						history = append(history, text)
+						if !clean && r.IntN(2) == 0 {
+							text = lastClean // the edit is undone or completed
+						} else {
+							undo := append([]string{string(data)}, history[max(len(history)-8, 0):]...)
+							text = randomEdit(r, name, text, pos, undo)
+						}
+						pos = min(pos, len(text))
+					}
+					got, err := d.UpdateText(t.Context(), text, contentCount, opts)
+					if err != nil {
+						t.Fatalf("edit %d: %v", i, err)
+					}
+					want, err := Split(t.Context(), name, []byte(text), contentCount, opts)
+					if err != nil {
+						t.Fatal(err)
+					}
+					total++
+					if clean = !hasSyntaxError(t, name, text); clean {
+						lastClean = text
+					} else {
+						inErrors++
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						pre, oe, ne := diffRange(history[len(history)-1], text)
+						t.Fatalf("edit %d at byte %d (%q → %q), syntax errors: %v; chunks differ (-Split +Update):\n%s", i, pre,
+							history[len(history)-1][max(pre-30, 0):min(oe+30, len(history[len(history)-1]))],
+							text[max(pre-30, 0):min(ne+30, len(text))], !clean, diff)
+					}
+				}
+				windows += d.windows
+				t.Logf("%d of %d edits re-chunked by a window", d.windows, edits)
+			})
+		}
+	}
+	t.Logf("%d versions, %d with syntax errors, %d re-chunked by a window", total, inErrors, windows)
+	if windows*6 < total || inErrors*6 < total {
+		t.Errorf("%d versions: %d by a window, %d with syntax errors; want each over a sixth, or the test misses a path", total, windows, inErrors)
+	}
+}
+
+// hasSyntaxError reports whether a fresh parse of text has an error.
+func hasSyntaxError(t *testing.T, path, text string) bool {
+	t.Helper()
+	tree, err := grammarFor(Language(path)).parse(t.Context(), nil, []byte(text))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	return tree.RootNode().HasError()
 }

@@ -35,15 +35,16 @@ type layout struct {
 	opts  Options
 	memo  map[[2]int]int // token counts of line ranges already counted
 	lines []int          // token counts of single lines, -1 when not counted yet
+	// text, when set, is src as a string: contents and counted texts are
+	// sliced from it instead of copied.
+	text string
+	// known, when set, returns the count of bytes [start, end) when it is
+	// already known (a [Document] reuses the counts of unchanged chunks).
+	known func(start, end int) (int, bool)
 }
 
 func newLayout(ctx context.Context, src []byte, count Counter, opts Options) *layout {
-	li := newLineIndex(src)
-	lines := make([]int, li.count())
-	for i := range lines {
-		lines[i] = -1
-	}
-	return &layout{ctx: ctx, li: li, count: count, opts: opts.withDefaults(), memo: map[[2]int]int{}, lines: lines}
+	return &layout{ctx: ctx, li: newLineIndex(src), count: count, opts: opts.withDefaults(), memo: map[[2]int]int{}}
 }
 
 // tokens counts lines first..last.
@@ -55,14 +56,34 @@ func (l *layout) tokens(first, last int) int {
 	if n, ok := l.memo[k]; ok {
 		return n
 	}
-	n := l.count(string(l.li.text(first, last)))
+	n := l.countRange(first, last)
 	l.memo[k] = n
 	return n
 }
 
+// countRange counts lines first..last, or takes their known count.
+func (l *layout) countRange(first, last int) int {
+	sb, eb := l.li.start(first), l.li.end(last)
+	if l.known != nil {
+		if n, ok := l.known(sb, eb); ok {
+			return n
+		}
+	}
+	if l.text != "" {
+		return l.count(l.text[sb:eb])
+	}
+	return l.count(string(l.li.src[sb:eb]))
+}
+
 func (l *layout) lineTokens(i int) int {
+	if l.lines == nil { // made on first use: most layouts of structured files never count single lines
+		l.lines = make([]int, l.li.count())
+		for k := range l.lines {
+			l.lines[k] = -1
+		}
+	}
 	if l.lines[i] < 0 {
-		l.lines[i] = l.count(string(l.li.text(i, i)))
+		l.lines[i] = l.countRange(i, i)
 	}
 	return l.lines[i]
 }
@@ -299,6 +320,12 @@ func (l *layout) chunks(us []unit) []Chunk {
 	out := make([]Chunk, 0, len(us))
 	for _, u := range us {
 		sb, eb := l.li.start(u.first), l.li.end(u.last)
+		content := l.text
+		if content == "" {
+			content = string(l.li.src[sb:eb])
+		} else {
+			content = content[sb:eb]
+		}
 		out = append(out, Chunk{
 			StartLine: u.first + 1,
 			EndLine:   u.last + 1,
@@ -308,7 +335,7 @@ func (l *layout) chunks(us []unit) []Chunk {
 			Name:      u.name,
 			TopLevel:  u.top,
 			Tokens:    l.tokens(u.first, u.last),
-			Content:   string(l.li.src[sb:eb]),
+			Content:   content,
 			Oversize:  u.oversize,
 		})
 	}
@@ -323,6 +350,10 @@ func (l *layout) layoutDecls(ds []decl) ([]Chunk, error) {
 	}
 	var us []unit
 	for _, u := range l.partition(0, n-1, ds, true) {
+		if u.members == nil && l.tokens(u.first, u.last) <= l.opts.MaxTokens {
+			us = append(us, u) // what fit returns, without a slice per unit
+			continue
+		}
 		ps, err := l.fit(u)
 		if err != nil {
 			return nil, err

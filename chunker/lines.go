@@ -1,6 +1,9 @@
 package chunker
 
-import "sort"
+import (
+	"bytes"
+	"sort"
+)
 
 // lineIndex maps between 0-based line numbers and byte offsets of a source.
 // Lines end at '\n' (a '\r' before it stays part of the line); a final
@@ -15,13 +18,15 @@ func newLineIndex(src []byte) *lineIndex {
 	if len(src) == 0 {
 		return li
 	}
-	li.starts = append(li.starts, 0)
-	for i, b := range src {
-		if b == '\n' && i+1 < len(src) {
-			li.starts = append(li.starts, i+1)
+	li.starts = make([]int, 1, bytes.Count(src, []byte{'\n'})+1)
+	for i := 0; ; {
+		j := bytes.IndexByte(src[i:], '\n')
+		if j < 0 || i+j+1 >= len(src) {
+			return li
 		}
+		i += j + 1
+		li.starts = append(li.starts, i)
 	}
-	return li
 }
 
 // count returns the number of lines.

@@ -49,57 +49,67 @@ func outlineWith(classify classifier, sep string) func(*outline, *sitter.Node) [
 func (o *outline) decls(classify classifier, sep string, parent *sitter.Node, in string, top bool) []decl {
 	kids := children(parent)
 	var out []decl
-	for i, n := range kids {
+	for i := range kids {
 		if o.ctx.Err() != nil {
 			return nil
 		}
-		nd, ok := classify(o, n, in)
-		if !ok {
-			continue
-		}
-		if nd.transparent {
-			body := nd.body
-			if body == nil {
-				body = n
-			}
-			out = append(out, o.decls(classify, sep, body, in, top)...)
-			continue
-		}
-		end := n
-		if nd.last != nil {
-			end = nd.last
-		}
-		first, last := o.li.span(int(n.StartByte()), int(end.EndByte()))
-		d := decl{first: o.leadingDocs(kids[:i], first), last: last, kind: nd.kind, name: nd.name, top: top, head: first}
-		if o.sigs {
-			d.sig = o.signatureEnd(n, first, last)
-		}
-		if nd.header {
-			d.kind, d.top = "header:"+d.kind, false
-		}
-		if in != "" && d.name != "" {
-			d.name = in + sep + d.name
-		}
-		if nd.body != nil {
-			body := nd.body
-			prefix := nd.prefix
-			if prefix == "" {
-				prefix = nd.name
-			}
-			if in != "" {
-				prefix = in + sep + prefix
-			}
-			if nd.flat {
-				prefix = in
-			}
-			d.members = func() []decl { return o.decls(classify, sep, body, prefix, false) }
-		}
-		out = append(out, d)
-		if nd.last != nil { // the rest of the node is scanned as siblings
-			out = append(out, o.decls(classify, sep, n, in, top)...)
-		}
+		ds, _ := o.kidDecls(classify, sep, kids, i, in, top)
+		out = append(out, ds...)
 	}
 	return groupHeaders(out)
+}
+
+// kidDecls lists the declarations kids[i] makes (before header grouping):
+// its own, with the doc comments among kids[:i] right above it (primary
+// is then set and it is the first), and those of the children it is
+// transparent for or that follow its end.
+func (o *outline) kidDecls(classify classifier, sep string, kids []*sitter.Node, i int, in string, top bool) (out []decl, primary bool) {
+	n := kids[i]
+	nd, ok := classify(o, n, in)
+	if !ok {
+		return nil, false
+	}
+	if nd.transparent {
+		body := nd.body
+		if body == nil {
+			body = n
+		}
+		return o.decls(classify, sep, body, in, top), false
+	}
+	end := n
+	if nd.last != nil {
+		end = nd.last
+	}
+	first, last := o.li.span(int(n.StartByte()), int(end.EndByte()))
+	d := decl{first: o.leadingDocs(kids[:i], first), last: last, kind: nd.kind, name: nd.name, top: top, head: first}
+	if o.sigs {
+		d.sig = o.signatureEnd(n, first, last)
+	}
+	if nd.header {
+		d.kind, d.top = "header:"+d.kind, false
+	}
+	if in != "" && d.name != "" {
+		d.name = in + sep + d.name
+	}
+	if nd.body != nil {
+		body := nd.body
+		prefix := nd.prefix
+		if prefix == "" {
+			prefix = nd.name
+		}
+		if in != "" {
+			prefix = in + sep + prefix
+		}
+		if nd.flat {
+			prefix = in
+		}
+		d.members = func() []decl { return o.decls(classify, sep, body, prefix, false) }
+	}
+	out = append(out, d)
+	if nd.last != nil { // the rest of the node is scanned as siblings
+		out = append(out, o.decls(classify, sep, n, in, top)...)
+	}
+	return out, true
 }
 
 // groupHeaders merges runs of neighbouring header declarations (package

@@ -30,6 +30,9 @@ type Runner struct {
 	Config *config.Config
 	// Engine, when set, adjusts each engine before it packs (ablations).
 	Engine func(*pack.Engine)
+	// Tokenizers are the run's tokenizers, shared by its cases and
+	// engines; nil means a new registry for each case.
+	Tokenizers *tokenizer.Registry
 }
 
 // Result is the outcome of one case at one budget.
@@ -119,7 +122,11 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tok, err := pack.SharedTokenizer("", Encoding, 0)
+	reg := r.Tokenizers
+	if reg == nil {
+		reg = tokenizer.NewRegistry()
+	}
+	tok, err := reg.Get("", Encoding, 0)
 	if err != nil {
 		return nil, err
 	}
@@ -131,6 +138,7 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 	var out []Result
 	for _, b := range r.Budgets {
 		eng := pack.NewEngine(cfg, ws)
+		eng.Tokenizers = reg
 		if r.Engine != nil {
 			r.Engine(eng)
 		}

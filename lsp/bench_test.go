@@ -37,36 +37,70 @@ func goFile(n int) string {
 }
 
 // BenchmarkLensRefresh measures one keystroke in a 5,000-line Go file: the
-// didChange of one line, then the code lenses of the new version (parse,
-// chunk, count), over the protocol.
+// didChange of one character, then the code lenses of the new version
+// (parse, chunk, count), over the protocol. "typo" types a digit at the
+// start of a statement (every version has a syntax error there), "word"
+// types a letter in a function's name (every version parses cleanly).
 func BenchmarkLensRefresh(b *testing.B) {
-	benchLensRefresh(b, goFile(5000))
+	text := goFile(5000)
+	for _, edit := range lensEdits {
+		b.Run(edit, func(b *testing.B) { benchLensRefresh(b, text, edit) })
+	}
 }
 
-// BenchmarkLensRefresh1MB is BenchmarkLensRefresh in a Go file of 1 MB
-// (about 41,000 lines), with the file total counted by blocks (the
-// default) and, for the ratio, whole.
+// BenchmarkLensRefresh1MB is BenchmarkLensRefresh in Go files of 1 MB:
+// "synthetic", small functions (goFile) up to 1 MB, about 62,000 lines,
+// and
+// "real", the non-test Go files of GOROOT/src/net/http and then
+// GOROOT/src/net concatenated up to 1 MB.
 func BenchmarkLensRefresh1MB(b *testing.B) {
-	text := goFile(41000)
-	if len(text) < 1<<20 {
-		text += strings.Repeat("// pad\n", (1<<20-len(text)+6)/7)
+	n := 41000
+	synthetic := goFile(n)
+	for len(synthetic) < 1<<20 {
+		n += 1000
+		synthetic = goFile(n)
 	}
-	for _, blocks := range []bool{true, false} {
-		name := "blocks"
-		if !blocks {
-			name = "whole"
+	for _, f := range []struct{ name, text string }{{"synthetic", synthetic}, {"real", realGo(b, 1<<20)}} {
+		for _, edit := range lensEdits {
+			b.Run(f.name+"/"+edit, func(b *testing.B) { benchLensRefresh(b, f.text, edit) })
 		}
-		b.Run(name, func(b *testing.B) {
-			defer func(saved bool) { blockCounting = saved }(blockCounting)
-			blockCounting = blocks
-			benchLensRefresh(b, text)
-		})
 	}
+}
+
+// lensEdits are the keystrokes of benchLensRefresh.
+var lensEdits = []string{"typo", "word"}
+
+// realGo concatenates the non-test Go files of GOROOT/src/net/http and
+// GOROOT/src/net, whole, up to n bytes.
+func realGo(b *testing.B, n int) string {
+	b.Helper()
+	var sb strings.Builder
+	for _, dir := range []string{"net/http", "net"} {
+		files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", dir, "*.go"))
+		if err != nil || len(files) == 0 {
+			b.Fatalf("no Go files under GOROOT/src/%s: %v", dir, err)
+		}
+		for _, f := range files {
+			if strings.HasSuffix(f, "_test.go") {
+				continue
+			}
+			data, err := os.ReadFile(f)
+			if err != nil {
+				b.Fatal(err)
+			}
+			if sb.Len()+len(data) <= n {
+				sb.Write(data)
+			}
+		}
+	}
+	return sb.String()
 }
 
 // benchLensRefresh types one character per iteration in the middle of text
-// and asks for the lenses of the new version.
-func benchLensRefresh(b *testing.B, text string) {
+// and asks for the lenses of the new version: for "typo" a digit at the
+// start of the middle line, for "word" a letter in the name of the first
+// function declared from the middle line on.
+func benchLensRefresh(b *testing.B, text, edit string) {
 	root := b.TempDir()
 	path := filepath.Join(root, "big.go")
 	if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
@@ -76,15 +110,45 @@ func benchLensRefresh(b *testing.B, text string) {
 	u := c.open(path, "go", text)
 	params := map[string]any{"textDocument": map[string]any{"uri": u}}
 	c.call("textDocument/codeLens", params) // the first, full parse and count
-	line := strings.Count(text, "\n") / 2
+	lines := strings.Split(text, "\n")
+	line, col := len(lines)/2, 1
+	if edit == "word" {
+		line, col = wordAt(lines, line)
+	}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
-		// Type one character on a line in the middle of the file.
-		change(c, u, i+2, map[string]any{"range": rng(line, 1, line, 1), "text": strconv.Itoa(i % 10)})
+		typed := strconv.Itoa(i % 10)
+		if edit == "word" {
+			typed = string(rune('a' + i%26))
+		}
+		change(c, u, i+2, map[string]any{"range": rng(line, col, line, col), "text": typed})
 		if m := c.call("textDocument/codeLens", params); m.Error != nil {
 			b.Fatal(m.Error.Message)
 		}
 	}
+}
+
+// wordAt returns the first line from `from` on that declares a function
+// ("func Name(" or "func (r T) Name("), and the column just after the
+// first letter of its name: a letter typed there renames the function,
+// and the file still parses.
+func wordAt(lines []string, from int) (int, int) {
+	for i := from; i < len(lines); i++ {
+		l, ok := strings.CutPrefix(lines[i], "func ")
+		if !ok {
+			continue
+		}
+		col := 5
+		if strings.HasPrefix(l, "(") {
+			end := strings.Index(l, ") ")
+			if end < 0 {
+				continue
+			}
+			col += end + 2
+		}
+		return i, col + 1
+	}
+	return from, 1
 }
 
 // BenchmarkPackWarm measures acode/packContext with 20 open files, after a

@@ -29,7 +29,7 @@ func (s *Server) tokenizerFor(model, encoding, field string) (tokenizer.Tokenize
 	if model == "" && encoding == "" {
 		return s.conf.env().tok, nil
 	}
-	t, err := s.conf.tokenizer(model, encoding, 0)
+	t, err := s.conf.tokenizers.Get(model, encoding, 0)
 	if err != nil {
 		return nil, rpc.NewInvalidParams(field, "%v", err)
 	}
@@ -59,15 +59,7 @@ func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
 	if err != nil {
 		return nil, rpc.NewInvalidParams("tokenizerFile", "%v", err)
 	}
-	c := s.conf
-	c.tokMu.Lock()
-	defer c.tokMu.Unlock()
-	if ct, ok := c.tokenizers[t.Encoding()]; ok {
-		return ct, nil
-	}
-	ct := tokenizer.NewCached(t, tokenizer.DefaultCacheSize)
-	c.tokenizers[t.Encoding()] = ct
-	return ct, nil
+	return s.conf.tokenizers.Add(t, tokenizer.DefaultCacheSize), nil
 }
 
 // thresholds are the configured budget thresholds (context.budget.warnings).

@@ -20,10 +20,12 @@ import (
 var lensChunkOptions = chunker.Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
 
 // liveTrees is how many documents keep their parsed tree between edits.
-// Only documents being edited gain from incremental parsing; a tree costs
-// about as much C memory as tens of bytes per byte of source, so the others
-// are freed and parsed from scratch when they change again.
-const liveTrees = 8
+// Most edits re-parse only a window around them (chunker.Document); the
+// tree serves the edits that leave a syntax error, which re-parse the
+// whole file incrementally. A tree costs about as much C memory as tens of
+// bytes per byte of source, so only the documents edited last keep one;
+// the others parse from scratch when they need a whole parse again.
+const liveTrees = 4
 
 // lensChunk is what a code lens needs of a top-level chunk.
 type lensChunk struct {
@@ -32,11 +34,9 @@ type lensChunk struct {
 	tokens int
 }
 
-// lensCache keeps, per open document, the chunker's parsed document (so an
-// edit is re-parsed incrementally with tree-sitter) and the top-level
-// chunks of the last version. Chunk counts go through the cached
-// tokenizer, keyed by content, so after an edit only the chunks whose text
-// changed are counted again.
+// lensCache keeps, per open document, the chunker's document (so an edit
+// re-parses and re-counts only around itself) and the top-level chunks of
+// the last version.
 type lensCache struct {
 	mu   sync.Mutex
 	m    map[protocol.DocumentURI]*lensState
@@ -85,8 +85,10 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 	} else {
 		if st.cd == nil {
 			st.cd = chunker.NewDocument(st.path)
+		} else if st.enc != enc {
+			st.cd.Close() // its counts are of another encoding
 		}
-		chunks, err = st.cd.Update(ctx, []byte(doc.Text), tok.Count, lensChunkOptions)
+		chunks, err = st.cd.UpdateText(ctx, doc.Text, tok.Count, lensChunkOptions)
 		c.touch(st)
 	}
 	if err != nil {
@@ -124,7 +126,7 @@ func (c *lensCache) touch(st *lensState) {
 		// from scratch either way.
 		if evict.mu.TryLock() {
 			if evict.cd != nil {
-				evict.cd.Close()
+				evict.cd.DropTree()
 				scheduleTrim()
 			}
 			evict.mu.Unlock()

@@ -40,20 +40,21 @@ type configState struct {
 	s   *Server
 	cur atomic.Pointer[env]
 
-	mu         sync.Mutex // serialises reloads
-	roots      []string
-	file       config.Config
-	fileStamp  config.Stamp // of the last load, for the poller
-	initOpts   json.RawMessage
-	editor     json.RawMessage // last good editor settings
-	tokMu      sync.Mutex      // guards tokenizers
-	tokenizers map[string]*tokenizer.Cached
+	mu        sync.Mutex // serialises reloads
+	roots     []string
+	file      config.Config
+	fileStamp config.Stamp // of the last load, for the poller
+	initOpts  json.RawMessage
+	editor    json.RawMessage // last good editor settings
+	// tokenizers are the server's tokenizers, one count cache per
+	// encoding, kept across reloads and shared with every engine.
+	tokenizers *tokenizer.Registry
 	index      workspaceIndex // persistent index of the roots (index.go)
 }
 
 // newConfigState starts with the defaults and no roots.
 func newConfigState(s *Server) *configState {
-	c := &configState{s: s, file: config.Default(), tokenizers: make(map[string]*tokenizer.Cached)}
+	c := &configState{s: s, file: config.Default(), tokenizers: tokenizer.NewRegistry()}
 	e, err := c.build(config.Default(), nil)
 	if err != nil {
 		// The defaults always build; this is a programming error.
@@ -162,9 +163,9 @@ func (c *configState) rebuildLocked(why string) {
 func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	tc := cfg.Context.Tokenizer
 	model, encoding := pack.ConfiguredTokenizer(cfg)
-	tok, err := c.tokenizer(model, encoding, tc.CacheSize)
+	tok, err := c.tokenizers.Get(model, encoding, tc.CacheSize)
 	if err != nil {
-		return nil, err
+		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
 	}
 	if encoding != "" && model == "" {
 		model = encoding
@@ -182,34 +183,11 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 		}
 	}
 	e.engine = pack.NewEngine(cfg, e.workspace)
+	e.engine.Tokenizers = c.tokenizers
 	if e.workspace != nil {
 		e.engine.Index = c.index.forRoots(c.s, roots)
 	}
-	cacheSize := tc.CacheSize
-	e.engine.Tokenizer = func(model, encoding string) (tokenizer.Tokenizer, error) {
-		return c.tokenizer(model, encoding, cacheSize)
-	}
 	return e, nil
-}
-
-// tokenizer returns the cached tokenizer of a model or an encoding (the
-// encoding wins), sharing one cache per encoding across reloads.
-func (c *configState) tokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
-	t, err := tokenizer.Resolve(model, encoding)
-	if err != nil {
-		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
-	}
-	c.tokMu.Lock()
-	defer c.tokMu.Unlock()
-	if ct, ok := c.tokenizers[t.Encoding()]; ok {
-		return ct, nil
-	}
-	if cacheSize <= 0 {
-		cacheSize = tokenizer.DefaultCacheSize
-	}
-	ct := tokenizer.NewCached(t, cacheSize)
-	c.tokenizers[t.Encoding()] = ct
-	return ct, nil
 }
 
 // configMessage is the text shown to the user for a configuration error.

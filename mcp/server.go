@@ -68,6 +68,9 @@ type Server struct {
 	stats *pack.Recorder
 	heavy chan struct{} // bounds the tool calls running at once
 	seq   atomic.Uint64 // request ids
+	// tokenizers are the server's tokenizers, one count cache per
+	// encoding, shared by every engine and tool call.
+	tokenizers *tokenizer.Registry
 
 	mu         sync.Mutex
 	env        *env
@@ -87,6 +90,8 @@ type env struct {
 	cfgErr error // the config file is invalid: every tool call says why
 	ws     *collector.Workspace
 	engine *pack.Engine
+	// tokenizers is the server's registry ([Server] tokenizers).
+	tokenizers *tokenizer.Registry
 }
 
 // New returns a server with the four tools.
@@ -109,7 +114,7 @@ func New(opts Options) (*Server, error) {
 		return nil, fmt.Errorf("mcp: root: %w", err)
 	}
 	opts.Root = abs
-	s := &Server{opts: opts, log: opts.Logger, stats: opts.Stats, heavy: make(chan struct{}, max(1, runtime.GOMAXPROCS(0)))}
+	s := &Server{opts: opts, log: opts.Logger, stats: opts.Stats, heavy: make(chan struct{}, max(1, runtime.GOMAXPROCS(0))), tokenizers: tokenizer.NewRegistry()}
 	if s.log == nil {
 		s.log = zap.NewNop()
 	}
@@ -164,7 +169,7 @@ func (nopWriteCloser) Close() error { return nil }
 
 // Stats returns the statistics of the packs this server answered.
 func (s *Server) Stats() pack.PackStats {
-	return s.stats.Snapshot(pack.SharedCacheStats()...)
+	return s.stats.Snapshot(s.tokenizers.Stats()...)
 }
 
 // call is the state of one tool call.
@@ -305,7 +310,7 @@ func (c *call) tokenizerFor(model, encoding, field string) (tokenizer.Tokenizer,
 	} else if encoding != "" {
 		field = "encoding"
 	}
-	t, err := pack.SharedTokenizer(model, encoding, c.env.cfg.Context.Tokenizer.CacheSize)
+	t, err := c.env.tokenizers.Get(model, encoding, c.env.cfg.Context.Tokenizer.CacheSize)
 	if err != nil {
 		return nil, invalidParams(field, err.Error())
 	}
@@ -342,7 +347,7 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 
 // build makes the workspace state of roots.
 func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env {
-	e := &env{roots: roots, stamp: stamp, cfg: config.Default()}
+	e := &env{roots: roots, stamp: stamp, cfg: config.Default(), tokenizers: s.tokenizers}
 	if stamp.Exists {
 		cfg, err := config.Load(config.FilePath(roots[0]))
 		if err != nil {
@@ -362,6 +367,7 @@ func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env
 		e.ws = ws
 	}
 	e.engine = pack.NewEngine(e.cfg, e.ws)
+	e.engine.Tokenizers = s.tokenizers
 	if e.ws != nil {
 		if ix := s.indexFor(roots, log); ix != nil {
 			e.engine.Index = ix

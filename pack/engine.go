@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"sync"
 	"time"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -25,10 +24,11 @@ import (
 type Engine struct {
 	cfg config.Config
 	ws  *collector.Workspace
-	// Tokenizer resolves a model or an encoding (the encoding wins) to a
-	// tokenizer; nil means the process-wide cached tokenizers of
-	// [SharedTokenizer].
-	Tokenizer func(model, encoding string) (tokenizer.Tokenizer, error)
+	// Tokenizers resolves a model or an encoding (the encoding wins) to a
+	// cached tokenizer. NewEngine gives the engine a registry of its own;
+	// a front end sets the one registry of its process, so that packs,
+	// counts and reloads share one count cache per encoding.
+	Tokenizers *tokenizer.Registry
 	// Ablate names relevance features to switch off (the evaluation's
 	// ablations, docs/quality.md); empty in normal use.
 	Ablate []string
@@ -43,37 +43,11 @@ type Engine struct {
 // NewEngine returns an engine for cfg; ws may be nil when there is no
 // workspace root (then only sources given with content can be packed).
 func NewEngine(cfg config.Config, ws *collector.Workspace) *Engine {
-	return &Engine{cfg: cfg, ws: ws, chunks: newChunkCache()}
+	return &Engine{cfg: cfg, ws: ws, Tokenizers: tokenizer.NewRegistry(), chunks: newChunkCache()}
 }
 
 // Config returns the engine's configuration.
 func (e *Engine) Config() config.Config { return e.cfg }
-
-var shared struct {
-	sync.Mutex
-	m map[string]*tokenizer.Cached
-}
-
-// SharedTokenizer returns the process-wide cached tokenizer for a model or an
-// encoding (the encoding wins; an unknown model gets the heuristic). One LRU
-// of cacheSize counts (0 = 10,000) is kept per encoding.
-func SharedTokenizer(model, encoding string, cacheSize int) (tokenizer.Tokenizer, error) {
-	t, err := tokenizer.Resolve(model, encoding)
-	if err != nil {
-		return nil, err
-	}
-	shared.Lock()
-	defer shared.Unlock()
-	if shared.m == nil {
-		shared.m = map[string]*tokenizer.Cached{}
-	}
-	c, ok := shared.m[t.Encoding()]
-	if !ok {
-		c = tokenizer.NewCached(t, cacheSize)
-		shared.m[t.Encoding()] = c
-	}
-	return c, nil
-}
 
 // ConfiguredTokenizer returns the model and the encoding cfg names for
 // counting: context.tokenizer.model and .encoding, with
@@ -342,13 +316,7 @@ func (p *run) resolve() error {
 	if p.req.Encoding != "" {
 		enc = p.req.Encoding
 	}
-	resolveTok := p.e.Tokenizer
-	if resolveTok == nil {
-		resolveTok = func(m, e string) (tokenizer.Tokenizer, error) {
-			return SharedTokenizer(m, e, cfg.Context.Tokenizer.CacheSize)
-		}
-	}
-	tok, err := resolveTok(model, enc)
+	tok, err := p.e.Tokenizers.Get(model, enc, cfg.Context.Tokenizer.CacheSize)
 	if err != nil {
 		field := "model"
 		if enc != "" {

@@ -141,15 +141,3 @@ func percentile(sorted []time.Duration, q float64) time.Duration {
 func millis(d time.Duration) float64 { return float64(d.Microseconds()) / 1000 }
 
 func round4(f float64) float64 { return float64(int64(f*1e4+0.5)) / 1e4 }
-
-// SharedCacheStats returns the counters of the count caches of
-// [SharedTokenizer], one per encoding.
-func SharedCacheStats() []tokenizer.CacheStats {
-	shared.Lock()
-	defer shared.Unlock()
-	out := make([]tokenizer.CacheStats, 0, len(shared.m))
-	for _, c := range shared.m {
-		out = append(out, c.Stats())
-	}
-	return out
-}

@@ -62,7 +62,7 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	req := conversation.FitRequest{Tool: *tool, Content: string(data), MaxTokens: *maxTokens,
 		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model, Pattern: *pattern,
 		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, Outline: lsp.FileOutline}
-	res, err := conversation.FitToolResult(ctx, tokenizer.NewCached(tk, 0), req)
+	res, err := conversation.FitToolResult(ctx, tk, req)
 	var tooSmall *conversation.Error
 	switch {
 	case errors.As(err, &tooSmall):
@@ -100,11 +100,18 @@ func marshalCLIResult(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// conversationTokenizer is the tokenizer of `trim` and `fit`: the
-// tokenizer.json file when one is named, else the model's.
+// conversationTokenizer is the cached tokenizer of `trim` and `fit`: the
+// tokenizer.json file when one is named, else the model's. It comes from
+// the run's registry (one per process, as the servers have), so repeated
+// texts are counted once.
 func conversationTokenizer(model, file string) (tokenizer.Tokenizer, error) {
+	reg := tokenizer.NewRegistry()
 	if file != "" {
-		return tokenizer.ForFile(file)
+		t, err := tokenizer.ForFile(file)
+		if err != nil {
+			return nil, err
+		}
+		return reg.Add(t, 0), nil
 	}
-	return tokenizer.ForModel(model)
+	return reg.Get(model, "", 0)
 }

@@ -96,7 +96,7 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if *check {
 		return runTrimCheck(ctx, tk, req, stdout, stderr)
 	}
-	res, err := conversation.Trim(ctx, tokenizer.NewCached(tk, 0), req)
+	res, err := conversation.Trim(ctx, tk, req)
 	var overflow *conversation.Error
 	switch {
 	case errors.As(err, &overflow):
@@ -131,7 +131,7 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // result on stdout, a one-line report on stderr, nothing trimmed. Exit 0
 // whether or not the conversation is within budget (read withinBudget).
 func runTrimCheck(ctx context.Context, tk tokenizer.Tokenizer, req conversation.TrimRequest, stdout, stderr io.Writer) int {
-	res, err := conversation.CheckConversation(ctx, tokenizer.NewCached(tk, 0), conversation.CheckRequest{
+	res, err := conversation.CheckConversation(ctx, tk, conversation.CheckRequest{
 		Messages: req.Messages, Model: req.Model, MaxContextTokens: req.MaxContextTokens, ReservedOutputTokens: req.ReservedOutputTokens})
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)

@@ -21,6 +21,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/eval"
@@ -177,7 +178,7 @@ func run(ctx context.Context, args []string) error {
 	if *minChunk >= 0 {
 		cfg.Context.Chunking.MinChunkTokens = *minChunk
 	}
-	r := &eval.Runner{Mirrors: *mirrors, Cache: *cache, Budgets: bs, Config: &cfg}
+	r := &eval.Runner{Mirrors: *mirrors, Cache: *cache, Budgets: bs, Config: &cfg, Tokenizers: tokenizer.NewRegistry()}
 	if *ablate != "" {
 		off := strings.Split(*ablate, ",")
 		r.Engine = func(e *pack.Engine) { e.Ablate = off }
