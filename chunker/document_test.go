@@ -350,3 +350,41 @@ func hasSyntaxError(t *testing.T, path, text string) bool {
 	defer tree.Close()
 	return tree.RootNode().HasError()
 }
+
+// TestRootKids guards the C mirror of tree-sitter's structs in rootKids:
+// its list must be that of the bindings, and each index must lead back to
+// the same node.
+func TestRootKids(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "cookie.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, "\nfunc broken( {\n"...) // a node with an error
+	tree, err := grammarFor("go").parse(t.Context(), nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	want := children(root)
+	got := rootKids(tree)
+	if len(got) != len(want) || len(got) < 20 {
+		t.Fatalf("rootKids gave %d children, the bindings %d", len(got), len(want))
+	}
+	bad := 0
+	for i, k := range got {
+		n := want[i]
+		if k.start != int(n.StartByte()) || k.end != int(n.EndByte()) || k.sym != n.Symbol() || k.bad != n.HasError() {
+			t.Errorf("child %d: rootKids %+v, bindings %d-%d symbol %d error %v", i, k, n.StartByte(), n.EndByte(), n.Symbol(), n.HasError())
+		}
+		if c := root.Child(k.index); c.StartByte() != n.StartByte() || c.Symbol() != n.Symbol() {
+			t.Errorf("child %d: index %d leads to another node", i, k.index)
+		}
+		if k.bad {
+			bad++
+		}
+	}
+	if bad == 0 {
+		t.Errorf("no child with an error: the error flag is not checked")
+	}
+}
