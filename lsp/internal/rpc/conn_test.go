@@ -18,7 +18,7 @@ import (
 // peer is the client end of a Conn under test: it writes frames and reads
 // the server's messages in order.
 type peer struct {
-	t   *testing.T
+	t   testing.TB
 	w   io.WriteCloser
 	r   *bufio.Reader
 	mu  sync.Mutex
@@ -27,7 +27,7 @@ type peer struct {
 
 // startConn runs a Conn with h over pipes and returns its peer; the
 // connection ends with the test.
-func startConn(t *testing.T, h Handlers) (*peer, *Conn) {
+func startConn(t testing.TB, h Handlers) (*peer, *Conn) {
 	t.Helper()
 	inR, inW := io.Pipe()
 	outR, outW := io.Pipe()
@@ -195,5 +195,26 @@ func TestConnOutbound(t *testing.T) {
 	var e *Error
 	if !errors.As(err, &e) || e.Code != MethodNotFound || e.Message != "no" {
 		t.Errorf("Call error = %v, want an *Error -32601", err)
+	}
+}
+
+// BenchmarkConnRoundTrip measures one request through the transport alone
+// (framing, routing, a goroutine, the reply): a result, and a -32601 error.
+func BenchmarkConnRoundTrip(b *testing.B) {
+	for _, method := range []string{"echo", "missing"} {
+		b.Run(method, func(b *testing.B) {
+			p, _ := startConn(b, Handlers{Requests: map[string]RequestFunc{
+				"echo": func(context.Context, json.RawMessage) (any, error) { return 1, nil },
+			}})
+			p.send(`{"jsonrpc":"2.0","id":0,"method":"initialize","params":{}}`)
+			p.next()
+			msg := `{"jsonrpc":"2.0","id":1,"method":"` + method + `","params":{}}`
+			b.ReportAllocs()
+			b.ResetTimer()
+			for range b.N {
+				p.send(msg)
+				p.next()
+			}
+		})
 	}
 }
