@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	sitter "github.com/smacker/go-tree-sitter"
@@ -386,5 +387,60 @@ func TestRootKids(t *testing.T) {
 	}
 	if bad == 0 {
 		t.Errorf("no child with an error: the error flag is not checked")
+	}
+}
+
+// BenchmarkDocumentEdit re-chunks after a one-character edit in the
+// middle of a file, with the lens options: "go5000" is 5,000 lines of
+// small Go functions, "real1MB" the Go files of net/http up to 1 MB.
+// "word" types a letter in a function's name (the file still parses: a
+// window), "typo" a digit at the start of a statement (a syntax error: a
+// whole incremental re-parse). cpu-ms/op is the process's CPU time.
+func BenchmarkDocumentEdit(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("package big\n\n")
+	for i, lines := 0, 2; lines < 5000-10; i, lines = i+1, lines+9 {
+		fmt.Fprintf(&sb, "// F%d adds numbers.\nfunc F%d(a, b int) int {\n\tc := a + b\n\tif c > %d {\n\t\treturn c - %d\n\t}\n\treturn c * 2\n}\n\n", i, i, i, i)
+	}
+	files := []struct{ name, text string }{{"go5000", sb.String()}, {"real1MB", string(netHTTPSource(b, 1<<20))}}
+	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+	for _, f := range files {
+		for _, edit := range []string{"word", "typo"} {
+			b.Run(f.name+"/"+edit, func(b *testing.B) {
+				text := f.text
+				mid := len(text) / 2
+				var off int
+				if edit == "word" {
+					off = mid + strings.Index(text[mid:], "\nfunc ") + len("\nfunc ") + 1
+					if text[off-1] == '(' { // a method: into its name
+						off += strings.Index(text[off:], ") ") + 3
+					}
+				} else {
+					off = mid + strings.Index(text[mid:], "\n\treturn ") + 2
+				}
+				d := NewDocument("big.go")
+				defer d.Close()
+				if _, err := d.UpdateText(b.Context(), text, quarter, lens); err != nil {
+					b.Fatal(err)
+				}
+				cpu0, ok0 := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					typed := string(rune('a' + i%26))
+					if edit == "typo" {
+						typed = string(rune('0' + i%10))
+					}
+					text = text[:off] + typed + text[off:]
+					if _, err := d.UpdateText(b.Context(), text, quarter, lens); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				if cpu1, ok := processCPU(); ok && ok0 {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+				}
+				b.ReportMetric(float64(d.windows)/float64(d.windows+d.wholes-1), "windowed")
+			})
+		}
 	}
 }

@@ -51,7 +51,7 @@ var categoryOf = map[collector.SourceType]string{
 // structurally, ranges and tool output into line windows. Sources are cut
 // in parallel (one worker per CPU); items are assembled in source order, so
 // the output does not depend on scheduling.
-func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
+func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	ch := p.e.cfg.Context.Chunking
 	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
 	texts := make([]*budget.Text, len(srcs))
@@ -157,7 +157,7 @@ func rankedChunkTokens(max int, query string, ablate []string) int {
 
 // cutSource chunks one source of n lines; it is safe for concurrent use.
 // data is s.Content as bytes (shared between sources of one text).
-func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
+func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
 	count := chunker.Counter(p.tok.Count)
 	switch {
 	case n == 0:

@@ -33,7 +33,7 @@ var sourceTypes = map[string]collector.SourceType{
 
 // collect gathers every source of the request through the collector's
 // filters (docs/design.md#rule-9); what is not let in goes to p.excluded.
-func (p *run) collect(open []OpenDoc) ([]source, error) {
+func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 	ws := p.e.ws
 	if err := checkSourceCount(len(p.req.Sources)); err != nil {
 		return nil, err
@@ -143,7 +143,7 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 }
 
 // explicit turns one request source into a collected source.
-func (p *run) explicit(i int, sp SourceParams) (source, *collector.Exclusion, error) {
+func (p *pipeline) explicit(i int, sp SourceParams) (source, *collector.Exclusion, error) {
 	field := func(name string) string { return fmt.Sprintf("sources[%d].%s", i, name) }
 	t, ok := sourceTypes[sp.Type]
 	if !ok {
@@ -249,7 +249,7 @@ func lines(sp SourceParams) (int, int, error) {
 
 // exclude records an input that was not let in, once per path and reason
 // (a search walks the same files as the paths it is given with).
-func (p *run) exclude(x collector.Exclusion) {
+func (p *pipeline) exclude(x collector.Exclusion) {
 	key := string(x.Type) + "\x00" + x.Path + "\x00" + string(x.Reason)
 	if x.Path != "" {
 		if p.seenExcl == nil {
@@ -260,7 +260,7 @@ func (p *run) exclude(x collector.Exclusion) {
 		}
 		p.seenExcl[key] = true
 	}
-	p.excluded = append(p.excluded, Item{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
+	p.excluded = append(p.excluded, Entry{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
 }
 
 // PathFromURI returns the absolute, cleaned local path of a file: URI. The

@@ -97,8 +97,8 @@ type Result struct {
 	Exact      bool                `json:"exact"`
 	Estimate   *tokenizer.Estimate `json:"estimate,omitempty"` // docs/design.md#rule-1, when not exact
 	Budget     BudgetResult        `json:"budget"`
-	Included   []Item              `json:"included"`
-	Excluded   []Item              `json:"excluded"`
+	Included   []Entry             `json:"included"`
+	Excluded   []Entry             `json:"excluded"`
 	Dedup      budget.DedupStats   `json:"dedup"`
 	Warnings   []string            `json:"warnings"`
 	// Stats is for the budget report (--report); not in the JSON result.
@@ -122,11 +122,13 @@ type CategoryResult struct {
 	Used      int `json:"used"`
 }
 
-// Item is one included or excluded entry of a Result. Lines are 1-based;
+// Entry is one included or excluded entry of a Result (and of a Preview):
+// a chunk, an outline or an input left out. It is not [budget.Item], the
+// candidate chunk on its way through selection. Lines are 1-based;
 // an input excluded whole before it was read (secret, binary, ignored,
 // outside_workspace, too_large, …) has no lines: its startLine and endLine
 // are 0, present so every item has the same fields.
-type Item struct {
+type Entry struct {
 	Type      string  `json:"type"`
 	Path      string  `json:"path"`
 	Label     string  `json:"label,omitempty"`
