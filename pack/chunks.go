@@ -183,6 +183,20 @@ func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options)
 		}
 		return chunks
 	}
+	idx := p.e.Index
+	var ikey string
+	if idx != nil && s.ref != nil && p.tok.Exact() {
+		ikey = indexChunkKey(opts, p.tok.Encoding())
+		if c, ok := idx.Chunks(*s.ref, data, ikey); ok && validChunks(c, len(data)) {
+			chunks := make([]chunker.Chunk, len(c))
+			for i, ch := range c {
+				ch.Content = s.Content[ch.StartByte:ch.EndByte]
+				chunks[i] = ch
+			}
+			p.e.chunks.Add(key, c)
+			return chunks
+		}
+	}
 	chunks, err := chunker.Split(p.ctx, s.Path, data, count, opts)
 	if err != nil {
 		if p.ctx.Err() != nil {
@@ -197,6 +211,28 @@ func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options)
 			slim[i] = ch
 		}
 		p.e.chunks.Add(key, slim)
+		if ikey != "" {
+			idx.PutChunks(*s.ref, data, ikey, slim)
+		}
 	}
 	return chunks
+}
+
+// indexChunkKey names the chunking of a file in the index: the options
+// and the encoding (the index checks the content itself).
+func indexChunkKey(opts chunker.Options, encoding string) string {
+	return fmt.Sprintf("%s\x00%d/%d/%v/%v", encoding, opts.MaxTokens, opts.MinTokens, opts.PreferStructural, opts.NoMerge)
+}
+
+// validChunks reports whether chunks from the index cover a text of n
+// bytes in order, whole (an entry is checked, never trusted).
+func validChunks(chunks []chunker.Chunk, n int) bool {
+	end := 0
+	for _, c := range chunks {
+		if c.StartByte != end || c.EndByte <= c.StartByte || c.EndByte > n || c.StartLine <= 0 || c.EndLine < c.StartLine {
+			return false
+		}
+		end = c.EndByte
+	}
+	return end == n && len(chunks) > 0
 }

@@ -22,6 +22,9 @@ type source struct {
 	// document's last change, a timestamp the client sent), not a file's
 	// modification time; only such times give recency (docs/design.md#rule-5).
 	userTime bool
+	// ref is the listed file of a walked source (for the index); nil for
+	// other sources.
+	ref *collector.FileRef
 }
 
 var sourceTypes = map[string]collector.SourceType{
@@ -63,21 +66,32 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 		if err := checkGlobs(p.req.Include); err != nil {
 			return nil, err
 		}
-		srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
-		if err != nil {
-			if le := walkLimit(err); le != nil {
-				return nil, le
+		if p.fileFirst() {
+			srcs, err := p.walkRanked()
+			if err != nil {
+				if p.ctx.Err() != nil {
+					return nil, p.ctx.Err()
+				}
+				return nil, fmt.Errorf("walk: %w", err)
 			}
-			return nil, fmt.Errorf("walk: %w", err)
-		}
-		for _, x := range excls {
-			if included(p.req.Include, x.Path) {
-				p.exclude(x)
+			out = append(out, srcs...)
+		} else {
+			srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
+			if err != nil {
+				if le := walkLimit(err); le != nil {
+					return nil, le
+				}
+				return nil, fmt.Errorf("walk: %w", err)
 			}
-		}
-		for _, s := range srcs {
-			if included(p.req.Include, s.Path) {
-				out = append(out, source{Source: s})
+			for _, x := range excls {
+				if included(p.req.Include, x.Path) {
+					p.exclude(x)
+				}
+			}
+			for _, s := range srcs {
+				if included(p.req.Include, s.Path) {
+					out = append(out, source{Source: s})
+				}
 			}
 		}
 	}

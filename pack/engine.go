@@ -124,6 +124,7 @@ type pipeline struct {
 	seenExcl    map[string]bool
 	warnings    []string
 
+	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
 	reads     map[readKey]readResult // files read in this request (limits.go)
 	charged   map[textKey]bool       // texts counted in bytesRead
 	bytesRead int64

@@ -33,7 +33,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 			newest = s.Timestamp
 		}
 	}
-	q := newQuery(p.req.Query, items, newFeatures(p.e.Ablate))
+	q := newQuery(p.req.Query, items, newFeatures(p.e.Ablate), p.corpusExtra(items))
 	if p.debug() {
 		p.factors = make(map[int]factors, len(items))
 	}

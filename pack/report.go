@@ -63,7 +63,12 @@ func Report(r *Result) string {
 	}
 	fmt.Fprintf(&b, "Chunks:\n  Sources: %d   Chunks considered: %d   Selected: %d   Not selected: %d (over budget %d, duplicates %d, merged %d)\n",
 		s.Sources, s.Chunks, s.Selected, len(chunks), over, dup, merged)
-	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n\n", len(files))
+	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n", len(files))
+	if s.FilesRanked > s.FilesChunked {
+		fmt.Fprintf(&b, "  Files ranked by the query's terms: %s   Chunked: %s   Not examined further: %s (%s, ranked below the %s files chunked)\n",
+			num(s.FilesRanked), num(s.FilesChunked), num(s.FilesRanked-s.FilesChunked), mb(s.BytesNotExamined), num(s.FilesChunked))
+	}
+	b.WriteString("\n")
 	if len(files) > 0 {
 		b.WriteString("Excluded files (left out before chunking):\n")
 		writeByReason(&b, files, func(x Entry) string { return x.Path + ": " + x.Detail })

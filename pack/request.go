@@ -146,7 +146,12 @@ type Entry struct {
 // Stats are the counts and timings of a pack, for the budget report.
 type Stats struct {
 	Sources, Chunks, Candidates, Selected, Rejected int
-	Timings                                         []Timing
+	// FilesRanked and FilesChunked count the walked files a file-first
+	// walk scored and those it chunked (docs/ranking.md "File-first
+	// selection"); BytesNotExamined is the text of the others.
+	FilesRanked, FilesChunked int
+	BytesNotExamined          int64
+	Timings                   []Timing
 	// Cache is what this pack did to the token-count cache (hits, misses
 	// and evictions during the pack; size and capacity after it), when
 	// the tokenizer is cached.
