@@ -81,7 +81,7 @@ func (s *Server) openDocs() []pack.OpenDoc {
 		if d.Path == "" {
 			continue
 		}
-		open = append(open, pack.OpenDoc{AbsPath: d.Path, Text: d.Text, Version: d.Version, Modified: d.Modified})
+		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
 	}
 	return open
 }

@@ -88,15 +88,18 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 		}
 	}
 	var open []OpenDoc
+	docs := overlay{}
 	for i, p := range args.Open {
 		abs := filepath.Join(root, p)
 		data, err := os.ReadFile(abs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		open = append(open, OpenDoc{AbsPath: abs, Text: string(data), Modified: fixedTime.Add(time.Duration(i) * time.Minute)})
+		d := OpenDoc{AbsPath: abs, Modified: fixedTime.Add(time.Duration(i) * time.Minute)}
+		open = append(open, d)
+		docs[abs] = overlayDoc{text: string(data), modified: d.Modified}
 	}
-	ws, err := collector.New(collector.Options{Roots: []string{root}, Exclude: cfg.Context.Exclude, Overlay: overlay(open)})
+	ws, err := collector.New(collector.Options{Roots: []string{root}, Exclude: cfg.Context.Exclude, Overlay: docs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -107,15 +110,18 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 	return res
 }
 
-type overlay []OpenDoc
+// overlay is the editor's open documents as the collector sees them, by
+// absolute path.
+type overlay map[string]overlayDoc
+
+type overlayDoc struct {
+	text     string
+	modified time.Time
+}
 
 func (o overlay) Open(abs string) (string, time.Time, bool) {
-	for _, d := range o {
-		if d.AbsPath == abs {
-			return d.Text, d.Modified, true
-		}
-	}
-	return "", time.Time{}, false
+	d, ok := o[abs]
+	return d.text, d.modified, ok
 }
 
 // summary is a stable text form of a result without the content.

@@ -80,10 +80,11 @@ type SourceParams struct {
 	StartLine, EndLine int `json:"-"`
 }
 
-// OpenDoc is a document open in the editor.
+// OpenDoc is a document open in the editor. Its text reaches the pipeline
+// through the workspace's overlay (collector.Options.Overlay), the one
+// channel for open documents, so it is not repeated here.
 type OpenDoc struct {
 	AbsPath  string
-	Text     string
 	Version  int32
 	Modified time.Time
 }
