@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -487,5 +488,5 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 // whatIfRequest is the request of a what-if preview: the open files, no
 // query, the configured budget with another total.
 func whatIfRequest(total int) pack.Request {
-	return pack.Request{Budget: &pack.BudgetParams{TotalTokens: &total}}
+	return pack.Request{Budget: &config.BudgetOverrides{TotalTokens: &total}}
 }

@@ -15,6 +15,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -155,7 +156,7 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 	zero := 0
 	req := pack.Request{
 		Query: in.Query, Model: in.Model, Encoding: in.Encoding, Format: in.Format,
-		Budget:  &pack.BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
+		Budget:  &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
 		Sources: in.Sources, Include: in.Paths,
 	}
 	if len(req.Include) == 0 {

@@ -87,7 +87,7 @@ func FuzzPackInvariants(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := Request{Query: query, Paths: []string{root}, Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
+		req := Request{Query: query, Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
 		if xmlFormat {
 			req.Format = FormatXML
 		}
@@ -139,7 +139,7 @@ func TestUsesBudget(t *testing.T) {
 		t.Run(fmt.Sprint(total), func(t *testing.T) {
 			sys, resp := 0, 0
 			req := Request{Query: "how are cookies parsed", Paths: []string{goroot},
-				Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
+				Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
 			res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
 			if err != nil {
 				t.Fatal(err)

@@ -56,7 +56,7 @@ func TestReferenceAmplification(t *testing.T) {
 	e, path := amplificationWorkspace(t, 2000)
 	total := 16000
 	zero := 0
-	req := Request{Query: "F42", Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+	req := Request{Query: "F42", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
 
 	req.Sources = references(path, 3000, 12000)
 	res, err := e.Pack(context.Background(), req, nil, nil)
@@ -99,7 +99,7 @@ func TestRequestLimits(t *testing.T) {
 	saved, savedWalk := limits, collector.MaxWalkBytes
 	t.Cleanup(func() { limits, collector.MaxWalkBytes = saved, savedWalk })
 	total := 16000
-	req := Request{Budget: &BudgetParams{TotalTokens: &total}}
+	req := Request{Budget: &config.BudgetOverrides{TotalTokens: &total}}
 	tests := []struct {
 		name  string
 		set   func()
@@ -138,7 +138,7 @@ func BenchmarkReferencesOneFile(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			e, path := amplificationWorkspace(b, 2000)
 			total := 16000
-			req := Request{Query: "F42", Budget: &BudgetParams{TotalTokens: &total}, Sources: references(path, n, 12000)}
+			req := Request{Query: "F42", Budget: &config.BudgetOverrides{TotalTokens: &total}, Sources: references(path, n, 12000)}
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if _, err := e.Pack(context.Background(), req, nil, nil); err != nil {

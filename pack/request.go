@@ -8,6 +8,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
@@ -17,7 +18,7 @@ type Request struct {
 	Model    string `json:"model,omitempty"`
 	Encoding string `json:"encoding,omitempty"`
 	// Budget overrides the configured budget for this pack.
-	Budget *BudgetParams `json:"budget,omitempty"`
+	Budget *config.BudgetOverrides `json:"budget,omitempty"`
 	// IncludeOpenFiles packs the documents open in the editor as open_file
 	// sources; nil means true.
 	IncludeOpenFiles *bool          `json:"includeOpenFiles,omitempty"`
@@ -39,15 +40,6 @@ type Request struct {
 	// with Include and no Paths every root is walked. The MCP tool
 	// pack_context's "paths"; not part of the JSON contract of the LSP.
 	Include []string `json:"-"`
-}
-
-// BudgetParams overrides the budget of the configuration.
-type BudgetParams struct {
-	TotalTokens     *int           `json:"totalTokens,omitempty"`
-	SystemReserve   *int           `json:"systemReserve,omitempty"`
-	ResponseReserve *int           `json:"responseReserve,omitempty"`
-	Categories      map[string]int `json:"categories,omitempty"`
-	Redistribute    *bool          `json:"redistribute,omitempty"`
 }
 
 // SearchParams asks for a workspace search whose matches become

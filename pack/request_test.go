@@ -40,10 +40,10 @@ func TestRequestErrors(t *testing.T) {
 		{"relevance out of range", Request{Sources: []SourceParams{{Type: "reference", Content: strp("x"), Relevance: func() *float64 { f := 1.5; return &f }()}}}, "sources[0].relevance", ""},
 		{"backwards range", Request{Sources: []SourceParams{{Type: "reference", URI: "file://" + root + "/a.go", Range: &protocol.Range{Start: protocol.Position{Line: 5}, End: protocol.Position{Line: 2}}}}}, "sources[0].range", ""},
 		{"unknown encoding", Request{Encoding: "gpt2000", Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "encoding", ""},
-		{"negative reserve", Request{Budget: &BudgetParams{SystemReserve: intp(-1)}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
-		{"categories sum", Request{Budget: &BudgetParams{Categories: map[string]int{"open_files": 50}}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
+		{"negative reserve", Request{Budget: &config.BudgetOverrides{SystemReserve: intp(-1)}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
+		{"categories sum", Request{Budget: &config.BudgetOverrides{Categories: map[string]int{"open_files": 50}}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
 		{"empty search pattern", Request{Search: &SearchParams{Pattern: " ", MaxResults: 3}}, "search.pattern", ""},
-		{"no budget available", Request{Budget: &BudgetParams{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", errcode.Budget},
+		{"no budget available", Request{Budget: &config.BudgetOverrides{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", errcode.Budget},
 		{"nothing to pack", Request{IncludeOpenFiles: &no}, "", errcode.NoContent},
 		{"everything excluded", Request{Sources: []SourceParams{{Type: "reference", URI: "file:///etc/passwd"}}}, "", errcode.NoContent},
 	}

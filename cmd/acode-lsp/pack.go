@@ -13,6 +13,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -135,7 +136,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
 	if flagSet(fs, "budget") || flagSet(fs, "system-reserve") || flagSet(fs, "response-reserve") {
-		req.Budget = &pack.BudgetParams{}
+		req.Budget = &config.BudgetOverrides{}
 		if flagSet(fs, "budget") {
 			req.Budget.TotalTokens = total
 		}
