@@ -106,7 +106,7 @@ func FuzzPackInvariants(f *testing.F) {
 				ls := strings.SplitAfter(string(data), "\n")
 				a := int(uint64(seed)>>1) % len(ls)
 				text := strings.Join(ls[a:], "")
-				req.Sources = append(req.Sources, SourceParams{Type: "tool_result", Label: "cat f0.go", Content: &text})
+				req.Sources = append(req.Sources, Source{Type: "tool_result", Label: "cat f0.go", Content: &text})
 			}
 		}
 		res, err := NewEngine(cfg, ws).Pack(context.Background(), req, nil, nil)

@@ -40,11 +40,11 @@ func amplificationWorkspace(t testing.TB, n int) (*Engine, string) {
 
 // references makes n reference sources into path, 30-line ranges spread
 // over its lines.
-func references(path string, n, lines int) []SourceParams {
-	srcs := make([]SourceParams, n)
+func references(path string, n, lines int) []Source {
+	srcs := make([]Source, n)
 	for i := range srcs {
 		start := 1 + (i*7)%(lines-40)
-		srcs[i] = SourceParams{Type: "reference", URI: "file://" + filepath.ToSlash(path), StartLine: start, EndLine: start + 30}
+		srcs[i] = Source{Type: "reference", Path: path, StartLine: start, EndLine: start + 30}
 	}
 	return srcs
 }
@@ -103,13 +103,13 @@ func TestRequestLimits(t *testing.T) {
 	tests := []struct {
 		name  string
 		set   func()
-		srcs  []SourceParams
+		srcs  []Source
 		limit string
 	}{
 		{name: "bytes read", set: func() { limits.bytes = 1000 }, srcs: references(path, 2, 1000), limit: "maxBytesRead"},
-		{name: "inline content counts", set: func() { limits.bytes = 1000 }, srcs: []SourceParams{{Type: "tool_result", Label: "log", Content: ptr(strings.Repeat("line\n", 400))}}, limit: "maxBytesRead"},
+		{name: "inline content counts", set: func() { limits.bytes = 1000 }, srcs: []Source{{Type: "tool_result", Label: "log", Content: ptr(strings.Repeat("line\n", 400))}}, limit: "maxBytesRead"},
 		{name: "walk", set: func() { collector.MaxWalkBytes = 1000 }, srcs: nil, limit: "maxBytesRead"},
-		{name: "candidates", set: func() { limits.candidates = 3 }, srcs: []SourceParams{{Type: "open_file", URI: "file://" + filepath.ToSlash(path)}}, limit: "maxCandidates"},
+		{name: "candidates", set: func() { limits.candidates = 3 }, srcs: []Source{{Type: "open_file", Path: path}}, limit: "maxCandidates"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {

@@ -40,10 +40,10 @@ func TestOutlineOfAFileThatDoesNotFit(t *testing.T) {
 			total, zero := 700, 0
 			// Each function of checkout.py is one ~900-token chunk: none fits.
 			req := Request{Format: format, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
-				Sources: []SourceParams{
-					{Type: "reference", URI: "file:///ws/checkout.py", Relevance: rel(0.9)},
-					{Type: "reference", URI: "file:///ws/util.py", Relevance: rel(0.5)},
-					{Type: "reference", URI: "file:///ws/names.py", Relevance: rel(0.4)},
+				Sources: []Source{
+					{Type: "reference", Path: "checkout.py", Relevance: rel(0.9)},
+					{Type: "reference", Path: "util.py", Relevance: rel(0.5)},
+					{Type: "reference", Path: "names.py", Relevance: rel(0.4)},
 				}}
 			res := packDir(t, root, caseArgs{Request: req})
 			checkInvariants(t, res)

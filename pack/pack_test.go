@@ -23,7 +23,10 @@ import (
 // fixedTime is the mtime of every test file, so recency is reproducible.
 var fixedTime = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
-// caseArgs is the args.json section of a golden case.
+// caseArgs is the args.json section of a golden case. Its request is a
+// pack.Request in JSON (field names match without regard to case: "query",
+// "sources", "startLine"); a source's relative path is under the
+// workspace root.
 type caseArgs struct {
 	Request Request  `json:"request"`
 	Paths   []string `json:"paths"`
@@ -83,8 +86,8 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 		req.Paths = append(req.Paths, filepath.Join(root, p))
 	}
 	for i := range req.Sources {
-		if u := req.Sources[i].URI; strings.HasPrefix(u, "file:///ws/") {
-			req.Sources[i].URI = "file://" + filepath.ToSlash(root) + "/" + strings.TrimPrefix(u, "file:///ws/")
+		if p := req.Sources[i].Path; p != "" && !filepath.IsAbs(p) {
+			req.Sources[i].Path = filepath.Join(root, p)
 		}
 	}
 	var open []OpenDoc
