@@ -229,13 +229,23 @@ func (d *Document) updateItems(ctx context.Context, l *layout, text string) ([]C
 	// A whole parse: the first version, a window with a syntax error or
 	// whose boundary nodes changed, or a declaration split into members.
 	tree, err := d.g.parse(ctx, d.tree, src)
-	d.closeTree()
 	if err != nil {
+		d.closeTree()
 		return nil, fmt.Errorf("chunker: parse %s: %w", d.path, err)
 	}
-	d.tree = tree
+	o := &outline{li: l.li, src: src, ctx: ctx}
 	root := tree.RootNode()
-	d.items = d.so.items(&outline{li: l.li, src: src, ctx: ctx}, root, 0, 0)
+	if d.tree != nil && d.items != nil {
+		// Re-parsed from the kept tree: the nodes outside the edit and
+		// outside the ranges whose syntax changed are those of the items.
+		pre, _, newEnd := diffRange(d.text, text)
+		dirty := append(changedRanges(d.tree, tree), [2]int{pre, newEnd})
+		d.items = d.so.reitems(o, tree, shiftItems(d.items, d.text, text), dirty)
+	} else {
+		d.items = d.so.items(o, root, 0, 0)
+	}
+	d.closeTree()
+	d.tree = tree
 	if err := ctx.Err(); err != nil {
 		return nil, fmt.Errorf("chunker: %w", err)
 	}
@@ -346,26 +356,102 @@ func (d *Document) parseWindow(ctx context.Context, l *layout, text string, ws, 
 func (so *siblingOutline) items(o *outline, root *sitter.Node, off, lineOff int) []item {
 	kids := children(root)
 	out := make([]item, 0, len(kids))
+	for _, k := range kids {
+		if o.ctx.Err() != nil {
+			return nil
+		}
+		out = append(out, so.item(o, k, off, lineOff))
+	}
+	return out
+}
+
+// item describes the top-level node k.
+func (so *siblingOutline) item(o *outline, k *sitter.Node, off, lineOff int) item {
+	start, end := int(k.StartByte()), int(k.EndByte())
+	first, last := o.li.span(start, end)
+	it := item{
+		start: start + off, end: end + off, first: first + lineOff, last: last + lineOff,
+		sym: k.Symbol(), bad: k.HasError(),
+		doc: isDocNode(k.Type()) && o.li.startsLine(start),
+	}
+	it.decls, it.primary = o.kidDecls(so.classify, so.sep, []*sitter.Node{k}, 0, "", true)
+	for j := range it.decls {
+		dc := &it.decls[j]
+		dc.first -= first
+		dc.last -= first
+		dc.head -= first
+		if dc.members != nil {
+			dc.members = needMembers // the tree is closed after this
+		}
+	}
+	return it
+}
+
+// reitems lists the top-level nodes of tree (a whole parse of o's
+// source), taking those that lie outside the dirty byte ranges and match
+// an item of old (same span, type and error state) from old instead of
+// outlining them again. Too many dirty nodes and it outlines them all.
+func (so *siblingOutline) reitems(o *outline, tree *sitter.Tree, old []item, dirty [][2]int) []item {
+	root := tree.RootNode()
+	kids := rootKids(tree)
+	reuse := make([]int, len(kids)) // index in old + 1, or 0
+	fresh := 0
+	for i, j := 0, 0; i < len(kids); i++ {
+		k := kids[i]
+		if !touches(k.start, k.end, dirty) {
+			for j < len(old) && old[j].start < k.start {
+				j++
+			}
+			if j < len(old) && old[j].start == k.start && old[j].end == k.end && old[j].sym == k.sym && old[j].bad == k.bad {
+				reuse[i] = j + 1
+				continue
+			}
+		}
+		if fresh++; fresh > 32 {
+			return so.items(o, root, 0, 0) // a node by index costs a walk of its siblings
+		}
+	}
+	out := make([]item, 0, len(kids))
 	for i, k := range kids {
 		if o.ctx.Err() != nil {
 			return nil
 		}
-		start, end := int(k.StartByte()), int(k.EndByte())
-		first, last := o.li.span(start, end)
-		it := item{
-			start: start + off, end: end + off, first: first + lineOff, last: last + lineOff,
-			sym: k.Symbol(), bad: k.HasError(),
-			doc: isDocNode(k.Type()) && o.li.startsLine(start),
+		if reuse[i] > 0 {
+			out = append(out, old[reuse[i]-1])
+			continue
 		}
-		it.decls, it.primary = o.kidDecls(so.classify, so.sep, kids[i:i+1], 0, "", true)
-		for j := range it.decls {
-			dc := &it.decls[j]
-			dc.first -= first
-			dc.last -= first
-			dc.head -= first
-			if dc.members != nil {
-				dc.members = needMembers // the tree is closed after this
-			}
+		out = append(out, so.item(o, root.Child(k.index), 0, 0))
+	}
+	return out
+}
+
+// touches reports whether bytes [start, end] meet one of the ranges.
+func touches(start, end int, ranges [][2]int) bool {
+	for _, r := range ranges {
+		if start <= r[1] && end >= r[0] {
+			return true
+		}
+	}
+	return false
+}
+
+// shiftItems returns the items of the previous text that lie wholly
+// outside the edit from old to text, placed in text.
+func shiftItems(its []item, old, text string) []item {
+	pre, oldEnd, newEnd := diffRange(old, text)
+	shift := newEnd - oldEnd
+	lineShift := strings.Count(text[pre:newEnd], "\n") - strings.Count(old[pre:oldEnd], "\n")
+	out := make([]item, 0, len(its))
+	for _, it := range its {
+		switch {
+		case it.end < pre:
+		case it.start > oldEnd:
+			it.start += shift
+			it.end += shift
+			it.first += lineShift
+			it.last += lineShift
+		default:
+			continue
 		}
 		out = append(out, it)
 	}
@@ -378,7 +464,11 @@ func (so *siblingOutline) items(o *outline, root *sitter.Node, off, lineOff int)
 // with members gets members, which may only be called if the layout needs
 // them.
 func assemble(items []item, members func() []decl) []decl {
-	var out []decl
+	n := 0
+	for i := range items {
+		n += len(items[i].decls)
+	}
+	out := make([]decl, 0, n)
 	for i := range items {
 		it := &items[i]
 		for j, dc := range it.decls {
@@ -474,10 +564,19 @@ func bytesOf(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
+// stringOf returns b as a string without a copy; b is not written while
+// the string is in use.
+func stringOf(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // diffEdit describes the change from old to new text as one tree-sitter
 // edit: the bytes after the common prefix and before the common suffix.
 func diffEdit(old, new []byte) sitter.EditInput {
-	pre, oldEnd, newEnd := diffRange(string(old), string(new))
+	pre, oldEnd, newEnd := diffRange(stringOf(old), stringOf(new))
 	return sitter.EditInput{
 		StartIndex:  uint32(pre),
 		OldEndIndex: uint32(oldEnd),

@@ -10,6 +10,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/google/go-cmp/cmp"
 	sitter "github.com/smacker/go-tree-sitter"
@@ -349,4 +350,186 @@ func hasSyntaxError(t *testing.T, path, text string) bool {
 	}
 	defer tree.Close()
 	return tree.RootNode().HasError()
+}
+
+// TestRootKids guards the C mirror of tree-sitter's structs in rootKids:
+// its list must be that of the bindings, and each index must lead back to
+// the same node.
+func TestRootKids(t *testing.T) {
+	src, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "cookie.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	src = append(src, "\nfunc broken( {\n"...) // a node with an error
+	tree, err := grammarFor("go").parse(t.Context(), nil, src)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer tree.Close()
+	root := tree.RootNode()
+	want := children(root)
+	got := rootKids(tree)
+	if len(got) != len(want) || len(got) < 20 {
+		t.Fatalf("rootKids gave %d children, the bindings %d", len(got), len(want))
+	}
+	bad := 0
+	for i, k := range got {
+		n := want[i]
+		if k.start != int(n.StartByte()) || k.end != int(n.EndByte()) || k.sym != n.Symbol() || k.bad != n.HasError() {
+			t.Errorf("child %d: rootKids %+v, bindings %d-%d symbol %d error %v", i, k, n.StartByte(), n.EndByte(), n.Symbol(), n.HasError())
+		}
+		if c := root.Child(k.index); c.StartByte() != n.StartByte() || c.Symbol() != n.Symbol() {
+			t.Errorf("child %d: index %d leads to another node", i, k.index)
+		}
+		if k.bad {
+			bad++
+		}
+	}
+	if bad == 0 {
+		t.Errorf("no child with an error: the error flag is not checked")
+	}
+}
+
+// BenchmarkDocumentEdit re-chunks after a one-character edit in the
+// middle of a file, with the lens options: "go5000" is 5,000 lines of
+// small Go functions, "real1MB" the Go files of net/http up to 1 MB.
+// "word" types a letter in a function's name (the file still parses: a
+// window), "typo" a digit at the start of a statement (a syntax error: a
+// whole incremental re-parse). cpu-ms/op is the process's CPU time.
+func BenchmarkDocumentEdit(b *testing.B) {
+	var sb strings.Builder
+	sb.WriteString("package big\n\n")
+	for i, lines := 0, 2; lines < 5000-10; i, lines = i+1, lines+9 {
+		fmt.Fprintf(&sb, "// F%d adds numbers.\nfunc F%d(a, b int) int {\n\tc := a + b\n\tif c > %d {\n\t\treturn c - %d\n\t}\n\treturn c * 2\n}\n\n", i, i, i, i)
+	}
+	files := []struct{ name, text string }{{"go5000", sb.String()}, {"real1MB", string(netHTTPSource(b, 1<<20))}}
+	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+	for _, f := range files {
+		for _, edit := range []string{"word", "typo"} {
+			b.Run(f.name+"/"+edit, func(b *testing.B) {
+				text := f.text
+				mid := len(text) / 2
+				var off int
+				if edit == "word" {
+					off = mid + strings.Index(text[mid:], "\nfunc ") + len("\nfunc ") + 1
+					if text[off-1] == '(' { // a method: into its name
+						off += strings.Index(text[off:], ") ") + 3
+					}
+				} else {
+					off = mid + strings.Index(text[mid:], "\n\treturn ") + 2
+				}
+				d := NewDocument("big.go")
+				defer d.Close()
+				if _, err := d.UpdateText(b.Context(), text, quarter, lens); err != nil {
+					b.Fatal(err)
+				}
+				cpu0, ok0 := processCPU()
+				b.ResetTimer()
+				for i := 0; i < b.N; i++ {
+					typed := string(rune('a' + i%26))
+					if edit == "typo" {
+						typed = string(rune('0' + i%10))
+					}
+					text = text[:off] + typed + text[off:]
+					if _, err := d.UpdateText(b.Context(), text, quarter, lens); err != nil {
+						b.Fatal(err)
+					}
+				}
+				b.StopTimer()
+				if cpu1, ok := processCPU(); ok && ok0 {
+					b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+				}
+				b.ReportMetric(float64(d.windows)/float64(d.windows+d.wholes-1), "windowed")
+			})
+		}
+	}
+}
+
+// TestDocumentWindowEdges edits where a window's edges matter: nodes
+// joined on one line, doc comments and attributes above the window,
+// statements that automatic semicolon insertion joins, indentation that
+// moves a statement to the top level, preprocessor blocks, a header group
+// split and joined. Each version must chunk as Split does.
+func TestDocumentWindowEdges(t *testing.T) {
+	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+	fill := func(f string, n int) string { // n small declarations made by f
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, f, i, i)
+		}
+		return sb.String()
+	}
+	goFns := fill("// F%d doubles.\nfunc F%d(a int) int {\n\treturn a * 2\n}\n\n", 12)
+	jsFns := fill("function f%d(a) {\n  return a * 2;\n}\n\nconst c%d = 1;\n", 10)
+	pyFns := fill("def f%d(a):\n    return a * 2\n\n\nX%d = 1\n\n", 10)
+	rsFns := fill("/// F%d doubles.\nfn f%d(a: i32) -> i32 {\n    a * 2\n}\n\n", 10)
+	cFns := fill("int f%d(int a) {\n  return a * 2;\n}\n\nstatic int c%d = 1;\n", 10)
+	tests := []struct {
+		path  string
+		steps []string
+	}{
+		{"a.go", []string{
+			"package a\n\nimport \"fmt\"\n\n" + goFns,
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "}\n\n// F6", "}; func Z() {}\n\n// F6", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "}\n\n// F6", "}\n// F6", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "// F6 doubles.\n", "", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "// F6 doubles.\n", "// F6 doubles.\n//\n// More.\n", 1),
+			"package a\n\nimport \"fmt\"\n\nimport \"os\"\n\n" + goFns,
+			"package a\n\nimport \"fmt\"\n\nvar _ = 1\n\nimport \"os\"\n\n" + goFns,
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "func F6(a int) int {", "func F6(a int) int {\n\tx := `", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "func F6(a int) int {", "func F6(a int) int {\n\tx := `\n`", 1),
+			"package a\n\nimport \"fmt\"\n\n" + goFns,
+		}},
+		{"a.js", []string{
+			jsFns,
+			strings.Replace(jsFns, "const c5 = 1;\n", "const c5 = a\n(function () {})()\n", 1),
+			strings.Replace(jsFns, "const c5 = 1;\n", "const c5 = a;\n(function () {})()\n", 1),
+			strings.Replace(jsFns, "function f6(a) {", "// f6 doubles.\nfunction f6(a) {", 1),
+			strings.Replace(jsFns, "function f6(a) {", "/** f6 doubles. */ function f6(a) {", 1),
+			jsFns,
+		}},
+		{"a.py", []string{
+			pyFns,
+			strings.Replace(pyFns, "def f5(a):", "@cache\ndef f5(a):", 1),
+			strings.Replace(pyFns, "    return a * 2\n\n\nX5", "return a * 2\n\n\nX5", 1),
+			strings.Replace(pyFns, "def f5(a):\n    return a * 2", "class C:\n    def f5(self):\n        return 2", 1),
+			pyFns,
+		}},
+		{"a.rs", []string{
+			rsFns,
+			strings.Replace(rsFns, "fn f5(", "#[inline]\nfn f5(", 1),
+			strings.Replace(rsFns, "/// F5 doubles.\n", "#[test]\n", 1),
+			strings.Replace(rsFns, "fn f5(a: i32) -> i32 {\n    a * 2\n}", "impl T {\n    fn f5(&self) -> i32 {\n        2\n    }\n}", 1),
+			rsFns,
+		}},
+		{"a.c", []string{
+			cFns,
+			strings.Replace(cFns, "int f5(int a) {", "#ifdef X\nint f5(int a) {", 1),
+			strings.Replace(cFns, "static int c5 = 1;\n", "static int c5 = 1;\n#endif\n", 1),
+			strings.Replace(strings.Replace(cFns, "int f5(int a) {", "#ifdef X\nint f5(int a) {", 1), "static int c5 = 1;\n", "static int c5 = 1;\n#endif\n", 1),
+			cFns,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			d := NewDocument(tt.path)
+			defer d.Close()
+			for i, text := range tt.steps {
+				got, err := d.UpdateText(t.Context(), text, contentCount, lens)
+				if err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+				want, err := Split(t.Context(), tt.path, []byte(text), contentCount, lens)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("step %d (-Split +Update):\n%s", i, diff)
+				}
+			}
+			if d.windows == 0 {
+				t.Errorf("no step was re-chunked by a window")
+			}
+		})
+	}
 }

@@ -169,7 +169,7 @@ func (l *layout) windows(u unit) ([]unit, error) {
 // units when loose is set (top level), and are attached to the preceding
 // member otherwise (closing braces, fields between methods).
 func (l *layout) partition(first, last int, ds []decl, loose bool) []unit {
-	var out []unit
+	out := make([]unit, 0, len(ds)+1)
 	cursor := first
 	gap := func(end int) { // lines cursor..end hold no declaration
 		for cursor <= end && len(out) > 0 && (!loose || l.li.blank(cursor)) {
@@ -348,8 +348,9 @@ func (l *layout) layoutDecls(ds []decl) ([]Chunk, error) {
 	if len(ds) == 0 {
 		return l.pieceChunks(0, n-1)
 	}
-	var us []unit
-	for _, u := range l.partition(0, n-1, ds, true) {
+	parts := l.partition(0, n-1, ds, true)
+	us := make([]unit, 0, len(parts))
+	for _, u := range parts {
 		if u.members == nil && l.tokens(u.first, u.last) <= l.opts.MaxTokens {
 			us = append(us, u) // what fit returns, without a slice per unit
 			continue

@@ -116,7 +116,7 @@ func (o *outline) kidDecls(classify classifier, sep string, kids []*sitter.Node,
 // clause, imports) into one "imports" declaration, or "package" when the
 // run holds no import. The name is the package's, if any.
 func groupHeaders(ds []decl) []decl {
-	var out []decl
+	out := make([]decl, 0, len(ds))
 	inRun := false
 	for _, d := range ds {
 		kind, isHeader := strings.CutPrefix(d.kind, "header:")

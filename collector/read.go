@@ -68,9 +68,34 @@ func (w *Workspace) read(ctx context.Context, t SourceType, path string, given *
 // named before resolving symlinks, also tried in the overlay. given, when
 // not nil, is the text to use instead of the overlay's or the disk's.
 func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
-	text, mod, ok, x := w.precheck(t, abs, rel, info, statErr, alias, given)
+	data, mod, x := w.readChecked(ctx, t, abs, rel, info, statErr, alias, given)
 	if x != nil {
 		return Source{}, x
+	}
+	content, n := redactCached(string(data))
+	return Source{Type: t, Path: DisplayPath(rel), AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
+}
+
+// ReadRaw reads one file that [Workspace.List] let in through every rule
+// of [Workspace.ReadRef] but redaction: it returns the text as read (the
+// overlay's or the disk's, without a byte order mark) for a scan that
+// keeps no text — a term count, say. The text is not redacted: it must
+// not reach a context, a log or a cache.
+func (w *Workspace) ReadRaw(ctx context.Context, t SourceType, f FileRef) ([]byte, *Exclusion) {
+	rel := f.rel
+	if rel == "" {
+		rel = f.Path
+	}
+	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil)
+	return data, x
+}
+
+// readChecked reads the resolved file abs shown as rel (see admit) through
+// every rule but redaction.
+func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) ([]byte, time.Time, *Exclusion) {
+	text, mod, ok, x := w.precheck(t, abs, rel, info, statErr, alias, given)
+	if x != nil {
+		return nil, time.Time{}, x
 	}
 	var data []byte
 	if ok {
@@ -80,20 +105,19 @@ func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, in
 		data, err = readRegular(ctx, abs, info, w.maxSize)
 		var grew *grewError
 		if errors.As(err, &grew) {
-			return Source{}, w.exclude(t, rel, ReasonTooLarge, overCap(grew.size, w.maxSize), grew.size)
+			return nil, time.Time{}, w.exclude(t, rel, ReasonTooLarge, overCap(grew.size, w.maxSize), grew.size)
 		}
 		if err != nil {
-			return Source{}, w.exclude(t, rel, ReasonUnreadable, describeErr(err), info.Size())
+			return nil, time.Time{}, w.exclude(t, rel, ReasonUnreadable, describeErr(err), info.Size())
 		}
 		mod = info.ModTime()
 	}
 	size := int64(len(data))
-	checked, reason, detail := checkContent(data)
+	checked, reason, detail := checkBytes(data)
 	if reason != "" {
-		return Source{}, w.exclude(t, rel, reason, detail, size)
+		return nil, time.Time{}, w.exclude(t, rel, reason, detail, size)
 	}
-	content, n := redactCached(checked)
-	return Source{Type: t, Path: DisplayPath(rel), AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
+	return checked, mod, nil
 }
 
 // precheck applies the per-file rules that need no content: a secret file
@@ -174,24 +198,33 @@ func (e *grewError) Unwrap() error { return errGrew }
 // white space only, private key. It returns the text (without a UTF-8 byte
 // order mark) or the reason to exclude it.
 func checkContent(data []byte) (text string, reason Reason, detail string) {
+	checked, reason, detail := checkBytes(data)
+	if reason != "" {
+		return "", reason, detail
+	}
+	return string(checked), "", ""
+}
+
+// checkBytes is checkContent without the copy to a string: the text is a
+// slice of data.
+func checkBytes(data []byte) (text []byte, reason Reason, detail string) {
 	if len(data) == 0 {
-		return "", ReasonEmpty, "0 bytes"
+		return nil, ReasonEmpty, "0 bytes"
 	}
 	if bin, why := isBinary(data); bin {
-		return "", ReasonBinary, why
+		return nil, ReasonBinary, why
 	}
 	if !utf8.Valid(data) {
-		return "", ReasonInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d", firstInvalid(data))
+		return nil, ReasonInvalidUTF8, fmt.Sprintf("invalid UTF-8 at byte %d", firstInvalid(data))
 	}
 	data = bytes.TrimPrefix(data, []byte("\ufeff"))
 	if len(bytes.TrimSpace(data)) == 0 {
-		return "", ReasonEmpty, "only white space"
+		return nil, ReasonEmpty, "only white space"
 	}
-	text = string(data)
-	if pemPrivateKeyStart(text) {
-		return "", ReasonSecret, "starts with a PEM private key block"
+	if pemPrivateKeyStart(data) {
+		return nil, ReasonSecret, "starts with a PEM private key block"
 	}
-	return text, "", ""
+	return data, "", ""
 }
 
 // isBinary looks at the first 8 KB: a NUL byte, more than 10% control bytes

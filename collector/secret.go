@@ -1,6 +1,7 @@
 package collector
 
 import (
+	"bytes"
 	"path"
 	"strings"
 )
@@ -111,13 +112,13 @@ func IsSecretPath(rel string) (bool, string) {
 	return false, ""
 }
 
-// pemPrivateKeyStart reports whether text begins (after leading white space)
+// pemPrivateKeyStart reports whether data begins (after leading white space)
 // with a PEM private key block, which makes the whole file a secret.
-func pemPrivateKeyStart(text string) bool {
-	t := strings.TrimLeft(text, " \t\r\n\ufeff")
-	if !strings.HasPrefix(t, "-----BEGIN ") {
+func pemPrivateKeyStart(data []byte) bool {
+	t := bytes.TrimLeft(data, " \t\r\n\ufeff")
+	if !bytes.HasPrefix(t, []byte("-----BEGIN ")) {
 		return false
 	}
-	first, _, _ := strings.Cut(t, "\n")
-	return strings.Contains(first, "PRIVATE KEY-----")
+	first, _, _ := bytes.Cut(t, []byte("\n"))
+	return bytes.Contains(first, []byte("PRIVATE KEY-----"))
 }

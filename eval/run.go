@@ -43,7 +43,7 @@ type Result struct {
 	AcodeChunks, BM25Wins  int
 	AcodeTokens, BM25Token int
 	// Included is what the pack included (path, lines, score, tokens).
-	Included []pack.Item `json:"-"`
+	Included []pack.Entry `json:"-"`
 }
 
 // CaseResult is the outcome of one case.

@@ -11,6 +11,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
@@ -59,6 +60,8 @@ type Index struct {
 
 	qmu sync.Mutex
 	q   *query // the terms of the last lookup, resolved per segment
+
+	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 }
 
 // Root returns the workspace root the index serves.
@@ -116,7 +119,7 @@ func Open(root string, opt Options) (*Index, error) {
 		x.now = time.Now
 	}
 	if x.spill == 0 {
-		x.spill = 4 << 20
+		x.spill = 1 << 20
 	}
 	x.refreshLocked()
 	return x, nil
@@ -184,6 +187,13 @@ func (x *Index) refreshLocked() {
 // the walk) and the counts of those of terms it holds; false when the index
 // has no entry for this version of the file.
 func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, counts map[string]int, ok bool) {
+	defer func() {
+		if ok {
+			x.termHits.Add(1)
+		} else {
+			x.termMisses.Add(1)
+		}
+	}()
 	st, ok := statOf(fi)
 	if !ok {
 		return 0, nil, false
@@ -198,13 +208,17 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 			return 0, nil, false
 		}
 		for _, t := range terms {
-			h := termHash(t)
-			i := sort.Search(len(e.terms), func(i int) bool { return e.terms[i].h >= h })
-			if i < len(e.terms) && e.terms[i].h == h {
+			h, c := termHash(t), 0
+			for _, p := range e.terms {
+				if p.h == h {
+					c += int(p.c)
+				}
+			}
+			if c > 0 {
 				if counts == nil {
 					counts = map[string]int{}
 				}
-				counts[t] = int(e.terms[i].c)
+				counts[t] = c
 			}
 		}
 		return int(e.length), counts, true
@@ -287,25 +301,9 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 		e.terms = append(e.terms, posting{termHash(t), uint32(c)})
 		length += c
 	}
-	slices.SortFunc(e.terms, func(a, b posting) int {
-		if a.h < b.h {
-			return -1
-		} else if a.h > b.h {
-			return 1
-		}
-		return 0
-	})
-	// Two terms of one file with one 64-bit hash count as one.
-	out := e.terms[:0]
-	for _, p := range e.terms {
-		if n := len(out); n > 0 && out[n-1].h == p.h {
-			out[n-1].c += p.c
-			continue
-		}
-		out = append(out, p)
-	}
-	e.terms = out
-	e.length, e.uniq = uint32(length), uint32(len(out))
+	// Unsorted: the segment writer orders all postings at once (and adds
+	// up two terms of one file that share a 64-bit hash).
+	e.length, e.uniq = uint32(length), uint32(len(e.terms))
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -327,7 +325,14 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 // Chunks returns the chunks cut for key from content, the text of the file
 // at abs (Content fields empty); false on a miss. The entry is keyed by the
 // content's hash, so it holds whatever the stat says.
-func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) ([]chunker.Chunk, bool) {
+func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (cs []chunker.Chunk, ok bool) {
+	defer func() {
+		if ok {
+			x.chunkHits.Add(1)
+		} else {
+			x.chunkMisses.Add(1)
+		}
+	}()
 	if _, ok := statOf(fi); !ok {
 		return nil, false
 	}
@@ -474,19 +479,22 @@ func (x *Index) Close() error {
 	return err
 }
 
-// Stats describes the index on disk.
+// Stats describes the index on disk and the lookups made since it was
+// opened.
 type Stats struct {
 	Segments int
 	Files    int // records, over all segments
 	Terms    int // dictionary entries, over all segments
 	Bytes    int64
+
+	TermHits, TermMisses, ChunkHits, ChunkMisses int64
 }
 
 // Stats returns the segments' count and size.
 func (x *Index) Stats() Stats {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	var st Stats
+	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load()}
 	for _, s := range x.segs {
 		st.Segments++
 		st.Files += s.nFiles

@@ -539,3 +539,23 @@ func TestDirUsesUserCache(t *testing.T) {
 	keys := []string{filepath.Base(d), filepath.Base(d2)}
 	sort.Strings(keys)
 }
+
+// TestSameHashAddsUp: two terms of one file under one 64-bit hash count as
+// one term (the writer adds them up; postings stay one per file).
+func TestSameHashAddsUp(t *testing.T) {
+	h := termHash("alpha")
+	e := &entry{path: "/r/a", st: stat{size: 1}, flags: flagTerms, terms: []posting{{h, 2}, {termHash("beta"), 1}, {h, 3}}}
+	name, err := writeSegment(t.TempDir(), 7, []*entry{e}, batchTerms([]*entry{e}))
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := openSegment(name, 7)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer s.close()
+	l, err := s.term(h)
+	if err != nil || !cmp.Equal(l, []fileCount{{0, 5}}, cmp.AllowUnexported(fileCount{})) {
+		t.Fatalf("postings of alpha: %v, %v; want file 0 count 5", l, err)
+	}
+}

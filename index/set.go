@@ -200,6 +200,10 @@ func (s *Set) Stats() Stats {
 		st.Files += y.Files
 		st.Terms += y.Terms
 		st.Bytes += y.Bytes
+		st.TermHits += y.TermHits
+		st.TermMisses += y.TermMisses
+		st.ChunkHits += y.ChunkHits
+		st.ChunkMisses += y.ChunkMisses
 	}
 	return st
 }

@@ -5,6 +5,7 @@ import (
 	"cmp"
 	"encoding/binary"
 	"fmt"
+	"io"
 	"math/rand/v2"
 	"os"
 	"path/filepath"
@@ -66,14 +67,46 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 	w.write(make([]byte, headerSize))
 	var sec [numSections][3]uint64 // off, len, crc
 
-	// postings, with the dictionary kept in memory until the end
+	// postings; the dictionary goes block by block to a second temporary
+	// file (so a merge of a big index does not hold it), appended below
+	dtmp, err := os.CreateTemp(dir, ".tmp-*.dict")
+	if err != nil {
+		return "", fmt.Errorf("index: write segment: %w", err)
+	}
+	defer func() {
+		dtmp.Close()
+		os.Remove(dtmp.Name())
+	}()
+	dw := &segWriter{bw: bufio.NewWriterSize(dtmp, 1<<16)}
 	start := w.off
-	var dictH, dictO []uint64
+	var fences []byte
+	var blkH, blkO []uint64
+	nTerms := 0
+	var blk []byte
+	endBlock := func() {
+		if len(blkH) == 0 {
+			return
+		}
+		blk = blk[:0]
+		for _, h := range blkH {
+			blk = le.AppendUint64(blk, h)
+		}
+		for _, o := range blkO {
+			blk = le.AppendUint64(blk, o)
+		}
+		fences = le.AppendUint64(fences, blkH[0])
+		fences = le.AppendUint32(fences, checksum(blk))
+		fences = le.AppendUint32(fences, uint32(len(blkH)))
+		dw.write(blk)
+		blkH, blkO = blkH[:0], blkO[:0]
+	}
 	var buf []byte
+	last := uint64(0)
 	err = terms(func(h uint64, files []fileCount) error {
-		if n := len(dictH); n > 0 && h <= dictH[n-1] {
+		if nTerms > 0 && h <= last {
 			return fmt.Errorf("index: terms out of order")
 		}
+		last = h
 		buf = binary.AppendUvarint(buf[:0], uint64(len(files)))
 		prev := uint32(0)
 		for i, fc := range files {
@@ -88,14 +121,19 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 			buf = binary.AppendUvarint(buf, uint64(fc.c))
 			prev = fc.f
 		}
-		dictH = append(dictH, h)
-		dictO = append(dictO, w.off-start)
+		blkH = append(blkH, h)
+		blkO = append(blkO, w.off-start)
+		nTerms++
+		if len(blkH) == blockTerms {
+			endBlock()
+		}
 		w.blob(buf)
 		return nil
 	})
 	if err != nil {
 		return "", err
 	}
+	endBlock()
 	sec[secPostings] = [3]uint64{start, w.off - start, 0}
 
 	// chunk blobs
@@ -162,25 +200,22 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 	}
 
 	// dictionary blocks and their fences
-	nb := (len(dictH) + blockTerms - 1) / blockTerms
-	fences := make([]byte, nb*fenceSize)
-	start = w.off
-	var blk []byte
-	for b := 0; b < nb; b++ {
-		lo, hi := b*blockTerms, min((b+1)*blockTerms, len(dictH))
-		blk = blk[:0]
-		for _, h := range dictH[lo:hi] {
-			blk = le.AppendUint64(blk, h)
-		}
-		for _, o := range dictO[lo:hi] {
-			blk = le.AppendUint64(blk, o)
-		}
-		f := fences[b*fenceSize:]
-		le.PutUint64(f[0:], dictH[lo])
-		le.PutUint32(f[8:], checksum(blk))
-		le.PutUint32(f[12:], uint32(hi-lo))
-		w.write(blk)
+	if dw.err == nil {
+		dw.err = dw.bw.Flush()
 	}
+	if dw.err == nil {
+		_, dw.err = dtmp.Seek(0, io.SeekStart)
+	}
+	if dw.err != nil {
+		return "", fmt.Errorf("index: write segment: %w", dw.err)
+	}
+	start = w.off
+	if w.err == nil {
+		var n int64
+		n, w.err = io.Copy(w.bw, dtmp)
+		w.off += uint64(n)
+	}
+	nb := len(fences) / fenceSize
 	sec[secDict] = [3]uint64{start, w.off - start, 0}
 	sec[secFences] = [3]uint64{w.off, uint64(len(fences)), uint64(checksum(fences))}
 	w.write(fences)
@@ -197,7 +232,7 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 	le.PutUint64(h[16:], vh)
 	le.PutUint64(h[24:], seed)
 	le.PutUint32(h[32:], uint32(len(entries)))
-	le.PutUint32(h[36:], uint32(len(dictH)))
+	le.PutUint32(h[36:], uint32(nTerms))
 	le.PutUint32(h[40:], uint32(nb))
 	le.PutUint32(h[44:], uint32(tsize))
 	le.PutUint64(h[48:], uint64(time.Now().Unix()))
@@ -317,6 +352,10 @@ func batchTerms(entries []*entry) termSource {
 				j := i
 				files = files[:0]
 				for ; j < len(seg) && seg[j].h == seg[i].h; j++ {
+					if n := len(files); n > 0 && files[n-1].f == seg[j].f {
+						files[n-1].c += seg[j].c // two terms of a file, one hash
+						continue
+					}
 					files = append(files, fileCount{seg[j].f, seg[j].c})
 				}
 				if err := yield(seg[i].h, files); err != nil {

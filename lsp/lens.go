@@ -27,6 +27,12 @@ var lensChunkOptions = chunker.Options{MaxTokens: 1 << 30, PreferStructural: tru
 // the others parse from scratch when they need a whole parse again.
 const liveTrees = 4
 
+// liveDocs is how many documents keep the rest of their chunker state
+// (top-level nodes and chunk counts, a few hundred bytes per declaration)
+// so that their next edit re-parses a window; the others start again from
+// a whole parse.
+const liveDocs = 32
+
 // lensChunk is what a code lens needs of a top-level chunk.
 type lensChunk struct {
 	line   int // 0-based first line
@@ -104,8 +110,9 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 	return top, nil
 }
 
-// touch marks st (locked by the caller) as holding a live tree, and frees
-// the tree of the least recently used state beyond liveTrees.
+// touch marks st (locked by the caller) as the most recently updated: the
+// state liveTrees places behind it frees its tree, and the state liveDocs
+// places behind it all of its chunker state.
 func (c *lensCache) touch(st *lensState) {
 	c.mu.Lock()
 	for i, s := range c.live {
@@ -115,24 +122,33 @@ func (c *lensCache) touch(st *lensState) {
 		}
 	}
 	c.live = append(c.live, st)
-	var evict *lensState
-	if len(c.live) > liveTrees {
-		evict = c.live[0]
+	var tree, all *lensState
+	if n := len(c.live); n > liveTrees {
+		tree = c.live[n-liveTrees-1]
+	}
+	if len(c.live) > liveDocs {
+		all = c.live[0]
 		c.live = c.live[1:]
 	}
 	c.mu.Unlock()
-	if evict != nil && evict != st {
-		// Never wait for a state that is busy: its next Update re-parses
-		// from scratch either way.
-		if evict.mu.TryLock() {
-			if evict.cd != nil {
-				evict.cd.DropTree()
-				scheduleTrim()
+	// Never wait for a state that is busy: it is being updated, and its
+	// tree goes at its next turn here.
+	if tree != nil && tree != st && tree.mu.TryLock() {
+		if tree.cd != nil {
+			tree.cd.DropTree()
+			scheduleTrim()
+		}
+		tree.mu.Unlock()
+	}
+	if all != nil && all != st {
+		if all.mu.TryLock() {
+			if all.cd != nil {
+				all.cd.Close()
 			}
-			evict.mu.Unlock()
+			all.mu.Unlock()
 		} else {
 			c.mu.Lock()
-			c.live = append(c.live, evict) // try again on the next touch
+			c.live = append([]*lensState{all}, c.live...) // try again on the next touch
 			c.mu.Unlock()
 		}
 	}

@@ -8,6 +8,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/internal/invariant"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -49,8 +50,18 @@ func TestPackContext(t *testing.T) {
 		},
 	}
 	next := c.noteCount()
+	var raw json.RawMessage
+	c.result(methodPackContext, params, &raw)
 	var res pack.Result
-	c.result(methodPackContext, params, &res)
+	if err := json.Unmarshal(raw, &res); err != nil {
+		t.Fatal(err)
+	}
+	files, err := invariant.ReadFiles(root)
+	if err != nil {
+		t.Fatal(err)
+	}
+	files["cart/open.go"] = editorText
+	invariant.CheckJSON(t, raw, invariant.Options{Files: files}) // rules 3, 6, 8
 
 	tok, _ := tokenizer.ForModel("gpt-4o")
 	if res.TokenCount != tok.Count(res.Content) {

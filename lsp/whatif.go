@@ -298,11 +298,11 @@ func sameStates(a, b map[protocol.DocumentURI]*docWhatIf) bool {
 
 // coverage is what one pack of the open files included, per path.
 type coverage struct {
-	spans  map[string][]pack.Item // included items by path
-	reason map[string]string      // why a whole file was left out, by path
+	spans  map[string][]pack.Entry // included items by path
+	reason map[string]string       // why a whole file was left out, by path
 	// left holds the chunks left out for another reason than the budget
 	// (a duplicate of another file's lines, …), by path.
-	left map[string][]pack.Item
+	left map[string][]pack.Entry
 }
 
 // leftReason is why a chunk overlapping t was left out for another reason
@@ -457,7 +457,7 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 	}
 	defer release()
 	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
-	cov := &coverage{spans: map[string][]pack.Item{}, reason: map[string]string{}, left: map[string][]pack.Item{}}
+	cov := &coverage{spans: map[string][]pack.Entry{}, reason: map[string]string{}, left: map[string][]pack.Entry{}}
 	if err != nil {
 		if errors.Is(err, errcode.NoContent) {
 			return cov, nil // every open file was excluded: nothing covers

@@ -50,8 +50,8 @@ type packOutput struct {
 	Encoding   string            `json:"encoding"`
 	Exact      bool              `json:"exact"`
 	Budget     pack.BudgetResult `json:"budget"`
-	Included   []pack.Item       `json:"included"`
-	Excluded   []pack.Item       `json:"excluded"`
+	Included   []pack.Entry      `json:"included"`
+	Excluded   []pack.Entry      `json:"excluded"`
 	Dedup      budget.DedupStats `json:"dedup"`
 	Warnings   []string          `json:"warnings"`
 }

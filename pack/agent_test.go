@@ -151,7 +151,7 @@ func TestRecorder(t *testing.T) {
 		t.Fatalf("empty recorder: %+v", got)
 	}
 	for i := 1; i <= 100; i++ {
-		res := &Result{TokenCount: 90, Budget: BudgetResult{Available: 100}, Included: make([]Item, 2), Stats: Stats{Chunks: 5}}
+		res := &Result{TokenCount: 90, Budget: BudgetResult{Available: 100}, Included: make([]Entry, 2), Stats: Stats{Chunks: 5}}
 		res.Dedup.ExactRemoved, res.Dedup.TokensSaved = 1, 10
 		r.Record(res, time.Duration(i)*time.Millisecond, nil)
 	}

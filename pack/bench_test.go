@@ -45,7 +45,7 @@ func benchItems(b *testing.B, n int) []*budget.Item {
 func BenchmarkRank1000(b *testing.B) {
 	items := benchItems(b, 1000)
 	srcs := []source{{}}
-	p := &run{e: NewEngine(config.Default(), nil), ctx: context.Background(), req: Request{Query: "how does the server handle keep-alive connections"}, srcOf: make([]int, len(items))}
+	p := &pipeline{e: NewEngine(config.Default(), nil), ctx: context.Background(), req: Request{Query: "how does the server handle keep-alive connections"}, srcOf: make([]int, len(items))}
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		p.rank(items, srcs)

@@ -51,7 +51,7 @@ var categoryOf = map[collector.SourceType]string{
 // structurally, ranges and tool output into line windows. Sources are cut
 // in parallel (one worker per CPU); items are assembled in source order, so
 // the output does not depend on scheduling.
-func (p *run) chunk(srcs []source) ([]*budget.Item, error) {
+func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	ch := p.e.cfg.Context.Chunking
 	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
 	texts := make([]*budget.Text, len(srcs))
@@ -157,7 +157,7 @@ func rankedChunkTokens(max int, query string, ablate []string) int {
 
 // cutSource chunks one source of n lines; it is safe for concurrent use.
 // data is s.Content as bytes (shared between sources of one text).
-func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
+func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
 	count := chunker.Counter(p.tok.Count)
 	switch {
 	case n == 0:
@@ -183,6 +183,20 @@ func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []ch
 		}
 		return chunks
 	}
+	idx := p.e.Index
+	var ikey string
+	if idx != nil && s.ref != nil && p.tok.Exact() {
+		ikey = indexChunkKey(opts, p.tok.Encoding())
+		if c, ok := idx.Chunks(*s.ref, data, ikey); ok && validChunks(c, len(data)) {
+			chunks := make([]chunker.Chunk, len(c))
+			for i, ch := range c {
+				ch.Content = s.Content[ch.StartByte:ch.EndByte]
+				chunks[i] = ch
+			}
+			p.e.chunks.Add(key, c)
+			return chunks
+		}
+	}
 	chunks, err := chunker.Split(p.ctx, s.Path, data, count, opts)
 	if err != nil {
 		if p.ctx.Err() != nil {
@@ -197,6 +211,28 @@ func (p *run) cutSource(s source, data []byte, n int, opts chunker.Options) []ch
 			slim[i] = ch
 		}
 		p.e.chunks.Add(key, slim)
+		if ikey != "" {
+			idx.PutChunks(*s.ref, data, ikey, slim)
+		}
 	}
 	return chunks
+}
+
+// indexChunkKey names the chunking of a file in the index: the options
+// and the encoding (the index checks the content itself).
+func indexChunkKey(opts chunker.Options, encoding string) string {
+	return fmt.Sprintf("%s\x00%d/%d/%v/%v", encoding, opts.MaxTokens, opts.MinTokens, opts.PreferStructural, opts.NoMerge)
+}
+
+// validChunks reports whether chunks from the index cover a text of n
+// bytes in order, whole (an entry is checked, never trusted).
+func validChunks(chunks []chunker.Chunk, n int) bool {
+	end := 0
+	for _, c := range chunks {
+		if c.StartByte != end || c.EndByte <= c.StartByte || c.EndByte > n || c.StartLine <= 0 || c.EndLine < c.StartLine {
+			return false
+		}
+		end = c.EndByte
+	}
+	return end == n && len(chunks) > 0
 }

@@ -21,6 +21,9 @@ type source struct {
 	// document's last change, a timestamp the client sent), not a file's
 	// modification time; only such times give recency (docs/design.md#rule-5).
 	userTime bool
+	// ref is the listed file of a walked source (for the index); nil for
+	// other sources.
+	ref *collector.FileRef
 }
 
 var sourceTypes = map[string]collector.SourceType{
@@ -32,7 +35,7 @@ var sourceTypes = map[string]collector.SourceType{
 
 // collect gathers every source of the request through the collector's
 // filters (docs/design.md#rule-9); what is not let in goes to p.excluded.
-func (p *run) collect(open []OpenDoc) ([]source, error) {
+func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 	ws := p.e.ws
 	if err := checkSourceCount(len(p.req.Sources)); err != nil {
 		return nil, err
@@ -62,21 +65,32 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 		if err := checkGlobs(p.req.Include); err != nil {
 			return nil, err
 		}
-		srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
-		if err != nil {
-			if le := walkLimit(err); le != nil {
-				return nil, le
+		if p.fileFirst() {
+			srcs, err := p.walkRanked()
+			if err != nil {
+				if p.ctx.Err() != nil {
+					return nil, p.ctx.Err()
+				}
+				return nil, fmt.Errorf("walk: %w", err)
 			}
-			return nil, fmt.Errorf("walk: %w", err)
-		}
-		for _, x := range excls {
-			if included(p.req.Include, x.Path) {
-				p.exclude(x)
+			out = append(out, srcs...)
+		} else {
+			srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
+			if err != nil {
+				if le := walkLimit(err); le != nil {
+					return nil, le
+				}
+				return nil, fmt.Errorf("walk: %w", err)
 			}
-		}
-		for _, s := range srcs {
-			if included(p.req.Include, s.Path) {
-				out = append(out, source{Source: s})
+			for _, x := range excls {
+				if included(p.req.Include, x.Path) {
+					p.exclude(x)
+				}
+			}
+			for _, s := range srcs {
+				if included(p.req.Include, s.Path) {
+					out = append(out, source{Source: s})
+				}
 			}
 		}
 	}
@@ -142,7 +156,7 @@ func (p *run) collect(open []OpenDoc) ([]source, error) {
 }
 
 // explicit turns one request source into a collected source.
-func (p *run) explicit(i int, sp Source) (source, *collector.Exclusion, error) {
+func (p *pipeline) explicit(i int, sp Source) (source, *collector.Exclusion, error) {
 	field := func(name string) string { return fmt.Sprintf("sources[%d].%s", i, name) }
 	t, ok := sourceTypes[sp.Type]
 	if !ok {
@@ -235,7 +249,7 @@ func lines(sp Source) (int, int, error) {
 
 // exclude records an input that was not let in, once per path and reason
 // (a search walks the same files as the paths it is given with).
-func (p *run) exclude(x collector.Exclusion) {
+func (p *pipeline) exclude(x collector.Exclusion) {
 	key := string(x.Type) + "\x00" + x.Path + "\x00" + string(x.Reason)
 	if x.Path != "" {
 		if p.seenExcl == nil {
@@ -246,7 +260,7 @@ func (p *run) exclude(x collector.Exclusion) {
 		}
 		p.seenExcl[key] = true
 	}
-	p.excluded = append(p.excluded, Item{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
+	p.excluded = append(p.excluded, Entry{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
 }
 
 // checkGlobs validates the globs of Request.Include.

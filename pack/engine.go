@@ -70,7 +70,7 @@ func (e *Engine) Pack(ctx context.Context, req Request, open []OpenDoc, progress
 	if progress == nil {
 		progress = func(string, int) {}
 	}
-	p := &run{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
+	p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
 	res, err := p.pack(open)
 	if err != nil {
 		return nil, e.failed(ctx, err)
@@ -101,8 +101,9 @@ func (e *Engine) failed(ctx context.Context, err error) error {
 	return err
 }
 
-// run is the state of one Pack call.
-type run struct {
+// pipeline is the state of one Pack or Preview call: the request, the
+// budget and tokenizer resolved for it, and what its stages found.
+type pipeline struct {
 	e        *Engine
 	req      Request
 	ctx      context.Context
@@ -111,24 +112,25 @@ type run struct {
 	lap      time.Time
 	stats    Stats
 
-	tok   tokenizer.Tokenizer
-	model string
-	alloc budget.Allocation
-	redis bool
+	tok          tokenizer.Tokenizer
+	model        string
+	alloc        budget.Allocation
+	redistribute bool
 
-	srcOf       []int                // source index of each item, by Item.Seq
+	srcOf       []int                // source index of each item, by budget.Item.Seq
 	cacheBefore tokenizer.CacheStats // the count cache when the pack started
-	factors     map[int]factors      // score factors by Item.Seq, when logging at debug
-	excluded    []Item
+	factors     map[int]factors      // score factors by budget.Item.Seq, when logging at debug
+	excluded    []Entry
 	seenExcl    map[string]bool
 	warnings    []string
 
+	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
 	reads     map[readKey]readResult // files read in this request (limits.go)
 	charged   map[textKey]bool       // texts counted in bytesRead
 	bytesRead int64
 }
 
-func (p *run) time(stage string) {
+func (p *pipeline) time(stage string) {
 	now := time.Now()
 	from := p.lap
 	if from.IsZero() {
@@ -139,7 +141,7 @@ func (p *run) time(stage string) {
 }
 
 // pack is the pipeline of [Engine.Pack], stage by stage.
-func (p *run) pack(open []OpenDoc) (*Result, error) {
+func (p *pipeline) pack(open []OpenDoc) (*Result, error) {
 	cands, dstats, err := p.candidates(open) // resolve → collect → chunk → rank → dedup
 	if err != nil {
 		return nil, err
@@ -159,14 +161,14 @@ func (p *run) pack(open []OpenDoc) (*Result, error) {
 
 // fit packs cands into the available budget in f's format with
 // [budget.Pack] (docs/design.md#rule-3, #rule-7).
-func (p *run) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
+func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
 	p.progress("selecting", 70)
 	render, err := p.renderer(f)
 	if err != nil {
 		return budget.Packed{}, err
 	}
 	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
-		SelectOptions: budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
+		SelectOptions: budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
 		Render: func(items []*budget.Item) (string, error) {
 			text, err := render(items)
 			if err != nil {
@@ -184,15 +186,15 @@ func (p *run) fit(cands []*budget.Item, f *formatter) (budget.Packed, error) {
 // leftOut records what the pack left out: covered candidates as
 // duplicates (counted in dstats), then what did not fit as over_budget,
 // with their warnings.
-func (p *run) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
+func (p *pipeline) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
 	dstats.TokensSaved += packed.TrimmedTokens
 	for _, it := range packed.Covered {
 		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
+		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
 	}
 	p.time("format+verify")
 	for _, it := range packed.Dropped {
-		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+		p.excluded = append(p.excluded, entryOf(it, "over_budget", ""))
 	}
 	if len(packed.Dropped) > 0 {
 		p.warnings = append(p.warnings, overBudgetWarning(packed.Dropped, p.alloc.Available))
@@ -204,7 +206,7 @@ func (p *run) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
 
 // cacheUse is what this pack did to the token-count cache, when the
 // tokenizer is cached.
-func (p *run) cacheUse() *tokenizer.CacheStats {
+func (p *pipeline) cacheUse() *tokenizer.CacheStats {
 	cached, ok := p.tok.(*tokenizer.Cached)
 	if !ok {
 		return nil
@@ -221,7 +223,7 @@ func overBudgetWarning(over []*budget.Item, available int64) string {
 
 // candidates runs the pipeline up to selection: resolve, collect, chunk,
 // rank and dedup. What dedup removed is recorded in p.excluded.
-func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
+func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, error) {
 	if err := p.resolve(); err != nil {
 		return nil, budget.DedupStats{}, err
 	}
@@ -253,7 +255,7 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 	dd := p.e.cfg.Context.Dedup
 	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
 	for _, r := range removed {
-		p.excluded = append(p.excluded, itemOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
+		p.excluded = append(p.excluded, entryOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
 	}
 	p.time("dedup")
 	p.stats.Candidates = len(cands)
@@ -261,14 +263,14 @@ func (p *run) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats, err
 }
 
 // resolve applies the request's budget and model over the configuration.
-func (p *run) resolve() error {
+func (p *pipeline) resolve() error {
 	if err := p.checkFormat(); err != nil {
 		return err
 	}
 	cfg := p.e.cfg
 	b := p.req.Budget.Apply(cfg.Context.Budget)
 	total, sys, resp := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve
-	p.redis = b.Redistribute
+	p.redistribute = b.Redistribute
 	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), b.Categories)
 	if err != nil {
 		var be *budget.Error
@@ -313,7 +315,7 @@ func (p *run) resolve() error {
 	return nil
 }
 
-func (p *run) noContentMessage() string {
+func (p *pipeline) noContentMessage() string {
 	if len(p.excluded) == 0 {
 		return "no content to pack: give sources, a search, paths or open files"
 	}
@@ -333,14 +335,14 @@ func (p *run) noContentMessage() string {
 	return fmt.Sprintf("no content to pack: every input was excluded (%s)", strings.Join(parts, ", "))
 }
 
-func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
+func (p *pipeline) result(text string, tokens int, kept []*budget.Item, f *formatter, dstats budget.DedupStats) *Result {
 	res := &Result{
 		Content: text, TokenCount: tokens, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok),
 		Budget: BudgetResult{
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
 			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
 		},
-		Included: make([]Item, 0, len(kept)),
+		Included: make([]Entry, 0, len(kept)),
 		Excluded: p.excluded,
 		Dedup:    dstats,
 		Warnings: p.warnings,
@@ -359,14 +361,14 @@ func (p *run) result(text string, tokens int, kept []*budget.Item, f *formatter,
 		c := it.Tokens + f.overhead(it, first)
 		est[it.Category] += c
 		estTotal += c
-		res.Included = append(res.Included, itemOf(it, "", ""))
+		res.Included = append(res.Included, entryOf(it, "", ""))
 	}
 	used := apportion(tokens, est, estTotal)
 	for _, c := range budget.Categories {
 		res.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: used[c]}
 	}
 	if res.Excluded == nil {
-		res.Excluded = []Item{}
+		res.Excluded = []Entry{}
 	}
 	if res.Warnings == nil {
 		res.Warnings = []string{}
@@ -403,16 +405,16 @@ func apportion(total int, est map[string]int, estTotal int) map[string]int {
 	return out
 }
 
-// itemOf is the result entry of an item; an included one (no reason) says
+// entryOf is the result entry of an item; an included one (no reason) says
 // whether it holds whole chunks ("full") or outline lines ("outline").
-func itemOf(it *budget.Item, reason, detail string) Item {
+func entryOf(it *budget.Item, reason, detail string) Entry {
 	if reason == "" {
 		detail = "full"
 		if it.Outline {
 			detail = "outline"
 		}
 	}
-	return Item{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
+	return Entry{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
 }
 
 func describe(it *budget.Item) string {

@@ -1,6 +1,17 @@
 package pack
 
 import (
+	"context"
+	"fmt"
+	"math"
+	"runtime"
+	"sort"
+	"strings"
+	"sync"
+	"sync/atomic"
+	"unsafe"
+
+	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
 )
@@ -36,4 +47,397 @@ type FileIndex interface {
 	PutChunks(f collector.FileRef, content []byte, key string, chunks []chunker.Chunk)
 	// Forget drops the entries of a path (didChangeWatchedFiles).
 	Forget(abs string)
+}
+
+// File-first selection (docs/ranking.md "File-first selection"): a walk
+// with a query scores whole files before any is chunked.
+const (
+	// featFileFirst, ablated, chunks every walked file (the behaviour
+	// before issue 14).
+	featFileFirst = "filefirst"
+	// candidateFactor: files are chunked in file rank order until their
+	// estimated tokens reach candidateFactor × the available budget, each
+	// file counting at most available/fileShare (a 100 KB bundle that
+	// holds every word of the query is one file, not the whole target).
+	candidateFactor = 8
+	fileShare       = 8
+	// minCandidateFiles: and at least this many files.
+	minCandidateFiles = 64
+	// bytesPerToken estimates a file's tokens from its size before it is
+	// counted (code and prose run 3–4.5 bytes a token in o200k_base; the
+	// high end makes the estimate low, so more files are chunked).
+	bytesPerToken = 4
+)
+
+// fileScan is what the scan learned of one listed file.
+type fileScan struct {
+	ref   collector.FileRef
+	size  int64    // bytes of text
+	tf    []uint16 // occurrences of each query term (in queryTerms order)
+	excl  *collector.Exclusion
+	raw   float64 // file score before the built and test priors
+	score float64 // file score
+}
+
+// fileSelection is the outcome of a file-first walk, kept for ranking and
+// the report.
+type fileSelection struct {
+	terms  []string
+	rest   []*fileScan // scanned files that were not chunked
+	ranked int         // files scanned and scored
+	kept   int         // files chunked
+	bytes  int64       // text of the files not chunked
+}
+
+// fileFirst reports whether walked files are ranked before they are
+// chunked: when the request has a query with terms (without one there is
+// no signal to rank files by, and every file is chunked as before).
+func (p *pipeline) fileFirst() bool {
+	if len(queryTerms(p.req.Query)) == 0 {
+		return false
+	}
+	for _, a := range p.e.Ablate {
+		if strings.TrimSpace(a) == featFileFirst {
+			return false
+		}
+	}
+	return true
+}
+
+// walkRanked lists the files under the request's paths without reading
+// them, scans each once for the query's terms (in parallel, keeping no
+// text), scores the files and reads, redacts and returns only the best
+// ones until their estimated tokens comfortably exceed the budget. The
+// others are counted in p.files; they are never parsed, counted or held.
+// Sources are returned in path order and exclusions recorded in path
+// order, as a walk of the same files would.
+func (p *pipeline) walkRanked() ([]source, error) {
+	ws := p.e.ws
+	ctx := p.ctx
+	refs, listed, err := ws.List(ctx, collector.OpenFile, p.req.Paths...)
+	if err != nil {
+		return nil, err
+	}
+	var excls []collector.Exclusion
+	for _, x := range listed {
+		if included(p.req.Include, x.Path) {
+			excls = append(excls, x)
+		}
+	}
+	scans := make([]*fileScan, 0, len(refs))
+	var total int64
+	for _, r := range refs {
+		if included(p.req.Include, r.Path) {
+			scans = append(scans, &fileScan{ref: r})
+			total += r.Info.Size()
+		}
+	}
+	terms := queryTerms(p.req.Query)
+	p.files = &fileSelection{terms: terms}
+	target := candidateFactor * p.alloc.Available
+	share := max(1, p.alloc.Available/fileShare)
+	// When every file would be chunked whatever its score (few files, or
+	// a target that covers the tree by the sizes listed), ranking is
+	// skipped: the files are read as a walk reads them.
+	var est int64
+	for _, s := range scans {
+		est += min(s.ref.Info.Size()/bytesPerToken, share)
+	}
+	keep := scans
+	if est >= target && len(scans) > minCandidateFiles {
+		progress := newMeter(p.progress, "ranking", 0, 20, len(scans), total)
+		p.scanFiles(scans, terms, progress)
+		if err := ctx.Err(); err != nil {
+			return nil, err
+		}
+		var texts []*fileScan
+		for _, s := range scans {
+			if s.excl != nil {
+				excls = append(excls, *s.excl)
+				continue
+			}
+			texts = append(texts, s)
+		}
+		p.scoreFiles(texts, terms)
+		var rest []*fileScan
+		keep, rest = p.cutFiles(texts, target, share)
+		p.files.ranked, p.files.kept, p.files.rest = len(texts), len(keep), rest
+		for _, s := range p.files.rest {
+			p.files.bytes += s.size
+		}
+		sort.Slice(keep, func(i, j int) bool { return keep[i].ref.Path < keep[j].ref.Path })
+	}
+	p.stats.FilesRanked, p.stats.FilesChunked, p.stats.BytesNotExamined = p.files.ranked, p.files.kept, p.files.bytes
+	srcs := make([]source, len(keep))
+	read := make([]*collector.Exclusion, len(keep))
+	parallel(ctx, len(keep), func(i int) {
+		s, x := ws.ReadRef(ctx, collector.OpenFile, keep[i].ref)
+		if x != nil {
+			read[i] = x
+			return
+		}
+		srcs[i] = source{Source: s, ref: &keep[i].ref}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	out := srcs[:0]
+	for i := range srcs {
+		if read[i] != nil {
+			excls = append(excls, *read[i])
+			continue
+		}
+		out = append(out, srcs[i])
+	}
+	sort.Slice(excls, func(i, j int) bool {
+		a, b := excls[i], excls[j]
+		if a.Path != b.Path {
+			return a.Path < b.Path
+		}
+		return a.Reason < b.Reason
+	})
+	for _, x := range excls {
+		p.exclude(x)
+	}
+	if p.files.kept < p.files.ranked {
+		p.warnings = append(p.warnings, p.files.notice())
+	}
+	return out, nil
+}
+
+// notice is the warning of a file-first walk that left files unchunked.
+func (f *fileSelection) notice() string {
+	return fmt.Sprintf("%s files (%s) were ranked by the query's terms but not examined further: ranked below the %s files chunked",
+		num(f.ranked-f.kept), mb(f.bytes), num(f.kept))
+}
+
+// scanFiles reads each file once (in parallel; an index hit reads
+// nothing), counts the query's terms in its raw text and drops the text.
+// Files the content rules refuse get their exclusion.
+func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter) {
+	ws, idx := p.e.ws, p.e.Index
+	counter := newTermCounter(terms)
+	index := counter.index
+	parallel(p.ctx, len(scans), func(i int) {
+		s := scans[i]
+		s.tf = make([]uint16, len(terms))
+		defer func() { progress.done(s.ref.Info.Size()) }()
+		if idx != nil {
+			if ft, ok := idx.Terms(s.ref, terms); ok {
+				s.size = s.ref.Info.Size()
+				for t, c := range ft.Counts {
+					if k, ok := index[t]; ok {
+						s.tf[k] = uint16(min(c, math.MaxUint16))
+					}
+				}
+				return
+			}
+		}
+		data, x := ws.ReadRaw(p.ctx, collector.OpenFile, s.ref)
+		if x != nil {
+			s.excl = x
+			return
+		}
+		s.size = int64(len(data))
+		text := unsafe.String(unsafe.SliceData(data), len(data))
+		if idx == nil {
+			counter.count(text, s.tf)
+			return
+		}
+		// A miss: the full table goes to the index (as hashes), the
+		// query's terms come from it.
+		all := termTable(text)
+		idx.PutTerms(s.ref, data, all)
+		for k, t := range terms {
+			s.tf[k] = uint16(min(all[t], math.MaxUint16))
+		}
+	})
+}
+
+// scoreFiles gives each scanned file its file-level score, the chunk score
+// of docs/ranking.md applied to the whole file with the signals that exist
+// before parsing: BM25 over the files (length in bytes), the prose/code
+// weighting of terms, file and directory name matches and the prose,
+// built and test priors.
+func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
+	if len(files) == 0 {
+		return
+	}
+	feat := newFeatures(p.e.Ablate)
+	nt := len(terms)
+	df, dfProse := make([]int, nt), make([]int, nt)
+	prose := make([]bool, len(files))
+	nProse := 0
+	var totalLen float64
+	for k, f := range files {
+		prose[k] = isProse(f.ref.Path)
+		if prose[k] {
+			nProse++
+		}
+		totalLen += float64(max(1, f.size))
+		for i, c := range f.tf {
+			if c > 0 {
+				df[i]++
+				if prose[k] {
+					dfProse[i]++
+				}
+			}
+		}
+	}
+	q := &query{feat: feat, terms: terms, index: make(map[string]int, nt), w: make([]float64, nt), lens: newLengths(terms)}
+	for i, t := range terms {
+		q.index[t] = i
+	}
+	n := float64(len(files))
+	nCode := len(files) - nProse
+	for i := range terms {
+		q.w[i] = math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
+		if feat.codeStat && nProse > 0 && nCode > 0 {
+			rp := (float64(dfProse[i]) + 0.5) / (float64(nProse) + 1)
+			rc := (float64(df[i]-dfProse[i]) + 0.5) / (float64(nCode) + 1)
+			if rp > rc {
+				q.w[i] *= max(0.25, rc/rp)
+			}
+		}
+	}
+	codeQuery := namesCode(p.req.Query)
+	avg := totalLen / n
+	for k, f := range files {
+		s, present, all := 0.0, 0.0, 0.0
+		norm := 1 - bm25B + bm25B*float64(max(1, f.size))/avg
+		for i, c := range f.tf {
+			all += q.w[i]
+			if c == 0 {
+				continue
+			}
+			ff := float64(c)
+			s += q.w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
+			present += q.w[i]
+		}
+		if !feat.bm25 {
+			s = present / max(all, 1e-9)
+		}
+		if feat.prose && prose[k] {
+			if codeQuery {
+				s *= proseFactor
+			} else {
+				s *= proseFactorPlain
+			}
+		}
+		if feat.names {
+			s += q.pathScore(f.ref.Path)
+		}
+		f.raw = s
+	}
+}
+
+// prior is the built or test factor of a file's path (1 for others).
+func (p *pipeline) prior(path string) float64 {
+	feat := newFeatures(p.e.Ablate)
+	if feat.built && isBuilt(path) {
+		return builtFactor
+	} else if feat.tests && isTest(path) {
+		return testFactor
+	}
+	return 1
+}
+
+// cutFiles orders the files by score (raw score × prior; ties path asc)
+// and returns the best until their estimated tokens reach target, each
+// counting at most share, and at least minCandidateFiles — and the rest.
+// The priors (path patterns, the costly part on 100,000 files) are only
+// computed while a file could still enter: files are taken in raw-score
+// order, and once the files computed select enough and the next raw score
+// is below the last selected score, no later file can be selected (a
+// prior is at most 1).
+func (p *pipeline) cutFiles(files []*fileScan, target, share int64) (keep, rest []*fileScan) {
+	byScore := func(a []*fileScan, score func(*fileScan) float64) {
+		sort.SliceStable(a, func(i, j int) bool {
+			if si, sj := score(a[i]), score(a[j]); si != sj {
+				return si > sj
+			}
+			return a[i].ref.Path < a[j].ref.Path
+		})
+	}
+	byRaw := append([]*fileScan(nil), files...)
+	byScore(byRaw, func(f *fileScan) float64 { return f.raw })
+	done, batch := 0, 1024
+	for {
+		end := min(len(byRaw), done+batch)
+		for _, f := range byRaw[done:end] {
+			f.score = f.raw * p.prior(f.ref.Path)
+		}
+		done, batch = end, batch*2
+		scored := append([]*fileScan(nil), byRaw[:done]...)
+		byScore(scored, func(f *fileScan) float64 { return f.score })
+		n, est := 0, int64(0)
+		for n < len(scored) && (est < target || n < minCandidateFiles) {
+			est += min(scored[n].size/bytesPerToken, share)
+			n++
+		}
+		full := est >= target && n >= minCandidateFiles
+		if done == len(byRaw) || full && byRaw[done].raw < scored[n-1].score {
+			return scored[:n], append(scored[n:], byRaw[done:]...)
+		}
+	}
+}
+
+// corpusExtra is what the files ranked but not chunked add to the corpus
+// statistics of chunk ranking; nil when every file was chunked. Each such
+// file of b bytes counts as c = max(1, round(b / the mean bytes of a chunk
+// of this pack)) chunks, and a term it holds tf times as present in
+// c·(1 − (1 − 1/c)^tf) of them (tf occurrences spread over c chunks).
+func (p *pipeline) corpusExtra(items []*budget.Item) *corpusExtra {
+	f := p.files
+	if f == nil || len(f.rest) == 0 || len(items) == 0 {
+		return nil
+	}
+	var bytes int
+	for _, it := range items {
+		bytes += len(it.Content)
+	}
+	chunkBytes := max(1, float64(bytes)/float64(len(items)))
+	nt := len(f.terms)
+	x := &corpusExtra{df: make([]float64, nt), dfProse: make([]float64, nt)}
+	for _, s := range f.rest {
+		c := max(1, math.Round(float64(s.size)/chunkBytes))
+		prose := isProse(s.ref.Path)
+		x.n += c
+		if prose {
+			x.nProse += c
+		}
+		for i, tf := range s.tf {
+			if tf == 0 {
+				continue
+			}
+			d := c * (1 - math.Pow(1-1/c, float64(tf)))
+			x.df[i] += d
+			if prose {
+				x.dfProse[i] += d
+			}
+		}
+	}
+	return x
+}
+
+// parallel calls fn(i) for i in [0, n) on GOMAXPROCS goroutines; it stops
+// handing out work when ctx is done.
+func parallel(ctx context.Context, n int, fn func(i int)) {
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), max(1, n))
+	for w := 0; w < workers; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				i := int(next.Add(1) - 1)
+				if i >= n || ctx.Err() != nil {
+					return
+				}
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }

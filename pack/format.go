@@ -72,7 +72,7 @@ const (
 
 // renderer returns the function that renders the request's format (docs/design.md
 // rule 8): markdown by default, xml, or the request's template.
-func (p *run) renderer(f *formatter) (func([]*budget.Item) (string, error), error) {
+func (p *pipeline) renderer(f *formatter) (func([]*budget.Item) (string, error), error) {
 	if err := p.checkFormat(); err != nil {
 		return nil, err
 	}
@@ -91,7 +91,7 @@ func (p *run) renderer(f *formatter) (func([]*budget.Item) (string, error), erro
 }
 
 // checkFormat rejects an unknown format, and xml with a template.
-func (p *run) checkFormat() error {
+func (p *pipeline) checkFormat() error {
 	switch p.req.Format {
 	case "", FormatMarkdown:
 	case FormatXML:

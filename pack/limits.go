@@ -74,7 +74,7 @@ type readResult struct {
 // readOnce reads path through the collector once per request and source
 // type: later sources naming the same file share its text (and its
 // exclusion) instead of reading, redacting and holding it again.
-func (p *run) readOnce(t collector.SourceType, path string) (collector.Source, *collector.Exclusion) {
+func (p *pipeline) readOnce(t collector.SourceType, path string) (collector.Source, *collector.Exclusion) {
 	k := readKey{t, path}
 	if r, ok := p.reads[k]; ok {
 		return r.src, r.excl
@@ -98,7 +98,7 @@ func keyOf(s string) textKey { return textKey{unsafe.StringData(s), len(s)} }
 
 // chargeBytes adds the text of the sources that are not yet counted to the
 // request's total and fails once it passes MaxBytesRead.
-func (p *run) chargeBytes(srcs []source) error {
+func (p *pipeline) chargeBytes(srcs []source) error {
 	if p.charged == nil {
 		p.charged = map[textKey]bool{}
 	}

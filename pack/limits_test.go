@@ -79,7 +79,7 @@ func TestReferenceAmplification(t *testing.T) {
 // TestReadOnce: sources naming one file share one read (one text).
 func TestReadOnce(t *testing.T) {
 	e, path := amplificationWorkspace(t, 50)
-	p := &run{e: e, ctx: context.Background(), req: Request{Sources: references(path, 40, 300)}}
+	p := &pipeline{e: e, ctx: context.Background(), req: Request{Sources: references(path, 40, 300)}}
 	srcs, err := p.collect(nil)
 	if err != nil {
 		t.Fatal(err)

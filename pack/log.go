@@ -38,14 +38,14 @@ type factors struct {
 }
 
 // debug reports whether this pack logs its decisions.
-func (p *run) debug() bool {
+func (p *pipeline) debug() bool {
 	return Logger(p.ctx).Core().Enabled(zapcore.DebugLevel)
 }
 
 // logDecisions logs, at debug level, the stages with their timings and for
 // every chunk that was ranked its decision with the factors of its score:
 // paths, lines, counts and numbers only, never content.
-func (p *run) logDecisions(included, over, covered []*budget.Item) {
+func (p *pipeline) logDecisions(included, over, covered []*budget.Item) {
 	if !p.debug() {
 		return
 	}
@@ -74,7 +74,7 @@ func (p *run) logDecisions(included, over, covered []*budget.Item) {
 	}
 }
 
-func (p *run) logChunk(log *zap.Logger, it *budget.Item, decision, reason string) {
+func (p *pipeline) logChunk(log *zap.Logger, it *budget.Item, decision, reason string) {
 	f := p.factors[it.Seq]
 	name := it.Path
 	if name == "" {

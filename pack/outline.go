@@ -22,7 +22,7 @@ const featOutline = "outline"
 // source. A file without a grammar or declarations, or whose outline would
 // hold more than half of its lines, has none. Outlines are computed once
 // per file and pack (selection may run more than once).
-func (p *run) outliner() func(best *budget.Item) []*budget.Item {
+func (p *pipeline) outliner() func(best *budget.Item) []*budget.Item {
 	for _, a := range p.e.Ablate {
 		if a == featOutline {
 			return nil

@@ -47,7 +47,7 @@ func TestOutlineOfAFileThatDoesNotFit(t *testing.T) {
 				}}
 			res := packDir(t, root, caseArgs{Request: req})
 			checkInvariants(t, res)
-			var outline []Item
+			var outline []Entry
 			for _, it := range res.Included {
 				switch {
 				case it.Detail == "outline":

@@ -3,21 +3,17 @@ package pack
 import (
 	"context"
 	"encoding/json"
-	"encoding/xml"
 	"fmt"
-	"io"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strconv"
 	"strings"
 	"testing"
 	"time"
 
-	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/golden"
+	"github.com/acode-lsp/acode-lsp/internal/invariant"
 )
 
 // fixedTime is the mtime of every test file, so recency is reproducible.
@@ -55,7 +51,7 @@ func TestGolden(t *testing.T) {
 		}
 		res := packDir(t, root, args)
 		got := map[string]string{"want.md": res.Content, "want.summary": summary(res)}
-		checkInvariants(t, res)
+		checkInvariantsIn(t, res, root)
 		c.Check(t, c.Path, got)
 	})
 }
@@ -148,153 +144,30 @@ func summary(r *Result) string {
 	return b.String()
 }
 
-var headerRe = regexp.MustCompile("^## (File|Tool|Snippet): (.*?)(?: \\(lines ([0-9, -]+)\\))?$")
-
-// checkInvariants verifies the rules every pack must keep: the exact count
-// of the final text is tokenCount and fits available (rule 3), no source
-// line appears twice and the shown lines are the file's (rules 6, 8).
+// checkInvariants checks the rules every pack keeps (internal/invariant:
+// rules 3, 6 and 8, in both formats).
 func checkInvariants(t *testing.T, r *Result) {
 	t.Helper()
-	tok, err := tokenizer.ForEncoding(r.Encoding)
+	invariant.CheckJSON(t, resultJSON(t, r), invariant.Options{})
+}
+
+// checkInvariantsIn is checkInvariants that also compares the lines each
+// file section shows with the files under root.
+func checkInvariantsIn(t *testing.T, r *Result, root string) {
+	t.Helper()
+	files, err := invariant.ReadFiles(root)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := tok.Count(r.Content); n != r.TokenCount {
-		t.Errorf("tokenCount %d but the content counts %d", r.TokenCount, n)
-	}
-	if r.TokenCount > r.Budget.Available {
-		t.Errorf("tokenCount %d exceeds available %d", r.TokenCount, r.Budget.Available)
-	}
-	seen := map[string][][2]int{}
-	for _, it := range r.Included {
-		if it.Path == "" {
-			continue
-		}
-		for _, s := range seen[it.Path] {
-			if it.StartLine <= s[1] && s[0] <= it.EndLine {
-				t.Errorf("%s lines %d-%d included twice (overlaps %d-%d)", it.Path, it.StartLine, it.EndLine, s[0], s[1])
-			}
-		}
-		seen[it.Path] = append(seen[it.Path], [2]int{it.StartLine, it.EndLine})
-	}
-	if strings.HasPrefix(r.Content, "<") {
-		checkXML(t, r.Content)
-		return
-	}
-	// Parse the content: each header's ranges are disjoint and ascending,
-	// and the fenced body has exactly their lines plus one gap marker
-	// between ranges.
-	lines := strings.Split(r.Content, "\n")
-	headers := map[string]bool{}
-	for i := 0; i < len(lines); i++ {
-		m := headerRe.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
-		}
-		if headers[m[1]+m[2]] {
-			t.Errorf("header for %s %s appears twice", m[1], m[2])
-		}
-		headers[m[1]+m[2]] = true
-		if m[3] == "" {
-			continue
-		}
-		want, last := 0, 0
-		for j, rg := range strings.Split(m[3], ", ") {
-			a, b, _ := strings.Cut(rg, "-")
-			s, _ := strconv.Atoi(a)
-			e, _ := strconv.Atoi(b)
-			if s <= last || e < s {
-				t.Errorf("%s: ranges %q not ascending and disjoint", m[2], m[3])
-			}
-			last = e
-			want += e - s + 1
-			if j > 0 {
-				want++
-			}
-		}
-		fence := lines[i+1][:strings.LastIndex(lines[i+1], "`")+1]
-		body := 0
-		for k := i + 2; k < len(lines) && lines[k] != fence; k++ {
-			body++
-		}
-		if body != want {
-			t.Errorf("%s: body has %d lines, want %d for ranges %s", m[2], body, want, m[3])
-		}
-	}
+	invariant.CheckJSON(t, resultJSON(t, r), invariant.Options{Files: files})
 }
 
-// checkXML parses content of the xml format wrapped in one root element
-// (it must be well-formed XML 1.0) and checks each element: a known name,
-// ranges ascending and disjoint, and a body of exactly their lines plus one
-// gap marker between ranges, every line of the body on its own line.
-func checkXML(t *testing.T, content string) {
+// resultJSON is a result as the front ends send it.
+func resultJSON(t *testing.T, r *Result) []byte {
 	t.Helper()
-	d := xml.NewDecoder(strings.NewReader("<context>\n" + content + "</context>"))
-	depth := 0
-	var open xml.StartElement
-	var body strings.Builder
-	seen := map[string]bool{}
-	for {
-		tok, err := d.Token()
-		if err == io.EOF {
-			break
-		}
-		if err != nil {
-			t.Fatalf("the xml format is not well-formed: %v\n%s", err, content)
-		}
-		switch el := tok.(type) {
-		case xml.StartElement:
-			depth++
-			if depth == 2 {
-				open = el
-				body.Reset()
-				if n := el.Name.Local; n != "file" && n != "tool" && n != "snippet" {
-					t.Errorf("unknown element <%s>", n)
-				}
-			}
-			if depth > 2 {
-				t.Errorf("content opened an element <%s> inside <%s>", el.Name.Local, open.Name.Local)
-			}
-		case xml.CharData:
-			if depth == 2 {
-				body.Write(el)
-			}
-		case xml.EndElement:
-			depth--
-			if depth != 1 {
-				continue
-			}
-			attrs := map[string]string{}
-			for _, a := range open.Attr {
-				attrs[a.Name.Local] = a.Value
-			}
-			key := open.Name.Local + attrs["path"] + attrs["label"]
-			if seen[key] {
-				t.Errorf("<%s> for %q appears twice", open.Name.Local, attrs["path"]+attrs["label"])
-			}
-			seen[key] = true
-			ranges, ok := attrs["lines"]
-			if !ok {
-				continue
-			}
-			want, last := 0, 0
-			for j, rg := range strings.Split(ranges, ", ") {
-				a, b, _ := strings.Cut(rg, "-")
-				s, _ := strconv.Atoi(a)
-				e, _ := strconv.Atoi(b)
-				if s <= last || e < s {
-					t.Errorf("%s: ranges %q not ascending and disjoint", attrs["path"], ranges)
-				}
-				last = e
-				want += e - s + 1
-				if j > 0 {
-					want++
-				}
-			}
-			text := strings.TrimPrefix(body.String(), "\n")
-			if got := strings.Count(text, "\n"); got != want {
-				t.Errorf("<%s %s>: body has %d lines, want %d for ranges %s", open.Name.Local, attrs["path"], got, want, ranges)
-			}
-		}
+	raw, err := json.Marshal(r)
+	if err != nil {
+		t.Fatal(err)
 	}
+	return raw
 }

@@ -14,8 +14,8 @@ import (
 // up the selection's estimated costs (content and formatting), and the
 // budget's categories show those estimates as used.
 type Preview struct {
-	Included        []Item              `json:"included"`
-	Excluded        []Item              `json:"excluded"`
+	Included        []Entry             `json:"included"`
+	Excluded        []Entry             `json:"excluded"`
 	EstimatedTokens int                 `json:"estimatedTokens"`
 	Budget          BudgetResult        `json:"budget"`
 	Dedup           budget.DedupStats   `json:"dedup"`
@@ -31,7 +31,7 @@ type Preview struct {
 // the same request may still drop its lowest-ranked items when the exact
 // count of the formatted text is over the budget (docs/design.md#rule-3).
 func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Preview, error) {
-	p := &run{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
+	p := &pipeline{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
 	res, err := p.preview(open)
 	if err != nil {
 		return nil, e.failed(ctx, err)
@@ -39,7 +39,7 @@ func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Pre
 	return res, nil
 }
 
-func (p *run) preview(open []OpenDoc) (*Preview, error) {
+func (p *pipeline) preview(open []OpenDoc) (*Preview, error) {
 	cands, dstats, err := p.candidates(open)
 	if err != nil {
 		return nil, err
@@ -48,7 +48,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 	if _, err := p.renderer(f); err != nil { // the format's estimates, and its errors
 		return nil, err
 	}
-	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redis, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()})
+	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()})
 	p.time("select")
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
@@ -56,13 +56,13 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 	dstats.TokensSaved += sel.TrimmedTokens
 	for _, it := range sel.Covered {
 		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, itemOf(it, "duplicate", coveredDetail))
+		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
 	}
 	for _, it := range sel.OverBudget {
-		p.excluded = append(p.excluded, itemOf(it, "over_budget", ""))
+		p.excluded = append(p.excluded, entryOf(it, "over_budget", ""))
 	}
 	out := &Preview{
-		Included: make([]Item, 0, len(sel.Selected)),
+		Included: make([]Entry, 0, len(sel.Selected)),
 		Excluded: p.excluded,
 		Budget: BudgetResult{
 			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
@@ -71,7 +71,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 		Dedup: dstats, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok), Warnings: p.warnings,
 	}
 	for _, it := range sel.Selected {
-		out.Included = append(out.Included, itemOf(it, "", ""))
+		out.Included = append(out.Included, entryOf(it, "", ""))
 	}
 	for _, c := range budget.Categories {
 		out.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: int(sel.Used[c])}
@@ -81,7 +81,7 @@ func (p *run) preview(open []OpenDoc) (*Preview, error) {
 		out.Warnings = append(out.Warnings, overBudgetWarning(sel.OverBudget, p.alloc.Available))
 	}
 	if out.Excluded == nil {
-		out.Excluded = []Item{}
+		out.Excluded = []Entry{}
 	}
 	if out.Warnings == nil {
 		out.Warnings = []string{}

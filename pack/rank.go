@@ -25,7 +25,7 @@ const recencyHalfLife = 24 * time.Hour
 // input always ranks the same way); 0 without a time, 1 for tool output
 // without a time. Scores are rounded to 4 decimals. The formula is
 // documented in docs/ranking.md.
-func (p *run) rank(items []*budget.Item, srcs []source) {
+func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	w := p.e.cfg.Context.Ranking
 	var newest time.Time
 	for _, s := range srcs {
@@ -33,7 +33,7 @@ func (p *run) rank(items []*budget.Item, srcs []source) {
 			newest = s.Timestamp
 		}
 	}
-	q := newQuery(p.req.Query, items, newFeatures(p.e.Ablate))
+	q := newQuery(p.req.Query, items, newFeatures(p.e.Ablate), p.corpusExtra(items))
 	if p.debug() {
 		p.factors = make(map[int]factors, len(items))
 	}

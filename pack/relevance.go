@@ -109,11 +109,13 @@ type query struct {
 // code (their document frequency among prose chunks exceeds that among code
 // chunks); prior < 1 for prose chunks. relevance = raw / max raw. It
 // returns nil for an empty query.
-func newQuery(text string, items []*budget.Item, feat features) *query {
-	terms := uniq(termsOf(text))
-	if len(terms) > maxQueryTerms {
-		terms = terms[:maxQueryTerms]
-	}
+//
+// extra, when not nil, holds the chunks of files that were ranked at file
+// level but never chunked (docs/ranking.md "File-first selection"): their
+// estimated number and document frequencies join N and df, so the term
+// weights are those of the whole corpus and not of the preselected files.
+func newQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
+	terms := queryTerms(text)
 	if len(terms) == 0 || len(items) == 0 {
 		return nil
 	}
@@ -153,14 +155,22 @@ func newQuery(text string, items []*budget.Item, feat features) *query {
 	}
 	n := float64(len(items))
 	nCode := len(items) - nProse
+	nP, nC := float64(nProse), float64(nCode)
+	if extra != nil {
+		n, nP, nC = n+extra.n, nP+extra.nProse, nC+extra.n-extra.nProse
+	}
 	for i := range terms {
-		q.w[i] = math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
-		if feat.codeStat && nProse > 0 && nCode > 0 {
+		d, dp := float64(df[i]), float64(dfProse[i])
+		if extra != nil {
+			d, dp = d+extra.df[i], dp+extra.dfProse[i]
+		}
+		q.w[i] = math.Log(1 + (n-d+0.5)/(d+0.5))
+		if feat.codeStat && nP > 0 && nC > 0 {
 			// Share of prose chunks holding t against the share of code
 			// chunks: a word of commit messages and changelogs ("fix",
 			// "issue") is frequent in prose and rare in code.
-			rp := (float64(dfProse[i]) + 0.5) / (float64(nProse) + 1)
-			rc := (float64(df[i]-dfProse[i]) + 0.5) / (float64(nCode) + 1)
+			rp := (dp + 0.5) / (nP + 1)
+			rc := (d - dp + 0.5) / (nC + 1)
 			if rp > rc {
 				q.w[i] *= max(0.25, rc/rp)
 			}
@@ -242,6 +252,23 @@ func newQuery(text string, items []*budget.Item, feat features) *query {
 		q.best = max(q.best, q.raw[it.Seq])
 	}
 	return q
+}
+
+// corpusExtra is the part of the corpus a query's term weights count
+// beyond the chunks it ranks: estimated chunk counts and document
+// frequencies (by term, in the order of queryTerms) of files not chunked.
+type corpusExtra struct {
+	n, nProse   float64
+	df, dfProse []float64
+}
+
+// queryTerms is the distinct terms of a query, at most maxQueryTerms.
+func queryTerms(text string) []string {
+	terms := uniq(termsOf(text))
+	if len(terms) > maxQueryTerms {
+		terms = terms[:maxQueryTerms]
+	}
+	return terms
 }
 
 // nameScore weighs the query terms in a chunk's symbol name: the chunk

@@ -110,7 +110,7 @@ func TestRelevanceOrder(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			q := newQuery(tt.query, tt.items, newFeatures(nil))
+			q := newQuery(tt.query, tt.items, newFeatures(nil), nil)
 			best := q.relevance(tt.items[tt.better])
 			if best != 1 {
 				t.Errorf("the best chunk has relevance %v, want 1", best)
@@ -186,7 +186,7 @@ func TestNeighbours(t *testing.T) {
 	}
 	its := []*budget.Item{mk(0, 1, 3), mk(1, 4, 6), mk(2, 8, 9)}
 	for _, off := range [][]string{{featFile}, {featFile, featNeigh}} {
-		q := newQuery("ClientIP header parsing", its, newFeatures(off))
+		q := newQuery("ClientIP header parsing", its, newFeatures(off), nil)
 		next, far := q.relevance(its[1]), q.relevance(its[2])
 		withNeighbours := len(off) == 1
 		if withNeighbours && !(next > far && q.relevance(its[0]) == 1) {

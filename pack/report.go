@@ -63,13 +63,18 @@ func Report(r *Result) string {
 	}
 	fmt.Fprintf(&b, "Chunks:\n  Sources: %d   Chunks considered: %d   Selected: %d   Not selected: %d (over budget %d, duplicates %d, merged %d)\n",
 		s.Sources, s.Chunks, s.Selected, len(chunks), over, dup, merged)
-	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n\n", len(files))
+	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n", len(files))
+	if s.FilesRanked > s.FilesChunked {
+		fmt.Fprintf(&b, "  Files ranked by the query's terms: %s   Chunked: %s   Not examined further: %s (%s, ranked below the %s files chunked)\n",
+			num(s.FilesRanked), num(s.FilesChunked), num(s.FilesRanked-s.FilesChunked), mb(s.BytesNotExamined), num(s.FilesChunked))
+	}
+	b.WriteString("\n")
 	if len(files) > 0 {
 		b.WriteString("Excluded files (left out before chunking):\n")
-		writeByReason(&b, files, func(x Item) string { return x.Path + ": " + x.Detail })
+		writeByReason(&b, files, func(x Entry) string { return x.Path + ": " + x.Detail })
 		b.WriteString("\n")
 	}
-	var same []Item
+	var same []Entry
 	for _, x := range chunks {
 		if x.Reason == "duplicate" || x.Reason == "merged" {
 			same = append(same, x)
@@ -108,7 +113,7 @@ const reportCap = 10
 // splitExcluded separates files left out before chunking (secret, binary,
 // ignored, …) from chunks not selected, listing a file once even when both
 // the walk and the search met it.
-func splitExcluded(xs []Item) (files, chunks []Item) {
+func splitExcluded(xs []Entry) (files, chunks []Entry) {
 	seen := map[string]bool{}
 	for _, x := range xs {
 		switch x.Reason {
@@ -126,8 +131,8 @@ func splitExcluded(xs []Item) (files, chunks []Item) {
 }
 
 // writeByReason lists items grouped by reason, at most reportCap each.
-func writeByReason(b *strings.Builder, xs []Item, line func(Item) string) {
-	by := map[string][]Item{}
+func writeByReason(b *strings.Builder, xs []Entry, line func(Entry) string) {
+	by := map[string][]Entry{}
 	for _, x := range xs {
 		by[x.Reason] = append(by[x.Reason], x)
 	}
@@ -154,8 +159,8 @@ var typeTitles = map[string]string{"tool_result": "tool result", "open_file": "o
 // whether their lines are in the context, and from which included chunks.
 // A --reference folded into the packed file it points into thus reads
 // "in the context, from open file …", not "merged into itself".
-func sameLines(included []Item) func(Item) string {
-	return func(x Item) string {
+func sameLines(included []Entry) func(Entry) string {
+	return func(x Entry) string {
 		where := fmt.Sprintf("%s %s %d-%d", typeTitles[x.Type], x.Path, x.StartLine, x.EndLine)
 		path, from, to, ok := parseSame(x.Detail)
 		if !ok {
@@ -174,7 +179,7 @@ func sameLines(included []Item) func(Item) string {
 				}
 			}
 		}
-		var parts []Item
+		var parts []Entry
 		for _, in := range included {
 			if in.Path == path && in.StartLine <= to && in.EndLine >= from {
 				parts = append(parts, in)

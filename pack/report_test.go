@@ -19,7 +19,7 @@ func reportResult() *Result {
 			budget.ToolResults: {Allocated: 800}, budget.OpenFiles: {Allocated: 600, Used: 1966},
 			budget.SearchResults: {Allocated: 400, Used: 24}, budget.References: {Allocated: 200},
 		}},
-		Included: []Item{
+		Included: []Entry{
 			{Type: "open_file", Path: "cart/model.go", StartLine: 1, EndLine: 20},
 			{Type: "open_file", Path: "cart/service.go", StartLine: 10, EndLine: 32},
 			{Type: "search_result", Path: "cart/service.go", StartLine: 33, EndLine: 43},
@@ -28,15 +28,15 @@ func reportResult() *Result {
 	}
 	for i := 0; i < 25; i++ {
 		for _, typ := range []string{"open_file", "search_result"} { // the walk and the search
-			r.Excluded = append(r.Excluded, Item{Type: typ, Path: fmt.Sprintf("assets/img%02d.png", i), Reason: "binary", Detail: "NUL byte in the first 8 KB"})
+			r.Excluded = append(r.Excluded, Entry{Type: typ, Path: fmt.Sprintf("assets/img%02d.png", i), Reason: "binary", Detail: "NUL byte in the first 8 KB"})
 		}
 	}
 	r.Excluded = append(r.Excluded,
-		Item{Type: "open_file", Path: ".env", Reason: "secret", Detail: "environment file (.env*)"},
-		Item{Type: "open_file", Path: "legacy/model_copy.go", StartLine: 1, EndLine: 20, Reason: "duplicate", Detail: "same lines as cart/model.go lines 1-20"},
-		Item{Type: "reference", Path: "cart/service.go", StartLine: 10, EndLine: 41, Reason: "merged", Detail: "same lines as cart/service.go lines 10-41"},
-		Item{Type: "open_file", Path: "cart/big.go", StartLine: 1, EndLine: 400, Reason: "over_budget"},
-		Item{Type: "search_result", Path: "cart/big.go", StartLine: 5, EndLine: 9, Reason: "merged", Detail: "same lines as cart/big.go lines 1-400"},
+		Entry{Type: "open_file", Path: ".env", Reason: "secret", Detail: "environment file (.env*)"},
+		Entry{Type: "open_file", Path: "legacy/model_copy.go", StartLine: 1, EndLine: 20, Reason: "duplicate", Detail: "same lines as cart/model.go lines 1-20"},
+		Entry{Type: "reference", Path: "cart/service.go", StartLine: 10, EndLine: 41, Reason: "merged", Detail: "same lines as cart/service.go lines 10-41"},
+		Entry{Type: "open_file", Path: "cart/big.go", StartLine: 1, EndLine: 400, Reason: "over_budget"},
+		Entry{Type: "search_result", Path: "cart/big.go", StartLine: 5, EndLine: 9, Reason: "merged", Detail: "same lines as cart/big.go lines 1-400"},
 	)
 	return r
 }

@@ -96,8 +96,8 @@ type Result struct {
 	Exact      bool                `json:"exact"`
 	Estimate   *tokenizer.Estimate `json:"estimate,omitempty"` // docs/design.md#rule-1, when not exact
 	Budget     BudgetResult        `json:"budget"`
-	Included   []Item              `json:"included"`
-	Excluded   []Item              `json:"excluded"`
+	Included   []Entry             `json:"included"`
+	Excluded   []Entry             `json:"excluded"`
 	Dedup      budget.DedupStats   `json:"dedup"`
 	Warnings   []string            `json:"warnings"`
 	// Stats is for the budget report (--report); not in the JSON result.
@@ -121,11 +121,13 @@ type CategoryResult struct {
 	Used      int `json:"used"`
 }
 
-// Item is one included or excluded entry of a Result. Lines are 1-based;
+// Entry is one included or excluded entry of a Result (and of a Preview):
+// a chunk, an outline or an input left out. It is not [budget.Item], the
+// candidate chunk on its way through selection. Lines are 1-based;
 // an input excluded whole before it was read (secret, binary, ignored,
 // outside_workspace, too_large, …) has no lines: its startLine and endLine
 // are 0, present so every item has the same fields.
-type Item struct {
+type Entry struct {
 	Type      string  `json:"type"`
 	Path      string  `json:"path"`
 	Label     string  `json:"label,omitempty"`
@@ -143,7 +145,12 @@ type Item struct {
 // Stats are the counts and timings of a pack, for the budget report.
 type Stats struct {
 	Sources, Chunks, Candidates, Selected, Rejected int
-	Timings                                         []Timing
+	// FilesRanked and FilesChunked count the walked files a file-first
+	// walk scored and those it chunked (docs/ranking.md "File-first
+	// selection"); BytesNotExamined is the text of the others.
+	FilesRanked, FilesChunked int
+	BytesNotExamined          int64
+	Timings                   []Timing
 	// Cache is what this pack did to the token-count cache (hits, misses
 	// and evictions during the pack; size and capacity after it), when
 	// the tokenizer is cached.

@@ -7,10 +7,10 @@ import (
 	"math"
 	"os"
 	"path/filepath"
-	"strconv"
 	"strings"
 	"testing"
 
+	"github.com/acode-lsp/acode-lsp/internal/invariant"
 	"github.com/acode-lsp/acode-lsp/internal/lsptest"
 	"github.com/google/go-cmp/cmp"
 )
@@ -73,9 +73,10 @@ var (
 )
 
 // checkPackResult checks the shape of a packContext result object against
-// docs/design.md and its hard limit (rule 3), and decodes it. files maps the
-// workspace-relative paths of the packed files to their text (the editor's
-// text for open documents), for the format check.
+// docs/design.md and the rules every pack keeps (internal/invariant), and
+// decodes it. files maps the workspace-relative paths of the packed files
+// to their text (the editor's text for open documents), for the format
+// check.
 func checkPackResult(t *testing.T, raw json.RawMessage, files map[string]string) packResult {
 	t.Helper()
 	top := object(t, raw)
@@ -128,27 +129,9 @@ func checkPackResult(t *testing.T, raw json.RawMessage, files map[string]string)
 	if got, want := res.Budget.Available, res.Budget.Total-res.Budget.SystemReserve-res.Budget.ResponseReserve; got != want {
 		t.Errorf("budget.available = %d, want total − reserves = %d", got, want)
 	}
-	var n int
-	if res.Exact {
-		n = count(t, res.Encoding, res.Content)
-	} else {
-		n = heuristicCount(res.Content)
-	}
-	if res.TokenCount != n {
-		t.Errorf("tokenCount = %d, but content counts %d under %s", res.TokenCount, n, res.Encoding)
-	}
-	if res.TokenCount > res.Budget.Available {
-		t.Errorf("tokenCount %d exceeds available %d", res.TokenCount, res.Budget.Available)
-	}
 	for i, it := range res.Included {
 		if !sourceTypes[it.Type] {
 			t.Errorf("included[%d].type = %q", i, it.Type)
-		}
-		if it.StartLine < 1 || it.EndLine < it.StartLine {
-			t.Errorf("included[%d] lines %d-%d: want 1-based, start ≤ end", i, it.StartLine, it.EndLine)
-		}
-		if it.Score < 0 || it.Score > 1 {
-			t.Errorf("included[%d].score = %v, want within [0,1]", i, it.Score)
 		}
 		if filepath.IsAbs(it.Path) {
 			t.Errorf("included[%d].path = %q, want it relative to the workspace root", i, it.Path)
@@ -162,118 +145,14 @@ func checkPackResult(t *testing.T, raw json.RawMessage, files map[string]string)
 			t.Errorf("excluded[%d].reason = %q is not a docs/design.md reason", i, it.Reason)
 		}
 	}
-	checkFormat(t, res, files)
+	// Rules 3, 6 and 8 (internal/invariant), counted here independently:
+	// budget/tokenizer cross-checked with tiktoken-go, or rule 1's estimate.
+	countFn := heuristicCount
+	if res.Exact {
+		countFn = func(text string) int { return count(t, res.Encoding, text) }
+	}
+	invariant.CheckJSON(t, raw, invariant.Options{Count: countFn, Files: files})
 	return res
-}
-
-// section is one "## File:" section of a packed context.
-type section struct {
-	path   string
-	ranges [][2]int
-	body   []string
-}
-
-// parseSections returns the file sections of content (docs/design.md#rule-8).
-func parseSections(t *testing.T, content string) []section {
-	t.Helper()
-	var out []section
-	lines := strings.Split(content, "\n")
-	for i := 0; i < len(lines); i++ {
-		rest, ok := strings.CutPrefix(lines[i], "## File: ")
-		if !ok {
-			continue
-		}
-		open := strings.LastIndex(rest, " (lines ")
-		if open < 0 || !strings.HasSuffix(rest, ")") {
-			t.Errorf("file header %q: want \"## File: <path> (lines a-b, c-d)\"", lines[i])
-			continue
-		}
-		sec := section{path: rest[:open]}
-		for _, r := range strings.Split(strings.TrimSuffix(rest[open+len(" (lines "):], ")"), ", ") {
-			a, b, _ := strings.Cut(r, "-")
-			start, err1 := strconv.Atoi(a)
-			end, err2 := strconv.Atoi(b)
-			if err1 != nil || err2 != nil {
-				t.Errorf("file header %q: bad line range %q", lines[i], r)
-				continue
-			}
-			sec.ranges = append(sec.ranges, [2]int{start, end})
-		}
-		if i+1 >= len(lines) || !strings.HasPrefix(lines[i+1], "```") {
-			t.Errorf("file header %q is not followed by a fence", lines[i])
-			continue
-		}
-		fence := strings.TrimRight(lines[i+1], "abcdefghijklmnopqrstuvwxyz0123456789+-#_")
-		j := i + 2
-		for ; j < len(lines) && lines[j] != fence; j++ {
-			sec.body = append(sec.body, lines[j])
-		}
-		if j == len(lines) {
-			t.Errorf("the fence of %s is never closed", sec.path)
-		}
-		out = append(out, sec)
-		i = j
-	}
-	return out
-}
-
-// checkFormat checks the file sections of a result: one header per file,
-// line ranges in order and disjoint (no source line twice), the body equal
-// to the source lines with one gap marker between ranges, and every
-// included chunk of a file inside its header's ranges.
-func checkFormat(t *testing.T, res packResult, files map[string]string) {
-	t.Helper()
-	seen := map[string]bool{}
-	for _, sec := range parseSections(t, res.Content) {
-		if seen[sec.path] {
-			t.Errorf("%s has two headers: chunks of one file must be grouped under one", sec.path)
-		}
-		seen[sec.path] = true
-		for i, r := range sec.ranges {
-			if r[0] < 1 || r[1] < r[0] || (i > 0 && r[0] <= sec.ranges[i-1][1]) {
-				t.Errorf("%s ranges %v: want 1-based, in order, disjoint", sec.path, sec.ranges)
-			}
-		}
-		text, ok := files[sec.path]
-		if !ok {
-			continue
-		}
-		src := strings.Split(strings.TrimSuffix(text, "\n"), "\n")
-		var want []string
-		for i, r := range sec.ranges {
-			if i > 0 {
-				want = append(want, fmt.Sprintf("lines %d-%d omitted", sec.ranges[i-1][1]+1, r[0]-1))
-			}
-			if r[1] > len(src) {
-				t.Errorf("%s range %v is past the end (%d lines)", sec.path, r, len(src))
-				continue
-			}
-			want = append(want, src[r[0]-1:r[1]]...)
-		}
-		if len(want) != len(sec.body) {
-			t.Errorf("%s: body has %d lines, the ranges %v and their gaps %d", sec.path, len(sec.body), sec.ranges, len(want))
-			continue
-		}
-		for i := range want {
-			got := sec.body[i]
-			switch {
-			case strings.HasPrefix(want[i], "lines ") && strings.HasSuffix(want[i], " omitted") && i > 0 && i < len(want)-1:
-				if !strings.Contains(got, "… "+want[i]+" …") {
-					t.Errorf("%s: line %d of the body is %q, want the gap marker \"… %s …\"", sec.path, i+1, got, want[i])
-				}
-			case got != want[i] && !strings.Contains(got, "[REDACTED]"):
-				t.Errorf("%s: body line %d = %q, want the source line %q", sec.path, i+1, got, want[i])
-			}
-		}
-	}
-	for i, it := range res.Included {
-		if it.Path == "" || it.Type == "tool_result" {
-			continue
-		}
-		if !seen[it.Path] {
-			t.Errorf("included[%d] %s %d-%d has no section in the content", i, it.Path, it.StartLine, it.EndLine)
-		}
-	}
 }
 
 // workspaceFiles returns the text of every regular file of root by
@@ -604,8 +483,8 @@ func TestE2EFencesCannotBeClosedByContent(t *testing.T) {
 	res := pack(e, map[string]any{"includeOpenFiles": false, "sources": []any{
 		map[string]any{"type": "reference", "uri": fileURI(filepath.Join(root, "docs/fences.md"))},
 		map[string]any{"type": "tool_result", "label": "fenced", "content": tool},
-	}}, files) // checkFormat re-reads the file section up to its closing fence
-	if len(parseSections(t, res.Content)) != 1 {
+	}}, files) // internal/invariant re-reads the file section up to its closing fence
+	if n := strings.Count("\n"+res.Content, "\n## File: "); n != 1 {
 		t.Errorf("want one file section:\n%s", res.Content)
 	}
 	head, body, ok := strings.Cut(res.Content, "## Tool: fenced\n")
@@ -719,7 +598,7 @@ func TestE2EDedup(t *testing.T) {
 		map[string]any{"type": "reference", "uri": svc, "range": lspRange(9, 40), "relevance": 0.9},
 		map[string]any{"type": "reference", "uri": svc, "range": lspRange(12, 39), "relevance": 0.5},
 		map[string]any{"type": "reference", "uri": svc, "range": lspRange(35, 60), "relevance": 0.4},
-	}}, files) // checkFormat: no line twice, one header per file
+	}}, files) // internal/invariant: no line twice, one header per file
 	reasons := map[string]int{}
 	for _, it := range res.Excluded {
 		reasons[it.Path+" "+it.Reason]++
@@ -761,7 +640,7 @@ func TestE2ERedaction(t *testing.T) {
 	writeFile(t, path, src)
 	files := workspaceFiles(t, root, nil)
 	res := pack(e, map[string]any{"includeOpenFiles": false, "sources": []any{
-		map[string]any{"type": "reference", "uri": fileURI(path)}}}, files) // checkFormat: only redacted lines differ
+		map[string]any{"type": "reference", "uri": fileURI(path)}}}, files) // internal/invariant: only redacted lines differ
 	for _, k := range keys {
 		if strings.Contains(res.Content, k) {
 			t.Errorf("the key %q is in the context", k)

@@ -54,6 +54,10 @@ func TestMain(m *testing.M) {
 		os.Exit(1)
 	}
 	binary = filepath.Join(dir, "acode-lsp")
+	// The binary is built in the caller's environment: with the XDG
+	// directories below, go build would use an empty build cache and
+	// recompile everything, cgo included (minutes on a busy machine).
+	buildEnv := append(os.Environ(), "CGO_ENABLED=1")
 	// Estimates read the calibration in the user's state directory: keep
 	// the binaries started here (and this process) away from the real one.
 	_ = os.Setenv("XDG_STATE_HOME", filepath.Join(dir, "state"))
@@ -65,7 +69,7 @@ func TestMain(m *testing.M) {
 		os.Exit(code)
 	}
 	build := exec.Command("go", "build", "-o", binary, ".")
-	build.Env = append(os.Environ(), "CGO_ENABLED=1")
+	build.Env = buildEnv
 	if out, err := build.CombinedOutput(); err != nil {
 		fmt.Fprintf(os.Stderr, "e2e: go build: %v\n%s", err, out)
 		_ = os.RemoveAll(dir)

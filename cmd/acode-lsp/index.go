@@ -19,5 +19,14 @@ func withIndex(e *pack.Engine, roots []string, off bool) (done func()) {
 		return func() {}
 	}
 	e.Index = set
-	return func() { _ = set.Close() }
+	return func() {
+		_ = set.Close()
+		if indexClosed != nil {
+			indexClosed(set.Stats())
+		}
+	}
 }
+
+// indexClosed, when set (by tests), is told the statistics of each index a
+// command closes.
+var indexClosed func(index.Stats)

@@ -12,6 +12,7 @@ import (
 	"github.com/google/go-cmp/cmp"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/internal/invariant"
 )
 
 // runCLI runs a command line in-process and returns exit code, stdout, stderr.
@@ -208,6 +209,11 @@ func TestPackSample(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &res); err != nil {
 		t.Fatal(err)
 	}
+	files, err := invariant.ReadFiles(sample)
+	if err != nil {
+		t.Fatal(err)
+	}
+	invariant.CheckJSON(t, []byte(out), invariant.Options{Files: files}) // rules 3, 6, 8
 	tok, _ := tokenizer.ForEncoding("o200k_base")
 	if n := tok.Count(res.Content); n != res.TokenCount || n > res.Budget.Available || n < res.Budget.Available*9/10 {
 		t.Errorf("tokenCount %d, recount %d, available %d", res.TokenCount, n, res.Budget.Available)

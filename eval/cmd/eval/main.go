@@ -275,7 +275,7 @@ func explain(ctx context.Context, args []string) error {
 		if err != nil {
 			return err
 		}
-		items := append([]pack.Item(nil), res.Included...)
+		items := append([]pack.Entry(nil), res.Included...)
 		for _, x := range res.Excluded {
 			if x.Reason == "over_budget" {
 				items = append(items, x)
@@ -320,7 +320,7 @@ func writeJSON(path string, results []eval.CaseResult) error {
 	enc := json.NewEncoder(f)
 	type res struct {
 		eval.Result
-		Included []pack.Item
+		Included []pack.Entry
 	}
 	for _, r := range results {
 		rs := make([]res, len(r.Results))

@@ -1,0 +1,136 @@
+package main
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/index"
+)
+
+// copyTree copies src to dst, every file dated an hour ago (so that index
+// entries are settled, not racy: docs/index.md).
+func copyTree(t *testing.T, src, dst string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	err := filepath.WalkDir(src, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		rel, _ := filepath.Rel(src, p)
+		to := filepath.Join(dst, rel)
+		if d.IsDir() {
+			return os.MkdirAll(to, 0o755)
+		}
+		if !d.Type().IsRegular() {
+			return nil
+		}
+		b, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if err := os.WriteFile(to, b, 0o644); err != nil {
+			return err
+		}
+		return os.Chtimes(to, old, old)
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestPackWithIndexEqualsWithout packs one tree without an index, with a
+// cold one (written), with a warm one (read), and again after an edit: the
+// outputs are identical byte for byte.
+func TestPackWithIndexEqualsWithout(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	sample, err := filepath.Abs("../../testdata/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last index.Stats
+	indexClosed = func(st index.Stats) { last = st }
+	t.Cleanup(func() { indexClosed = nil })
+	root := t.TempDir()
+	copyTree(t, sample, root)
+	// Enough files for file-first selection (docs/ranking.md), which is
+	// what reads term statistics from the index.
+	words := []string{"checkout", "cart", "empty", "price", "discount", "rounding", "order", "customer", "total", "tax"}
+	for i := 0; i < 150; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package gen\n\n")
+		for j := 0; j < 30; j++ {
+			fmt.Fprintf(&b, "// %s %s of item %d\nfunc %s%d_%d() int { return %d }\n\n", words[(i+j)%10], words[(i*j)%10], j, words[(i+2*j)%10], i, j, i*j)
+		}
+		p := filepath.Join(root, "gen", fmt.Sprintf("f%03d.go", i))
+		write(t, p, b.String())
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(p, old, old)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	// Entries of files changed in the last 2 s are racy, not trusted on
+	// their stat (docs/index.md): let the copy settle.
+	time.Sleep(2100 * time.Millisecond)
+	for _, q := range []string{"why does checkout fail for empty carts", "discount price rounding"} {
+		args := []string{"pack", root, "--root", root, "--query", q, "--budget", "7000"}
+		pack := func(extra ...string) string {
+			t.Helper()
+			code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			return out
+		}
+		none := pack("--no-index")
+		if _, err := os.Stat(filepath.Join(cache, "acode-lsp", "index")); q == "why does checkout fail for empty carts" && err == nil {
+			t.Fatal("--no-index wrote an index")
+		}
+		last = index.Stats{}
+		cold := pack()
+		coldStats := last
+		warm := pack()
+		if cold != none || warm != none {
+			t.Fatalf("%q: packs differ: without index %d bytes, cold %d, warm %d", q, len(none), len(cold), len(warm))
+		}
+		// The warm pack was served by the index: every file's terms and
+		// every chunked file's chunks. The one term miss is
+		// assets/logo.png, refused by its content (binary) and so never
+		// put: it is read again on every pack.
+		const refused = 1
+		if last.TermHits == 0 || last.TermMisses != refused || last.ChunkHits == 0 || last.ChunkMisses != 0 {
+			t.Errorf("%q: warm pack: %+v (cold: %+v), want only hits", q, last, coldStats)
+		}
+		set, err := index.OpenSet([]string{root}, index.Options{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		st := set.Stats()
+		set.Close()
+		if st.Segments == 0 {
+			t.Fatalf("no index written: %+v", st)
+		}
+	}
+	// An edit: the warm index must not serve the old version.
+	p := filepath.Join(root, "cart", "service.go")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "empty", "vacant", -1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	args := []string{"pack", root, "--root", root, "--query", "empty vacant cart checkout", "--budget", "7000"}
+	_, warm, _ := runCLI(t, "", "", args...)
+	if last.TermMisses != 1+1 || last.ChunkMisses != 1 || last.TermHits == 0 {
+		t.Errorf("after an edit of one file: %+v, want one term miss and one chunk miss more", last)
+	}
+	_, none, _ := runCLI(t, "", "", append(args, "--no-index")...)
+	if warm != none {
+		t.Fatal("after an edit, the pack with the index differs from the pack without")
+	}
+}

@@ -1,0 +1,343 @@
+package pack
+
+import (
+	"math"
+	"unicode/utf8"
+	"unsafe"
+)
+
+// asciiClass classifies the bytes of ASCII words for countTerms.
+const (
+	clOther = iota
+	clLower
+	clUpper
+	clDigit
+	clUnder
+	clHigh // a byte of a multi-byte UTF-8 sequence
+)
+
+var asciiClasses = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case 'a' <= c && c <= 'z':
+			t[c] = clLower
+		case 'A' <= c && c <= 'Z':
+			t[c] = clUpper
+		case '0' <= c && c <= '9':
+			t[c] = clDigit
+		case c == '_':
+			t[c] = clUnder
+		case c >= utf8.RuneSelf:
+			t[c] = clHigh
+		}
+	}
+	return t
+}()
+
+// termCounter counts the occurrences of a few wanted terms in texts, with
+// exactly the terms of [scanTerms] (stop words aside: wanted terms hold
+// none), several times faster: ASCII words are split and filtered in one
+// loop without calls, and only parts that pass the length and prefix
+// filter are lowered and looked up. Words with other letters go through
+// scanTerms itself.
+type termCounter struct {
+	lens  *lengths
+	index map[string]int
+	terms []string
+	head  []int16 // first term (index) by its two leading bytes; -1: none
+	next  []int16 // next term with the same leading bytes
+}
+
+func newTermCounter(terms []string) *termCounter {
+	c := &termCounter{lens: newLengths(terms), index: make(map[string]int, len(terms)), terms: terms,
+		head: make([]int16, 1<<16), next: make([]int16, len(terms))}
+	for i := range c.head {
+		c.head[i] = -1
+	}
+	for i, t := range terms {
+		c.index[t] = i
+		c.next[i] = -1
+		if len(t) >= 2 {
+			k := uint16(t[0])<<8 | uint16(t[1])
+			c.next[i], c.head[k] = c.head[k], int16(i)
+		}
+	}
+	return c
+}
+
+func lowerASCII(ch byte) byte {
+	if 'A' <= ch && ch <= 'Z' {
+		return ch + 'a' - 'A'
+	}
+	return ch
+}
+
+// lookup returns the wanted term the ASCII part w (no underscores) becomes
+// — lower-cased, a plural s removed — or -1.
+func (c *termCounter) lookup(w string) int {
+	n := len(w)
+	if n < 2 {
+		return -1
+	}
+	k := c.head[uint16(lowerASCII(w[0]))<<8|uint16(lowerASCII(w[1]))]
+	if k < 0 {
+		return -1
+	}
+	if n > 3 && lowerASCII(w[n-1]) == 's' && lowerASCII(w[n-2]) != 's' {
+		n-- // a plural s: "carts" → "cart"
+	}
+	for ; k >= 0; k = c.next[k] {
+		t := c.terms[k]
+		if len(t) != n {
+			continue
+		}
+		i := 2
+		for i < n && lowerASCII(w[i]) == t[i] {
+			i++
+		}
+		if i == n {
+			return int(k)
+		}
+	}
+	return -1
+}
+
+// count adds the occurrences of each wanted term in text to row.
+func (c *termCounter) count(text string, row []uint16) {
+	buf := make([]byte, 0, 64)
+	add := func(k int) {
+		if row[k] < math.MaxUint16 {
+			row[k]++
+		}
+	}
+	i := 0
+	for i < len(text) {
+		cl := asciiClasses[text[i]]
+		if cl == clOther {
+			i++
+			continue
+		}
+		start := i
+		high := false
+		for i < len(text) {
+			k := asciiClasses[text[i]]
+			if k == clOther {
+				break
+			}
+			if k == clHigh {
+				high = true
+			}
+			i++
+		}
+		if high {
+			// A word with other characters: let the general splitter decide
+			// where it ends and what it yields.
+			end := start
+			for end < len(text) {
+				if ch := text[end]; ch < utf8.RuneSelf {
+					if asciiClasses[ch] == clOther {
+						break
+					}
+					end++
+					continue
+				}
+				r, size := utf8.DecodeRuneInString(text[end:])
+				if !isWordRune(r) {
+					break
+				}
+				end += size
+			}
+			if end == start {
+				// A character that is not a letter or digit: skip it.
+				_, size := utf8.DecodeRuneInString(text[start:])
+				i = start + size
+				continue
+			}
+			scanTerms(text[start:end], false, c.lens, func(t []byte) {
+				if k, ok := c.index[string(t)]; ok {
+					add(k)
+				}
+			})
+			i = end
+			continue
+		}
+		w := text[start:i]
+		// Trim underscores at both ends, as scanTerms does.
+		for len(w) > 0 && w[0] == '_' {
+			w = w[1:]
+		}
+		for len(w) > 0 && w[len(w)-1] == '_' {
+			w = w[:len(w)-1]
+		}
+		if w == "" {
+			continue
+		}
+		// The parts of forEachPartASCII, inline.
+		parts, ps := 0, 0
+		for j := 1; j < len(w); j++ {
+			prev, cur := asciiClasses[w[j-1]], asciiClasses[w[j]]
+			if cur == clUnder {
+				if j > ps {
+					parts++
+					if k := c.lookup(w[ps:j]); k >= 0 {
+						add(k)
+					}
+				}
+				ps = j + 1
+				continue
+			}
+			if prev == clUnder {
+				continue
+			}
+			cut := (prev == clLower && cur == clUpper) ||
+				(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
+				((prev == clDigit) != (cur == clDigit))
+			if cut {
+				parts++
+				if k := c.lookup(w[ps:j]); k >= 0 {
+					add(k)
+				}
+				ps = j
+			}
+		}
+		if ps < len(w) {
+			parts++
+			if k := c.lookup(w[ps:]); k >= 0 {
+				add(k)
+			}
+		}
+		if parts > 1 {
+			// The compound: the whole word without its underscores.
+			buf = buf[:0]
+			for j := 0; j < len(w); j++ {
+				if w[j] != '_' {
+					buf = append(buf, w[j])
+				}
+			}
+			if k := c.lookup(unsafe.String(unsafe.SliceData(buf), len(buf))); k >= 0 {
+				add(k)
+			}
+		}
+	}
+}
+
+// termTable returns every term of text with its count, exactly as
+// scanTerms(text, true, nil) yields them (stop words dropped), for the
+// index. ASCII words take a loop that lowers each part into one buffer
+// and allocates only for a term new to the file.
+func termTable(text string) map[string]int {
+	tbl := map[string]*int{}
+	addTerm := func(b []byte) {
+		if p, ok := tbl[string(b)]; ok {
+			*p++
+			return
+		}
+		n := 1
+		tbl[string(b)] = &n
+	}
+	buf := make([]byte, 0, 64)
+	// term lowers the ASCII part w (dropping underscores) and counts it.
+	term := func(w string) {
+		buf = buf[:0]
+		for j := 0; j < len(w); j++ {
+			if ch := w[j]; ch != '_' {
+				buf = append(buf, lowerASCII(ch))
+			}
+		}
+		if len(buf) < 2 || len(buf) <= 5 && stopwords[string(buf)] {
+			return
+		}
+		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+			buf = buf[:len(buf)-1]
+		}
+		addTerm(buf)
+	}
+	i := 0
+	for i < len(text) {
+		if asciiClasses[text[i]] == clOther {
+			i++
+			continue
+		}
+		start := i
+		high := false
+		for i < len(text) {
+			k := asciiClasses[text[i]]
+			if k == clOther {
+				break
+			}
+			if k == clHigh {
+				high = true
+			}
+			i++
+		}
+		if high {
+			end := start
+			for end < len(text) {
+				if ch := text[end]; ch < utf8.RuneSelf {
+					if asciiClasses[ch] == clOther {
+						break
+					}
+					end++
+					continue
+				}
+				r, size := utf8.DecodeRuneInString(text[end:])
+				if !isWordRune(r) {
+					break
+				}
+				end += size
+			}
+			if end == start {
+				_, size := utf8.DecodeRuneInString(text[start:])
+				i = start + size
+				continue
+			}
+			scanTerms(text[start:end], true, nil, addTerm)
+			i = end
+			continue
+		}
+		w := text[start:i]
+		for len(w) > 0 && w[0] == '_' {
+			w = w[1:]
+		}
+		for len(w) > 0 && w[len(w)-1] == '_' {
+			w = w[:len(w)-1]
+		}
+		if w == "" {
+			continue
+		}
+		parts, ps := 0, 0
+		for j := 1; j < len(w); j++ {
+			prev, cur := asciiClasses[w[j-1]], asciiClasses[w[j]]
+			if cur == clUnder {
+				if j > ps {
+					parts++
+					term(w[ps:j])
+				}
+				ps = j + 1
+				continue
+			}
+			if prev == clUnder {
+				continue
+			}
+			if (prev == clLower && cur == clUpper) ||
+				(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
+				((prev == clDigit) != (cur == clDigit)) {
+				parts++
+				term(w[ps:j])
+				ps = j
+			}
+		}
+		if ps < len(w) {
+			parts++
+			term(w[ps:])
+		}
+		if parts > 1 {
+			term(w)
+		}
+	}
+	out := make(map[string]int, len(tbl))
+	for t, p := range tbl {
+		out[t] = *p
+	}
+	return out
+}
