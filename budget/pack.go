@@ -91,19 +91,20 @@ func Pack(ctx context.Context, cands []*Item, alloc Allocation, opts PackOptions
 		if err != nil {
 			return Packed{}, err
 		}
-		if next.Tokens <= best.Tokens {
+		if next.tokens <= best.tokens {
 			break
 		}
 		best = next
 	}
-	return best.Packed, nil
+	return best.packed(), nil
 }
 
 // attempt is one selection, rendered and counted.
 type attempt struct {
-	Packed
-	used map[string]int64 // the selection's estimated cost per category
-	over int              // candidates the selection left out
+	sel           Selection
+	text          string
+	tokens        int
+	kept, dropped []*Item // dropped by the exact count
 }
 
 // render renders sel and counts it exactly, dropping the lowest-ranked
@@ -113,22 +114,13 @@ func render(sel Selection, available int, opts PackOptions) (attempt, error) {
 	if err != nil {
 		return attempt{}, err
 	}
-	return attempt{
-		Packed: Packed{
-			Text: text, Tokens: tokens, Kept: kept,
-			Dropped:       append(append([]*Item(nil), sel.OverBudget...), dropped...),
-			Covered:       sel.Covered,
-			TrimmedTokens: sel.TrimmedTokens,
-		},
-		used: sel.Used,
-		over: len(sel.OverBudget),
-	}, nil
+	return attempt{sel: sel, text: text, tokens: tokens, kept: kept, dropped: dropped}, nil
 }
 
 // roomLeft reports whether selecting again may fill more of available:
 // candidates wait, and the text is not empty and under fullPercent.
 func (a attempt) roomLeft(available int) bool {
-	return a.over > 0 && a.Tokens > 0 && a.Tokens < available*fullPercent/100
+	return len(a.sel.OverBudget) > 0 && a.tokens > 0 && a.tokens < available*fullPercent/100
 }
 
 // overshoot is the factor to scale the allocation by for the next
@@ -136,14 +128,24 @@ func (a attempt) roomLeft(available int) bool {
 // text, or, when the estimates did not overshoot, available over the count.
 func (a attempt) overshoot(available int) float64 {
 	var est int64
-	for _, u := range a.used {
+	for _, u := range a.sel.Used {
 		est += u
 	}
-	factor := float64(est) / float64(a.Tokens)
+	factor := float64(est) / float64(a.tokens)
 	if factor <= 1.0 {
-		factor = float64(available) / float64(a.Tokens)
+		factor = float64(available) / float64(a.tokens)
 	}
 	return factor
+}
+
+// packed is the outcome of the attempt Pack keeps.
+func (a attempt) packed() Packed {
+	return Packed{
+		Text: a.text, Tokens: a.tokens, Kept: a.kept,
+		Dropped:       append(append([]*Item(nil), a.sel.OverBudget...), a.dropped...),
+		Covered:       a.sel.Covered,
+		TrimmedTokens: a.sel.TrimmedTokens,
+	}
 }
 
 // scaled returns a copy of a with the available tokens and every

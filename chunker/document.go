@@ -564,10 +564,19 @@ func bytesOf(s string) []byte {
 	return unsafe.Slice(unsafe.StringData(s), len(s))
 }
 
+// stringOf returns b as a string without a copy; b is not written while
+// the string is in use.
+func stringOf(b []byte) string {
+	if len(b) == 0 {
+		return ""
+	}
+	return unsafe.String(unsafe.SliceData(b), len(b))
+}
+
 // diffEdit describes the change from old to new text as one tree-sitter
 // edit: the bytes after the common prefix and before the common suffix.
 func diffEdit(old, new []byte) sitter.EditInput {
-	pre, oldEnd, newEnd := diffRange(string(old), string(new))
+	pre, oldEnd, newEnd := diffRange(stringOf(old), stringOf(new))
 	return sitter.EditInput{
 		StartIndex:  uint32(pre),
 		OldEndIndex: uint32(oldEnd),

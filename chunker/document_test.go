@@ -444,3 +444,92 @@ func BenchmarkDocumentEdit(b *testing.B) {
 		}
 	}
 }
+
+// TestDocumentWindowEdges edits where a window's edges matter: nodes
+// joined on one line, doc comments and attributes above the window,
+// statements that automatic semicolon insertion joins, indentation that
+// moves a statement to the top level, preprocessor blocks, a header group
+// split and joined. Each version must chunk as Split does.
+func TestDocumentWindowEdges(t *testing.T) {
+	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+	fill := func(f string, n int) string { // n small declarations made by f
+		var sb strings.Builder
+		for i := range n {
+			fmt.Fprintf(&sb, f, i, i)
+		}
+		return sb.String()
+	}
+	goFns := fill("// F%d doubles.\nfunc F%d(a int) int {\n\treturn a * 2\n}\n\n", 12)
+	jsFns := fill("function f%d(a) {\n  return a * 2;\n}\n\nconst c%d = 1;\n", 10)
+	pyFns := fill("def f%d(a):\n    return a * 2\n\n\nX%d = 1\n\n", 10)
+	rsFns := fill("/// F%d doubles.\nfn f%d(a: i32) -> i32 {\n    a * 2\n}\n\n", 10)
+	cFns := fill("int f%d(int a) {\n  return a * 2;\n}\n\nstatic int c%d = 1;\n", 10)
+	tests := []struct {
+		path  string
+		steps []string
+	}{
+		{"a.go", []string{
+			"package a\n\nimport \"fmt\"\n\n" + goFns,
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "}\n\n// F6", "}; func Z() {}\n\n// F6", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "}\n\n// F6", "}\n// F6", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "// F6 doubles.\n", "", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "// F6 doubles.\n", "// F6 doubles.\n//\n// More.\n", 1),
+			"package a\n\nimport \"fmt\"\n\nimport \"os\"\n\n" + goFns,
+			"package a\n\nimport \"fmt\"\n\nvar _ = 1\n\nimport \"os\"\n\n" + goFns,
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "func F6(a int) int {", "func F6(a int) int {\n\tx := `", 1),
+			"package a\n\nimport \"fmt\"\n\n" + strings.Replace(goFns, "func F6(a int) int {", "func F6(a int) int {\n\tx := `\n`", 1),
+			"package a\n\nimport \"fmt\"\n\n" + goFns,
+		}},
+		{"a.js", []string{
+			jsFns,
+			strings.Replace(jsFns, "const c5 = 1;\n", "const c5 = a\n(function () {})()\n", 1),
+			strings.Replace(jsFns, "const c5 = 1;\n", "const c5 = a;\n(function () {})()\n", 1),
+			strings.Replace(jsFns, "function f6(a) {", "// f6 doubles.\nfunction f6(a) {", 1),
+			strings.Replace(jsFns, "function f6(a) {", "/** f6 doubles. */ function f6(a) {", 1),
+			jsFns,
+		}},
+		{"a.py", []string{
+			pyFns,
+			strings.Replace(pyFns, "def f5(a):", "@cache\ndef f5(a):", 1),
+			strings.Replace(pyFns, "    return a * 2\n\n\nX5", "return a * 2\n\n\nX5", 1),
+			strings.Replace(pyFns, "def f5(a):\n    return a * 2", "class C:\n    def f5(self):\n        return 2", 1),
+			pyFns,
+		}},
+		{"a.rs", []string{
+			rsFns,
+			strings.Replace(rsFns, "fn f5(", "#[inline]\nfn f5(", 1),
+			strings.Replace(rsFns, "/// F5 doubles.\n", "#[test]\n", 1),
+			strings.Replace(rsFns, "fn f5(a: i32) -> i32 {\n    a * 2\n}", "impl T {\n    fn f5(&self) -> i32 {\n        2\n    }\n}", 1),
+			rsFns,
+		}},
+		{"a.c", []string{
+			cFns,
+			strings.Replace(cFns, "int f5(int a) {", "#ifdef X\nint f5(int a) {", 1),
+			strings.Replace(cFns, "static int c5 = 1;\n", "static int c5 = 1;\n#endif\n", 1),
+			strings.Replace(strings.Replace(cFns, "int f5(int a) {", "#ifdef X\nint f5(int a) {", 1), "static int c5 = 1;\n", "static int c5 = 1;\n#endif\n", 1),
+			cFns,
+		}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.path, func(t *testing.T) {
+			d := NewDocument(tt.path)
+			defer d.Close()
+			for i, text := range tt.steps {
+				got, err := d.UpdateText(t.Context(), text, contentCount, lens)
+				if err != nil {
+					t.Fatalf("step %d: %v", i, err)
+				}
+				want, err := Split(t.Context(), tt.path, []byte(text), contentCount, lens)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diff := cmp.Diff(want, got); diff != "" {
+					t.Errorf("step %d (-Split +Update):\n%s", i, diff)
+				}
+			}
+			if d.windows == 0 {
+				t.Errorf("no step was re-chunked by a window")
+			}
+		})
+	}
+}

@@ -168,7 +168,7 @@ func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error
 		return budget.Packed{}, err
 	}
 	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
-		SelectOptions: budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()},
+		SelectOptions: p.selectOptions(f),
 		Render: func(items []*budget.Item) (string, error) {
 			text, err := render(items)
 			if err != nil {
@@ -181,6 +181,12 @@ func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error
 			p.progress("formatting", 85)
 		},
 	})
+}
+
+// selectOptions are the options of a selection (docs/design.md#rule-7)
+// for a pack or a preview in f's format.
+func (p *pipeline) selectOptions(f *formatter) budget.SelectOptions {
+	return budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()}
 }
 
 // leftOut records what the pack left out: covered candidates as

@@ -48,7 +48,7 @@ func (p *pipeline) preview(open []OpenDoc) (*Preview, error) {
 	if _, err := p.renderer(f); err != nil { // the format's estimates, and its errors
 		return nil, err
 	}
-	sel := budget.Select(cands, p.alloc, budget.SelectOptions{Redistribute: p.redistribute, Overhead: f.overhead, Count: p.tok.Count, Outline: p.outliner()})
+	sel := budget.Select(cands, p.alloc, p.selectOptions(f))
 	p.time("select")
 	if err := p.ctx.Err(); err != nil {
 		return nil, err

@@ -2,7 +2,6 @@ package main_test
 
 import (
 	"encoding/json"
-	"fmt"
 	"os"
 	"path/filepath"
 	"strconv"
@@ -149,61 +148,6 @@ func TestE2EProgress(t *testing.T) {
 			t.Fatalf("window/workDoneProgress/create %s without a token", raw)
 		}
 		check(t, e.Progress(from, create.Token))
-	})
-}
-
-func TestE2EConfigReload(t *testing.T) {
-	e, root := session(t, nil)
-	cfgPath := filepath.Join(root, ".agent/config.yml")
-	cfgURI := fileURI(cfgPath)
-	sampleCfg := readFile(t, cfgPath)
-	withTotal := func(n int) string {
-		return strings.Replace(sampleCfg, "total_tokens: 16000", fmt.Sprintf("total_tokens: %d", n), 1)
-	}
-	total := func() int {
-		t.Helper()
-		var b budgetStatus
-		e.Result("acode/budgetStatus", nil, &b)
-		return b.Total
-	}
-	if got := total(); got != 16000 {
-		t.Fatalf("total %d, want the sample's 16000", got)
-	}
-
-	writeFile(t, cfgPath, withTotal(20000))
-	e.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": cfgURI}})
-	if got := total(); got != 20000 {
-		t.Errorf("after didSave of the config: total %d, want 20000", got)
-	}
-
-	from := e.Mark()
-	writeFile(t, cfgPath, withTotal(-5))
-	e.Notify("textDocument/didSave", map[string]any{"textDocument": map[string]any{"uri": cfgURI}})
-	msg := waitNote(e, from, "window/showMessage", nil)
-	var shown struct {
-		Type    int    `json:"type"`
-		Message string `json:"message"`
-	}
-	_ = json.Unmarshal(msg, &shown)
-	if shown.Type != 1 || !strings.Contains(shown.Message, "total_tokens") {
-		t.Errorf("window/showMessage %s: want an error naming total_tokens", msg)
-	}
-	if got := total(); got != 20000 {
-		t.Errorf("after an invalid edit: total %d, want the last good 20000", got)
-	}
-
-	writeFile(t, cfgPath, withTotal(30000))
-	e.Notify("workspace/didChangeWatchedFiles", map[string]any{"changes": []any{map[string]any{"uri": cfgURI, "type": 2}}})
-	if got := total(); got != 30000 {
-		t.Errorf("after didChangeWatchedFiles: total %d, want 30000", got)
-	}
-
-	// Without any notification: the server notices the file by itself.
-	from = e.Mark()
-	writeFile(t, cfgPath, withTotal(40000))
-	waitNote(e, from, "acode/budget", func(p json.RawMessage) bool {
-		var b budgetStatus
-		return json.Unmarshal(p, &b) == nil && b.Total == 40000
 	})
 }
 

@@ -25,6 +25,7 @@ import (
 //     are skipped);
 //   - "ws/<path>": files written into the workspace root before the
 //     server starts;
+//   - "files/<name>": texts that "write" puts into the workspace later;
 //   - one section per recorded answer, named by the script.
 //
 // Commands (JSON arguments are one line; $ROOT and $ROOT_URI stand for the
@@ -38,7 +39,10 @@ import (
 //	notify METHOD [JSON]        send a notification
 //	open PATH LANGUAGE          send didOpen with the text of the workspace file PATH
 //	raw TEXT                    send TEXT as the body of one frame, as it is
-//	wait METHOD [NAME]          wait for a message from the server with METHOD (after the previous wait) and record its params as NAME
+//	mark                        later waits look only at messages from the server received from now on
+//	wait METHOD [NAME] [JSON]   wait for a message from the server with METHOD whose params hold JSON (every field given,
+//	                            recursively; none: any), after the mark or the previous wait, and record its params as NAME
+//	write PATH SECTION          write the archive's section SECTION to the workspace file PATH (the server is not told)
 //	close                       close the server's input
 //	exit NAME                   wait for the server to end and record its exit code as section NAME
 //	forbid TEXT                 at the end, no answer or message from the server may contain TEXT
@@ -137,7 +141,7 @@ func (r *sessionRun) record(name, text string) {
 	if _, dup := r.got[name]; dup {
 		r.fatalf("section %s is recorded twice", name)
 	}
-	if name == "script" || strings.HasPrefix(name, "ws/") {
+	if name == "script" || strings.HasPrefix(name, "ws/") || strings.HasPrefix(name, "files/") {
 		r.fatalf("section name %s is reserved", name)
 	}
 	r.got[name] = text
@@ -250,13 +254,35 @@ func (r *sessionRun) do(line string) {
 	case "raw":
 		_, text := r.fields(line, 1)
 		e.WriteBody([]byte(r.expand(text)))
+	case "mark":
+		r.mark = e.Mark()
 	case "wait":
-		w, name := r.fields(line, 2)
-		m, next := e.WaitNote(r.mark, w[1], nil)
+		w, rest := r.fields(line, 2)
+		name, want := "", rest
+		if rest != "" && !strings.HasPrefix(rest, "{") {
+			name, want, _ = strings.Cut(rest, " ")
+			want = strings.TrimSpace(want)
+		}
+		var match func(json.RawMessage) bool
+		if want != "" {
+			pattern := r.params(want)
+			match = func(params json.RawMessage) bool {
+				var got any
+				return json.Unmarshal(params, &got) == nil && holds(got, pattern)
+			}
+		}
+		m, next := e.WaitNote(r.mark, w[1], match)
 		r.mark = next
 		if name != "" {
 			r.record(name, r.canonical(m.Params))
 		}
+	case "write":
+		w, _ := r.fields(line, 3)
+		data, ok := r.c.Section(w[2])
+		if !ok {
+			r.fatalf("write: no section %s", w[2])
+		}
+		writeFile(r.t, filepath.Join(r.root, filepath.FromSlash(w[1])), data)
 	case "close":
 		e.CloseInput()
 	case "exit":
@@ -268,6 +294,27 @@ func (r *sessionRun) do(line string) {
 	default:
 		r.fatalf("unknown command %q", cmd)
 	}
+}
+
+// holds reports whether got has every field of pattern with the same
+// value, recursively through objects (arrays and scalars compare whole).
+func holds(got, pattern any) bool {
+	p, ok := pattern.(map[string]any)
+	if !ok {
+		a, _ := json.Marshal(got)
+		b, _ := json.Marshal(pattern)
+		return bytes.Equal(a, b)
+	}
+	g, ok := got.(map[string]any)
+	if !ok {
+		return false
+	}
+	for k, v := range p {
+		if gv, ok := g[k]; !ok || !holds(gv, v) {
+			return false
+		}
+	}
+	return true
 }
 
 // checkForbidden fails the session if an answer or a message from the
