@@ -45,6 +45,11 @@ type Options struct {
 	// path sets it (together with a huge MaxTokens) to get exactly one chunk
 	// per top-level declaration.
 	NoMerge bool
+	// Spans, when set, counts a file once for [Split] and answers the
+	// counts of its line ranges from that pass where it can (exactly what
+	// the Counter would say); the Counter counts the rest. [SplitLines]
+	// does not use it (a range of a file is not worth a pass over all of it).
+	Spans SpanCounter
 }
 
 // withDefaults returns o with zero limits replaced by their defaults and
@@ -89,6 +94,11 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 		return nil, fmt.Errorf("chunker: split %s: %w", path, err)
 	}
 	l := newLayout(ctx, src, count, opts)
+	if opts.Spans != nil && len(src) > 0 {
+		if sp := opts.Spans.CountSpans(string(src)); sp != nil {
+			l.spans = sp
+		}
+	}
 	lang := Language(path)
 	if !l.opts.PreferStructural || lang == "" || l.li.count() == 0 {
 		return l.pieceChunks(0, l.li.count()-1)
@@ -98,7 +108,7 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 	if err != nil {
 		return nil, fmt.Errorf("chunker: parse %s: %w", path, err)
 	}
-	defer tree.Close()
+	defer release(tree, len(src))
 	return l.structuralChunks(g, tree.RootNode())
 }
 

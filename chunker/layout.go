@@ -41,6 +41,9 @@ type layout struct {
 	// known, when set, returns the count of bytes [start, end) when it is
 	// already known (a [Document] reuses the counts of unchanged chunks).
 	known func(start, end int) (int, bool)
+	// spans, when set, counts line ranges from one pass over the source
+	// ([SpanCounter]) where it can.
+	spans Spans
 }
 
 func newLayout(ctx context.Context, src []byte, count Counter, opts Options) *layout {
@@ -61,13 +64,17 @@ func (l *layout) tokens(first, last int) int {
 	return n
 }
 
-// countRange counts lines first..last, or takes their known count.
+// countRange counts lines first..last, or takes their known count or
+// their count from the spans.
 func (l *layout) countRange(first, last int) int {
 	sb, eb := l.li.start(first), l.li.end(last)
 	if l.known != nil {
 		if n, ok := l.known(sb, eb); ok {
 			return n
 		}
+	}
+	if n, ok := l.spanCount(sb, eb); ok {
+		return n
 	}
 	if l.text != "" {
 		return l.count(l.text[sb:eb])

@@ -87,7 +87,7 @@ func Outline(ctx context.Context, path string, src []byte) ([]LineRange, error) 
 	if err != nil {
 		return nil, fmt.Errorf("chunker: outline %s: %w", path, err)
 	}
-	defer tree.Close()
+	defer release(tree, len(src))
 	o := &outline{li: newLineIndex(src), src: src, ctx: ctx, sigs: true}
 	var lines []LineRange
 	var walk func(ds []decl)

@@ -23,12 +23,15 @@ const maxIgnoreFileSize = 1 << 20
 // line that decided.
 type ignoreRule struct {
 	gi     *ignore.GitIgnore
+	fast   fastGlob // a pattern matched without the library, when fast.kind != 0
 	negate bool
 	// inside marks a pattern that ended in "/**": it matches what lies
-	// inside a directory matching gi, never that directory itself.
-	inside bool
-	line   int
-	text   string
+	// inside a directory matching gi, never that directory itself; with
+	// insideDirs ("/**/") only the directories among it.
+	inside     bool
+	insideDirs bool
+	line       int
+	text       string
 }
 
 // ignoreList is the rules of one file, relative to the directory base.
@@ -51,16 +54,25 @@ func compileIgnore(base, origin string, lines []string) (*ignoreList, []string) 
 			}
 			continue
 		}
+		r := ignoreRule{fast: compileFast(raw)}
+		if r.fast.kind == 0 {
+			r.gi = compileLib(pat) // the other shapes: go-gitignore
+		}
 		l.rules = append(l.rules, ignoreRule{
-			gi:     ignore.CompileIgnoreLines(pat),
-			negate: negate,
-			inside: inside,
-			line:   i + 1,
-			text:   strings.TrimRight(raw, "\r"),
+			gi:         r.gi,
+			fast:       r.fast,
+			negate:     negate,
+			inside:     inside,
+			insideDirs: inside && insideDirsOnly(raw),
+			line:       i + 1,
+			text:       strings.TrimRight(raw, "\r"),
 		})
 	}
 	return l, bad
 }
+
+// compileLib compiles a pattern rewritten by libPattern with go-gitignore.
+func compileLib(pat string) *ignore.GitIgnore { return ignore.CompileIgnoreLines(pat) }
 
 // match reports whether the list decides about rel (slash-separated,
 // relative to base), whether that decision is "ignored", and the deciding
@@ -77,8 +89,14 @@ func (l *ignoreList) match(rel string, isDir bool) (decided, ignored bool, rule 
 
 // matches reports whether the rule applies to rel.
 func (r *ignoreRule) matches(rel string, isDir bool) bool {
+	if r.fast.kind != 0 {
+		return r.fast.match(rel, isDir)
+	}
 	if !r.inside {
 		return selfMatch(r.gi, rel, isDir)
+	}
+	if r.insideDirs && !isDir {
+		return false
 	}
 	for i := 0; i < len(rel); i++ {
 		if rel[i] == '/' && selfMatch(r.gi, rel[:i], true) {

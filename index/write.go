@@ -316,7 +316,7 @@ func encodeSets(buf []byte, sets []chunkSet) []byte {
 
 // batchTerms inverts the term tables of fresh entries (record i is
 // entries[i]): a counting pass on the top 16 bits of the hash, then a
-// stable sort of each small bucket, so each term's files stay in order.
+// sort of each small bucket by hash and record.
 func batchTerms(entries []*entry) termSource {
 	return func(yield func(uint64, []fileCount) error) error {
 		type trip struct {
@@ -347,7 +347,12 @@ func batchTerms(entries []*entry) termSource {
 		var files []fileCount
 		for b := 0; b < 1<<16; b++ {
 			seg := arr[counts[b]:counts[b+1]]
-			slices.SortStableFunc(seg, func(x, y trip) int { return cmp.Compare(x.h, y.h) })
+			slices.SortFunc(seg, func(x, y trip) int {
+				if c := cmp.Compare(x.h, y.h); c != 0 {
+					return c
+				}
+				return cmp.Compare(x.f, y.f)
+			})
 			for i := 0; i < len(seg); {
 				j := i
 				files = files[:0]

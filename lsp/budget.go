@@ -106,7 +106,7 @@ func (b *budgetNotifier) fire() {
 		if err != nil {
 			return // the server is stopping
 		}
-		b.s.client.notify(methodBudget, st)
+		b.s.client.Notify(methodBudget, st)
 	})
 }
 

@@ -15,10 +15,10 @@ import (
 // registerConversation adds the conversation-budget requests of docs/design.md
 // ("Conversation budgets"), thin handlers over package conversation.
 func (s *Server) registerConversation() {
-	s.requests[methodSectionBudget] = request(s.sectionBudget)
-	s.requests[methodTrimConversation] = request(s.trimConversation)
-	s.requests[methodFitToolResult] = request(s.fitToolResult)
-	s.requests[methodCheckConversation] = request(s.checkConversation)
+	s.requests[methodSectionBudget] = rpc.Request(s.sectionBudget)
+	s.requests[methodTrimConversation] = rpc.Request(s.trimConversation)
+	s.requests[methodFitToolResult] = rpc.Request(s.fitToolResult)
+	s.requests[methodCheckConversation] = rpc.Request(s.checkConversation)
 	s.requests[methodUsageStats] = s.usageStats
 }
 

@@ -101,49 +101,19 @@ func (c *countCache) drop(u protocol.DocumentURI) {
 	delete(c.m, u)
 }
 
-// blockEncodings are the encodings whose counts add up over text cut at
-// [safeCut] boundaries: their pre-tokenizers never join a newline with the
-// letter that follows it, and nothing is added per text (no BOS). Checked
-// for each of them against a whole count on random edits of real files
-// (TestIncrementalCountExact); an encoding not listed is counted whole.
-var blockEncodings = map[string]bool{
-	tokenizer.O200kBase: true, tokenizer.Cl100kBase: true,
-	tokenizer.P50kBase: true, tokenizer.R50kBase: true,
-	tokenizer.Llama3: true, tokenizer.Qwen3: true, tokenizer.DeepseekV3: true,
-}
-
 // blockCounting turns counting by blocks on; a variable so benchmarks can
 // compare with whole counts in one run.
 var blockCounting = true
 
-// blockCounted reports whether tok's counts may be summed over blocks.
+// blockCounted reports whether tok's counts may be summed over blocks
+// ([tokenizer.Additive]; other encodings are counted whole).
 func blockCounted(tok tokenizer.Tokenizer) bool {
-	return blockCounting && tok.Exact() && blockEncodings[tok.Encoding()]
+	return blockCounting && tokenizer.Additive(tok)
 }
 
 // safeCut reports whether text may be cut before index p with the counts
-// of both sides adding up to the count of the whole: p starts a line
-// beginning with an ASCII letter, and the line before ends in a character
-// that is not white space. No pre-token pattern of the listed encodings
-// crosses such a point (a letter run takes at most one leading character,
-// never a newline; punctuation runs take trailing newlines and, for
-// o200k_base, slashes, but no letter; white space ends at the newline), and
-// the text before it splits the same without what follows (its last
-// pre-token is the lone newline either way).
-func safeCut(text string, p int) bool {
-	if p < 2 || p >= len(text) || text[p-1] != '\n' {
-		return false
-	}
-	switch text[p-2] {
-	case ' ', '\t', '\n', '\r', '\v', '\f':
-		return false
-	}
-	if text[p-2] >= 0x80 {
-		return false // possibly Unicode white space (U+0085, U+2028 …)
-	}
-	c := text[p]
-	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z'
-}
+// of both sides adding up: [tokenizer.SafeCut], the rule's one home.
+func safeCut(text string, p int) bool { return tokenizer.SafeCut(text, p) }
 
 // recount returns the blocks of text, reusing the blocks of old (the
 // previous version, cut by the same rule) that lie wholly in the unchanged

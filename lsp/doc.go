@@ -5,8 +5,9 @@
 //
 // Start with [Serve], which speaks the protocol on a stream until the client
 // sends exit. The transport is in internal/rpc (framing that survives
-// hostile input) and dispatch.go (lifecycle, concurrency, cancellation,
-// panics);
+// hostile input, the lifecycle gate, one goroutine per request,
+// cancellation, panics, errors, params decoding); Serve hands it the
+// routing tables of server.go (serve.go);
 // every LSP method or notification has its own file, named after it
 // (initialize.go, did_change.go, code_lens.go, pack_context.go, …).
 // Handlers decode their params, call the pipeline (packages pack,

@@ -28,7 +28,8 @@ type initializeParams struct {
 // initialize handles the initialize request: it records the workspace roots
 // (every workspace folder, else rootUri, else rootPath), the client's
 // capabilities and initializationOptions, loads the configuration and
-// advertises the server's capabilities.
+// advertises the server's capabilities. When it returns, the rpc.Conn moves
+// the session to rpc.StateInitialized.
 func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.InitializeResult, error) {
 	caps := parseCaps(p.Capabilities)
 	s.mu.Lock()
@@ -43,7 +44,6 @@ func (s *Server) initialize(_ context.Context, p *initializeParams) (*protocol.I
 	s.log.Info("initialize", fields...)
 	s.conf.setInitOptions(editorSection(p.InitializationOptions))
 	s.conf.setRoots(roots)
-	s.setLifecycle(stateInitialized)
 
 	return &protocol.InitializeResult{
 		Capabilities: protocol.ServerCapabilities{

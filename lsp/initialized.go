@@ -48,7 +48,7 @@ func (s *Server) registerConfigWatcher(ctx context.Context) bool {
 		Method:          protocol.MethodWorkspaceDidChangeWatchedFiles,
 		RegisterOptions: &protocol.DidChangeWatchedFilesRegistrationOptions{Watchers: watchers},
 	}}}
-	if err := s.client.call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
+	if err := s.client.Call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
 		s.log.Info("file watcher not registered; polling the config file", zap.Error(err))
 		return false
 	}

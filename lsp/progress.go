@@ -50,7 +50,7 @@ func (s *Server) startProgress(token *protocol.ProgressToken, title string) *pro
 	}
 	p.token = protocol.NewProgressToken(fmt.Sprintf("acode-lsp/%d", progressSeq.Add(1)))
 	s.spawn(func() {
-		err := s.client.call(s.ctx, protocol.MethodWorkDoneProgressCreate, &protocol.WorkDoneProgressCreateParams{Token: *p.token}, nil)
+		err := s.client.Call(s.ctx, protocol.MethodWorkDoneProgressCreate, &protocol.WorkDoneProgressCreateParams{Token: *p.token}, nil)
 		p.mu.Lock()
 		defer p.mu.Unlock()
 		if err != nil {
@@ -112,13 +112,13 @@ func (p *progress) sendLocked() {
 			begin.Percentage = uint32(p.lastPct)
 		}
 		begin.Message = p.lastMsg
-		p.c.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: begin})
+		p.c.Notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: begin})
 		if !p.ended {
 			return
 		}
 	}
 	if p.ended {
-		p.c.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: &protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd, Message: p.endMsg}})
+		p.c.Notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: &protocol.WorkDoneProgressEnd{Kind: protocol.WorkDoneProgressKindEnd, Message: p.endMsg}})
 		p.failed = true // nothing more may be sent
 		return
 	}
@@ -126,5 +126,5 @@ func (p *progress) sendLocked() {
 	if p.lastPct >= 0 {
 		report.Percentage = uint32(p.lastPct)
 	}
-	p.c.notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: report})
+	p.c.Notify(protocol.MethodProgress, &protocol.ProgressParams{Token: *p.token, Value: report})
 }

@@ -26,7 +26,7 @@ type reportUsageParams struct {
 
 // registerReportUsage adds acode/reportUsage.
 func (s *Server) registerReportUsage() {
-	s.requests[methodReportUsage] = request(s.reportUsage)
+	s.requests[methodReportUsage] = rpc.Request(s.reportUsage)
 }
 
 // reportUsage handles acode/reportUsage. For a model without a public

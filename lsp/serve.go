@@ -6,11 +6,11 @@ import (
 	"os"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.uber.org/zap"
 	"go.uber.org/zap/zapcore"
 
 	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // Options configures [Serve]. The zero value works: no logging, defaults
@@ -75,14 +75,13 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 	if max <= 0 {
 		max = DefaultMaxMessageBytes
 	}
-	stream := rpc.NewStream(in, out, max, log)
-	conn := jsonrpc2.NewConn(stream)
+	conn := rpc.NewConn(in, out, max, log)
 	s := newServer(ctx, conn, opts, log)
 	if setup != nil {
 		setup(s)
 	}
 	log.Info("serving", zap.String("version", opts.Version), zap.Int("pid", os.Getpid()))
-	conn.Go(ctx, s.handle)
+	conn.Start(ctx, s.handlers())
 
 	// Defect: closing stdin does not unblock a pending read, so the end is
 	// the exit notification (an exit channel), not the end of the input.
@@ -95,12 +94,12 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 	case <-ctx.Done():
 	}
 	code := 1
-	if s.lifecycle() == stateShutdown {
+	if conn.State() == rpc.StateShutdown {
 		code = 0
 	}
 	s.stop()
 	s.conf.index.close()
-	if err := stream.Close(); err != nil {
+	if err := conn.Close(); err != nil {
 		log.Debug("close input", zap.Error(err))
 	}
 	// Closing a pipe or a socket ends the read loop; closing an *os.File
@@ -118,6 +117,24 @@ func serve(ctx context.Context, in io.Reader, out io.Writer, opts Options, setup
 	log.Info("exit", zap.Int("code", code))
 	_ = log.Sync()
 	return code
+}
+
+// handlers routes the session's messages: the lifecycle methods, the
+// tables of requests and notifications, and how requests run (in the
+// session's context, as goroutines the session waits for, with the pack
+// logger, domain errors mapped by errmap.go).
+func (s *Server) handlers() rpc.Handlers {
+	return rpc.Handlers{
+		Initialize:    rpc.Request(s.initialize),
+		Shutdown:      s.shutdown,
+		Exit:          s.exit,
+		Requests:      s.requests,
+		Notifications: s.notifications,
+		Context:       s.ctx,
+		Go:            s.spawn,
+		WithLogger:    pack.WithLogger,
+		MapError:      domainError,
+	}
 }
 
 // logger returns the logger of o.

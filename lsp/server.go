@@ -9,11 +9,11 @@ import (
 	"sync/atomic"
 	"time"
 
-	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/conversation"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -37,19 +37,19 @@ const (
 type Server struct {
 	opts   Options
 	log    *zap.Logger
+	conn   *rpc.Conn // the transport: lifecycle, requests in flight
 	client *client
 
 	ctx    context.Context // done at exit: stops handlers and background work
 	cancel context.CancelFunc
 	wg     sync.WaitGroup // request goroutines and background work
 
-	requests      map[string]requestFunc
-	notifications map[string]notifyFunc
-	calls         callTable
+	// The routing tables, handed to conn by Serve (tests add methods).
+	requests      map[string]rpc.RequestFunc
+	notifications map[string]rpc.NotifyFunc
 
 	mu       sync.Mutex
 	stopping bool // set by stop: no new goroutine starts
-	state    lifecycle
 	caps     clientCaps
 	exited   chan struct{}
 	exitOnce sync.Once
@@ -71,12 +71,13 @@ type Server struct {
 
 // newServer returns the session state for conn. The session context is
 // cancelled by stop, not by ctx (Serve watches ctx itself).
-func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.Logger) *Server {
+func newServer(ctx context.Context, conn *rpc.Conn, opts Options, log *zap.Logger) *Server {
 	sctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 	s := &Server{
 		opts:   opts,
 		log:    log,
-		client: &client{conn: conn, log: log},
+		conn:   conn,
+		client: &client{conn},
 		ctx:    sctx,
 		cancel: cancel,
 		exited: make(chan struct{}),
@@ -92,42 +93,27 @@ func newServer(ctx context.Context, conn jsonrpc2.Conn, opts Options, log *zap.L
 	}
 	s.budget = newBudgetNotifier(s, debounce)
 	s.whatif = newWhatIf(s, debounce)
-	s.requests = map[string]requestFunc{
-		protocol.MethodTextDocumentCodeLens: request(s.codeLens),
+	s.requests = map[string]rpc.RequestFunc{
+		protocol.MethodTextDocumentCodeLens: rpc.Request(s.codeLens),
 		methodBudgetStatus:                  s.budgetStatus,
-		methodPackContext:                   request(s.packContext),
-		methodCountTokens:                   request(s.countTokens),
-		methodPreviewContext:                request(s.previewContext),
+		methodPackContext:                   rpc.Request(s.packContext),
+		methodCountTokens:                   rpc.Request(s.countTokens),
+		methodPreviewContext:                rpc.Request(s.previewContext),
 		methodPackStats:                     s.packStats,
 	}
-	s.notifications = map[string]notifyFunc{
-		protocol.MethodInitialized:                        notification(s.initialized),
-		protocol.MethodCancelRequest:                      notification(s.cancelRequest),
-		protocol.MethodTextDocumentDidOpen:                notification(s.didOpen),
-		protocol.MethodTextDocumentDidChange:              notification(s.didChange),
-		protocol.MethodTextDocumentDidClose:               notification(s.didClose),
-		protocol.MethodTextDocumentDidSave:                notification(s.didSave),
-		protocol.MethodWorkspaceDidChangeConfiguration:    notification(s.didChangeConfiguration),
-		protocol.MethodWorkspaceDidChangeWatchedFiles:     notification(s.didChangeWatchedFiles),
-		protocol.MethodWorkspaceDidChangeWorkspaceFolders: notification(s.didChangeWorkspaceFolders),
+	s.notifications = map[string]rpc.NotifyFunc{
+		protocol.MethodInitialized:                        rpc.Notification(s.initialized),
+		protocol.MethodTextDocumentDidOpen:                rpc.Notification(s.didOpen),
+		protocol.MethodTextDocumentDidChange:              rpc.Notification(s.didChange),
+		protocol.MethodTextDocumentDidClose:               rpc.Notification(s.didClose),
+		protocol.MethodTextDocumentDidSave:                rpc.Notification(s.didSave),
+		protocol.MethodWorkspaceDidChangeConfiguration:    rpc.Notification(s.didChangeConfiguration),
+		protocol.MethodWorkspaceDidChangeWatchedFiles:     rpc.Notification(s.didChangeWatchedFiles),
+		protocol.MethodWorkspaceDidChangeWorkspaceFolders: rpc.Notification(s.didChangeWorkspaceFolders),
 	}
 	s.registerConversation()
 	s.registerReportUsage()
 	return s
-}
-
-// lifecycle returns the session's state.
-func (s *Server) lifecycle() lifecycle {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	return s.state
-}
-
-// setLifecycle moves the session to state l.
-func (s *Server) setLifecycle(l lifecycle) {
-	s.mu.Lock()
-	defer s.mu.Unlock()
-	s.state = l
 }
 
 // clientCaps returns the client capabilities of initialize.
@@ -144,7 +130,7 @@ func (s *Server) stop() {
 	s.stopping = true
 	s.mu.Unlock()
 	s.cancel()
-	s.calls.cancelAll()
+	s.conn.CancelAll()
 	s.budget.stop()
 	s.whatif.stop()
 	done := make(chan struct{})

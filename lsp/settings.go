@@ -14,6 +14,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -226,7 +227,7 @@ func editorSection(settings json.RawMessage) json.RawMessage {
 // configChanged is called after a new configuration was applied: editors
 // are told the new budget and, when they can, to ask for lenses again.
 func (s *Server) configChanged() {
-	if s.lifecycle() != stateInitialized {
+	if s.conn.State() != rpc.StateInitialized {
 		return // initialize applies the first configuration; initialized notifies
 	}
 	s.budget.trigger()

@@ -6,9 +6,9 @@ import (
 )
 
 // shutdown handles the shutdown request: background work stops and every
-// later request is refused until exit. Requests already running finish.
+// later request is refused until exit (the rpc.Conn moved the session to
+// rpc.StateShutdown before calling it). Requests already running finish.
 func (s *Server) shutdown(_ context.Context, _ json.RawMessage) (any, error) {
-	s.setLifecycle(stateShutdown)
 	s.budget.stop()
 	s.log.Info("shutdown")
 	return nil, nil

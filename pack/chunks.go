@@ -53,7 +53,7 @@ var categoryOf = map[collector.SourceType]string{
 // the output does not depend on scheduling.
 func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	ch := p.e.cfg.Context.Chunking
-	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0}
+	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
 	texts := make([]*budget.Text, len(srcs))
 	cut := make([][]chunker.Chunk, len(srcs))
 	// Sources that share a text (one file named by many references) share

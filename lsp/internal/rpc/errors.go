@@ -71,12 +71,12 @@ func errCancelled() *Error {
 	return NewError(RequestCancelled, "request cancelled")
 }
 
-// ToError turns an error from a handler into the JSON-RPC error sent to the
+// toError turns an error from a handler into the JSON-RPC error sent to the
 // client: an *Error anywhere in the chain is sent as it is; a cancelled
 // context (in the chain, or ctx itself) is -32800; mapErr, when not nil,
 // converts the errors it knows; anything else is -32603 with the error's
 // message.
-func ToError(ctx context.Context, err error, mapErr func(error) *Error) *Error {
+func toError(ctx context.Context, err error, mapErr func(error) *Error) *Error {
 	if err == nil {
 		return nil
 	}
@@ -95,13 +95,13 @@ func ToError(ctx context.Context, err error, mapErr func(error) *Error) *Error {
 	return NewError(InternalError, err.Error())
 }
 
-// Wire is e in the form jsonrpc2 sends.
+// wire is e in the form jsonrpc2 sends.
 //
 // Defect: jsonrpc2 keeps the code of an error only when it is a
 // *jsonrpc2.Error at the top of the chain (errors wrapped with %w become
 // code 0 with the outer message), so every error is converted explicitly
-// (ToError) before it reaches the library.
-func (e *Error) Wire() *jsonrpc2.Error {
+// (toError) before it reaches the library.
+func (e *Error) wire() *jsonrpc2.Error {
 	w := jsonrpc2.NewError(jsonrpc2.Code(e.Code), e.Message)
 	if e.Data != nil {
 		data := append(json.RawMessage(nil), e.Data...)

@@ -24,7 +24,7 @@ func TestRPCErrorMapping(t *testing.T) {
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
-			if got := ToError(tt.ctx, tt.err, nil).Code; got != tt.want {
+			if got := toError(tt.ctx, tt.err, nil).Code; got != tt.want {
 				t.Errorf("code = %d, want %d", got, tt.want)
 			}
 		})
@@ -42,15 +42,15 @@ func TestMapErrorAndWire(t *testing.T) {
 		}
 		return nil
 	}
-	got := ToError(context.Background(), fmt.Errorf("pack: %w", domain), mapErr)
-	w := got.Wire()
+	got := toError(context.Background(), fmt.Errorf("pack: %w", domain), mapErr)
+	w := got.wire()
 	if w.Code != -32803 || w.Message != "nothing to pack" || w.Data == nil || string(*w.Data) != `{"code":"ACODE-NO-CONTENT","reason":"empty"}` {
 		t.Errorf("wire = %d %q %s", w.Code, w.Message, *w.Data)
 	}
-	if got := ToError(context.Background(), errors.New("other"), mapErr); got.Code != InternalError || got.Message != "other" {
+	if got := toError(context.Background(), errors.New("other"), mapErr); got.Code != InternalError || got.Message != "other" {
 		t.Errorf("unmapped error = %+v", got)
 	}
-	if w := NewError(InvalidRequest, "x").Wire(); w.Data != nil {
+	if w := NewError(InvalidRequest, "x").wire(); w.Data != nil {
 		t.Errorf("an error without data got data %s", *w.Data)
 	}
 }

@@ -1,4 +1,4 @@
-package lsp
+package rpc
 
 import (
 	"encoding/json"
@@ -6,8 +6,6 @@ import (
 	"strings"
 
 	"go.uber.org/zap"
-
-	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 )
 
 // errorFields describes an error for the log without echoing request
@@ -17,10 +15,10 @@ import (
 // leading words up to the first value, and the message's size.
 func errorFields(err error) []zap.Field {
 	msg := err.Error()
-	var je *rpc.Error
+	var je *Error
 	if errors.As(err, &je) {
 		msg = je.Message
-		if je.Code == rpc.InvalidParams {
+		if je.Code == InvalidParams {
 			field, _, _ := strings.Cut(strings.TrimPrefix(msg, "invalid params: "), ": ")
 			return []zap.Field{zap.String("field", safeField(field)), zap.Int("messageBytes", len(msg))}
 		}

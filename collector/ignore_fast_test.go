@@ -1,0 +1,261 @@
+package collector
+
+import (
+	"context"
+	"fmt"
+	"math/rand"
+	"os/exec"
+	"strings"
+	"testing"
+)
+
+// libOnly returns l with every rule matched by go-gitignore, as before the
+// fast shapes existed: the reference the fast matcher is compared with.
+func libOnly(l *ignoreList) *ignoreList {
+	c := *l
+	c.rules = make([]ignoreRule, len(l.rules))
+	for i, r := range l.rules {
+		if r.fast.kind != 0 {
+			pat, _, _, ok := libPattern(r.text)
+			if !ok {
+				panic("fast rule that libPattern refuses: " + r.text)
+			}
+			r.gi = compileLib(pat)
+			r.fast = fastGlob{}
+		}
+		c.rules[i] = r
+	}
+	return &c
+}
+
+func TestCompileFast(t *testing.T) {
+	tests := []struct {
+		line string
+		want fastGlob
+	}{
+		{"node_modules", fastGlob{kind: fastName, lit: "node_modules"}},
+		{"node_modules/", fastGlob{kind: fastName, lit: "node_modules", dirOnly: true}},
+		{"!keep.log", fastGlob{kind: fastName, lit: "keep.log"}},
+		{"*.log", fastGlob{kind: fastSuffix, lit: ".log"}},
+		{"*.log  ", fastGlob{kind: fastSuffix, lit: ".log"}},
+		{`*.log\ `, fastGlob{kind: fastSuffix, lit: ".log "}},
+		{"tmp*", fastGlob{kind: fastPrefix, lit: "tmp"}},
+		{"/dist", fastGlob{kind: fastPath, lit: "dist"}},
+		{"docs/build/", fastGlob{kind: fastPath, lit: "docs/build", dirOnly: true}},
+		{"gen/**", fastGlob{kind: fastInside, lit: "gen"}},
+		{"/a/b/**", fastGlob{kind: fastInside, lit: "a/b"}},
+		{`\#hash`, fastGlob{kind: fastName, lit: "#hash"}},
+		{`\!bang`, fastGlob{kind: fastName, lit: "!bang"}},
+		{"\\*star", fastGlob{kind: fastName, lit: "*star"}},
+		// Not fast: left to the library.
+		{"", fastGlob{}},
+		{"# comment", fastGlob{}},
+		{"*", fastGlob{}},
+		{"*.*", fastGlob{}},
+		{"*a*", fastGlob{}},
+		{"a?c", fastGlob{}},
+		{"[ab].go", fastGlob{}},
+		{"**/x", fastGlob{}},
+		{"a/**/b", fastGlob{}},
+		{"/*.tmp", fastGlob{}},
+		{"a/*", fastGlob{}},
+		{"x/**/", fastGlob{kind: fastInside, lit: "x", dirOnly: true}},
+		{`trailing\`, fastGlob{}},
+		{"/", fastGlob{}},
+		{"!", fastGlob{}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.line, func(t *testing.T) {
+			if got := compileFast(tt.line); got != tt.want {
+				t.Errorf("compileFast(%q) = %+v, want %+v", tt.line, got, tt.want)
+			}
+		})
+	}
+}
+
+// TestFastMatchesGit compares the collector's decisions with git's own
+// (git check-ignore --no-index) on random .gitignore files of fast-shape
+// lines and random trees: every path must be ignored or not as git says.
+// (go-gitignore is no reference here: selfMatch discards a match when an
+// ancestor matches too, so "*.log" then "!dir.log/" leaves dir.log/a.log
+// in, where git ignores it; the fast matcher gets it right.)
+func TestFastMatchesGit(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatalf("git is not installed (%v): the comparison needs it", err)
+	}
+	r := rand.New(rand.NewSource(14))
+	pieces := []string{"a", "b", "log", ".log", "x.log", "node_modules", "build", "dist", "a.b", "tmp", "tmp1", "#h", "!b", "x y", "c++", "(p)", "$v", "{a,b}", "^x", "a|b", "é"}
+	piece := func() string { return pieces[r.Intn(len(pieces))] }
+	escape := func(s string) string {
+		var b strings.Builder
+		for i := 0; i < len(s); i++ {
+			if strings.IndexByte("#! ", s[i]) >= 0 && (i == 0 || s[i] == ' ') {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(s[i])
+		}
+		return b.String()
+	}
+	checked, fastLines := 0, 0
+	for round := 0; round < 12; round++ {
+		var rules []string
+		for len(rules) < 25 {
+			var l string
+			switch r.Intn(6) {
+			case 0:
+				l = escape(piece())
+			case 1:
+				l = "*" + escape(piece())
+			case 2:
+				l = escape(piece()) + "*"
+			case 3:
+				l = "/" + escape(piece())
+			case 4:
+				l = escape(piece()) + "/" + escape(piece())
+			case 5:
+				l = escape(piece()) + "/**"
+			}
+			if r.Intn(4) == 0 {
+				l += "/"
+			}
+			if r.Intn(3) == 0 {
+				l = "!" + l
+			}
+			if compileFast(l).kind == 0 {
+				t.Fatalf("%q is not a fast shape", l)
+			}
+			rules = append(rules, l)
+		}
+		fastLines += len(rules)
+		files := map[string]bool{}
+		var paths []string
+		for len(paths) < 150 {
+			n := 1 + r.Intn(3)
+			var parts []string
+			for i := 0; i < n; i++ {
+				parts = append(parts, piece())
+			}
+			p := strings.Join(parts, "/")
+			clash := files[p]
+			for i := range parts[:n-1] {
+				clash = clash || files[strings.Join(parts[:i+1], "/")]
+			}
+			for f := range files {
+				clash = clash || strings.HasPrefix(f, p+"/")
+			}
+			if clash {
+				continue
+			}
+			files[p] = true
+			paths = append(paths, p)
+		}
+		entries := []fx{file(".gitignore", lines(rules...))}
+		for _, p := range paths {
+			entries = append(entries, file(p, "x\n"))
+		}
+		w, root := newWorkspace(t, Options{}, entries...)
+		if out, err := exec.Command(gitBin, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+			t.Fatalf("git init: %v\n%s", err, out)
+		}
+		cmd := exec.Command(gitBin, "-C", root, "-c", "core.quotePath=false", "check-ignore", "--no-index", "-v", "-n", "--stdin")
+		cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
+		out, err := cmd.Output()
+		if err != nil {
+			t.Fatalf("git check-ignore: %v", err)
+		}
+		verdict := map[string]string{}
+		for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+			src, path, ok := strings.Cut(line, "\t")
+			if !ok {
+				t.Fatalf("git check-ignore line %q", line)
+			}
+			verdict[path] = src
+		}
+		for _, p := range paths {
+			src, ok := verdict[p]
+			if !ok {
+				t.Fatalf("git check-ignore said nothing about %q", p)
+			}
+			_, pat, _ := strings.Cut(strings.TrimPrefix(src, ".gitignore:"), ":")
+			want := src != "::" && !strings.HasPrefix(pat, "!")
+			_, excl := w.Read(context.Background(), Reference, p)
+			got := excl != nil && excl.Reason == ReasonIgnored
+			if got != want {
+				t.Fatalf("round %d, %q: ignored %v (%+v), git %v (%s)\n.gitignore:\n%s", round, p, got, excl, want, src, lines(rules...))
+			}
+			if want {
+				checked++
+			}
+		}
+	}
+	if checked < 200 {
+		t.Fatalf("only %d ignored paths: the comparison checks too little", checked)
+	}
+}
+
+// BenchmarkIgnoreMatch matches 100,000 paths against a typical set of
+// ignore rules (those of the 100K-file tree's larger repositories), with
+// the fast shapes ("fast") and with go-gitignore for every rule ("library").
+func BenchmarkIgnoreMatch(b *testing.B) {
+	rules := strings.Split(`*.pyc
+__pycache__/
+*.egg-info/
+/build/
+/dist/
+.tox/
+.coverage
+htmlcov/
+*.so
+*.log
+node_modules/
+.idea/
+*.iml
+.DS_Store
+/bin/
+/vendor/
+*.swp
+*~
+tmp/
+/coverage/
+.vscode/
+*.test
+*.out
+/.cache/
+docs/_build/
+target/
+!.gitkeep
+*.min.js
+/public/assets
+log/*
+[Bb]in/
+**/testdata/big
+*.[oa]
+`, "\n")
+	fast, _ := compileIgnore("/ws", "t", rules)
+	lib := libOnly(fast)
+	r := rand.New(rand.NewSource(1))
+	dirs := []string{"src", "pkg", "internal", "cmd", "lib", "app", "test", "docs", "api", "util", "core"}
+	exts := []string{".go", ".py", ".js", ".ts", ".java", ".rb", ".md", ".json", ".yml", ".c"}
+	paths := make([]string, 100000)
+	for i := range paths {
+		var p []string
+		for d := r.Intn(5); d >= 0; d-- {
+			p = append(p, dirs[r.Intn(len(dirs))])
+		}
+		p = append(p, fmt.Sprintf("file%d%s", r.Intn(1000), exts[r.Intn(len(exts))]))
+		paths[i] = strings.Join(p, "/")
+	}
+	for _, tc := range []struct {
+		name string
+		l    *ignoreList
+	}{{"fast", fast}, {"library", lib}} {
+		b.Run(tc.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				for _, p := range paths {
+					tc.l.match(p, false)
+				}
+			}
+		})
+	}
+}
