@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -224,6 +225,7 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 	next := map[protocol.DocumentURI]*docWhatIf{}
 	var targets []*whatIfTarget
 	var open []pack.OpenDoc
+	var texts []string // of open, for counting
 	for _, d := range docs {
 		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}}
 		next[d.URI] = dw
@@ -242,7 +244,8 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 		if err != nil {
 			return false, err
 		}
-		open = append(open, pack.OpenDoc{AbsPath: d.Path, Text: d.Text, Version: d.Version, Modified: d.Modified})
+		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
+		texts = append(texts, d.Text)
 		lines := strings.Split(d.Text, "\n")
 		targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: 1, end: len(lines), lines: lines, chunkLine: -1})
 		for _, c := range chunks {
@@ -250,7 +253,7 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 		}
 	}
 	if len(open) > 0 {
-		if err := w.solve(ctx, e, open, targets); err != nil {
+		if err := w.solve(ctx, e, open, texts, targets); err != nil {
 			return false, err
 		}
 	}
@@ -345,8 +348,10 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 
 // solve sets the state of every target: a pack at the current budget; then,
 // for what it left out, packs at larger budgets, bisecting each group of
-// targets down to the smallest tested growth that brings them in.
-func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets []*whatIfTarget) error {
+// targets down to the smallest tested growth that brings them in. texts
+// are the texts of the open documents (the pack reads them through the
+// workspace's overlay).
+func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts []string, targets []*whatIfTarget) error {
 	total := e.cfg.Context.Budget.TotalTokens
 	previews := 0
 	at := func(extra int) (*coverage, error) {
@@ -375,8 +380,8 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 	// A budget where everything that can go in does: the open documents'
 	// tokens with room for the formatting, doubled while some are out.
 	sum := 0
-	for _, d := range open {
-		sum += e.tok.Count(d.Text)
+	for _, text := range texts {
+		sum += e.tok.Count(text)
 	}
 	hi := max(1024, sum+sum/4+64*len(open))
 	var pending []*whatIfTarget
@@ -483,5 +488,5 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 // whatIfRequest is the request of a what-if preview: the open files, no
 // query, the configured budget with another total.
 func whatIfRequest(total int) pack.Request {
-	return pack.Request{Budget: &pack.BudgetParams{TotalTokens: &total}}
+	return pack.Request{Budget: &config.BudgetOverrides{TotalTokens: &total}}
 }

@@ -32,6 +32,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/index"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/internal/wire"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -397,7 +398,7 @@ func (s *Server) clientRoots(ctx context.Context, ss *sdk.ServerSession, log *za
 			log.Warn("roots/list failed: using --root", zap.Error(err))
 		} else {
 			for _, r := range res.Roots {
-				path, err := pack.PathFromURI(r.URI)
+				path, err := wire.PathFromURI(r.URI)
 				if err == nil {
 					path, err = absDir(path)
 				}
