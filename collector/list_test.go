@@ -97,3 +97,30 @@ func summarizeRefs(refs []FileRef, excl []Exclusion) listing {
 	}
 	return l
 }
+
+// TestReadRawNotRedacted: ReadRaw applies the content rules of ReadRef
+// (same exclusions) but returns the text as read, without redaction and
+// without a byte order mark.
+func TestReadRawNotRedacted(t *testing.T) {
+	w, _ := newWorkspace(t, Options{},
+		file("a.go", "\ufeffpackage a\n\nconst apiKey = \""+fakeHex+"\"\n"), file("bin.dat", "\x00\x01"), file("blank.txt", " \n"))
+	refs, _, err := w.List(context.Background(), OpenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, r := range refs {
+		raw, rx := w.ReadRaw(context.Background(), OpenFile, r)
+		s, sx := w.ReadRef(context.Background(), OpenFile, r)
+		if (rx == nil) != (sx == nil) || rx != nil && (rx.Reason != sx.Reason || rx.Detail != sx.Detail) {
+			t.Errorf("%s: ReadRaw exclusion %+v, ReadRef %+v", r.Path, rx, sx)
+		}
+		if r.Path == "a.go" {
+			if want := "package a\n\nconst apiKey = \"" + fakeHex + "\"\n"; string(raw) != want {
+				t.Errorf("ReadRaw(a.go) = %q, want %q", raw, want)
+			}
+			if s.Redactions != 1 {
+				t.Errorf("ReadRef(a.go) made %d redactions, want 1", s.Redactions)
+			}
+		}
+	}
+}

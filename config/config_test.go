@@ -1,6 +1,7 @@
 package config
 
 import (
+	"encoding/json"
 	"errors"
 	"os"
 	"path/filepath"
@@ -277,5 +278,33 @@ func TestSeedTokenizerTypeFix(t *testing.T) {
 		if len(v.Problems) != 1 || v.Problems[0].Fix != tt.fix {
 			t.Errorf("problems %+v, want one with fix %q", v.Problems, tt.fix)
 		}
+	}
+}
+
+func TestUnknownSettings(t *testing.T) {
+	tests := []struct {
+		name string
+		raw  string
+		want []string
+	}{
+		{"all known", `{"model": "gpt-4o", "encoding": "", "budget": {"totalTokens": 1, "categories": {}}, "exclude": []}`, nil},
+		{"the extension's own", `{"serverPath": "x", "trace": {"server": "off"}, "pack": {"askForBudget": true}}`, nil},
+		{"misspelt", `{"modle": "gpt-4o", "budget": {"total": 5, "redistribute": true}}`, []string{"acode.budget.total", "acode.modle"}},
+		{"not an object", `[1]`, nil},
+		{"empty", ``, nil},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			if diff := cmp.Diff(tt.want, UnknownSettings(json.RawMessage(tt.raw))); diff != "" {
+				t.Errorf("UnknownSettings (-want +got):\n%s", diff)
+			}
+		})
+	}
+}
+
+func TestSettingKeys(t *testing.T) {
+	want := []string{"model", "encoding", "budget", "exclude"}
+	if diff := cmp.Diff(want, SettingKeys()); diff != "" {
+		t.Errorf("SettingKeys (-want +got):\n%s", diff)
 	}
 }

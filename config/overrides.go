@@ -2,24 +2,59 @@ package config
 
 import (
 	"encoding/json"
+	"reflect"
+	"slices"
+	"sort"
 	"strings"
 )
 
 // Overrides is the shape of editor settings (initializationOptions and
 // workspace/didChangeConfiguration section "acode"). Every field is optional;
-// a present field replaces the file's value. Other keys the editor sends with
-// its settings (serverPath, trace, ...) are ignored.
+// a present field replaces the file's value. Other keys are ignored by
+// [Config.WithOverrides]; [UnknownSettings] names those that are not the
+// editor extension's own settings (serverPath, trace, pack), so the user can
+// be told.
 type Overrides struct {
-	Model    *string `json:"model"`
-	Encoding *string `json:"encoding"`
-	Budget   *struct {
-		TotalTokens     *int           `json:"totalTokens"`
-		SystemReserve   *int           `json:"systemReserve"`
-		ResponseReserve *int           `json:"responseReserve"`
-		Categories      map[string]int `json:"categories"`
-		Redistribute    *bool          `json:"redistribute"`
-	} `json:"budget"`
-	Exclude []string `json:"exclude"`
+	Model    *string          `json:"model"`
+	Encoding *string          `json:"encoding"`
+	Budget   *BudgetOverrides `json:"budget"`
+	Exclude  []string         `json:"exclude"`
+}
+
+// BudgetOverrides replaces parts of context.budget: the budget of the
+// editor settings ("acode.budget") and of one pack (acode/packContext's
+// "budget", pack.Request.Budget). A nil field keeps the configured value.
+// [BudgetOverrides.Apply] is the one place they are applied.
+type BudgetOverrides struct {
+	TotalTokens     *int           `json:"totalTokens,omitempty"`
+	SystemReserve   *int           `json:"systemReserve,omitempty"`
+	ResponseReserve *int           `json:"responseReserve,omitempty"`
+	Categories      map[string]int `json:"categories,omitempty"`
+	Redistribute    *bool          `json:"redistribute,omitempty"`
+}
+
+// Apply returns b with the overrides that are set (b's categories are
+// replaced by a copy of o's when o has any). A nil o changes nothing.
+func (o *BudgetOverrides) Apply(b Budget) Budget {
+	if o == nil {
+		return b
+	}
+	if o.TotalTokens != nil {
+		b.TotalTokens = *o.TotalTokens
+	}
+	if o.SystemReserve != nil {
+		b.SystemPromptReserve = *o.SystemReserve
+	}
+	if o.ResponseReserve != nil {
+		b.ResponseReserve = *o.ResponseReserve
+	}
+	if o.Categories != nil {
+		b.Categories = copyMap(o.Categories)
+	}
+	if o.Redistribute != nil {
+		b.Redistribute = *o.Redistribute
+	}
+	return b
 }
 
 // WithOverrides returns c with the editor settings in raw applied and
@@ -43,33 +78,68 @@ func (c Config) WithOverrides(raw json.RawMessage) (Config, error) {
 	if o.Encoding != nil {
 		out.Context.Tokenizer.Encoding = *o.Encoding
 	}
-	if b := o.Budget; b != nil {
-		if b.TotalTokens != nil {
-			out.Context.Budget.TotalTokens = *b.TotalTokens
-		}
-		if b.SystemReserve != nil {
-			out.Context.Budget.SystemPromptReserve = *b.SystemReserve
-		}
-		if b.ResponseReserve != nil {
-			out.Context.Budget.ResponseReserve = *b.ResponseReserve
-		}
-		if b.Categories != nil {
-			out.Context.Budget.Categories = copyMap(b.Categories)
-		}
-		if b.Redistribute != nil {
-			out.Context.Budget.Redistribute = *b.Redistribute
-		}
-	}
+	out.Context.Budget = o.Budget.Apply(out.Context.Budget)
 	if o.Exclude != nil {
 		out.Context.Exclude = append([]string{}, o.Exclude...)
 	}
 	if probs := out.check(); len(probs) > 0 {
 		for i := range probs {
-			probs[i].Key = settingName(probs[i].Key) + " (editor setting)"
+			probs[i].Key = SettingName(probs[i].Key) + " (editor setting)"
 		}
 		return c, &Error{File: "editor settings (acode)", Problems: probs}
 	}
 	return out, nil
+}
+
+// editorOwnSettings are the keys of the "acode" section that the VS Code
+// extension reads itself (editors/vscode/package.json); a client that sends
+// its whole section sends them too, and they are not mistakes.
+var editorOwnSettings = map[string]bool{"serverPath": true, "trace": true, "pack": true}
+
+// SettingKeys returns the keys of the "acode" section that acode-lsp reads
+// (the JSON names of [Overrides]).
+func SettingKeys() []string { return jsonNames(Overrides{}) }
+
+// jsonNames returns the JSON names of the fields of the struct v.
+func jsonNames(v any) []string {
+	t := reflect.TypeOf(v)
+	names := make([]string, 0, t.NumField())
+	for i := 0; i < t.NumField(); i++ {
+		names = append(names, strings.Split(t.Field(i).Tag.Get("json"), ",")[0])
+	}
+	return names
+}
+
+// UnknownSettings returns, sorted, the keys of the "acode" section raw that
+// acode-lsp does not read and that are not the editor extension's own, as
+// the user writes them ("acode.modle", "acode.budget.total"): a misspelt
+// setting changes nothing, so it is worth telling. It returns nil when raw
+// is not an object (WithOverrides reports that).
+func UnknownSettings(raw json.RawMessage) []string {
+	var section map[string]json.RawMessage
+	if json.Unmarshal(raw, &section) != nil {
+		return nil
+	}
+	var out []string
+	for k, v := range section {
+		switch {
+		case editorOwnSettings[k]:
+		case !slices.Contains(SettingKeys(), k):
+			out = append(out, "acode."+k)
+		case k == "budget":
+			var b map[string]json.RawMessage
+			if json.Unmarshal(v, &b) != nil {
+				continue
+			}
+			for bk := range b {
+				if !slices.Contains(jsonNames(BudgetOverrides{}), bk) {
+					out = append(out, "acode.budget."+bk)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return out
 }
 
 // settingNames maps file keys to the names editors use for them.
@@ -84,9 +154,11 @@ var settingNames = map[string]string{
 	"context.exclude":                      "acode.exclude",
 }
 
-// settingName returns the editor setting a file key stands for, so that a
-// problem names what the user typed.
-func settingName(key string) string {
+// SettingName returns the editor setting a file key stands for
+// ("context.budget.total_tokens" → "acode.budget.totalTokens"), so that a
+// problem names what the user typed; the key itself when no setting
+// stands for it. A pack's request field is the setting without "acode.".
+func SettingName(key string) string {
 	if n, ok := settingNames[key]; ok {
 		return n
 	}

@@ -145,7 +145,7 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 		zero := 0
 		total := b
 		req := pack.Request{Query: c.Query, Encoding: Encoding, Paths: []string{dir},
-			Budget: &pack.BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+			Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
 		pr, err := eng.Pack(ctx, req, nil, nil)
 		if err != nil {
 			return out, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)

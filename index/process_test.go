@@ -75,7 +75,12 @@ func TestKillMidWrite(t *testing.T) {
 		if err := cmd.Start(); err != nil {
 			t.Fatal(err)
 		}
-		time.Sleep(time.Duration(150+rand.IntN(400)) * time.Millisecond)
+		// Kill it once it writes (its first segment is there), at a random
+		// moment of the writes that follow.
+		for deadline := time.Now().Add(time.Minute); len(segmentFiles(dir)) == 0 && time.Now().Before(deadline); {
+			time.Sleep(10 * time.Millisecond)
+		}
+		time.Sleep(time.Duration(rand.IntN(400)) * time.Millisecond)
 		cmd.Process.Signal(syscall.SIGKILL)
 		cmd.Wait()
 		x := openTest(t, root, dir)

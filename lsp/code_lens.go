@@ -18,8 +18,9 @@ import (
 // known (whatif.go), each title goes on with " · ✓ in context" or
 // " · +<M> to fit" and the lens becomes clickable: acode.showChunkReport
 // for what is in, acode.pinChunk for what is not. It never waits for that
-// state: a computation is started and the client asked to refresh when it
-// is done. A document that is not open has no lenses; a request without a
+// state: until it is computed, the previous version's states are shown for
+// the chunks with the same kind and name, a computation is started, and the
+// client is asked to refresh when it changed a title. A document that is not open has no lenses; a request without a
 // document is invalid.
 func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
 	if err := rpc.Required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
@@ -35,9 +36,9 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 		return nil, err
 	}
 	total := s.counts.get(doc, e.tok)
-	exact := e.exact()
-	wi, known := s.whatif.state(doc, e)
-	if !known {
+	exactCount := e.exact()
+	fileState, chunkStates, known, exact := s.whatif.lensStates(doc, e, chunks)
+	if !exact {
 		s.whatif.kick()
 	}
 	lines := countLines(doc.Text)
@@ -62,16 +63,15 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 		}}
 		return l
 	}
-	title := fmt.Sprintf("%s · %s%% of budget", formatTokens(total, exact), fmt.Sprintf("%.1f", percentOf(total, e.cfg.Available())))
+	title := fmt.Sprintf("%s · %s%% of budget", formatTokens(total, exactCount), fmt.Sprintf("%.1f", percentOf(total, e.cfg.Available())))
 	lenses := make([]protocol.CodeLens, 0, len(chunks)+1)
-	var fileState fitState
-	var chunkState map[int]fitState
-	if known {
-		fileState, chunkState = wi.file, wi.chunks
-	}
 	lenses = append(lenses, lens(0, lines-1, total, title, fileState, true))
-	for _, c := range chunks {
-		lenses = append(lenses, lens(c.line, c.end, c.tokens, formatTokens(c.tokens, exact), chunkState[c.line], false))
+	for i, c := range chunks {
+		var st fitState
+		if known {
+			st = chunkStates[i]
+		}
+		lenses = append(lenses, lens(c.line, c.end, c.tokens, formatTokens(c.tokens, exactCount), st, false))
 	}
 	return lenses, nil
 }

@@ -197,3 +197,17 @@ func TestSeveralWorkspaceRoots(t *testing.T) {
 		t.Error("removed folder still readable")
 	}
 }
+
+func TestUnknownEditorSettingsAreReported(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{ConfigPollInterval: time.Hour}, nil)
+	c.initialize(nil, map[string]any{"acode": map[string]any{"modle": "gpt-4o", "serverPath": "/bin/acode-lsp"}}, root)
+	msg, next := waitShowMessage(t, c, 0, "initializationOptions", "acode.modle ignored", "acode.model")
+	if msg.Type != protocol.MessageTypeWarning || strings.Contains(msg.Message, "serverPath") {
+		t.Errorf("initializationOptions: %+v, want a warning naming acode.modle only", msg)
+	}
+	c.notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"acode": map[string]any{"budget": map[string]any{"totalTokens": 30000, "total": 5}}}})
+	waitShowMessage(t, c, next, "editor settings", "acode.budget.total ignored")
+	// The known keys still apply.
+	waitBudget(t, c, next, func(s budgetStatusResult) bool { return s.Total == 30000 })
+}

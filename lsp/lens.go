@@ -38,6 +38,11 @@ type lensChunk struct {
 	line   int // 0-based first line
 	end    int // 0-based last line
 	tokens int
+	// key names the chunk across versions of its document: its kind and
+	// symbol name, or its kind and first line when it has no name, with
+	// "#n" for the n-th repeat. What-if states of the previous version are
+	// shown under the same key while the new version's are computed.
+	key string
 }
 
 // lensCache keeps, per open document, the chunker's document (so an edit
@@ -101,13 +106,31 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 		return nil, fmt.Errorf("lsp: chunk %s: %w", doc.URI, err)
 	}
 	top := make([]lensChunk, 0, len(chunks))
+	seen := map[string]int{}
 	for _, ch := range chunks {
 		if ch.TopLevel {
-			top = append(top, lensChunk{line: ch.StartLine - 1, end: ch.EndLine - 1, tokens: ch.Tokens})
+			key := lensKey(ch)
+			if n := seen[key]; n > 0 {
+				seen[key] = n + 1
+				key += "#" + strconv.Itoa(n)
+			} else {
+				seen[key] = 1
+			}
+			top = append(top, lensChunk{line: ch.StartLine - 1, end: ch.EndLine - 1, tokens: ch.Tokens, key: key})
 		}
 	}
 	st.doc, st.enc, st.chunks = doc, enc, top
 	return top, nil
+}
+
+// lensKey is the key of a chunk before repeats are numbered: its kind and
+// name, or its kind and trimmed first line.
+func lensKey(ch chunker.Chunk) string {
+	if ch.Name != "" {
+		return ch.Kind + "\x00" + ch.Name
+	}
+	first, _, _ := strings.Cut(ch.Content, "\n")
+	return ch.Kind + "\x01" + strings.TrimSpace(first)
 }
 
 // touch marks st (locked by the caller) as the most recently updated: the

@@ -17,5 +17,9 @@ func (s *Server) previewContext(ctx context.Context, p *packParams) (*pack.Previ
 		return nil, err
 	}
 	defer release()
-	return e.engine.Preview(ctx, p.Request, s.openDocs())
+	req, err := p.request()
+	if err != nil {
+		return nil, err
+	}
+	return e.engine.Preview(ctx, req, s.openDocs())
 }

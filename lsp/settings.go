@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"strings"
 	"sync"
 	"sync/atomic"
 
@@ -72,7 +73,8 @@ func (c *configState) configPath() string {
 	if len(c.roots) == 0 {
 		return ""
 	}
-	return config.FilePath(c.roots[0])
+	path, _ := config.Discover(c.roots[0], false) // watched whether or not it exists
+	return path
 }
 
 // rootsCopy returns the workspace roots.
@@ -95,6 +97,7 @@ func (c *configState) setInitOptions(raw json.RawMessage) {
 	c.mu.Lock()
 	defer c.mu.Unlock()
 	c.initOpts = raw
+	c.warnUnknown("initializationOptions", raw)
 }
 
 // reloadFile reads the config file again and rebuilds the environment. An
@@ -129,7 +132,21 @@ func (c *configState) setEditorSettings(raw json.RawMessage) {
 		return
 	}
 	c.editor = raw
+	c.warnUnknown("editor settings", raw)
 	c.rebuildLocked("editor settings changed")
+}
+
+// warnUnknown tells the user which keys of a layer of editor settings
+// acode-lsp does not read: a misspelt setting changes nothing, silently
+// otherwise. The log has their number only (they came from outside).
+func (c *configState) warnUnknown(layer string, raw json.RawMessage) {
+	unknown := config.UnknownSettings(raw)
+	if len(unknown) == 0 {
+		return
+	}
+	c.s.log.Warn("unknown editor settings ignored", zap.String("layer", layer), zap.Int("keys", len(unknown)))
+	c.s.client.showMessage(protocol.MessageTypeWarning, fmt.Sprintf("acode-lsp: %s: %s ignored: not a setting of acode-lsp (it reads acode.%s)",
+		layer, collector.EscapePath(strings.Join(unknown, ", ")), strings.Join(config.SettingKeys(), ", acode.")))
 }
 
 // rebuildLocked layers the configuration and swaps in a new environment.
@@ -216,7 +233,7 @@ func editorSection(settings json.RawMessage) json.RawMessage {
 	if section, ok := wrapper["acode"]; ok {
 		return section
 	}
-	for _, key := range []string{"model", "encoding", "budget", "exclude"} {
+	for _, key := range config.SettingKeys() {
 		if _, ok := wrapper[key]; ok {
 			return settings
 		}

@@ -6,17 +6,17 @@ import (
 	"go.lsp.dev/protocol"
 	"go.lsp.dev/uri"
 
-	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/internal/wire"
 )
 
 // uriToPath returns the absolute, cleaned file path of a file: URI.
 //
 // Defect: uri.URI.Filename panics on any URI that is not file: (untitled:,
 // git:, vscode-notebook-cell: …), so it is never called; the scheme is
-// checked first (pack.PathFromURI, the project's one URI → path helper)
-// and other schemes are an error.
+// checked first (wire.PathFromURI, the project's one URI → path helper,
+// shared with the MCP server) and other schemes are an error.
 func uriToPath(u protocol.DocumentURI) (string, error) {
-	p, err := pack.PathFromURI(string(u))
+	p, err := wire.PathFromURI(string(u))
 	if err != nil {
 		return "", fmt.Errorf("lsp: %q: %w", u, err)
 	}

@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -25,10 +26,13 @@ import (
 // may still drop its lowest-ranked chunks when the exact recount of the
 // formatted text is over, docs/design.md#rule-3), computed in the
 // background after a quiet period, never while a lens request waits. The
-// result is kept per configuration and per document snapshot; lenses of a
-// document show it only when it was computed for that very snapshot, and
-// the client is asked to refresh its lenses when a computation changed
-// what they would show.
+// result is kept per configuration and per document snapshot. Until the
+// state of a new snapshot is computed, its lenses show the previous
+// snapshot's states under the same configuration, mapped to the new chunks
+// by key (lensChunk.key: kind and symbol name). The client is asked to
+// refresh its lenses only when a computation changed a title some lens of
+// an open document shows, comparing the rendered suffixes, so an edit that
+// keeps every suffix (typing in a function body) costs no refresh.
 
 // Lens commands the editor integrations implement (clicking a lens).
 const (
@@ -70,7 +74,24 @@ func (f fitState) suffix() string {
 type docWhatIf struct {
 	doc    *document
 	file   fitState
-	chunks map[int]fitState // by the 0-based first line of the lens chunk
+	chunks map[int]fitState    // by the 0-based first line of the lens chunk
+	byKey  map[string]fitState // the same, by lensChunk.key
+}
+
+// view returns the states the lenses of doc, with chunks, show: this
+// snapshot's own when dw is of doc, else those of the chunks with the same
+// key (none for a chunk without one). exact reports the former.
+func (dw *docWhatIf) view(doc *document, chunks []lensChunk) (file fitState, states []fitState, exact bool) {
+	exact = dw.doc == doc
+	states = make([]fitState, len(chunks))
+	for i, c := range chunks {
+		if exact {
+			states[i] = dw.chunks[c.line]
+		} else {
+			states[i] = dw.byKey[c.key]
+		}
+	}
+	return dw.file, states, exact
 }
 
 // chunkArgs is the argument of a lens command: the chunk (1-based lines)
@@ -99,6 +120,7 @@ type whatIf struct {
 	mu      sync.Mutex
 	timer   *time.Timer
 	pending bool // a computation is scheduled
+	running bool // a computation (and its refresh request) is under way
 	stopped bool
 	env     *env // the configuration of docs
 	docs    map[protocol.DocumentURI]*docWhatIf
@@ -148,16 +170,19 @@ func (w *whatIf) stop() {
 	}
 }
 
-// state returns the what-if state of doc under e, if it was computed for
-// that snapshot and configuration.
-func (w *whatIf) state(doc *document, e *env) (*docWhatIf, bool) {
+// lensStates returns the states the lenses of doc (with chunks) show under
+// e: known when some snapshot of doc has states under e, exact when they
+// are of doc itself (else they are the last snapshot's, by chunk key).
+func (w *whatIf) lensStates(doc *document, e *env, chunks []lensChunk) (file fitState, states []fitState, known, exact bool) {
 	w.mu.Lock()
-	defer w.mu.Unlock()
 	d := w.docs[doc.URI]
-	if w.env != e || d == nil || d.doc != doc {
-		return nil, false
+	same := w.env == e
+	w.mu.Unlock()
+	if !same || d == nil {
+		return fitState{}, nil, false, false
 	}
-	return d, true
+	file, states, exact = d.view(doc, chunks)
+	return file, states, true, exact
 }
 
 // fire runs one computation in the background and asks the client to
@@ -169,7 +194,13 @@ func (w *whatIf) fire() {
 		w.mu.Lock()
 		stopped := w.stopped
 		w.pending = false
+		w.running = true
 		w.mu.Unlock()
+		defer func() {
+			w.mu.Lock()
+			w.running = false
+			w.mu.Unlock()
+		}()
 		if stopped {
 			return
 		}
@@ -207,6 +238,7 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 
 	w.mu.Lock()
 	current := w.env == e && len(w.docs) == len(docs)
+	oldEnv := w.env
 	if current {
 		for _, d := range docs {
 			if c := w.docs[d.URI]; c == nil || c.doc != d {
@@ -222,10 +254,12 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 	}
 
 	next := map[protocol.DocumentURI]*docWhatIf{}
+	shown := map[protocol.DocumentURI][]lensChunk{} // the lens chunks of the computed snapshots
 	var targets []*whatIfTarget
 	var open []pack.OpenDoc
+	var texts []string // of open, for counting
 	for _, d := range docs {
-		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}}
+		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}, byKey: map[string]fitState{}}
 		next[d.URI] = dw
 		if d.Path == "" || e.workspace == nil {
 			continue // not packed as an open file: no what-if state
@@ -236,13 +270,20 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			continue
 		}
 		if cur, ok := s.docs.get(d.URI); !ok || cur != d {
-			continue // closed or changed since: the next computation has it
+			// Closed or changed since: the next computation has it; until
+			// then its lenses keep showing the states they show.
+			if o := old[d.URI]; o != nil && oldEnv == e {
+				next[d.URI] = o
+			}
+			continue
 		}
 		chunks, err := s.lenses.chunks(ctx, d, e.tok)
 		if err != nil {
 			return false, err
 		}
-		open = append(open, pack.OpenDoc{AbsPath: d.Path, Text: d.Text, Version: d.Version, Modified: d.Modified})
+		shown[d.URI] = chunks
+		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
+		texts = append(texts, d.Text)
 		lines := strings.Split(d.Text, "\n")
 		targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: 1, end: len(lines), lines: lines, chunkLine: -1})
 		for _, c := range chunks {
@@ -250,7 +291,7 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 		}
 	}
 	if len(open) > 0 {
-		if err := w.solve(ctx, e, open, targets); err != nil {
+		if err := w.solve(ctx, e, open, texts, targets); err != nil {
 			return false, err
 		}
 	}
@@ -262,32 +303,60 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			dw.chunks[t.chunkLine] = t.state
 		}
 	}
+	for u, chunks := range shown {
+		dw := next[u]
+		for _, c := range chunks {
+			dw.byKey[c.key] = dw.chunks[c.line]
+		}
+	}
 	if err := ctx.Err(); err != nil {
 		return false, err
 	}
 
 	w.mu.Lock()
 	defer w.mu.Unlock()
-	changed := w.env != e || !sameStates(old, next)
+	if w.env != e {
+		old = nil // lenses show no states of another configuration
+	}
+	changed := false
+	for u, dw := range next {
+		if !sameTitles(old[u], dw, shown[u]) {
+			changed = true
+			break
+		}
+	}
 	w.env, w.docs = e, next
 	return changed, nil
 }
 
-// sameStates reports whether two results show the same lens titles for the
-// same document versions.
-func sameStates(a, b map[protocol.DocumentURI]*docWhatIf) bool {
-	if len(a) != len(b) {
-		return false
+// sameTitles reports whether the lenses of b's snapshot, with chunks, show
+// the same what-if suffixes under a (the states before a computation, nil
+// for none) as under b (after it). A snapshot this computation did not
+// reach (b kept from a, or without chunks) compares equal: the next
+// computation has it.
+func sameTitles(a, b *docWhatIf, chunks []lensChunk) bool {
+	if a == b {
+		return true
 	}
-	for u, x := range a {
-		y := b[u]
-		if y == nil || x.doc.Version != y.doc.Version || x.doc.Text != y.doc.Text || x.file.suffix() != y.file.suffix() || len(x.chunks) != len(y.chunks) {
+	if a == nil {
+		if b.file.suffix() != "" {
 			return false
 		}
-		for l, st := range x.chunks {
-			if st.suffix() != y.chunks[l].suffix() {
+		for _, st := range b.chunks {
+			if st.suffix() != "" {
 				return false
 			}
+		}
+		return true
+	}
+	af, as, _ := a.view(b.doc, chunks)
+	bf, bs, _ := b.view(b.doc, chunks)
+	if af.suffix() != bf.suffix() {
+		return false
+	}
+	for i := range as {
+		if as[i].suffix() != bs[i].suffix() {
+			return false
 		}
 	}
 	return true
@@ -345,8 +414,10 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 
 // solve sets the state of every target: a pack at the current budget; then,
 // for what it left out, packs at larger budgets, bisecting each group of
-// targets down to the smallest tested growth that brings them in.
-func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets []*whatIfTarget) error {
+// targets down to the smallest tested growth that brings them in. texts
+// are the texts of the open documents (the pack reads them through the
+// workspace's overlay).
+func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts []string, targets []*whatIfTarget) error {
 	total := e.cfg.Context.Budget.TotalTokens
 	previews := 0
 	at := func(extra int) (*coverage, error) {
@@ -375,8 +446,8 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, targets
 	// A budget where everything that can go in does: the open documents'
 	// tokens with room for the formatting, doubled while some are out.
 	sum := 0
-	for _, d := range open {
-		sum += e.tok.Count(d.Text)
+	for _, text := range texts {
+		sum += e.tok.Count(text)
 	}
 	hi := max(1024, sum+sum/4+64*len(open))
 	var pending []*whatIfTarget
@@ -483,5 +554,5 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 // whatIfRequest is the request of a what-if preview: the open files, no
 // query, the configured budget with another total.
 func whatIfRequest(total int) pack.Request {
-	return pack.Request{Budget: &pack.BudgetParams{TotalTokens: &total}}
+	return pack.Request{Budget: &config.BudgetOverrides{TotalTokens: &total}}
 }

@@ -316,3 +316,200 @@ func mustDoc(b *testing.B, s *Server, u string) *document {
 	}
 	return d
 }
+
+// settled reports whether no what-if computation is scheduled or under way
+// and the states are those of the open documents under the current
+// configuration (every refresh request of the computations is sent).
+func (w *whatIf) settled() bool {
+	e := w.s.conf.env()
+	docs := w.s.docs.all()
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	if w.pending || w.running || w.env != e || len(w.docs) != len(docs) {
+		return false
+	}
+	for _, d := range docs {
+		if c := w.docs[d.URI]; c == nil || c.doc != d {
+			return false
+		}
+	}
+	return true
+}
+
+// waitSettled waits until the change sent last is applied and its what-if
+// computation done.
+func waitSettled(t testing.TB, c *fakeClient, s *Server) {
+	t.Helper()
+	c.call("acode/budgetStatus", nil) // the change is applied once this answers
+	deadline := time.Now().Add(waitLimit)
+	for !s.whatif.settled() {
+		if time.Now().After(deadline) {
+			t.Fatal("the what-if computation never settled")
+		}
+		time.Sleep(2 * time.Millisecond)
+	}
+}
+
+// refreshes counts the workspace/codeLens/refresh requests among the server
+// messages after the first `after`.
+func refreshes(c *fakeClient, after int) int {
+	n := 0
+	for _, m := range c.Notes()[after:] {
+		if m.Method == "workspace/codeLens/refresh" {
+			n++
+		}
+	}
+	return n
+}
+
+// suffixes returns the what-if part of every lens title of u.
+func suffixes(t *testing.T, c *fakeClient, u string) []string {
+	t.Helper()
+	var out []string
+	for _, l := range getFullLenses(t, c, u) {
+		out = append(out, strings.TrimPrefix(l.Title, stripWhatIf(l.Title)))
+	}
+	return out
+}
+
+// whatIfSession opens whatIfSrc(6) under a total budget of 1,000 tokens
+// (some lenses in context, some not) for a client that can refresh, and
+// waits for its what-if states.
+func whatIfSession(t testing.TB) (c *fakeClient, s *Server, u string, text string) {
+	t.Helper()
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	c = startServer(t, Options{Logger: zap.NewNop()}, func(srv *Server) { s = srv })
+	c.initialize(map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}},
+		map[string]any{"budget": map[string]any{"totalTokens": 1000, "systemReserve": 100, "responseReserve": 100, "redistribute": true}}, root)
+	text = whatIfSrc(6)
+	u = c.open(filepath.Join(root, "a.go"), "go", text)
+	waitSettled(t, c, s)
+	return c, s, u, text
+}
+
+// bodyLine is the 0-based line of the first statement of F2 in whatIfSrc.
+const bodyLine = 2 + 2*17 + 2
+
+// TestWhatIfRefreshOnlyWhenTitlesChange: an edit that keeps every what-if
+// suffix sends no workspace/codeLens/refresh (its lenses show the previous
+// version's states at once); an edit that changes a title sends exactly one.
+func TestWhatIfRefreshOnlyWhenTitlesChange(t *testing.T) {
+	tests := []struct {
+		name  string
+		edit  func(text string) map[string]any
+		want  int
+		check func(t *testing.T, before, after []string)
+	}{
+		{
+			name: "a digit replaced in a function body",
+			edit: func(text string) map[string]any {
+				line := strings.Split(text, "\n")[bodyLine]
+				col := strings.Index(line, " * ") + 3
+				return map[string]any{"range": rng(bodyLine, col, bodyLine, col+1), "text": "7"}
+			},
+			want: 0,
+			check: func(t *testing.T, before, after []string) {
+				if strings.Join(before, "|") != strings.Join(after, "|") {
+					t.Errorf("suffixes changed: %q → %q", before, after)
+				}
+			},
+		},
+		{
+			name: "two functions added",
+			edit: func(string) map[string]any { return map[string]any{"text": whatIfSrc(8)} },
+			want: 1,
+			check: func(t *testing.T, before, after []string) {
+				if len(after) != len(before)+2 {
+					t.Errorf("want two more lenses: %q → %q", before, after)
+				}
+			},
+		},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			c, s, u, text := whatIfSession(t)
+			before := suffixes(t, c, u)
+			for _, sfx := range before {
+				if sfx == "" {
+					t.Fatalf("a lens has no what-if state before the edit: %q", before)
+				}
+			}
+			mark := c.noteCount()
+			change(c, u, 2, tt.edit(text))
+			c.call("acode/budgetStatus", nil)
+			// Before the new computation (or after it), the lenses of the
+			// chunks kept by the edit show a state.
+			if now := suffixes(t, c, u); now[1] == "" || now[2] == "" {
+				t.Errorf("right after the edit, kept chunks lost their states: %q", now)
+			}
+			waitSettled(t, c, s)
+			if got := refreshes(c, mark); got != tt.want {
+				t.Errorf("%d codeLens/refresh requests after the edit, want %d", got, tt.want)
+			}
+			tt.check(t, before, suffixes(t, c, u))
+		})
+	}
+}
+
+// TestWhatIfMappedStates: the states of the previous version are shown for
+// the chunks of the same kind and name (moved by an edit above them), and
+// none for a new chunk, until the new version's are computed.
+func TestWhatIfMappedStates(t *testing.T) {
+	prev := &docWhatIf{doc: &document{}, file: fitState{in: true}, byKey: map[string]fitState{
+		"function\x00F1": {toFit: 40}, "function\x00F2": {in: true},
+	}}
+	doc := &document{}
+	chunks := []lensChunk{{line: 5, key: "function\x00F0"}, {line: 20, key: "function\x00F1"}, {line: 40, key: "function\x00F2"}}
+	file, states, exact := prev.view(doc, chunks)
+	if exact || !file.in {
+		t.Errorf("file state %+v exact %v", file, exact)
+	}
+	want := []string{"", " · +40 to fit", " · ✓ in context"}
+	for i, st := range states {
+		if st.suffix() != want[i] {
+			t.Errorf("chunk %d: %q, want %q", i, st.suffix(), want[i])
+		}
+	}
+}
+
+// BenchmarkWhatIfRefreshes counts the workspace/codeLens/refresh requests
+// of a session of 50 keystrokes in a function body (F2 of whatIfSrc(6),
+// the first function left out at 1,000 tokens), each applied and its
+// what-if computation done before the next (a typist slower than the
+// debounce: the most computations). "typing" types a comment at the end of
+// a statement (every key adds to the file's tokens, so the "+M to fit"
+// titles really change now and then); "replacing" overwrites a digit of
+// the statement with another (no title changes).
+func BenchmarkWhatIfRefreshes(b *testing.B) {
+	const typed = " // the running total of the items in this checkout, kept"
+	sessions := []struct {
+		name string
+		key  func(line string, k int) map[string]any
+	}{
+		{"typing", func(line string, k int) map[string]any {
+			col := len(line) + k
+			return map[string]any{"range": rng(bodyLine, col, bodyLine, col), "text": typed[k : k+1]}
+		}},
+		{"replacing", func(line string, k int) map[string]any {
+			col := strings.Index(line, " * ") + 3
+			return map[string]any{"range": rng(bodyLine, col, bodyLine, col+1), "text": strconv.Itoa(7 + k%2)}
+		}},
+	}
+	for _, sess := range sessions {
+		b.Run(sess.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c, s, u, text := whatIfSession(b)
+				line := strings.Split(text, "\n")[bodyLine]
+				mark := c.noteCount()
+				for k := 0; k < 50; k++ {
+					change(c, u, k+2, sess.key(line, k))
+					waitSettled(b, c, s)
+				}
+				b.ReportMetric(float64(refreshes(c, mark)), "refreshes/50keys")
+			}
+		})
+	}
+}

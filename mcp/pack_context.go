@@ -15,7 +15,9 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
+	"github.com/acode-lsp/acode-lsp/internal/wire"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -30,14 +32,14 @@ const maxExcludedShown = 100
 
 // packInput is the input of pack_context.
 type packInput struct {
-	Query    string              `json:"query"`
-	Budget   *int                `json:"budget,omitempty"`
-	Paths    []string            `json:"paths,omitempty"`
-	Search   string              `json:"search,omitempty"`
-	Model    string              `json:"model,omitempty"`
-	Encoding string              `json:"encoding,omitempty"`
-	Format   string              `json:"format,omitempty"`
-	Sources  []pack.SourceParams `json:"sources,omitempty"`
+	Query    string        `json:"query"`
+	Budget   *int          `json:"budget,omitempty"`
+	Paths    []string      `json:"paths,omitempty"`
+	Search   string        `json:"search,omitempty"`
+	Model    string        `json:"model,omitempty"`
+	Encoding string        `json:"encoding,omitempty"`
+	Format   string        `json:"format,omitempty"`
+	Sources  []wire.Source `json:"sources,omitempty"`
 }
 
 // packOutput is pack_context's structured result: the acode/packContext
@@ -152,21 +154,25 @@ func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.C
 		warnings = append(warnings, fmt.Sprintf("budget %d capped to %d tokens, the server's --max-result-tokens", total, s.opts.MaxResultTokens))
 		total = s.opts.MaxResultTokens
 	}
+	srcs, err := wire.Sources(in.Sources) // a failure is recorded as the pack's, below
 	zero := 0
 	req := pack.Request{
 		Query: in.Query, Model: in.Model, Encoding: in.Encoding, Format: in.Format,
-		Budget:  &pack.BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
-		Sources: in.Sources, Include: in.Paths,
+		Budget:  &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
+		Sources: srcs, Include: in.Paths,
 	}
 	if len(req.Include) == 0 {
 		req.Include = []string{"**"}
 	}
 	req.Paths = walkBases(c.env.roots, req.Include)
 	if in.Search != "" {
-		req.Search = &pack.SearchParams{Pattern: in.Search}
+		req.Search = &pack.Search{Pattern: in.Search}
 	}
 	start := time.Now()
-	res, err := c.env.engine.Pack(ctx, req, nil, nil)
+	var res *pack.Result
+	if err == nil {
+		res, err = c.env.engine.Pack(ctx, req, nil, nil)
+	}
 	s.stats.Record(res, time.Since(start), err)
 	if err != nil {
 		return nil, nil, err

@@ -106,7 +106,7 @@ func sorted(s []string) []string {
 func TestPreviewMatchesPack(t *testing.T) {
 	e := agentWorkspace(t)
 	for _, total := range []int{60, 120, 400, 4000} {
-		req := Request{Query: "checkout empty carts", Include: []string{"**"}, Budget: &BudgetParams{TotalTokens: intp(total), SystemReserve: intp(0), ResponseReserve: intp(0)}}
+		req := Request{Query: "checkout empty carts", Include: []string{"**"}, Budget: &config.BudgetOverrides{TotalTokens: intp(total), SystemReserve: intp(0), ResponseReserve: intp(0)}}
 		pv, err := e.Preview(context.Background(), req, nil)
 		if err != nil {
 			t.Fatalf("budget %d: preview: %v", total, err)
@@ -177,7 +177,7 @@ func TestDecisionLog(t *testing.T) {
 	e := agentWorkspace(t)
 	core, logs := observer.New(zapcore.DebugLevel)
 	ctx := WithLogger(context.Background(), zap.New(core).With(zap.String("request", "r-7")))
-	req := Request{Query: "checkout", Include: []string{"**"}, Budget: &BudgetParams{TotalTokens: intp(80), SystemReserve: intp(0), ResponseReserve: intp(0)}}
+	req := Request{Query: "checkout", Include: []string{"**"}, Budget: &config.BudgetOverrides{TotalTokens: intp(80), SystemReserve: intp(0), ResponseReserve: intp(0)}}
 	if _, err := e.Pack(ctx, req, nil, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -2,7 +2,6 @@ package pack
 
 import (
 	"fmt"
-	"net/url"
 	"path"
 	"path/filepath"
 	"slices"
@@ -157,7 +156,7 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 }
 
 // explicit turns one request source into a collected source.
-func (p *pipeline) explicit(i int, sp SourceParams) (source, *collector.Exclusion, error) {
+func (p *pipeline) explicit(i int, sp Source) (source, *collector.Exclusion, error) {
 	field := func(name string) string { return fmt.Sprintf("sources[%d].%s", i, name) }
 	t, ok := sourceTypes[sp.Type]
 	if !ok {
@@ -186,13 +185,8 @@ func (p *pipeline) explicit(i int, sp SourceParams) (source, *collector.Exclusio
 		return source{Source: s, userTime: !ts.IsZero()}, nil, nil
 	}
 	path := sp.Path
-	if sp.URI != "" {
-		path, err = PathFromURI(sp.URI)
-		if err != nil {
-			return source{}, nil, &ParamError{Field: field("uri"), Message: err.Error()}
-		}
-	}
 	if path == "" && sp.Content == nil {
+		// In the words of the clients' JSON, where a file is named by "uri".
 		return source{}, nil, &ParamError{Field: field("uri"), Message: "a source needs content or a uri"}
 	}
 	ws := p.e.ws
@@ -214,9 +208,9 @@ func (p *pipeline) explicit(i int, sp SourceParams) (source, *collector.Exclusio
 		}
 		s.Label = sp.Label
 	default:
-		// Content without a path: only the content rules apply.
-		s = collector.Source{Type: t, Label: sp.Label}
-		s.Content, s.Redactions = collector.Redact(strings.ToValidUTF8(*sp.Content, "\uFFFD"))
+		// Content without a path: the collector cleans and redacts it as it
+		// does a tool's output (docs/design.md#rule-9).
+		s = collector.NewContent(t, sp.Label, *sp.Content)
 		if strings.TrimSpace(s.Content) == "" {
 			return source{}, &collector.Exclusion{Type: t, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
 		}
@@ -237,17 +231,9 @@ func (p *pipeline) explicit(i int, sp SourceParams) (source, *collector.Exclusio
 	return out, nil, nil
 }
 
-// lines converts a source's range to 1-based inclusive lines. An LSP range
-// (0-based) maps start.line → start.line+1 and end.line → end.line+1, as the
-// example of docs/design.md does (range 9:0–40:0 → lines 10–41).
-func lines(sp SourceParams) (int, int, error) {
-	if sp.Range != nil {
-		s, e := int(sp.Range.Start.Line)+1, int(sp.Range.End.Line)+1
-		if e < s {
-			return 0, 0, fmt.Errorf("end (line %d) is before start (line %d)", sp.Range.End.Line, sp.Range.Start.Line)
-		}
-		return s, e, nil
-	}
+// lines returns a source's 1-based inclusive range (0, 0 for the whole
+// file).
+func lines(sp Source) (int, int, error) {
 	if sp.StartLine > 0 {
 		e := sp.EndLine
 		if e == 0 {
@@ -275,28 +261,6 @@ func (p *pipeline) exclude(x collector.Exclusion) {
 		p.seenExcl[key] = true
 	}
 	p.excluded = append(p.excluded, Entry{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
-}
-
-// PathFromURI returns the absolute, cleaned local path of a file: URI. The
-// scheme is checked before the path is taken: other schemes (untitled:,
-// git:, https:), remote hosts and relative paths are errors. This is the one
-// URI → path helper of the project; the language server uses it too
-// (go.lsp.dev's uri.URI.Filename panics on non-file URIs).
-func PathFromURI(raw string) (string, error) {
-	u, err := url.Parse(raw)
-	if err != nil {
-		return "", fmt.Errorf("not a URI: %v", err)
-	}
-	if !strings.EqualFold(u.Scheme, "file") {
-		return "", fmt.Errorf("scheme %q is not supported; use a file: URI", u.Scheme)
-	}
-	if u.Host != "" && !strings.EqualFold(u.Host, "localhost") {
-		return "", fmt.Errorf("file: URI with a remote host %q", u.Host)
-	}
-	if u.Path == "" || !strings.HasPrefix(u.Path, "/") {
-		return "", fmt.Errorf("the file: URI has no absolute path")
-	}
-	return filepath.Clean(filepath.FromSlash(u.Path)), nil
 }
 
 // checkGlobs validates the globs of Request.Include.

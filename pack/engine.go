@@ -274,41 +274,18 @@ func (p *pipeline) resolve() error {
 		return err
 	}
 	cfg := p.e.cfg
-	b := cfg.Context.Budget
-	total, sys, resp, cats := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve, b.Categories
+	b := p.req.Budget.Apply(cfg.Context.Budget)
+	total, sys, resp := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve
 	p.redistribute = b.Redistribute
-	if rb := p.req.Budget; rb != nil {
-		if rb.TotalTokens != nil {
-			total = *rb.TotalTokens
-		}
-		if rb.SystemReserve != nil {
-			sys = *rb.SystemReserve
-		}
-		if rb.ResponseReserve != nil {
-			resp = *rb.ResponseReserve
-		}
-		if rb.Categories != nil {
-			cats = rb.Categories
-		}
-		if rb.Redistribute != nil {
-			p.redistribute = *rb.Redistribute
-		}
-	}
-	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), cats)
+	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), b.Categories)
 	if err != nil {
 		var be *budget.Error
 		if !errors.As(err, &be) {
 			return err
 		}
 		pr := be.Problems[0]
-		field := map[string]string{
-			"context.budget.total_tokens":          "budget.totalTokens",
-			"context.budget.system_prompt_reserve": "budget.systemReserve",
-			"context.budget.response_reserve":      "budget.responseReserve",
-		}[pr.Key]
-		if field == "" {
-			field = "budget." + strings.TrimPrefix(pr.Key, "context.budget.")
-		}
+		// The request's field has the editor setting's name (acode.budget.x).
+		field := strings.TrimPrefix(config.SettingName(pr.Key), "acode.")
 		msg := fmt.Sprintf("%s = %s: %s; %s", field, pr.Value, pr.Rule, pr.Fix)
 		if int64(total)-int64(sys)-int64(resp) <= 0 && total > 0 && sys >= 0 && resp >= 0 {
 			return &Error{Code: errcode.Budget, Message: "no budget available: " + msg, Data: map[string]any{"available": int64(total) - int64(sys) - int64(resp)}}

@@ -39,7 +39,7 @@ func TestHostilePathsAreEscaped(t *testing.T) {
 	tool := "--- FAIL: TestX\n"
 	for _, format := range []string{"markdown", "xml"} {
 		t.Run(format, func(t *testing.T) {
-			req := Request{Format: format, Sources: []SourceParams{{Type: "tool_result", Label: label, Content: &tool}}}
+			req := Request{Format: format, Sources: []Source{{Type: "tool_result", Label: label, Content: &tool}}}
 			res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
 			checkInvariants(t, res)
 			for _, x := range res.Excluded {

@@ -97,7 +97,7 @@ func TestFileFirstUnchangedWhenAllFit(t *testing.T) {
 		t.Run(tt.name, func(t *testing.T) {
 			root := fileFirstTree(t, tt.files)
 			total := tt.budget
-			req := Request{Query: "why does checkout fail for empty carts", Budget: &BudgetParams{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
+			req := Request{Query: "why does checkout fail for empty carts", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
 			got := packTree(t, root, req, nil, nil)
 			want := packTree(t, root, req, []string{featFileFirst}, nil)
 			if diff := cmp.Diff(jsonOf(t, want), jsonOf(t, got)); diff != "" {
@@ -119,7 +119,7 @@ func TestFileFirstUnchangedWhenAllFit(t *testing.T) {
 func TestFileFirstCut(t *testing.T) {
 	root := fileFirstTree(t, 200)
 	total := 1000
-	req := Request{Query: "why does checkout fail for empty carts", Budget: &BudgetParams{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
+	req := Request{Query: "why does checkout fail for empty carts", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
 	res := packTree(t, root, req, nil, nil)
 	checkInvariants(t, res)
 	s := res.Stats
@@ -234,7 +234,7 @@ func (m *memIndex) Forget(abs string) {}
 func TestFileFirstIndex(t *testing.T) {
 	root := fileFirstTree(t, 120)
 	total := 1000
-	req := Request{Query: "why does checkout fail for empty carts", Budget: &BudgetParams{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
+	req := Request{Query: "why does checkout fail for empty carts", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
 	want := jsonOf(t, packTree(t, root, req, nil, nil))
 	idx := newMemIndex()
 	first := packTree(t, root, req, nil, idx)

@@ -130,7 +130,7 @@ func TestFormatParam(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			req := tt.req
-			req.Sources = []SourceParams{{Type: "tool_result", Label: "x", Content: &content}}
+			req.Sources = []Source{{Type: "tool_result", Label: "x", Content: &content}}
 			_, err := NewEngine(config.Default(), nil).Pack(t.Context(), req, nil, nil)
 			var pe *ParamError
 			if !errors.As(err, &pe) || pe.Field != "format" {

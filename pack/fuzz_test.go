@@ -88,7 +88,7 @@ func FuzzPackInvariants(f *testing.F) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		req := Request{Query: query, Paths: []string{root}, Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
+		req := Request{Query: query, Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
 		if xmlFormat {
 			req.Format = FormatXML
 		}
@@ -107,7 +107,7 @@ func FuzzPackInvariants(f *testing.F) {
 				ls := strings.SplitAfter(string(data), "\n")
 				a := int(uint64(seed)>>1) % len(ls)
 				text := strings.Join(ls[a:], "")
-				req.Sources = append(req.Sources, SourceParams{Type: "tool_result", Label: "cat f0.go", Content: &text})
+				req.Sources = append(req.Sources, Source{Type: "tool_result", Label: "cat f0.go", Content: &text})
 			}
 		}
 		res, err := NewEngine(cfg, ws).Pack(context.Background(), req, nil, nil)
@@ -140,7 +140,7 @@ func TestUsesBudget(t *testing.T) {
 		t.Run(fmt.Sprint(total), func(t *testing.T) {
 			sys, resp := 0, 0
 			req := Request{Query: "how are cookies parsed", Paths: []string{goroot},
-				Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
+				Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &sys, ResponseReserve: &resp}}
 			res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
 			if err != nil {
 				t.Fatal(err)

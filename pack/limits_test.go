@@ -40,11 +40,11 @@ func amplificationWorkspace(t testing.TB, n int) (*Engine, string) {
 
 // references makes n reference sources into path, 30-line ranges spread
 // over its lines.
-func references(path string, n, lines int) []SourceParams {
-	srcs := make([]SourceParams, n)
+func references(path string, n, lines int) []Source {
+	srcs := make([]Source, n)
 	for i := range srcs {
 		start := 1 + (i*7)%(lines-40)
-		srcs[i] = SourceParams{Type: "reference", URI: "file://" + filepath.ToSlash(path), StartLine: start, EndLine: start + 30}
+		srcs[i] = Source{Type: "reference", Path: path, StartLine: start, EndLine: start + 30}
 	}
 	return srcs
 }
@@ -56,7 +56,7 @@ func TestReferenceAmplification(t *testing.T) {
 	e, path := amplificationWorkspace(t, 2000)
 	total := 16000
 	zero := 0
-	req := Request{Query: "F42", Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+	req := Request{Query: "F42", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
 
 	req.Sources = references(path, 3000, 12000)
 	res, err := e.Pack(context.Background(), req, nil, nil)
@@ -99,17 +99,17 @@ func TestRequestLimits(t *testing.T) {
 	saved, savedWalk := limits, collector.MaxWalkBytes
 	t.Cleanup(func() { limits, collector.MaxWalkBytes = saved, savedWalk })
 	total := 16000
-	req := Request{Budget: &BudgetParams{TotalTokens: &total}}
+	req := Request{Budget: &config.BudgetOverrides{TotalTokens: &total}}
 	tests := []struct {
 		name  string
 		set   func()
-		srcs  []SourceParams
+		srcs  []Source
 		limit string
 	}{
 		{name: "bytes read", set: func() { limits.bytes = 1000 }, srcs: references(path, 2, 1000), limit: "maxBytesRead"},
-		{name: "inline content counts", set: func() { limits.bytes = 1000 }, srcs: []SourceParams{{Type: "tool_result", Label: "log", Content: ptr(strings.Repeat("line\n", 400))}}, limit: "maxBytesRead"},
+		{name: "inline content counts", set: func() { limits.bytes = 1000 }, srcs: []Source{{Type: "tool_result", Label: "log", Content: ptr(strings.Repeat("line\n", 400))}}, limit: "maxBytesRead"},
 		{name: "walk", set: func() { collector.MaxWalkBytes = 1000 }, srcs: nil, limit: "maxBytesRead"},
-		{name: "candidates", set: func() { limits.candidates = 3 }, srcs: []SourceParams{{Type: "open_file", URI: "file://" + filepath.ToSlash(path)}}, limit: "maxCandidates"},
+		{name: "candidates", set: func() { limits.candidates = 3 }, srcs: []Source{{Type: "open_file", Path: path}}, limit: "maxCandidates"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -138,7 +138,7 @@ func BenchmarkReferencesOneFile(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			e, path := amplificationWorkspace(b, 2000)
 			total := 16000
-			req := Request{Query: "F42", Budget: &BudgetParams{TotalTokens: &total}, Sources: references(path, n, 12000)}
+			req := Request{Query: "F42", Budget: &config.BudgetOverrides{TotalTokens: &total}, Sources: references(path, n, 12000)}
 			b.ReportAllocs()
 			for i := 0; i < b.N; i++ {
 				if _, err := e.Pack(context.Background(), req, nil, nil); err != nil {

@@ -54,7 +54,7 @@ func TestPackHoldsBudgetForEveryModelFamily(t *testing.T) {
 		for _, total := range []int{400, 1500, 6000} {
 			total := total
 			req := Request{Query: "checkout fails for empty carts", Model: m.model, Paths: []string{root},
-				Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+				Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
 			res, err := e.Pack(context.Background(), req, nil, nil)
 			if err != nil {
 				t.Fatalf("%s, budget %d: %v", m.model, total, err)

@@ -6,6 +6,8 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/acode-lsp/acode-lsp/config"
 )
 
 // TestOutlineOfAFileThatDoesNotFit packs a workspace whose most relevant
@@ -37,11 +39,11 @@ func TestOutlineOfAFileThatDoesNotFit(t *testing.T) {
 		t.Run(format, func(t *testing.T) {
 			total, zero := 700, 0
 			// Each function of checkout.py is one ~900-token chunk: none fits.
-			req := Request{Format: format, Budget: &BudgetParams{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
-				Sources: []SourceParams{
-					{Type: "reference", URI: "file:///ws/checkout.py", Relevance: rel(0.9)},
-					{Type: "reference", URI: "file:///ws/util.py", Relevance: rel(0.5)},
-					{Type: "reference", URI: "file:///ws/names.py", Relevance: rel(0.4)},
+			req := Request{Format: format, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
+				Sources: []Source{
+					{Type: "reference", Path: "checkout.py", Relevance: rel(0.9)},
+					{Type: "reference", Path: "util.py", Relevance: rel(0.5)},
+					{Type: "reference", Path: "names.py", Relevance: rel(0.4)},
 				}}
 			res := packDir(t, root, caseArgs{Request: req})
 			checkInvariants(t, res)

@@ -19,7 +19,10 @@ import (
 // fixedTime is the mtime of every test file, so recency is reproducible.
 var fixedTime = time.Date(2026, 11, 22, 10, 0, 0, 0, time.UTC)
 
-// caseArgs is the args.json section of a golden case.
+// caseArgs is the args.json section of a golden case. Its request is a
+// pack.Request in JSON (field names match without regard to case: "query",
+// "sources", "startLine"); a source's relative path is under the
+// workspace root.
 type caseArgs struct {
 	Request Request  `json:"request"`
 	Paths   []string `json:"paths"`
@@ -79,20 +82,23 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 		req.Paths = append(req.Paths, filepath.Join(root, p))
 	}
 	for i := range req.Sources {
-		if u := req.Sources[i].URI; strings.HasPrefix(u, "file:///ws/") {
-			req.Sources[i].URI = "file://" + filepath.ToSlash(root) + "/" + strings.TrimPrefix(u, "file:///ws/")
+		if p := req.Sources[i].Path; p != "" && !filepath.IsAbs(p) {
+			req.Sources[i].Path = filepath.Join(root, p)
 		}
 	}
 	var open []OpenDoc
+	docs := overlay{}
 	for i, p := range args.Open {
 		abs := filepath.Join(root, p)
 		data, err := os.ReadFile(abs)
 		if err != nil {
 			t.Fatal(err)
 		}
-		open = append(open, OpenDoc{AbsPath: abs, Text: string(data), Modified: fixedTime.Add(time.Duration(i) * time.Minute)})
+		d := OpenDoc{AbsPath: abs, Modified: fixedTime.Add(time.Duration(i) * time.Minute)}
+		open = append(open, d)
+		docs[abs] = overlayDoc{text: string(data), modified: d.Modified}
 	}
-	ws, err := collector.New(collector.Options{Roots: []string{root}, Exclude: cfg.Context.Exclude, Overlay: overlay(open)})
+	ws, err := collector.New(collector.Options{Roots: []string{root}, Exclude: cfg.Context.Exclude, Overlay: docs})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -103,15 +109,18 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 	return res
 }
 
-type overlay []OpenDoc
+// overlay is the editor's open documents as the collector sees them, by
+// absolute path.
+type overlay map[string]overlayDoc
+
+type overlayDoc struct {
+	text     string
+	modified time.Time
+}
 
 func (o overlay) Open(abs string) (string, time.Time, bool) {
-	for _, d := range o {
-		if d.AbsPath == abs {
-			return d.Text, d.Modified, true
-		}
-	}
-	return "", time.Time{}, false
+	d, ok := o[abs]
+	return d.text, d.modified, ok
 }
 
 // summary is a stable text form of a result without the content.

@@ -167,7 +167,7 @@ func TestRecencyFromActivityOnly(t *testing.T) {
 			t.Errorf("walked %s: score %v, want %v (no recency from a file time)", it.Path, it.Score, want)
 		}
 	}
-	open := []OpenDoc{{AbsPath: filepath.Join(dir, "old.go"), Text: "package x\n\nfunc F() {}\n", Modified: time.Now()}}
+	open := []OpenDoc{{AbsPath: filepath.Join(dir, "old.go"), Modified: time.Now()}}
 	res, err = e.Pack(context.Background(), Request{}, open, nil)
 	if err != nil {
 		t.Fatal(err)

@@ -4,86 +4,85 @@ import (
 	"fmt"
 	"time"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
-// Request is the params object of acode/packContext.
+// Request is what one pack is asked for, in the pipeline's own terms:
+// files by path and lines 1-based. It is no wire type: each front end
+// converts its own params into it and reports what does not convert in its
+// own words — the language server's acode/packContext
+// (lsp/pack_context.go) and the MCP tool pack_context (mcp/pack_context.go)
+// through internal/wire (file: URIs, 0-based LSP ranges), the command line
+// from its flags (cmd/acode-lsp/pack.go).
 type Request struct {
-	Query    string `json:"query,omitempty"`
-	Model    string `json:"model,omitempty"`
-	Encoding string `json:"encoding,omitempty"`
+	// Query is the task the chunks are ranked against (may be empty).
+	Query string
+	// Model and Encoding name the tokenizer (the encoding wins); empty
+	// means the configured one.
+	Model    string
+	Encoding string
 	// Budget overrides the configured budget for this pack.
-	Budget *BudgetParams `json:"budget,omitempty"`
+	Budget *config.BudgetOverrides
 	// IncludeOpenFiles packs the documents open in the editor as open_file
 	// sources; nil means true.
-	IncludeOpenFiles *bool          `json:"includeOpenFiles,omitempty"`
-	Search           *SearchParams  `json:"search,omitempty"`
-	Sources          []SourceParams `json:"sources,omitempty"`
+	IncludeOpenFiles *bool
+	Search           *Search
+	Sources          []Source
 	// Template is an optional Go text/template for the output (an
 	// acode-lsp extension; see docs/ranking.md "Format").
-	Template string `json:"template,omitempty"`
+	Template string
 	// Format is "markdown" (the default when empty) or "xml" (docs/design.md rule
 	// 8): <file path="…" lines="…">…</file> and <tool label="…">…</tool>
 	// elements. It cannot be combined with Template.
-	Format string `json:"format,omitempty"`
-
+	Format string
 	// Paths are files or directories walked as open_file sources (the
-	// CLI's PATH arguments); not part of the JSON contract.
-	Paths []string `json:"-"`
+	// CLI's PATH arguments).
+	Paths []string
 	// Include are globs (slash-separated, relative to the workspace, "**"
 	// for any directories: "cart/**/*.go") that walked files must match;
-	// with Include and no Paths every root is walked. The MCP tool
-	// pack_context's "paths"; not part of the JSON contract of the LSP.
-	Include []string `json:"-"`
+	// with Include and no Paths every root is walked (the MCP tool
+	// pack_context's "paths").
+	Include []string
 }
 
-// BudgetParams overrides the budget of the configuration.
-type BudgetParams struct {
-	TotalTokens     *int           `json:"totalTokens,omitempty"`
-	SystemReserve   *int           `json:"systemReserve,omitempty"`
-	ResponseReserve *int           `json:"responseReserve,omitempty"`
-	Categories      map[string]int `json:"categories,omitempty"`
-	Redistribute    *bool          `json:"redistribute,omitempty"`
-}
-
-// SearchParams asks for a workspace search whose matches become
-// search_result sources.
-type SearchParams struct {
-	Pattern    string `json:"pattern"`
-	MaxResults int    `json:"maxResults,omitempty"`
+// Search asks for a workspace search whose matches become search_result
+// sources.
+type Search struct {
+	Pattern    string
+	MaxResults int
 	// Regex treats Pattern as an RE2 regular expression (default literal).
-	Regex bool `json:"regex,omitempty"`
+	Regex bool
 	// ContextLines around each match (default 5).
-	ContextLines *int `json:"contextLines,omitempty"`
+	ContextLines *int
 }
 
-// SourceParams is one explicit source.
-type SourceParams struct {
-	Type    string          `json:"type"`
-	Label   string          `json:"label,omitempty"`
-	Content *string         `json:"content,omitempty"`
-	URI     string          `json:"uri,omitempty"`
-	Range   *protocol.Range `json:"range,omitempty"`
+// Source is one explicit source: a tool result (Label, Content), or a file
+// by Path, with its Content when the client has it, optionally restricted
+// to lines StartLine..EndLine.
+type Source struct {
+	// Type is tool_result, open_file, search_result or reference.
+	Type    string
+	Label   string
+	Content *string
+	// Path is a file path, absolute or relative to the primary root.
+	Path string
+	// StartLine and EndLine are a 1-based inclusive range; 0 for the whole
+	// file, an EndLine of 0 for the StartLine alone.
+	StartLine, EndLine int
 	// Relevance in [0,1], used instead of the lexical relevance.
-	Relevance *float64   `json:"relevance,omitempty"`
-	Timestamp *time.Time `json:"timestamp,omitempty"`
-
-	// Path is a file path (absolute or relative to the primary root) used
-	// instead of URI by the CLI; not part of the JSON contract.
-	Path string `json:"-"`
-	// StartLine/EndLine are a 1-based inclusive range used by the CLI
-	// instead of Range; not part of the JSON contract.
-	StartLine, EndLine int `json:"-"`
+	Relevance *float64
+	// Timestamp is a time of the user's activity (gives recency).
+	Timestamp *time.Time
 }
 
-// OpenDoc is a document open in the editor.
+// OpenDoc is a document open in the editor. Its text reaches the pipeline
+// through the workspace's overlay (collector.Options.Overlay), the one
+// channel for open documents, so it is not repeated here.
 type OpenDoc struct {
 	AbsPath  string
-	Text     string
 	Version  int32
 	Modified time.Time
 }

@@ -9,8 +9,6 @@ import (
 	"strings"
 	"testing"
 
-	"go.lsp.dev/protocol"
-
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
@@ -33,19 +31,18 @@ func TestRequestErrors(t *testing.T) {
 		field string       // ParamError field, or
 		code  errcode.Code // Error code
 	}{
-		{"bad type", Request{Sources: []SourceParams{{Type: "file", Content: strp("x")}}}, "sources[0].type", ""},
-		{"tool result without content", Request{Sources: []SourceParams{{Type: "tool_result", Label: "t"}}}, "sources[0].content", ""},
-		{"reference without uri or content", Request{Sources: []SourceParams{{Type: "reference"}}}, "sources[0].uri", ""},
-		{"non-file uri", Request{Sources: []SourceParams{{Type: "reference", URI: "https://example.com/a.go"}}}, "sources[0].uri", ""},
-		{"relevance out of range", Request{Sources: []SourceParams{{Type: "reference", Content: strp("x"), Relevance: func() *float64 { f := 1.5; return &f }()}}}, "sources[0].relevance", ""},
-		{"backwards range", Request{Sources: []SourceParams{{Type: "reference", URI: "file://" + root + "/a.go", Range: &protocol.Range{Start: protocol.Position{Line: 5}, End: protocol.Position{Line: 2}}}}}, "sources[0].range", ""},
-		{"unknown encoding", Request{Encoding: "gpt2000", Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "encoding", ""},
-		{"negative reserve", Request{Budget: &BudgetParams{SystemReserve: intp(-1)}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
-		{"categories sum", Request{Budget: &BudgetParams{Categories: map[string]int{"open_files": 50}}, Sources: []SourceParams{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
-		{"empty search pattern", Request{Search: &SearchParams{Pattern: " ", MaxResults: 3}}, "search.pattern", ""},
-		{"no budget available", Request{Budget: &BudgetParams{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", errcode.Budget},
+		{"bad type", Request{Sources: []Source{{Type: "file", Content: strp("x")}}}, "sources[0].type", ""},
+		{"tool result without content", Request{Sources: []Source{{Type: "tool_result", Label: "t"}}}, "sources[0].content", ""},
+		{"reference without uri or content", Request{Sources: []Source{{Type: "reference"}}}, "sources[0].uri", ""},
+		{"relevance out of range", Request{Sources: []Source{{Type: "reference", Content: strp("x"), Relevance: func() *float64 { f := 1.5; return &f }()}}}, "sources[0].relevance", ""},
+		{"backwards range", Request{Sources: []Source{{Type: "reference", Path: filepath.Join(root, "a.go"), StartLine: 6, EndLine: 3}}}, "sources[0].range", ""},
+		{"unknown encoding", Request{Encoding: "gpt2000", Sources: []Source{{Type: "tool_result", Content: strp("x")}}}, "encoding", ""},
+		{"negative reserve", Request{Budget: &config.BudgetOverrides{SystemReserve: intp(-1)}, Sources: []Source{{Type: "tool_result", Content: strp("x")}}}, "budget.systemReserve", ""},
+		{"categories sum", Request{Budget: &config.BudgetOverrides{Categories: map[string]int{"open_files": 50}}, Sources: []Source{{Type: "tool_result", Content: strp("x")}}}, "budget.categories", ""},
+		{"empty search pattern", Request{Search: &Search{Pattern: " ", MaxResults: 3}}, "search.pattern", ""},
+		{"no budget available", Request{Budget: &config.BudgetOverrides{TotalTokens: intp(1000), SystemReserve: intp(500), ResponseReserve: intp(500)}}, "", errcode.Budget},
 		{"nothing to pack", Request{IncludeOpenFiles: &no}, "", errcode.NoContent},
-		{"everything excluded", Request{Sources: []SourceParams{{Type: "reference", URI: "file:///etc/passwd"}}}, "", errcode.NoContent},
+		{"everything excluded", Request{Sources: []Source{{Type: "reference", Path: "/etc/passwd"}}}, "", errcode.NoContent},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -82,23 +79,22 @@ func TestExplicitSources(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	uri := func(p string) string { return "file://" + filepath.ToSlash(p) }
-	req := Request{Sources: []SourceParams{
-		{Type: "reference", URI: uri(filepath.Join(root, "cart", "service.go")), Range: &protocol.Range{Start: protocol.Position{Line: 9}, End: protocol.Position{Line: 40}}},
-		{Type: "reference", URI: uri(filepath.Join(outside, "x.go"))},
-		{Type: "reference", URI: uri(filepath.Join(root, "link.go"))},
-		{Type: "open_file", URI: uri(filepath.Join(root, ".env"))},
-		{Type: "open_file", URI: uri(filepath.Join(root, ".env.local")), Content: strp("TOKEN=1\n")},
-		{Type: "search_result", URI: uri(filepath.Join(outside, "y.go")), Content: strp("package y\n")},
+	req := Request{Sources: []Source{
+		{Type: "reference", Path: filepath.Join(root, "cart", "service.go"), StartLine: 10, EndLine: 41},
+		{Type: "reference", Path: filepath.Join(outside, "x.go")},
+		{Type: "reference", Path: filepath.Join(root, "link.go")},
+		{Type: "open_file", Path: filepath.Join(root, ".env")},
+		{Type: "open_file", Path: filepath.Join(root, ".env.local"), Content: strp("TOKEN=1\n")},
+		{Type: "search_result", Path: filepath.Join(outside, "y.go"), Content: strp("package y\n")},
 		{Type: "tool_result", Label: "go vet", Content: strp("")},
-		{Type: "reference", URI: uri(filepath.Join(root, "build.log")), Content: strp("ignored even when sent with its content\n")},
+		{Type: "reference", Path: filepath.Join(root, "build.log"), Content: strp("ignored even when sent with its content\n")},
 	}}
 	res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(res.Included) != 1 || res.Included[0].StartLine != 10 || res.Included[0].EndLine != 41 || res.Included[0].Path != "cart/service.go" {
-		t.Errorf("included = %+v, want cart/service.go lines 10-41 (range 9:0-40:0, as docs/design.md's example)", res.Included)
+		t.Errorf("included = %+v, want cart/service.go lines 10-41", res.Included)
 	}
 	got := map[string]string{}
 	for _, x := range res.Excluded {
@@ -122,10 +118,10 @@ func TestSnippetAndExcludedJSON(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	req := Request{Sources: []SourceParams{
+	req := Request{Sources: []Source{
 		{Type: "reference", Label: "checkout snippet", Content: strp("func Checkout() {}\n")},
 		{Type: "tool_result", Label: "go test", Content: strp("ok\n")},
-		{Type: "open_file", URI: "file://" + filepath.ToSlash(filepath.Join(root, ".env"))},
+		{Type: "open_file", Path: filepath.Join(root, ".env")},
 	}}
 	res, err := NewEngine(config.Default(), ws).Pack(context.Background(), req, nil, nil)
 	if err != nil {
@@ -146,5 +142,23 @@ func TestSnippetAndExcludedJSON(t *testing.T) {
 	data, _ = json.Marshal(res.Included)
 	if !strings.Contains(string(data), `"startLine":1`) {
 		t.Errorf("included items carry 1-based lines: %s", data)
+	}
+}
+
+// A source given with content and no path goes through the collector like
+// a tool's output: escape sequences and control bytes dropped, secrets
+// redacted, the label on one line.
+func TestSnippetIsCleanedByTheCollector(t *testing.T) {
+	secret := "sk-proj-" + strings.Repeat("a1B2", 12)
+	req := Request{Sources: []Source{{Type: "reference", Label: "checkout\nsnippet", Content: strp("\x1b[1mfunc Checkout() {}\x1b[0m\x00\nconst key = \"" + secret + "\"\n")}}}
+	res, err := NewEngine(config.Default(), nil).Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(res.Content, "\x1b\x00") || strings.Contains(res.Content, secret) {
+		t.Errorf("snippet not cleaned and redacted:\n%q", res.Content)
+	}
+	if !strings.Contains(res.Content, "## Snippet: checkout snippet\n") || !strings.Contains(res.Content, "func Checkout() {}\n") {
+		t.Errorf("snippet header or code missing:\n%s", res.Content)
 	}
 }

@@ -41,7 +41,7 @@ func TestToolResultHoldingAFile(t *testing.T) {
 				t.Fatal(err)
 			}
 			tool := tt.tool
-			req := Request{Query: "checkout fails for empty carts", Sources: []SourceParams{{Type: "tool_result", Label: "cat cart/service.go", Content: &tool}}}
+			req := Request{Query: "checkout fails for empty carts", Sources: []Source{{Type: "tool_result", Label: "cat cart/service.go", Content: &tool}}}
 			res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
 			checkInvariants(t, res)
 			if n := strings.Count(res.Content, "func (s *Service) Checkout("); n != 1 {

@@ -13,6 +13,7 @@ import (
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -135,7 +136,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
 	if flagSet(fs, "budget") || flagSet(fs, "system-reserve") || flagSet(fs, "response-reserve") {
-		req.Budget = &pack.BudgetParams{}
+		req.Budget = &config.BudgetOverrides{}
 		if flagSet(fs, "budget") {
 			req.Budget.TotalTokens = total
 		}
@@ -147,7 +148,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 	}
 	if *search != "" {
-		req.Search = &pack.SearchParams{Pattern: *search, Regex: *regex}
+		req.Search = &pack.Search{Pattern: *search, Regex: *regex}
 	}
 	for _, f := range toolResults {
 		text, err := readCounted(ctx, f, stdin, defaultCountCap)
@@ -158,7 +159,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		if f == "-" {
 			label = "stdin"
 		}
-		req.Sources = append(req.Sources, pack.SourceParams{Type: "tool_result", Label: label, Content: &text})
+		req.Sources = append(req.Sources, pack.Source{Type: "tool_result", Label: label, Content: &text})
 	}
 	for _, r := range refs {
 		path, s, e, err := collector.ParseReference(r)
@@ -173,7 +174,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			return flagError(stderr, "pack", "reference", r, path+" is a directory; name a file (PATH[:START-END])")
 		}
 		abs, _ := filepath.Abs(path)
-		req.Sources = append(req.Sources, pack.SourceParams{Type: "reference", Path: abs, StartLine: s, EndLine: e})
+		req.Sources = append(req.Sources, pack.Source{Type: "reference", Path: abs, StartLine: s, EndLine: e})
 	}
 	req.Format = *format
 	if *tmplPath != "" {

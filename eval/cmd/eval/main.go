@@ -271,7 +271,7 @@ func explain(ctx context.Context, args []string) error {
 		}
 		zero := 0
 		res, err := eng.Pack(ctx, pack.Request{Query: c.Query, Encoding: eval.Encoding, Paths: []string{dir},
-			Budget: &pack.BudgetParams{TotalTokens: budget, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
+			Budget: &config.BudgetOverrides{TotalTokens: budget, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
 		if err != nil {
 			return err
 		}
