@@ -18,11 +18,19 @@ var ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:
 // redacted. The label is cleaned the same way and put on one line, since it
 // becomes a header ("## Tool: go test ./cart").
 func NewToolResult(label, content string) Source {
+	return NewContent(ToolResult, label, content)
+}
+
+// NewContent makes a source of type t from text given without a file (a
+// tool's output, a snippet an editor sent): every input that has no path
+// comes in through here and is cleaned and redacted as [NewToolResult]
+// says, label included.
+func NewContent(t SourceType, label, content string) Source {
 	content = cleanOutput(content)
 	content, n := Redact(content)
 	label = strings.Join(strings.Fields(cleanOutput(label)), " ")
 	label, nl := Redact(label)
-	return Source{Type: ToolResult, Label: label, Content: content, Redactions: n + nl}
+	return Source{Type: t, Label: label, Content: content, Redactions: n + nl}
 }
 
 // cleanOutput repairs UTF-8 and drops escape sequences and control bytes.

@@ -211,3 +211,19 @@ func TestIsSecretPath(t *testing.T) {
 		})
 	}
 }
+
+func TestNewContentCleansLikeAToolResult(t *testing.T) {
+	raw := "\x1b[31mfunc F() {}\x1b[0m\x00\nkey := \"sk-proj-" + strings.Repeat("a1B2", 12) + "\"\n\xff"
+	label := "checkout\n  snippet\x07"
+	got := NewContent(Reference, label, raw)
+	want := NewToolResult(label, raw)
+	if got.Type != Reference || got.Content != want.Content || got.Label != want.Label || got.Redactions != want.Redactions {
+		t.Errorf("NewContent = %+v, want the content, label and redactions of NewToolResult %+v", got, want)
+	}
+	if strings.ContainsAny(got.Content, "\x1b\x00") || !strings.Contains(got.Content, "\uFFFD") || got.Label != "checkout snippet" {
+		t.Errorf("not cleaned: %q, label %q", got.Content, got.Label)
+	}
+	if got.Redactions == 0 || strings.Contains(got.Content, "sk-proj-") && !strings.Contains(got.Content, "[REDACTED]") {
+		t.Errorf("secret not redacted: %q", got.Content)
+	}
+}

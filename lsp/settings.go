@@ -73,7 +73,8 @@ func (c *configState) configPath() string {
 	if len(c.roots) == 0 {
 		return ""
 	}
-	return config.FilePath(c.roots[0])
+	path, _ := config.Discover(c.roots[0], false) // watched whether or not it exists
+	return path
 }
 
 // rootsCopy returns the workspace roots.

@@ -476,19 +476,40 @@ func TestWhatIfMappedStates(t *testing.T) {
 }
 
 // BenchmarkWhatIfRefreshes counts the workspace/codeLens/refresh requests
-// of a session of 50 keystrokes typing a comment at the end of a statement
-// in a function body, each applied and its what-if computation done before
-// the next (a typist slower than the debounce: the most computations).
+// of a session of 50 keystrokes in a function body (F2 of whatIfSrc(6),
+// the first function left out at 1,000 tokens), each applied and its
+// what-if computation done before the next (a typist slower than the
+// debounce: the most computations). "typing" types a comment at the end of
+// a statement (every key adds to the file's tokens, so the "+M to fit"
+// titles really change now and then); "replacing" overwrites a digit of
+// the statement with another (no title changes).
 func BenchmarkWhatIfRefreshes(b *testing.B) {
 	const typed = " // the running total of the items in this checkout, kept"
-	for i := 0; i < b.N; i++ {
-		c, s, u, text := whatIfSession(b)
-		col := len(strings.Split(text, "\n")[bodyLine])
-		mark := c.noteCount()
-		for k := 0; k < 50; k++ {
-			change(c, u, k+2, map[string]any{"range": rng(bodyLine, col+k, bodyLine, col+k), "text": typed[k : k+1]})
-			waitSettled(b, c, s)
-		}
-		b.ReportMetric(float64(refreshes(c, mark)), "refreshes/50keys")
+	sessions := []struct {
+		name string
+		key  func(line string, k int) map[string]any
+	}{
+		{"typing", func(line string, k int) map[string]any {
+			col := len(line) + k
+			return map[string]any{"range": rng(bodyLine, col, bodyLine, col), "text": typed[k : k+1]}
+		}},
+		{"replacing", func(line string, k int) map[string]any {
+			col := strings.Index(line, " * ") + 3
+			return map[string]any{"range": rng(bodyLine, col, bodyLine, col+1), "text": strconv.Itoa(7 + k%2)}
+		}},
+	}
+	for _, sess := range sessions {
+		b.Run(sess.name, func(b *testing.B) {
+			for i := 0; i < b.N; i++ {
+				c, s, u, text := whatIfSession(b)
+				line := strings.Split(text, "\n")[bodyLine]
+				mark := c.noteCount()
+				for k := 0; k < 50; k++ {
+					change(c, u, k+2, sess.key(line, k))
+					waitSettled(b, c, s)
+				}
+				b.ReportMetric(float64(refreshes(c, mark)), "refreshes/50keys")
+			}
+		})
 	}
 }

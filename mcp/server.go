@@ -335,24 +335,25 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 	if len(roots) == 0 {
 		roots = []string{s.opts.Root}
 	}
-	stamp := config.StampOf(config.FilePath(roots[0]))
+	path, _ := config.Discover(roots[0], false)
+	stamp := config.StampOf(path)
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e := s.env; e != nil && slices.Equal(e.roots, roots) && e.stamp == stamp {
 		return e
 	}
-	e := s.build(roots, stamp, log)
+	e := s.build(roots, path, stamp, log)
 	s.env = e
 	return e
 }
 
 // build makes the workspace state of roots.
-func (s *Server) build(roots []string, stamp config.Stamp, log *zap.Logger) *env {
+func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap.Logger) *env {
 	e := &env{roots: roots, stamp: stamp, cfg: config.Default(), tokenizers: s.tokenizers}
 	if stamp.Exists {
-		cfg, err := config.Load(config.FilePath(roots[0]))
+		cfg, err := config.Load(path)
 		if err != nil {
-			log.Warn("config rejected", zap.String("path", collector.EscapePath(config.FilePath(roots[0]))))
+			log.Warn("config rejected", zap.String("path", collector.EscapePath(path)))
 			e.cfgErr = err
 			return e
 		}

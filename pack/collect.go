@@ -208,9 +208,9 @@ func (p *pipeline) explicit(i int, sp Source) (source, *collector.Exclusion, err
 		}
 		s.Label = sp.Label
 	default:
-		// Content without a path: only the content rules apply.
-		s = collector.Source{Type: t, Label: sp.Label}
-		s.Content, s.Redactions = collector.Redact(strings.ToValidUTF8(*sp.Content, "\uFFFD"))
+		// Content without a path: the collector cleans and redacts it as it
+		// does a tool's output (docs/design.md#rule-9).
+		s = collector.NewContent(t, sp.Label, *sp.Content)
 		if strings.TrimSpace(s.Content) == "" {
 			return source{}, &collector.Exclusion{Type: t, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
 		}

@@ -144,3 +144,21 @@ func TestSnippetAndExcludedJSON(t *testing.T) {
 		t.Errorf("included items carry 1-based lines: %s", data)
 	}
 }
+
+// A source given with content and no path goes through the collector like
+// a tool's output: escape sequences and control bytes dropped, secrets
+// redacted, the label on one line.
+func TestSnippetIsCleanedByTheCollector(t *testing.T) {
+	secret := "sk-proj-" + strings.Repeat("a1B2", 12)
+	req := Request{Sources: []Source{{Type: "reference", Label: "checkout\nsnippet", Content: strp("\x1b[1mfunc Checkout() {}\x1b[0m\x00\nconst key = \"" + secret + "\"\n")}}}
+	res, err := NewEngine(config.Default(), nil).Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if strings.ContainsAny(res.Content, "\x1b\x00") || strings.Contains(res.Content, secret) {
+		t.Errorf("snippet not cleaned and redacted:\n%q", res.Content)
+	}
+	if !strings.Contains(res.Content, "## Snippet: checkout snippet\n") || !strings.Contains(res.Content, "func Checkout() {}\n") {
+		t.Errorf("snippet header or code missing:\n%s", res.Content)
+	}
+}

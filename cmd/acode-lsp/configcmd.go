@@ -208,17 +208,10 @@ func findConfig(start string) string {
 		dir = cwd()
 	}
 	dir, _ = filepath.Abs(dir)
-	for {
-		p := config.FilePath(dir)
-		if fi, err := os.Stat(p); err == nil && !fi.IsDir() {
-			return p
-		}
-		parent := filepath.Dir(dir)
-		if parent == dir {
-			return ""
-		}
-		dir = parent
+	if p, ok := config.Discover(dir, true); ok {
+		return p
 	}
+	return ""
 }
 
 func cwd() string {

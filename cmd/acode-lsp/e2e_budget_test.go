@@ -7,6 +7,7 @@ import (
 	"testing"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/internal/lsptest"
 	"github.com/google/go-cmp/cmp"
 )
 
@@ -83,20 +84,16 @@ func TestE2EBudgetNotification(t *testing.T) {
 
 	from = e.Mark()
 	changed := modelText + "\n// Later is added later.\nfunc Later() {}\n"
-	e.Notify("textDocument/didChange", map[string]any{
-		"textDocument":   map[string]any{"uri": fileURI(model), "version": 2},
-		"contentChanges": []any{map[string]any{"text": changed}},
-	})
+	e.Change(model, 2, lsptest.Change{Text: changed})
 	waitBudget(from, status(nSvc+count(t, "o200k_base", changed), 2))
 
 	from = e.Mark()
-	e.Notify("textDocument/didClose", map[string]any{"textDocument": map[string]any{"uri": fileURI(svc)}})
+	e.Close(svc)
 	waitBudget(from, status(count(t, "o200k_base", changed), 1))
 
 	// A configuration change is announced too.
 	from = e.Mark()
-	e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"acode": map[string]any{
-		"model": "gpt-4", "budget": map[string]any{"totalTokens": 50000}}}})
+	e.Settings(map[string]any{"acode": map[string]any{"model": "gpt-4", "budget": map[string]any{"totalTokens": 50000}}})
 	raw := waitNote(e, from, "acode/budget", func(p json.RawMessage) bool {
 		var b budgetStatus
 		return json.Unmarshal(p, &b) == nil && b.Total == 50000
@@ -148,8 +145,8 @@ func TestE2EBudgetLevels(t *testing.T) {
 			if got := levelOf(n, tt.available); got != tt.level {
 				t.Fatalf("test table: %d of %d is %s, not %s", n, tt.available, got, tt.level)
 			}
-			e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"acode": map[string]any{
-				"budget": map[string]any{"totalTokens": tt.available, "systemReserve": 0, "responseReserve": 0}}}})
+			e.Settings(map[string]any{"acode": map[string]any{
+				"budget": map[string]any{"totalTokens": tt.available, "systemReserve": 0, "responseReserve": 0}}})
 			var raw json.RawMessage
 			e.Result("acode/budgetStatus", nil, &raw)
 			want := budgetStatus{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: tt.available, Available: tt.available,

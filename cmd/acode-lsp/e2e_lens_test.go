@@ -140,13 +140,7 @@ func TestE2ECodeLens(t *testing.T) {
 		nLines := strings.Count(text, "\n")
 		added := "\n// Extra is new: 😀 price.\nfunc Extra() int { return 42 }\n"
 		text += added
-		e.Notify("textDocument/didChange", map[string]any{
-			"textDocument": map[string]any{"uri": fileURI(path), "version": 2},
-			"contentChanges": []any{map[string]any{
-				"range": map[string]any{"start": map[string]any{"line": nLines, "character": 0}, "end": map[string]any{"line": nLines, "character": 0}},
-				"text":  added,
-			}},
-		})
+		e.Change(path, 2, lsptest.Edit(lsptest.Range{Start: lsptest.Position{Line: nLines}, End: lsptest.Position{Line: nLines}}, added))
 		if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), lenses(e, path)); diff != "" {
 			t.Errorf("after an insertion (-want +got):\n%s", diff)
 		}
@@ -155,23 +149,15 @@ func TestE2ECodeLens(t *testing.T) {
 		line := nLines + 1 // "// Extra is new: 😀 price."
 		col := len([]rune("// Extra is new: ")) + 2 + 1
 		text = strings.Replace(text, "😀 price.", "😀 total price of everything in the cart.", 1)
-		e.Notify("textDocument/didChange", map[string]any{
-			"textDocument": map[string]any{"uri": fileURI(path), "version": 3},
-			"contentChanges": []any{map[string]any{
-				"range": map[string]any{"start": map[string]any{"line": line, "character": col}, "end": map[string]any{"line": line, "character": col + len("price.")}},
-				"text":  "total price of everything in the cart.",
-			}},
-		})
+		e.Change(path, 3, lsptest.Edit(lsptest.Range{Start: lsptest.Position{Line: line, Character: col}, End: lsptest.Position{Line: line, Character: col + len("price.")}},
+			"total price of everything in the cart."))
 		if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), lenses(e, path)); diff != "" {
 			t.Errorf("after an edit behind an emoji (-want +got):\n%s", diff)
 		}
 
 		// A full-text change (no range) replaces the document.
 		text = "package cart\n\n// Only is all that is left.\nfunc Only() {}\n"
-		e.Notify("textDocument/didChange", map[string]any{
-			"textDocument":   map[string]any{"uri": fileURI(path), "version": 4},
-			"contentChanges": []any{map[string]any{"text": text}},
-		})
+		e.Change(path, 4, lsptest.Change{Text: text})
 		if diff := cmp.Diff(wantLenses(text, 12000, exact, ""), lenses(e, path)); diff != "" {
 			t.Errorf("after a full change (-want +got):\n%s", diff)
 		}

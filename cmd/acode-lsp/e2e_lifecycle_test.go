@@ -43,8 +43,7 @@ func TestE2EStdoutIsProtocolOnly(t *testing.T) {
 		t.Errorf("malformed JSON answered %+v, want -32700", m.Error)
 	}
 	from := e.Mark()
-	e.Notify("workspace/didChangeConfiguration", map[string]any{"settings": map[string]any{"acode": map[string]any{
-		"budget": map[string]any{"totalTokens": -5}}}})
+	e.Settings(map[string]any{"acode": map[string]any{"budget": map[string]any{"totalTokens": -5}}})
 	msg := waitNote(e, from, "window/showMessage", nil)
 	if !strings.Contains(string(msg), "totalTokens") && !strings.Contains(string(msg), "total_tokens") {
 		t.Errorf("window/showMessage %s does not name the setting", msg)
@@ -88,9 +87,9 @@ func TestE2ECancelRequest(t *testing.T) {
 	// A count of 8 MB takes long enough that it is still in flight when
 	// its cancellation, sent right behind it, arrives.
 	numeric := e.Send(1001, "acode/countTokens", map[string]any{"text": bigText(1, 8<<20)})
-	e.Notify("$/cancelRequest", map[string]any{"id": 1001})
+	e.Cancel(1001)
 	str := e.Send("req-b", "acode/countTokens", map[string]any{"text": bigText(2, 8<<20)})
-	e.Notify("$/cancelRequest", map[string]any{"id": "req-b"})
+	e.Cancel("req-b")
 	for _, id := range []string{numeric, str} {
 		m := e.Await(id)
 		if m.Error == nil || m.Error.Code != -32800 {
