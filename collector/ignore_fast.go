@@ -6,23 +6,29 @@ import "strings"
 // lines have, matched with string comparisons instead of the library's
 // regular expression: a name ("node_modules", "\#notes"), "*.ext",
 // "prefix*", an anchored path without wildcards ("/dist", "docs/build"),
-// and such a path followed by "/**". Every other line (other wildcards,
-// brackets, "**" elsewhere) goes to go-gitignore, through libPattern and
+// and such a path followed by "/**"; and, matched by a small wildmatch,
+// globs with "*", "?" and brackets inside segments ("*.[oa]", "bin/*",
+// "/test/*/backup/", "**/generated"). The rest ("**" in the middle,
+// "[:alpha:]", ...) goes to go-gitignore, through libPattern and
 // selfMatch. Matching 100,000 paths against a few hundred rules is
 // otherwise mostly spent in regexp (docs/benchmarks.md "Cold path").
 type fastGlob struct {
 	kind    uint8 // 0: not fast
 	lit     string
+	nseg    int // glob kinds: the number of "/"-separated segments of lit
 	dirOnly bool
 }
 
 // Kinds of fastGlob.
 const (
-	fastName   uint8 = 1 + iota // the last path element equals lit
-	fastSuffix                  // the last path element ends with lit ("*" + lit)
-	fastPrefix                  // the last path element starts with lit (lit + "*")
-	fastPath                    // the path relative to the ignore file's directory equals lit
-	fastInside                  // the path lies inside lit (lit + "/**"; with dirOnly, "/**/")
+	fastName     uint8 = 1 + iota // the last path element equals lit
+	fastSuffix                    // the last path element ends with lit ("*" + lit)
+	fastPrefix                    // the last path element starts with lit (lit + "*")
+	fastPath                      // the path relative to the ignore file's directory equals lit
+	fastInside                    // the path lies inside lit (lit + "/**"; with dirOnly, "/**/")
+	fastBaseGlob                  // the last path element matches the one-segment glob lit
+	fastPathGlob                  // the path's segments match lit's, one for one
+	fastTailGlob                  // the path's last nseg segments match lit's ("**/" + lit)
 )
 
 // compileFast returns the fast form of a gitignore line, or a zero
@@ -32,6 +38,15 @@ const (
 // directories only, a leading or middle "/" anchors, a backslash makes the
 // next character literal.
 func compileFast(line string) fastGlob {
+	if g := compileLiteral(line); g.kind != 0 {
+		return g
+	}
+	return compileGlob(line)
+}
+
+// compileLiteral returns the fast form of a line whose only wildcard is a
+// single leading or trailing star of an unanchored name, or a zero fastGlob.
+func compileLiteral(line string) fastGlob {
 	line = strings.TrimSuffix(line, "\r")
 	if line == "" || line[0] == '#' {
 		return fastGlob{}
@@ -118,8 +133,198 @@ func (g *fastGlob) match(rel string, isDir bool) bool {
 		return strings.HasSuffix(base, g.lit)
 	case fastPrefix:
 		return strings.HasPrefix(base, g.lit)
+	case fastBaseGlob:
+		return globSeg(g.lit, base)
+	case fastPathGlob:
+		return strings.Count(rel, "/") == g.nseg-1 && globSegs(g.lit, rel)
+	case fastTailGlob:
+		// Start at the nseg-th slash from the end (or the path's start).
+		i := len(rel)
+		for n := 0; n < g.nseg; n++ {
+			if i < 0 {
+				return false
+			}
+			i = strings.LastIndexByte(rel[:i], '/')
+		}
+		return globSegs(g.lit, rel[i+1:])
 	}
 	return false
+}
+
+// compileGlob returns the fast form of a line made of "/"-separated
+// segments with the wildcards "*", "?" and simple bracket expressions
+// ("[abc]", "[a-z]", "[!0-9]") inside segments, optionally led by "**/";
+// or a zero fastGlob. It refuses what it does not reproduce exactly as
+// git's wildmatch does: "**" anywhere else, a trailing "/**" with other
+// wildcards, "[:class:]", backslashes or "[" inside brackets, an
+// unterminated bracket, an escaped or doubled slash.
+func compileGlob(line string) fastGlob {
+	line = strings.TrimSuffix(line, "\r")
+	if line == "" || line[0] == '#' {
+		return fastGlob{}
+	}
+	if line[0] == '!' {
+		line = line[1:]
+	}
+	line = trimUnescapedSpaces(line)
+	var g fastGlob
+	g.dirOnly = strings.HasSuffix(line, "/")
+	line = strings.TrimRight(line, "/")
+	anchored := strings.Contains(line, "/")
+	tail := false
+	switch {
+	case strings.HasPrefix(line, "**/"):
+		tail, line = true, line[3:]
+	case strings.HasPrefix(line, "/"):
+		line = line[1:]
+	}
+	if line == "" || strings.Contains(line, "**") || strings.Contains(line, "//") ||
+		strings.HasPrefix(line, "/") || strings.Contains(line, `\/`) {
+		return fastGlob{}
+	}
+	for i := 0; i < len(line); i++ {
+		switch line[i] {
+		case '\\':
+			if i+1 == len(line) {
+				return fastGlob{}
+			}
+			i++
+		case '[':
+			end := classEnd(line, i)
+			if end < 0 {
+				return fastGlob{}
+			}
+			i = end
+		}
+	}
+	g.lit = line
+	g.nseg = strings.Count(line, "/") + 1
+	switch {
+	case tail:
+		g.kind = fastTailGlob
+	case anchored:
+		g.kind = fastPathGlob
+	default:
+		g.kind = fastBaseGlob
+	}
+	return g
+}
+
+// classEnd returns the index of the "]" closing the bracket expression at
+// p[i], or -1 when it is not one compileGlob accepts. As in git, a "]"
+// right after "[" or "[!" / "[^" is a member, not the end.
+func classEnd(p string, i int) int {
+	j := i + 1
+	if j < len(p) && (p[j] == '!' || p[j] == '^') {
+		j++
+	}
+	for first := true; j < len(p); j, first = j+1, false {
+		switch c := p[j]; {
+		case c == ']' && !first:
+			return j
+		case c == '\\' || c == '[' || c == '/':
+			return -1
+		}
+	}
+	return -1
+}
+
+// globSegs matches the "/"-separated segments of the glob p against those
+// of s, one for one (the caller has checked that their counts agree).
+func globSegs(p, s string) bool {
+	for {
+		pi, si := strings.IndexByte(p, '/'), strings.IndexByte(s, '/')
+		if pi < 0 || si < 0 {
+			return pi < 0 && si < 0 && globSeg(p, s)
+		}
+		if !globSeg(p[:pi], s[:si]) {
+			return false
+		}
+		p, s = p[pi+1:], s[si+1:]
+	}
+}
+
+// globSeg reports whether the one-segment glob p (validated by
+// compileGlob) matches the path element s, byte by byte as git's wildmatch
+// does: "*" any run of bytes, "?" one byte, "[...]" one byte of the class,
+// a backslash makes the next byte literal.
+func globSeg(p, s string) bool {
+	px, sx := 0, 0
+	starP, starS := -1, 0
+	for px < len(p) || sx < len(s) {
+		if px < len(p) {
+			switch c := p[px]; c {
+			case '*':
+				starP, starS = px, sx
+				px++
+				continue
+			case '?':
+				if sx < len(s) {
+					px++
+					sx++
+					continue
+				}
+			case '[':
+				if sx < len(s) {
+					if ok, next := matchClass(p, px, s[sx]); ok {
+						px, sx = next, sx+1
+						continue
+					}
+				}
+			case '\\':
+				if sx < len(s) && s[sx] == p[px+1] {
+					px += 2
+					sx++
+					continue
+				}
+			default:
+				if sx < len(s) && s[sx] == c {
+					px++
+					sx++
+					continue
+				}
+			}
+		}
+		if starP >= 0 && starS < len(s) {
+			starS++
+			px, sx = starP+1, starS
+			continue
+		}
+		return false
+	}
+	return true
+}
+
+// matchClass reports whether the byte c is in the bracket expression at
+// p[i] (validated by classEnd) and returns the index after it. Ranges
+// follow git: "-" is a range between the previous member and the next
+// byte unless it comes first or last; a range's end is not the start of
+// another.
+func matchClass(p string, i int, c byte) (bool, int) {
+	j := i + 1
+	neg := p[j] == '!' || p[j] == '^'
+	if neg {
+		j++
+	}
+	matched := false
+	var prev byte
+	for first := true; first || p[j] != ']'; first = false {
+		pc := p[j]
+		if pc == '-' && prev != 0 && p[j+1] != ']' {
+			if c >= prev && c <= p[j+1] {
+				matched = true
+			}
+			j += 2
+			prev = 0
+			continue
+		}
+		if c == pc {
+			matched = true
+		}
+		prev = pc
+		j++
+	}
+	return matched != neg, j + 1
 }
 
 // insideDirsOnly reports whether a gitignore line ends in "/**/": git

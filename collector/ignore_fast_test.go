@@ -50,16 +50,30 @@ func TestCompileFast(t *testing.T) {
 		// Not fast: left to the library.
 		{"", fastGlob{}},
 		{"# comment", fastGlob{}},
-		{"*", fastGlob{}},
-		{"*.*", fastGlob{}},
-		{"*a*", fastGlob{}},
-		{"a?c", fastGlob{}},
-		{"[ab].go", fastGlob{}},
-		{"**/x", fastGlob{}},
-		{"a/**/b", fastGlob{}},
-		{"/*.tmp", fastGlob{}},
-		{"a/*", fastGlob{}},
 		{"x/**/", fastGlob{kind: fastInside, lit: "x", dirOnly: true}},
+		// Globs: matched by globSeg.
+		{"*", fastGlob{kind: fastBaseGlob, lit: "*", nseg: 1}},
+		{"*.*", fastGlob{kind: fastBaseGlob, lit: "*.*", nseg: 1}},
+		{"*a*", fastGlob{kind: fastBaseGlob, lit: "*a*", nseg: 1}},
+		{"a?c", fastGlob{kind: fastBaseGlob, lit: "a?c", nseg: 1}},
+		{"[ab].go", fastGlob{kind: fastBaseGlob, lit: "[ab].go", nseg: 1}},
+		{"*.[568vq]", fastGlob{kind: fastBaseGlob, lit: "*.[568vq]", nseg: 1}},
+		{"[]a]", fastGlob{kind: fastBaseGlob, lit: "[]a]", nseg: 1}},
+		{"**/x", fastGlob{kind: fastTailGlob, lit: "x", nseg: 1}},
+		{"**/src/gen*/", fastGlob{kind: fastTailGlob, lit: "src/gen*", nseg: 2, dirOnly: true}},
+		{"/*.tmp", fastGlob{kind: fastPathGlob, lit: "*.tmp", nseg: 1}},
+		{"a/*", fastGlob{kind: fastPathGlob, lit: "a/*", nseg: 2}},
+		{"*/out/", fastGlob{kind: fastPathGlob, lit: "*/out", nseg: 2, dirOnly: true}},
+		// Not fast: left to the library.
+		{"a/**/b", fastGlob{}},
+		{"/**/b", fastGlob{}},
+		{"a**b", fastGlob{}},
+		{"x*/**", fastGlob{}},
+		{"[[:alpha:]]x", fastGlob{}},
+		{"[a", fastGlob{}},
+		{`[\]]x`, fastGlob{}},
+		{"a//b*", fastGlob{}},
+		{`a\/b*`, fastGlob{}},
 		{`trailing\`, fastGlob{}},
 		{"/", fastGlob{}},
 		{"!", fastGlob{}},
@@ -97,12 +111,13 @@ func TestFastMatchesGit(t *testing.T) {
 		}
 		return b.String()
 	}
+	glob := func() string { return globOf(r, piece()) }
 	checked, fastLines := 0, 0
-	for round := 0; round < 12; round++ {
+	for round := 0; round < 24; round++ {
 		var rules []string
 		for len(rules) < 25 {
 			var l string
-			switch r.Intn(6) {
+			switch r.Intn(12) {
 			case 0:
 				l = escape(piece())
 			case 1:
@@ -115,6 +130,18 @@ func TestFastMatchesGit(t *testing.T) {
 				l = escape(piece()) + "/" + escape(piece())
 			case 5:
 				l = escape(piece()) + "/**"
+			case 6:
+				l = glob()
+			case 7:
+				l = "**/" + glob()
+			case 8:
+				l = glob() + "/" + glob()
+			case 9:
+				l = "/" + glob()
+			case 10:
+				l = "**/" + escape(piece()) + "/" + glob()
+			case 11:
+				l = escape(piece()) + "/*"
 			}
 			if r.Intn(4) == 0 {
 				l += "/"
@@ -191,6 +218,111 @@ func TestFastMatchesGit(t *testing.T) {
 	}
 	if checked < 200 {
 		t.Fatalf("only %d ignored paths: the comparison checks too little", checked)
+	}
+}
+
+// globOf returns the gitignore pattern of the literal name p with some of
+// its letters replaced by wildcards that match them or not: "?", "*",
+// bracket expressions with ranges, negations, "]" and "-" members,
+// reversed ranges.
+func globOf(r *rand.Rand, p string) string {
+	var b strings.Builder
+	for i := 0; i < len(p); i++ {
+		c := p[i]
+		alnum := c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z'
+		if !alnum || r.Intn(3) != 0 {
+			if c == ' ' || (i == 0 && (c == '#' || c == '!')) {
+				b.WriteByte('\\')
+			}
+			b.WriteByte(c)
+			continue
+		}
+		cs, next, prev := string(c), string(c+1), string(c-1)
+		if c == '.' {
+			next = "a" // not "/"
+		}
+		forms := []string{"?", "*", "[" + cs + "]", "[!" + cs + "]", "[^" + next + "]", "[" + cs + "-z]",
+			"[0-" + cs + "]", "[" + next + "-z]", "[]" + cs + "]", "[" + cs + "-]", "[-" + cs + "]",
+			"[z-" + cs + "]", "[!a-" + cs + "x]", "[" + next + cs + "]", "[" + prev + "-" + cs + "-" + next + "]",
+			"[0-" + prev + "]"}
+		f := forms[r.Intn(len(forms))]
+		if f == "*" && strings.HasSuffix(b.String(), "*") {
+			f = "?"
+		}
+		b.WriteString(f)
+	}
+	return b.String()
+}
+
+// TestGlobMatchesGit compares globSeg with git on one glob per directory
+// (so that no other rule hides a wrong decision), each checked against
+// its source name and the names one letter away from it.
+func TestGlobMatchesGit(t *testing.T) {
+	gitBin, err := exec.LookPath("git")
+	if err != nil {
+		t.Fatalf("git is not installed (%v): the comparison needs it", err)
+	}
+	r := rand.New(rand.NewSource(15))
+	pieces := []string{"a", "b", "log", ".log", "x.log", "node_modules", "build", "dist", "a.b", "tmp", "tmp1", "b9", "z-y", "c_d"}
+	var entries []fx
+	var paths []string
+	for d := 0; d < 300; d++ {
+		src := pieces[r.Intn(len(pieces))]
+		pat := globOf(r, src)
+		if compileFast(pat).kind == 0 {
+			t.Fatalf("%q is not a fast shape", pat)
+		}
+		entries = append(entries, file(fmt.Sprintf("d%d/.gitignore", d), lines(pat)))
+		names := map[string]bool{src: true}
+		for j := 0; j < len(src); j++ {
+			for _, c := range []byte{src[j] - 1, src[j] + 1, 'a', '-', ']'} {
+				if c != '/' && c > ' ' {
+					names[src[:j]+string(c)+src[j+1:]] = true
+				}
+			}
+		}
+		for n := range names {
+			if n == ".gitignore" || n == "." || n == ".." {
+				continue
+			}
+			p := fmt.Sprintf("d%d/%s", d, n)
+			entries = append(entries, file(p, "x\n"))
+			paths = append(paths, p)
+		}
+	}
+	w, root := newWorkspace(t, Options{}, entries...)
+	if out, err := exec.Command(gitBin, "-C", root, "init", "-q").CombinedOutput(); err != nil {
+		t.Fatalf("git init: %v\n%s", err, out)
+	}
+	cmd := exec.Command(gitBin, "-C", root, "-c", "core.quotePath=false", "check-ignore", "--no-index", "-v", "-n", "--stdin")
+	cmd.Stdin = strings.NewReader(strings.Join(paths, "\n") + "\n")
+	out, err := cmd.Output()
+	if err != nil {
+		t.Fatalf("git check-ignore: %v", err)
+	}
+	verdict := map[string]string{}
+	for _, line := range strings.Split(strings.TrimSuffix(string(out), "\n"), "\n") {
+		src, path, _ := strings.Cut(line, "\t")
+		verdict[path] = src
+	}
+	ignored := 0
+	for _, p := range paths {
+		src, ok := verdict[p]
+		if !ok {
+			t.Fatalf("git check-ignore said nothing about %q", p)
+		}
+		want := src != "::"
+		_, excl := w.Read(context.Background(), Reference, p)
+		got := excl != nil && excl.Reason == ReasonIgnored
+		if got != want {
+			t.Errorf("%q: ignored %v, git %v (%s)", p, got, want, src)
+		}
+		if want {
+			ignored++
+		}
+	}
+	if ignored < 300 || len(paths)-ignored < 300 {
+		t.Fatalf("%d of %d paths ignored: the comparison checks too little", ignored, len(paths))
 	}
 }
 
