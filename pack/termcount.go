@@ -1,7 +1,11 @@
 package pack
 
 import (
+	"encoding/binary"
 	"math"
+	"slices"
+	"strings"
+	"sync"
 	"unicode/utf8"
 	"unsafe"
 )
@@ -44,22 +48,35 @@ type termCounter struct {
 	lens  *lengths
 	index map[string]int
 	terms []string
-	head  []int16 // first term (index) by its two leading bytes; -1: none
-	next  []int16 // next term with the same leading bytes
+	// ascii: every term is ASCII, so the prefilter of count applies.
+	ascii bool
+	pair  *[1 << 16]bool // a term's two leading bytes, little-endian
+	head  []int16        // first term (index) by its two leading bytes; -1: none
+	next  []int16        // next term with the same leading bytes
 }
 
 func newTermCounter(terms []string) *termCounter {
 	c := &termCounter{lens: newLengths(terms), index: make(map[string]int, len(terms)), terms: terms,
-		head: make([]int16, 1<<16), next: make([]int16, len(terms))}
+		head: make([]int16, 1<<16), next: make([]int16, len(terms)), pair: new([1 << 16]bool)}
 	for i := range c.head {
 		c.head[i] = -1
 	}
+	c.ascii = true
 	for i, t := range terms {
+		for j := 0; j < len(t); j++ {
+			if t[j] >= utf8.RuneSelf {
+				c.ascii = false
+			}
+		}
+		if len(t) < 2 {
+			c.ascii = false // no such term comes of scanTerms; count splits all
+		}
 		c.index[t] = i
 		c.next[i] = -1
 		if len(t) >= 2 {
 			k := uint16(t[0])<<8 | uint16(t[1])
 			c.next[i], c.head[k] = c.head[k], int16(i)
+			c.pair[uint16(t[0])|uint16(t[1])<<8] = true
 		}
 	}
 	return c
@@ -102,8 +119,9 @@ func (c *termCounter) lookup(w string) int {
 	return -1
 }
 
-// count adds the occurrences of each wanted term in text to row.
-func (c *termCounter) count(text string, row []uint16) {
+// countAll adds the occurrences of each wanted term in text to row,
+// splitting every word of text.
+func (c *termCounter) countAll(text string, row []uint16) {
 	buf := make([]byte, 0, 64)
 	add := func(k int) {
 		if row[k] < math.MaxUint16 {
@@ -340,4 +358,117 @@ func termTable(text string) map[string]int {
 		out[t] = *p
 	}
 	return out
+}
+
+// lowerPool holds the buffers count lowers texts into.
+var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
+
+// count adds the occurrences of each wanted term in text to row, exactly
+// as countAll does, splitting only the words a term can come of.
+//
+// countAll's counts are a sum over the maximal runs of word bytes (ASCII
+// letters, digits, '_' and every byte ≥ 0x80): nothing it does looks past
+// an ASCII byte of another kind. Every term a run yields — a part, a plural
+// s removed, or the compound of the run's ASCII letters without its
+// underscores — is, in ASCII lower case, a substring of the run lowered
+// with its underscores removed, because the only non-ASCII letters that
+// lower to ASCII ones are U+212A (K) and U+0130 (İ): texts holding them, and
+// term lists with non-ASCII terms, take countAll. So count lowers text,
+// finds each term in it, and splits only the runs holding a hit, plus the
+// runs with an underscore whose underscore-free lowering holds a term.
+func (c *termCounter) count(text string, row []uint16) {
+	if !c.ascii || len(c.terms) == 0 || len(c.terms) > math.MaxInt16 || len(text) < 512 ||
+		strings.Contains(text, "\u212a") || strings.Contains(text, "\u0130") {
+		c.countAll(text, row)
+		return
+	}
+	bp := lowerPool.Get().(*[]byte)
+	defer lowerPool.Put(bp)
+	low := lowerASCIIString(*bp, text)
+	*bp = low
+	ls := unsafe.String(unsafe.SliceData(low), len(low))
+	var starts []int // starts of the runs to split
+	// One pass over the lowered text: a term's two leading bytes, then the
+	// term itself.
+	for i := 0; i+1 < len(ls); i++ {
+		if !c.pair[uint16(ls[i])|uint16(ls[i+1])<<8] {
+			continue
+		}
+		for k := c.head[uint16(ls[i])<<8|uint16(ls[i+1])]; k >= 0; k = c.next[k] {
+			if strings.HasPrefix(ls[i:], c.terms[k]) {
+				s, e := wordRun(text, i)
+				starts = append(starts, s)
+				i = e // the run is split whole; ls[e] is no word byte
+				break
+			}
+		}
+	}
+	var strip []byte
+	for off := 0; ; {
+		j := strings.IndexByte(ls[off:], '_')
+		if j < 0 {
+			break
+		}
+		s, e := wordRun(text, off+j)
+		strip = strip[:0]
+		for k := s; k < e; k++ {
+			if ls[k] != '_' {
+				strip = append(strip, ls[k])
+			}
+		}
+		st := unsafe.String(unsafe.SliceData(strip), len(strip))
+		for _, t := range c.terms {
+			if strings.Contains(st, t) {
+				starts = append(starts, s)
+				break
+			}
+		}
+		off = e
+	}
+	slices.Sort(starts)
+	done := -1
+	for _, s := range starts {
+		if s == done {
+			continue
+		}
+		done = s
+		_, e := wordRun(text, s)
+		c.countAll(text[s:e], row)
+	}
+}
+
+// wordRun returns the maximal run of word bytes (not ASCII bytes of class
+// clOther) around text[p], which is a word byte.
+func wordRun(text string, p int) (start, end int) {
+	start, end = p, p
+	for start > 0 && asciiClasses[text[start-1]] != clOther {
+		start--
+	}
+	for end < len(text) && asciiClasses[text[end]] != clOther {
+		end++
+	}
+	return start, end
+}
+
+// lowerASCIIString writes text with its ASCII capitals lowered into buf
+// (grown as needed) and returns it, eight bytes at a time.
+func lowerASCIIString(buf []byte, text string) []byte {
+	if cap(buf) < len(text) {
+		buf = make([]byte, len(text))
+	}
+	buf = buf[:len(text)]
+	const ones = 0x0101010101010101
+	i := 0
+	for ; i+8 <= len(text); i += 8 {
+		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(text[i:]), 8))
+		h := x & (0x7f * ones)
+		ge := h + (0x80-'A')*ones   // high bit: h ≥ 'A'
+		gt := h + (0x80-'Z'-1)*ones // high bit: h > 'Z'
+		upper := ge &^ gt &^ x & (0x80 * ones)
+		binary.LittleEndian.PutUint64(buf[i:], x|upper>>2)
+	}
+	for ; i < len(text); i++ {
+		buf[i] = lowerASCII(text[i])
+	}
+	return buf
 }

@@ -7,6 +7,8 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode"
+	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
 )
@@ -38,8 +40,46 @@ func TestTermCounterMatchesScanTerms(t *testing.T) {
 		}
 		texts = append(texts, b.String())
 	}
-	c := newTermCounter(terms)
-	for _, text := range texts {
+	// Texts long enough for count's prefilter, built to hit its edges:
+	// terms split by underscores, camelCase, plurals, capitals, non-ASCII
+	// words, the two non-ASCII letters that lower to ASCII ones.
+	edges := []string{"h_t_t_p", "HTTP_Client", "httpClient", "_read_", "re_ad", "READS", "readss", "Bodies", "bodys",
+		"idleConnections", "IDLE", "clo_se", "ré_ad", "readé", "éread", "\u212aread", "\u212aill", "\u0130dle", "x_x", "__", "_",
+		"Read2", "2read", "µread", "reÿad", "â", "close.", "(body)", "filler", "text", "words"}
+	for i := 0; i < 2000; i++ {
+		var b strings.Builder
+		for b.Len() < 600+rng.Intn(2000) {
+			b.WriteString(edges[rng.Intn(len(edges))])
+			b.WriteString([]string{" ", "", "\n", ".", "_", "é", "\t"}[rng.Intn(7)])
+		}
+		texts = append(texts, b.String())
+	}
+	asciiTerms := queryTerms("http client does not close idle connections after response body read httpClient re_ad kill")
+	counters := []*termCounter{newTermCounter(terms), newTermCounter(asciiTerms)}
+	if !counters[1].ascii {
+		t.Fatalf("terms %q: want the ASCII prefilter", asciiTerms)
+	}
+	for _, c := range counters {
+		for _, text := range texts {
+			countMatches(t, c, text)
+		}
+	}
+}
+
+// TestOnlyTwoLettersLowerToASCII: count's prefilter assumes the only
+// non-ASCII letters whose lower case is ASCII are U+212A and U+0130.
+func TestOnlyTwoLettersLowerToASCII(t *testing.T) {
+	for r := rune(utf8.RuneSelf); r <= unicode.MaxRune; r++ {
+		if l := unicode.ToLower(r); l < utf8.RuneSelf && r != 0x212a && r != 0x130 {
+			t.Errorf("%U lowers to ASCII %q", r, l)
+		}
+	}
+}
+
+func countMatches(t *testing.T, c *termCounter, text string) {
+	t.Helper()
+	terms := c.terms
+	{
 		want := make([]uint16, len(terms))
 		scanTerms(text, false, c.lens, func(tb []byte) {
 			if k, ok := c.index[string(tb)]; ok {
@@ -60,5 +100,38 @@ func TestTermCounterMatchesScanTerms(t *testing.T) {
 			}
 			t.Fatalf("counts differ for %q (-scanTerms +counter):\n%s", short, diff)
 		}
+	}
+}
+
+// BenchmarkTermCount: the query-term scan of scanFiles over GOROOT's
+// net/http, strconv and unicode sources, with count's prefilter ("count")
+// and splitting every word ("countAll").
+func BenchmarkTermCount(b *testing.B) {
+	var texts []string
+	var size int64
+	root := filepath.Join(runtime.GOROOT(), "src")
+	for _, dir := range []string{"net/http", "strconv", "unicode", "go/types"} {
+		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				texts = append(texts, string(data))
+				size += int64(len(data))
+			}
+		}
+	}
+	c := newTermCounter(queryTerms("http client does not close idle connections after response body read"))
+	for _, bc := range []struct {
+		name string
+		fn   func(string, []uint16)
+	}{{"count", c.count}, {"countAll", c.countAll}} {
+		b.Run(bc.name, func(b *testing.B) {
+			b.SetBytes(size)
+			row := make([]uint16, len(c.terms))
+			for b.Loop() {
+				for _, text := range texts {
+					bc.fn(text, row)
+				}
+			}
+		})
 	}
 }
