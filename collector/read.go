@@ -3,6 +3,7 @@ package collector
 import (
 	"bytes"
 	"context"
+	"encoding/binary"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -238,22 +239,7 @@ func isBinary(data []byte) (bool, string) {
 	if bytes.IndexByte(sample, 0) >= 0 {
 		return true, "NUL byte in the first 8 KB"
 	}
-	ctrl, invalid := 0, 0
-	for i := 0; i < len(sample); {
-		c := sample[i]
-		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b) || c == 0x7f {
-				ctrl++
-			}
-			i++
-			continue
-		}
-		r, size := utf8.DecodeRune(sample[i:])
-		if r == utf8.RuneError && size == 1 && i+utf8.UTFMax <= len(sample) {
-			invalid++
-		}
-		i += size
-	}
+	ctrl, invalid := countNonText(sample)
 	switch {
 	case ctrl*10 > len(sample):
 		return true, fmt.Sprintf("%d%% control bytes in the first 8 KB", ctrl*100/len(sample))
@@ -301,4 +287,57 @@ func sizeOf(info fs.FileInfo) int64 {
 		return 0
 	}
 	return info.Size()
+}
+
+// ctrlBytes marks the control bytes countNonText counts.
+var ctrlBytes = func() (t [256]uint8) {
+	for c := 0; c < 0x20; c++ {
+		if c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b {
+			t[c] = 1
+		}
+	}
+	t[0x7f] = 1
+	return t
+}()
+
+// countNonText counts the control bytes (other than tab, newlines, form
+// feed and escape) and the bytes that start no UTF-8 sequence (short
+// sequences at the end aside) in sample, skipping printable ASCII eight
+// bytes at a time.
+func countNonText(sample []byte) (ctrl, invalid int) {
+	const ones = 0x0101010101010101
+	for i := 0; i < len(sample); {
+		if i+8 <= len(sample) {
+			// Eight ASCII bytes at once: none starts a multi-byte
+			// sequence; the control bytes among them are counted by table
+			// when any byte is below 0x20 or is 0x7f.
+			x := binary.LittleEndian.Uint64(sample[i:])
+			if x&(0x80*ones) == 0 {
+				low := (x - 0x20*ones) &^ x // high bit: a byte < 0x20
+				del := x ^ 0x7f*ones        // zero byte: 0x7f
+				del = (del - ones) &^ del   // high bit: a byte == 0x7f
+				if (low|del)&(0x80*ones) != 0 {
+					for _, c := range sample[i : i+8] {
+						ctrl += int(ctrlBytes[c])
+					}
+				}
+				i += 8
+				continue
+			}
+		}
+		c := sample[i]
+		if c < utf8.RuneSelf {
+			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b) || c == 0x7f {
+				ctrl++
+			}
+			i++
+			continue
+		}
+		r, size := utf8.DecodeRune(sample[i:])
+		if r == utf8.RuneError && size == 1 && i+utf8.UTFMax <= len(sample) {
+			invalid++
+		}
+		i += size
+	}
+	return ctrl, invalid
 }
