@@ -291,39 +291,12 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	n := float64(len(files))
 	nCode := len(files) - nProse
 	for i := range terms {
-		q.w[i] = math.Log(1 + (n-float64(df[i])+0.5)/(float64(df[i])+0.5))
-		if feat.codeStat && nProse > 0 && nCode > 0 {
-			rp := (float64(dfProse[i]) + 0.5) / (float64(nProse) + 1)
-			rc := (float64(df[i]-dfProse[i]) + 0.5) / (float64(nCode) + 1)
-			if rp > rc {
-				q.w[i] *= max(0.25, rc/rp)
-			}
-		}
+		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
 	codeQuery := namesCode(p.req.Query)
 	avg := totalLen / n
 	for k, f := range files {
-		s, present, all := 0.0, 0.0, 0.0
-		norm := 1 - bm25B + bm25B*float64(max(1, f.size))/avg
-		for i, c := range f.tf {
-			all += q.w[i]
-			if c == 0 {
-				continue
-			}
-			ff := float64(c)
-			s += q.w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
-			present += q.w[i]
-		}
-		if !feat.bm25 {
-			s = present / max(all, 1e-9)
-		}
-		if feat.prose && prose[k] {
-			if codeQuery {
-				s *= proseFactor
-			} else {
-				s *= proseFactorPlain
-			}
-		}
+		s := textScore(q.w, f.tf, float64(max(1, f.size)), avg, feat, prose[k], codeQuery)
 		if feat.names {
 			s += q.pathScore(f.ref.Path)
 		}

@@ -164,17 +164,7 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		if extra != nil {
 			d, dp = d+extra.df[i], dp+extra.dfProse[i]
 		}
-		q.w[i] = math.Log(1 + (n-d+0.5)/(d+0.5))
-		if feat.codeStat && nP > 0 && nC > 0 {
-			// Share of prose chunks holding t against the share of code
-			// chunks: a word of commit messages and changelogs ("fix",
-			// "issue") is frequent in prose and rare in code.
-			rp := (dp + 0.5) / (nP + 1)
-			rc := (d - dp + 0.5) / (nC + 1)
-			if rp > rc {
-				q.w[i] *= max(0.25, rc/rp)
-			}
-		}
+		q.w[i] = termWeight(n, d, nP, nC, dp, feat.codeStat)
 	}
 	avg := float64(totalLen) / n
 	q.raw = make([]float64, maxSeq+1)
@@ -186,28 +176,7 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 	paths := map[string]*pathInfo{}
 	for k, it := range items {
 		row := tf[k*nt : (k+1)*nt]
-		s := 0.0
-		present, all := 0.0, 0.0
-		norm := 1 - bm25B + bm25B*float64(max(1, it.Tokens))/avg
-		for i, f := range row {
-			all += q.w[i]
-			if f == 0 {
-				continue
-			}
-			ff := float64(f)
-			s += q.w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
-			present += q.w[i]
-		}
-		if !feat.bm25 {
-			s = present / max(all, 1e-9)
-		}
-		if feat.prose && prose[k] {
-			if codeQuery {
-				s *= proseFactor
-			} else {
-				s *= proseFactorPlain
-			}
-		}
+		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
 			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path)}
@@ -635,4 +604,51 @@ func uniq(list []string) []string {
 		}
 	}
 	return out
+}
+
+// termWeight is a query term's weight: BM25's IDF over n texts, d of which
+// hold the term, lowered when it is more typical of the nP prose texts (dp
+// of them hold it) than of the nC code texts — a word of commit messages
+// and changelogs ("fix", "issue") is frequent in prose and rare in code.
+// Chunks (relevance.go) and whole files (filescore.go) are weighed alike.
+func termWeight(n, d, nP, nC, dp float64, codeStat bool) float64 {
+	w := math.Log(1 + (n-d+0.5)/(d+0.5))
+	if codeStat && nP > 0 && nC > 0 {
+		rp := (dp + 0.5) / (nP + 1)
+		rc := (d - dp + 0.5) / (nC + 1)
+		if rp > rc {
+			w *= max(0.25, rc/rp)
+		}
+	}
+	return w
+}
+
+// textScore is the lexical score of one text (a chunk, or a whole file in
+// file-first selection) of the given length against the average: BM25
+// over the query terms' weights w and the text's term counts tf, or the
+// weighted share of terms present when the bm25 feature is off; prose is
+// scaled by the prose prior.
+func textScore(w []float64, tf []uint16, length, avg float64, feat features, prose, codeQuery bool) float64 {
+	s, present, all := 0.0, 0.0, 0.0
+	norm := 1 - bm25B + bm25B*length/avg
+	for i, f := range tf {
+		all += w[i]
+		if f == 0 {
+			continue
+		}
+		ff := float64(f)
+		s += w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
+		present += w[i]
+	}
+	if !feat.bm25 {
+		s = present / max(all, 1e-9)
+	}
+	if feat.prose && prose {
+		if codeQuery {
+			s *= proseFactor
+		} else {
+			s *= proseFactorPlain
+		}
+	}
+	return s
 }
