@@ -38,15 +38,6 @@ const (
 // directories only, a leading or middle "/" anchors, a backslash makes the
 // next character literal.
 func compileFast(line string) fastGlob {
-	if g := compileLiteral(line); g.kind != 0 {
-		return g
-	}
-	return compileGlob(line)
-}
-
-// compileLiteral returns the fast form of a line whose only wildcard is a
-// single leading or trailing star of an unanchored name, or a zero fastGlob.
-func compileLiteral(line string) fastGlob {
 	line = strings.TrimSuffix(line, "\r")
 	if line == "" || line[0] == '#' {
 		return fastGlob{}
@@ -55,9 +46,19 @@ func compileLiteral(line string) fastGlob {
 		line = line[1:]
 	}
 	line = trimUnescapedSpaces(line)
-	var g fastGlob
-	g.dirOnly = strings.HasSuffix(line, "/")
+	dirOnly := strings.HasSuffix(line, "/")
 	line = strings.TrimRight(line, "/")
+	if g := compileLiteral(line, dirOnly); g.kind != 0 {
+		return g
+	}
+	return compileGlob(line, dirOnly)
+}
+
+// compileLiteral returns the fast form of a pattern (a line as compileFast
+// read it: no "!", no trailing spaces or "/") whose only wildcard is a
+// single leading or trailing star of an unanchored name, or a zero fastGlob.
+func compileLiteral(line string, dirOnly bool) fastGlob {
+	g := fastGlob{dirOnly: dirOnly}
 	inside := false
 	if strings.HasSuffix(line, "/**") {
 		inside = true // "dir/**/" keeps dirOnly: only directories inside
@@ -151,25 +152,15 @@ func (g *fastGlob) match(rel string, isDir bool) bool {
 	return false
 }
 
-// compileGlob returns the fast form of a line made of "/"-separated
+// compileGlob returns the fast form of a pattern (read as by compileFast) made of "/"-separated
 // segments with the wildcards "*", "?" and simple bracket expressions
 // ("[abc]", "[a-z]", "[!0-9]") inside segments, optionally led by "**/";
 // or a zero fastGlob. It refuses what it does not reproduce exactly as
 // git's wildmatch does: "**" anywhere else, a trailing "/**" with other
 // wildcards, "[:class:]", backslashes or "[" inside brackets, an
 // unterminated bracket, an escaped or doubled slash.
-func compileGlob(line string) fastGlob {
-	line = strings.TrimSuffix(line, "\r")
-	if line == "" || line[0] == '#' {
-		return fastGlob{}
-	}
-	if line[0] == '!' {
-		line = line[1:]
-	}
-	line = trimUnescapedSpaces(line)
-	var g fastGlob
-	g.dirOnly = strings.HasSuffix(line, "/")
-	line = strings.TrimRight(line, "/")
+func compileGlob(line string, dirOnly bool) fastGlob {
+	g := fastGlob{dirOnly: dirOnly}
 	anchored := strings.Contains(line, "/")
 	tail := false
 	switch {
