@@ -17,7 +17,6 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"io/fs"
 	"math"
 	"os"
 	"os/exec"
@@ -95,27 +94,7 @@ func sample(t *testing.T) string {
 	if err != nil {
 		t.Fatal(err)
 	}
-	err = filepath.WalkDir(sampleDir, func(path string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return err
-		}
-		rel, err := filepath.Rel(sampleDir, path)
-		if err != nil {
-			return err
-		}
-		target := filepath.Join(dst, rel)
-		if d.IsDir() {
-			return os.MkdirAll(target, 0o755)
-		}
-		data, err := os.ReadFile(path)
-		if err != nil {
-			return err
-		}
-		return os.WriteFile(target, data, 0o644)
-	})
-	if err != nil {
-		t.Fatalf("copy sample: %v", err)
-	}
+	lsptest.CopyDir(t, sampleDir, dst)
 	return dst
 }
 

@@ -77,7 +77,7 @@ func (s Sessions) Run(t *testing.T, pattern string) {
 				if !ok {
 					t.Fatalf("no workspace %q", name)
 				}
-				copyDir(t, dir, r.root)
+				CopyDir(t, dir, r.root)
 			}
 		}
 		for _, f := range c.Archive.Files {
@@ -367,8 +367,9 @@ func writeFile(t *testing.T, path string, data []byte) {
 	}
 }
 
-// copyDir copies the regular files and directories of src into dst.
-func copyDir(t *testing.T, src, dst string) {
+// CopyDir copies the regular files and directories of src into dst (a
+// test workspace made from a fixture tree).
+func CopyDir(t testing.TB, src, dst string) {
 	t.Helper()
 	err := filepath.WalkDir(src, func(path string, d fs.DirEntry, err error) error {
 		if err != nil {
