@@ -1,3 +1,5 @@
+//go:build unix
+
 package index
 
 import (
@@ -495,5 +497,26 @@ func TestLyingChunksRejected(t *testing.T) {
 				t.Fatalf("from the segment: hit %v (%v)", ok, got)
 			}
 		})
+	}
+}
+
+// TestPruneRemovesFormat1: a root directory of format 1 (plain paths,
+// unkeyed term hashes; marked by its root file) is removed at the next
+// prune, whatever the cap — its own files only.
+func TestPruneRemovesFormat1(t *testing.T) {
+	parent := t.TempDir()
+	old := filepath.Join(parent, "0123456789abcdef")
+	write(t, filepath.Join(old, "root"), "/home/u/proj\n")
+	write(t, filepath.Join(old, "0000000000000001-1-1.seg"), "ACIDXSEG…")
+	os.Chmod(old, 0o700)
+	kept := filepath.Join(parent, "fedcba9876543210")
+	write(t, filepath.Join(kept, "0000000000000001-1-1.seg"), "current")
+	os.Chmod(kept, 0o700)
+	prune(parent, map[string]bool{}, 1<<40)
+	if _, err := os.Lstat(old); err == nil {
+		t.Error("the format-1 directory was kept")
+	}
+	if _, err := os.Lstat(filepath.Join(kept, "0000000000000001-1-1.seg")); err != nil {
+		t.Errorf("a current root under the cap was pruned: %v", err)
 	}
 }

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -283,6 +284,11 @@ func prune(parent string, keep map[string]bool, max int64) {
 			continue
 		}
 		r := root{dir: d, used: fi.ModTime().UnixNano()}
+		if _, err := os.Lstat(filepath.Join(d, "root")); err == nil {
+			// Written by format 1, which kept paths in plain text and term
+			// hashes unkeyed: never read again, removed now.
+			r.used = math.MinInt64
+		}
 		files, _ := os.ReadDir(d)
 		for _, f := range files {
 			if i, err := f.Info(); err == nil && i.Mode().IsRegular() {
@@ -294,7 +300,7 @@ func prune(parent string, keep map[string]bool, max int64) {
 	}
 	sort.Slice(roots, func(i, j int) bool { return roots[i].used < roots[j].used })
 	for _, r := range roots {
-		if total <= max {
+		if total <= max && r.used != math.MinInt64 {
 			return
 		}
 		if keep[r.dir] {
