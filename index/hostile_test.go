@@ -520,3 +520,34 @@ func TestPruneRemovesFormat1(t *testing.T) {
 		t.Errorf("a current root under the cap was pruned: %v", err)
 	}
 }
+
+// TestKeyMadeOnceConcurrently: processes (here goroutines, the same race)
+// starting at once with no key agree on one key: it is linked into place,
+// never replaced, never read half-written.
+func TestKeyMadeOnceConcurrently(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "state", "acode-lsp", "index.key")
+	const n = 16
+	got := make(chan string, n)
+	bounded(t, 20*time.Second, func() {
+		for i := 0; i < n; i++ {
+			go func() {
+				b, err := readOrMakeKey(p)
+				if err != nil {
+					got <- "error: " + err.Error()
+					return
+				}
+				got <- string(b)
+			}()
+		}
+		first := <-got
+		for i := 1; i < n; i++ {
+			if k := <-got; k != first || len(k) != keySize {
+				t.Errorf("two keys made at once differ (or failed): %q", k)
+			}
+		}
+	})
+	des, _ := os.ReadDir(filepath.Dir(p))
+	if len(des) != 1 {
+		t.Errorf("left in the state directory: %v, want the key alone", des)
+	}
+}
