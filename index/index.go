@@ -508,7 +508,8 @@ func (x *Index) markRedacted(abs string) {
 
 // Forget drops what is pending for abs and makes its term entries miss
 // until it is put again (didChangeWatchedFiles: the file changed, perhaps
-// within one timestamp tick).
+// within one timestamp tick); a file kept out as redacted is checked again
+// at its next put.
 func (x *Index) Forget(abs string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -517,6 +518,7 @@ func (x *Index) Forget(abs string) {
 		delete(x.pending, abs)
 	}
 	x.forgotten[abs] = true
+	delete(x.redacted, abs) // the secret may be gone: the next put checks again
 }
 
 // Flush writes the pending entries as a new segment and, when there are

@@ -126,3 +126,28 @@ func TestNoSecretsOnDisk(t *testing.T) {
 	}
 	t.Logf("%d words, %d stored 8-byte values, %d recovered", len(words), len(stored), recovered)
 }
+
+// TestRedactedFileAfterFix: a file kept out because its text held a
+// secret is stored once the secret is gone and the change is told
+// (didChangeWatchedFiles), and kept out again when it comes back.
+func TestRedactedFileAfterFix(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	x := openTest(t, root, dir)
+	p := filepath.Join(root, "conf.py")
+	putFile := func(c string) bool {
+		fi := write(t, p, c)
+		x.Forget(p)
+		x.PutTerms(p, fi, []byte(c), termsOf([]byte(c)))
+		_, _, ok := x.Terms(p, fi, asked)
+		return ok
+	}
+	if putFile("db_password = \"winter2024hunter\"\n") {
+		t.Fatal("a file holding a password was stored")
+	}
+	if !putFile("db_password = os.environ[\"DB_PASSWORD\"]\n") {
+		t.Fatal("the file was not stored once its secret was gone")
+	}
+	if putFile("db_password = \"summer2023hunter\"\n") {
+		t.Fatal("a file holding a password again was stored")
+	}
+}
