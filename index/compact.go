@@ -103,8 +103,7 @@ var segmentPattern = regexp.MustCompile(`^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-f]{1,8}
 
 func isSegmentName(n string) bool { return segmentPattern.MatchString(n) }
 
-// isTempName: the temporary files of writeSegment, writeFileAtomic and
-// makeKey.
+// isTempName: the temporary files of writeSegment (.tmp-*.seg, .tmp-*.dict).
 func isTempName(n string) bool { return strings.HasPrefix(n, ".tmp-") && !strings.ContainsRune(n, '/') }
 
 // removeOwn removes the file p when it is a regular file of this user
