@@ -441,11 +441,11 @@ func TestSparseSegmentRejected(t *testing.T) {
 			}
 			bounded(t, 10*time.Second, func() {
 				_, err := openSegment(p, k, vh)
-				want := "sparse"
+				want, kind := "sparse", errSparse
 				if !sealed {
-					want = "header MAC"
+					want, kind = "header MAC", errCorrupt
 				}
-				if !errors.Is(err, errCorrupt) || !strings.Contains(err.Error(), want) {
+				if !errors.Is(err, kind) || !strings.Contains(err.Error(), want) {
 					t.Errorf("openSegment of a sparse %d-byte segment: %v, want %q", size, err, want)
 				}
 			})

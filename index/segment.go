@@ -16,6 +16,9 @@ import (
 // errCorrupt marks a segment part whose checksum or bounds do not hold.
 var errCorrupt = errors.New("index: corrupt segment")
 
+// errSparse marks a segment with far fewer bytes allocated than its size.
+var errSparse = errors.New("index: segment not allocated")
+
 // segment is one opened segment file, mapped read-only.
 type segment struct {
 	path    string
@@ -70,9 +73,11 @@ func openSegment(path string, k *keys, vh uint64) (*segment, error) {
 	}
 	// A sparse file claims bytes it does not hold: checking its sections
 	// would cost a read of every claimed byte (2.4–2.8 s per GiB) at every
-	// start. Ours are written whole.
+	// start. Ours are written whole. Ignored, not removed: a file system
+	// that counts a new file's blocks late (ZFS, until its transaction
+	// group is written) must not lose a fresh segment.
 	if a, ok := allocated(fi); ok && fi.Size() > 1<<20 && a < fi.Size()/16 {
-		return nil, fmt.Errorf("%w: %s: sparse (%d bytes allocated of %d)", errCorrupt, path, a, fi.Size())
+		return nil, fmt.Errorf("%w: %s: sparse (%d bytes allocated of %d)", errSparse, path, a, fi.Size())
 	}
 	data, release, err := mapFile(f, int(fi.Size()))
 	if err != nil {
