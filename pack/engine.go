@@ -171,10 +171,14 @@ func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error
 		SelectOptions: p.selectOptions(f),
 		Render: func(items []*budget.Item) (string, error) {
 			text, err := render(items)
-			if err != nil {
-				return "", &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
+			var pe *ParamError
+			switch {
+			case err == nil:
+				return text, nil
+			case errors.As(err, &pe), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+				return "", err // a template's limit, or the request cancelled while it ran
 			}
-			return text, nil
+			return "", &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
 		},
 		BeforeRender: func() {
 			p.time("select")

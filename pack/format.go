@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"text/template"
+	"time"
 	"unicode/utf8"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -89,7 +89,10 @@ func (p *pipeline) renderer(f *formatter) (func([]*budget.Item) (string, error),
 		if err != nil {
 			return nil, &ParamError{Field: "template", Message: err.Error()}
 		}
-		return func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }, nil
+		// One time budget for every render of this pack (rule 3's drop
+		// renders again after each item it drops).
+		deadline := time.Now().Add(templateTimeBudget)
+		return func(items []*budget.Item) (string, error) { return f.template(p.ctx, tmpl, items, deadline) }, nil
 	}
 	return f.markdown, nil
 }
@@ -400,20 +403,6 @@ func xmlAttr(s string) string {
 // xmlChar reports whether r is a Char of XML 1.0.
 func xmlChar(r rune) bool {
 	return r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
-}
-
-func parseTemplate(text string) (*template.Template, error) {
-	return template.New("pack").Parse(text)
-}
-
-// template renders items with a custom text/template; its data is
-// {Files []File}.
-func (f *formatter) template(t *template.Template, items []*budget.Item) (string, error) {
-	var b strings.Builder
-	if err := t.Execute(&b, struct{ Files []File }{files(items)}); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }
 
 // fence returns a backtick fence longer than any backtick run in content
