@@ -263,7 +263,10 @@ func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats
 		return nil, budget.DedupStats{}, err
 	}
 	dd := p.e.cfg.Context.Dedup
-	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
+	cands, removed, dstats, err := budget.DedupContext(p.ctx, items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
+	if err != nil {
+		return nil, budget.DedupStats{}, err
+	}
 	for _, r := range removed {
 		p.excluded = append(p.excluded, entryOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
 	}
