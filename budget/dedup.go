@@ -159,26 +159,29 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 // it (issue 24: a file cut into thousands of one-line chunks was
 // quadratic).
 type fileGroup struct {
-	seq   map[*Item]int   // the order each chunk was kept in
-	next  int             // the next sequence number
-	order []*Item         // the chunks by sequence number
-	lines map[int][]*Item // chunks covering each line (removed ones pruned lazily)
-	dead  map[*Item]bool
-	spans map[*Item]span // the lines each chunk is indexed under
+	seq   map[*Item]int // the order each chunk was kept in
+	order []*Item       // the chunks by sequence number
+	dead  []bool        // by sequence number: merged into another
+	lines [][]*Item     // chunks covering each line (dead ones pruned lazily)
+	spans []span        // by sequence number: the lines a chunk is indexed under
 }
 
 func (g *fileGroup) add(it *Item) {
 	if g.seq == nil {
-		g.seq, g.lines, g.dead, g.spans = map[*Item]int{}, map[int][]*Item{}, map[*Item]bool{}, map[*Item]span{}
+		g.seq = map[*Item]int{}
 	}
-	g.seq[it] = g.next
-	g.next++
+	g.seq[it] = len(g.order)
 	g.order = append(g.order, it)
+	g.dead = append(g.dead, false)
+	g.spans = append(g.spans, span{it.StartLine, it.EndLine})
 	g.index(it, it.StartLine, it.EndLine)
-	g.spans[it] = span{it.StartLine, it.EndLine}
 }
 
 func (g *fileGroup) index(it *Item, start, end int) {
+	start = max(start, 0)
+	if end >= len(g.lines) {
+		g.lines = append(g.lines, make([][]*Item, end+1-len(g.lines))...)
+	}
 	for n := start; n <= end; n++ {
 		g.lines[n] = append(g.lines[n], it)
 	}
@@ -186,23 +189,24 @@ func (g *fileGroup) index(it *Item, start, end int) {
 
 // grow indexes the lines a merge added to it.
 func (g *fileGroup) grow(it *Item) {
-	old := g.spans[it]
+	s := g.seq[it]
+	old := g.spans[s]
 	if it.StartLine < old.start {
 		g.index(it, it.StartLine, old.start-1)
 	}
 	if it.EndLine > old.end {
 		g.index(it, old.end+1, it.EndLine)
 	}
-	g.spans[it] = span{it.StartLine, it.EndLine}
+	g.spans[s] = span{it.StartLine, it.EndLine}
 }
 
-func (g *fileGroup) remove(it *Item) { g.dead[it] = true }
+func (g *fileGroup) remove(it *Item) { g.dead[g.seq[it]] = true }
 
 // nextLive returns the sequence number of the first live chunk kept after
 // position p (the number of chunks when there is none).
 func (g *fileGroup) nextLive(p int) int {
 	for n := p + 1; n < len(g.order); n++ {
-		if !g.dead[g.order[n]] {
+		if !g.dead[n] {
 			return n
 		}
 	}
@@ -213,25 +217,19 @@ func (g *fileGroup) nextLive(p int) int {
 // number; -1 for all) among the live chunks other than skip that cover a
 // line of start..end and satisfy ok; nil when there is none.
 func (g *fileGroup) first(start, end int, skip *Item, after int, ok func(*Item) bool) *Item {
-	if g.seq == nil {
-		return nil
-	}
 	var best *Item
 	bestSeq := -1
-	seen := map[*Item]bool{}
+	start, end = max(start, 0), min(end, len(g.lines)-1)
 	for n := start; n <= end; n++ {
 		list := g.lines[n]
 		live := list[:0]
 		for _, k := range list {
-			if g.dead[k] {
+			s := g.seq[k]
+			if g.dead[s] {
 				continue // pruned from the index
 			}
 			live = append(live, k)
-			if k == skip || seen[k] {
-				continue
-			}
-			seen[k] = true
-			if s := g.seq[k]; s > after && (best == nil || s < bestSeq) && ok(k) {
+			if k != skip && s > after && (best == nil || s < bestSeq) && ok(k) {
 				best, bestSeq = k, s
 			}
 		}
