@@ -1,6 +1,8 @@
 package budget
 
 import (
+	"context"
+	"errors"
 	"fmt"
 	"math/rand"
 	"sort"
@@ -164,5 +166,17 @@ func TestDedupSameAsReference(t *testing.T) {
 	}
 	if merges < 200 {
 		t.Errorf("only %d merges over all rounds: the cases do not exercise the merge passes", merges)
+	}
+}
+
+// TestDedupCancelled checks that a cancelled dedup stops with the
+// context's error instead of finishing the file.
+func TestDedupCancelled(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	cancel()
+	items := oneFileChunks(5000)
+	_, _, _, err := DedupContext(ctx, items, DedupOptions{Enabled: true, OverlapThreshold: 0.8, MergeOverlapping: true}, words)
+	if !errors.Is(err, context.Canceled) {
+		t.Errorf("DedupContext after cancel: %v, want context.Canceled", err)
 	}
 }
