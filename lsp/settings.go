@@ -191,7 +191,7 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	if len(roots) > 0 {
 		// No collector logger: the pipeline logs every exclusion of a pack
 		// with the request id, which the collector's own lines would lack.
-		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs})
+		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs, NoIgnoreDefaults: !cfg.Context.IgnoreDefaults})
 		if err != nil {
 			// Packs can still use content sources; uri sources are refused.
 			c.s.log.Warn("workspace roots unusable", zap.Error(err))

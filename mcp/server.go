@@ -361,7 +361,7 @@ func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap
 	}
 	// No collector logger: the pipeline logs every exclusion of a pack with
 	// the request id, which the collector's own lines would lack.
-	ws, err := collector.New(collector.Options{Roots: roots, Exclude: e.cfg.Context.Exclude})
+	ws, err := collector.New(collector.Options{Roots: roots, Exclude: e.cfg.Context.Exclude, NoIgnoreDefaults: !e.cfg.Context.IgnoreDefaults})
 	if err != nil {
 		// Packs can still use content sources; paths are refused.
 		log.Warn("workspace roots unusable", zap.Error(err))

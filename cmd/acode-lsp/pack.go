@@ -119,7 +119,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
 	}
-	ws, err := collector.New(collector.Options{Roots: []string{wsRoot}, Exclude: cfg.Context.Exclude, MaxFileSize: *maxFile})
+	ws, err := collector.New(collector.Options{Roots: []string{wsRoot}, Exclude: cfg.Context.Exclude, MaxFileSize: *maxFile, NoIgnoreDefaults: !cfg.Context.IgnoreDefaults})
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
