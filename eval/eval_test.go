@@ -124,7 +124,7 @@ func TestWindowsAndGreedy(t *testing.T) {
 		t.Fatalf("windows = %+v", w)
 	}
 	docs := []Doc{{Tokens: 50}, {Tokens: 60}, {Tokens: 30}, {Tokens: 20}}
-	if got := Greedy([]int{0, 1, 2, 3}, docs, 100); !reflect.DeepEqual(got, []int{0, 2, 3}) {
+	if got := Greedy([]int{0, 1, 2, 3}, docs, 100, Charged); !reflect.DeepEqual(got, []int{0, 2, 3}) {
 		t.Fatalf("Greedy skipped wrongly: %v", got)
 	}
 }
@@ -184,5 +184,88 @@ func TestCasesRoundTrip(t *testing.T) {
 	}
 	if len(got) != 2 || got[0].Repo != "a/a" || got[0].Needed[0].Lines() != 2 {
 		t.Fatalf("round trip: %+v", got)
+	}
+}
+
+func TestCodeTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"clearCookie", []string{"clear", "cookie", "clearcookie"}},
+		{"to_native_str", []string{"native", "str", "to_native_str"}},
+		{"errors.Is(err)", []string{"errors", "errors.is", "err"}}, // "is" is a stop word, the compound is not
+		{"parseHTTPRequest2", []string{"parse", "http", "request", "parsehttprequest2"}},
+		// stop words and one-letter words go; a sentence's dot is no compound
+		{"Fix the timeout of a Client.", []string{"fix", "timeout", "client"}},
+		{"x = y_z", []string{"y_z"}},
+		{"utf8 über", []string{"utf", "utf8", "über"}},
+	}
+	for _, tt := range tests {
+		if got := CodeTerms(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CodeTerms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHonestBaseline(t *testing.T) {
+	docs := []Doc{
+		{Path: "a", Start: 1, Text: "func clearCookie(w Writer) { remove cookie }"},
+		{Path: "b", Start: 1, Text: "the cookie jar holds a cookie"},
+		{Path: "c", Start: 1, Text: "the of and to in"},
+		{Path: "d", Start: 1, Text: "session store session"},
+	}
+	// The plain baseline cannot see clearCookie's parts, the honest one can.
+	order, _ := Honest.Rank("clear the cookie", docs)
+	if len(order) == 0 || order[0] != 0 {
+		t.Fatalf("honest order = %v, want clearCookie first", order)
+	}
+	if _, s := Plain.Rank("clear the cookie", docs); s[0] >= s[1] {
+		t.Fatalf("plain scores %v: the old baseline should not split clearCookie", s)
+	}
+	// Stop words carry nothing: a doc of stop words scores 0.
+	if _, s := Honest.Rank("the of", docs); s[2] != 0 {
+		t.Fatalf("stop words scored %v", s[2])
+	}
+	// Repeats count: a term said twice weighs twice.
+	_, once := Honest.Rank("session cookie", docs)
+	_, twice := Honest.Rank("session session cookie", docs)
+	if math.Abs(twice[3]-2*once[3]) > 1e-9 || math.Abs(twice[1]-once[1]) > 1e-9 {
+		t.Fatalf("repeats: once %v, twice %v", once, twice)
+	}
+	_, p1 := Plain.Rank("session cookie", docs)
+	_, p2 := Plain.Rank("session session cookie", docs)
+	if p1[3] != p2[3] {
+		t.Fatalf("the plain baseline counts each query term once: %v vs %v", p1, p2)
+	}
+}
+
+func TestFramed(t *testing.T) {
+	d := Doc{Path: "lib/a.go", Start: 41, End: 42, Text: "x := \"```\"\ny()\n"}
+	want := "## File: lib/a.go (lines 41-42)\n````go\nx := \"```\"\ny()\n````\n\n"
+	if got := Framed(d); got != want {
+		t.Fatalf("Framed = %q, want %q", got, want)
+	}
+	docs := []Doc{{Tokens: 50, TextTokens: 40}, {Tokens: 60, TextTokens: 50}}
+	if got := Greedy([]int{0, 1}, docs, 100, TextOnly); len(got) != 2 {
+		t.Fatalf("text-only cost: %v", got)
+	}
+	if got := Greedy([]int{0, 1}, docs, 100, Charged); len(got) != 1 {
+		t.Fatalf("charged cost: %v", got)
+	}
+}
+
+func TestRecallOf(t *testing.T) {
+	needed := []FileLines{{Path: "a.go", Ranges: [][2]int{{1, 4}}}, {Path: "a_test.go", Ranges: [][2]int{{1, 6}}}}
+	spans := []Span{{"a.go", 1, 2}, {"a_test.go", 1, 6}}
+	lib, ok := RecallOf(needed, spans, func(p string) bool { return !IsTest(p) })
+	if !ok || lib != 0.5 {
+		t.Fatalf("library recall = %v, %v", lib, ok)
+	}
+	if tr, ok := RecallOf(needed, spans, IsTest); !ok || tr != 1 {
+		t.Fatalf("test recall = %v, %v", tr, ok)
+	}
+	if _, ok := RecallOf(needed[:1], spans, IsTest); ok {
+		t.Fatal("a case without test lines reported a test recall")
 	}
 }

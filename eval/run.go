@@ -35,11 +35,20 @@ type Runner struct {
 	Tokenizers *tokenizer.Registry
 }
 
-// Result is the outcome of one case at one budget.
+// Result is the outcome of one case at one budget. BM25 is the honest
+// baseline (identifier terms, charged its headers and fences), Plain the
+// baseline before issue 23 (plain words, text only). Lib and Test are the
+// line recalls over the needed lines of library files and of test files
+// (HasLib, HasTest: the case has such lines).
 type Result struct {
 	Budget                 int
 	AcodeLine, AcodeFile   float64
 	BM25Line, BM25File     float64
+	PlainLine, PlainFile   float64
+	AcodeLib, BM25Lib      float64
+	PlainLib               float64
+	AcodeTest, BM25Test    float64
+	HasLib, HasTest        bool
 	AcodeChunks, BM25Wins  int
 	AcodeTokens, BM25Token int
 	// Included is what the pack included (path, lines, score, tokens).
@@ -134,7 +143,9 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	order, _ := BM25Rank(c.Query, docs)
+	order, _ := Honest.Rank(c.Query, docs)
+	plain, _ := Plain.Rank(c.Query, docs)
+	lib := func(p string) bool { return !IsTest(p) }
 	var out []Result
 	for _, b := range r.Budgets {
 		eng := pack.NewEngine(cfg, ws)
@@ -159,7 +170,9 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 		}
 		res := Result{Budget: b, AcodeChunks: len(pr.Included), AcodeTokens: pr.TokenCount, Included: pr.Included}
 		res.AcodeLine, res.AcodeFile = Recall(c.Needed, spans)
-		chosen := Greedy(order, docs, b)
+		res.AcodeLib, res.HasLib = RecallOf(c.Needed, spans, lib)
+		res.AcodeTest, res.HasTest = RecallOf(c.Needed, spans, IsTest)
+		chosen := Greedy(order, docs, b, Charged)
 		spans = spans[:0]
 		for _, i := range chosen {
 			spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
@@ -167,13 +180,22 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 		}
 		res.BM25Wins = len(chosen)
 		res.BM25Line, res.BM25File = Recall(c.Needed, spans)
+		res.BM25Lib, _ = RecallOf(c.Needed, spans, lib)
+		res.BM25Test, _ = RecallOf(c.Needed, spans, IsTest)
+		spans = spans[:0]
+		for _, i := range Greedy(plain, docs, b, TextOnly) {
+			spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
+		}
+		res.PlainLine, res.PlainFile = Recall(c.Needed, spans)
+		res.PlainLib, _ = RecallOf(c.Needed, spans, lib)
 		out = append(out, res)
 	}
 	return out, nil
 }
 
 // windows cuts the files the pack would see (the same walk, the same
-// exclusions) into 40-line windows with their exact token counts.
+// exclusions) into 40-line windows with their exact token counts: of the
+// text alone and of the window framed as a pack shows it.
 func (r *Runner) windows(ctx context.Context, ws *collector.Workspace, dir string, tok tokenizer.Tokenizer) ([]Doc, error) {
 	srcs, _, err := ws.Walk(ctx, collector.OpenFile, dir)
 	if err != nil {
@@ -182,7 +204,8 @@ func (r *Runner) windows(ctx context.Context, ws *collector.Workspace, dir strin
 	var docs []Doc
 	for _, s := range srcs {
 		for _, d := range Windows(filepath.ToSlash(s.Path), s.Content, WindowLines) {
-			d.Tokens = tok.Count(d.Text)
+			d.TextTokens = tok.Count(d.Text)
+			d.Tokens = tok.Count(Framed(d))
 			docs = append(docs, d)
 		}
 	}
