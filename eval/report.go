@@ -24,11 +24,11 @@ type Row struct {
 	PlainLine, PlainRatio float64
 	// Library lines: acode, the honest baseline, the ratio (NLib cases
 	// hold such lines); test lines likewise (NTest).
-	NLib, NTest           int
-	AcodeLib, BM25Lib     float64
-	AcodeLibCI            [2]float64
-	LibRatio, PlainLib    float64
-	AcodeTest, BM25Test   float64
+	NLib, NTest         int
+	AcodeLib, BM25Lib   float64
+	AcodeLibCI          [2]float64
+	LibRatio, PlainLib  float64
+	AcodeTest, BM25Test float64
 }
 
 // Summarize computes the report rows: per split (dev, heldout), budget and
@@ -174,4 +174,51 @@ func Failures(results []CaseResult) string {
 		}
 	}
 	return b.String()
+}
+
+// PrintVariants writes, per split and budget, the mean line, library-line
+// and file recall of the main pack and of each variant (an ablation) over
+// all repositories, with the paired difference to the main pack.
+func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n### variants (all repositories)")
+	fmt.Fprintln(w, "\n| split | budget | variant | n | line | Δ line | lib | file |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for _, split := range []string{"dev", "heldout"} {
+		for bi, b := range budgets {
+			var rs []Result
+			for _, r := range results {
+				if r.Err == "" && len(r.Results) == len(budgets) && r.Case.Heldout == (split == "heldout") {
+					rs = append(rs, r.Results[bi])
+				}
+			}
+			if len(rs) == 0 {
+				continue
+			}
+			var line, lib, file []float64
+			for _, x := range rs {
+				line, file = append(line, x.AcodeLine), append(file, x.AcodeFile)
+				if x.HasLib {
+					lib = append(lib, x.AcodeLib)
+				}
+			}
+			fmt.Fprintf(w, "| %s | %s | main | %d | %.3f | | %.3f | %.3f |\n", split, kilo(b), len(rs), Mean(line), Mean(lib), Mean(file))
+			for vi, name := range names {
+				var vl, vlib, vf []float64
+				for _, x := range rs {
+					if vi >= len(x.Variants) {
+						continue
+					}
+					v := x.Variants[vi]
+					vl, vf = append(vl, v.Line), append(vf, v.File)
+					if x.HasLib {
+						vlib = append(vlib, v.Lib)
+					}
+				}
+				fmt.Fprintf(w, "| %s | %s | -%s | %d | %.3f | %+.3f | %.3f | %.3f |\n", split, kilo(b), name, len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vf))
+			}
+		}
+	}
 }

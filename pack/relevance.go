@@ -27,10 +27,12 @@ const (
 
 type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
+	recent, cochange, graph                                 bool
 }
 
 func newFeatures(off []string) features {
-	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true}
+	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
+		recent: true, cochange: true, graph: true}
 	for _, o := range off {
 		switch strings.TrimSpace(o) {
 		case featBM25:
@@ -49,6 +51,14 @@ func newFeatures(off []string) features {
 			f.tests = false
 		case featNeigh:
 			f.neigh = false
+		case featHistory:
+			f.recent, f.cochange = false, false
+		case featRecent:
+			f.recent = false
+		case featCochange:
+			f.cochange = false
+		case featGraph:
+			f.graph = false
 		}
 	}
 	return f
@@ -94,6 +104,9 @@ type query struct {
 	w     []float64 // weight of each term
 	raw   []float64 // raw score by Item.Seq
 	best  float64
+	// fileBest is each file's best chunk score (by path) before file
+	// evidence and neighbours.
+	fileBest map[string]float64
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -115,6 +128,19 @@ type query struct {
 // estimated number and document frequencies join N and df, so the term
 // weights are those of the whole corpus and not of the preselected files.
 func newQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
+	q := scoreQuery(text, items, feat, extra)
+	if q != nil {
+		q.finish(items, nil)
+	}
+	return q
+}
+
+// scoreQuery is the first half of [newQuery]: term weights and each
+// chunk's own score (BM25, names, priors), before file evidence and
+// neighbours; q.fileBest holds each file's best chunk score. Signals of
+// whole files (history.go, graph.go) scale these scores before
+// [query.finish] adds file evidence and neighbours.
+func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
 	terms := queryTerms(text)
 	if len(terms) == 0 || len(items) == 0 {
 		return nil
@@ -198,6 +224,27 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 			fileBest[it.Path] = s
 		}
 	}
+	q.fileBest = fileBest
+	return q
+}
+
+// finish scales each chunk's own score by its file's factor (1 when
+// absent), then adds file evidence and neighbours and finds the best.
+func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
+	feat := q.feat
+	fileBest := q.fileBest
+	if len(fileFactor) > 0 {
+		for _, it := range items {
+			if f, ok := fileFactor[it.Path]; ok && it.Path != "" {
+				q.raw[it.Seq] *= f
+			}
+		}
+		for p, f := range fileFactor {
+			if _, ok := fileBest[p]; ok {
+				fileBest[p] *= f
+			}
+		}
+	}
 	base := make([]float64, len(items))
 	for k, it := range items {
 		base[k] = q.raw[it.Seq]
@@ -220,7 +267,6 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
 	}
-	return q
 }
 
 // corpusExtra is the part of the corpus a query's term weights count
