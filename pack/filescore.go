@@ -270,7 +270,7 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	nProse := 0
 	var totalLen float64
 	for k, f := range files {
-		prose[k] = isProse(f.ref.Path)
+		prose[k] = isProseF(f.ref.Path, feat)
 		if prose[k] {
 			nProse++
 		}
@@ -294,6 +294,9 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
 	codeQuery := namesCode(p.req.Query)
+	q.setNameOK(codeMarked(p.req.Query), func(i int) bool {
+		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
+	})
 	avg := totalLen / n
 	for k, f := range files {
 		s := textScore(q.w, f.tf, float64(max(1, f.size)), avg, feat, prose[k], codeQuery)
@@ -304,15 +307,17 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	}
 }
 
-// prior is the built or test factor of a file's path (1 for others).
+// prior is the built or test factor of a file's path times its place
+// (examples, CI; see placeFactor); 1 for others.
 func (p *pipeline) prior(path string) float64 {
 	feat := newFeatures(p.e.Ablate)
+	place := placeFactor(path, feat)
 	if feat.built && isBuilt(path) {
-		return builtFactor
+		return builtFactor * place
 	} else if feat.tests && isTest(path) {
-		return testFactor
+		return testFactor * place
 	}
-	return 1
+	return place
 }
 
 // cutFiles orders the files by score (raw score × prior; ties path asc)
@@ -372,9 +377,10 @@ func (p *pipeline) corpusExtra(items []*budget.Item) *corpusExtra {
 	chunkBytes := max(1, float64(bytes)/float64(len(items)))
 	nt := len(f.terms)
 	x := &corpusExtra{df: make([]float64, nt), dfProse: make([]float64, nt)}
+	feat := newFeatures(p.e.Ablate)
 	for _, s := range f.rest {
 		c := max(1, math.Round(float64(s.size)/chunkBytes))
-		prose := isProse(s.ref.Path)
+		prose := isProseF(s.ref.Path, feat)
 		x.n += c
 		if prose {
 			x.nProse += c

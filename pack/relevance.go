@@ -23,16 +23,26 @@ const (
 	featTests    = "tests"      // test files weigh a little less
 	featFine     = "fine"       // chunks of at most fineChunkTokens when ranking against a query
 	featNeigh    = "neighbours" // a chunk next to a relevant one gains part of its score
+	// featCodeNames: name and path bonuses only for query words that look
+	// like code (marked in the query, or not typical of prose here).
+	featCodeNames = "codenames"
+	featExamples  = "examples" // example and demo folders weigh less
+	featCI        = "ci"       // CI configuration weighs less
+	featHTML      = "html"     // .html/.htm files are prose
+	// featImports: a file's import block joins when the query names a
+	// symbol or module it imports.
+	featImports = "imports"
 )
 
 type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
 	recent, cochange, graph                                 bool
+	codeNames, examples, ci, html, imports                  bool
 }
 
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
-		recent: true, cochange: true, graph: true}
+		recent: true, cochange: true, graph: true, codeNames: true, examples: true, ci: true, html: true, imports: true}
 	for _, o := range off {
 		switch strings.TrimSpace(o) {
 		case featBM25:
@@ -59,6 +69,16 @@ func newFeatures(off []string) features {
 			f.cochange = false
 		case featGraph:
 			f.graph = false
+		case featCodeNames:
+			f.codeNames = false
+		case featExamples:
+			f.examples = false
+		case featCI:
+			f.ci = false
+		case featHTML:
+			f.html = false
+		case featImports:
+			f.imports = false
 		}
 	}
 	return f
@@ -88,6 +108,12 @@ const (
 	// copy of the code, not the code); testFactor test files.
 	builtFactor = 0.25
 	testFactor  = 0.7
+	// exampleFactor scales examples and demos, ciFactor CI configuration.
+	exampleFactor = 0.5
+	ciFactor      = 0.5
+	// importsWeight is the share of its file's best score an import block
+	// gains when it imports what the query names.
+	importsWeight = 0.5
 )
 
 // maxQueryTerms caps the distinct query terms used.
@@ -107,6 +133,11 @@ type query struct {
 	// fileBest is each file's best chunk score (by path) before file
 	// evidence and neighbours.
 	fileBest map[string]float64
+	// nameOK: the term may earn name and path bonuses (featCodeNames).
+	nameOK []bool
+	// importHit: the chunk (by Item.Seq) is an import block holding a
+	// term the query marks as code.
+	importHit map[int]bool
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -165,7 +196,7 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 	for k, it := range items {
 		row := tf[k*nt : (k+1)*nt]
 		q.count(it.Content, row)
-		prose[k] = isProse(it.Path)
+		prose[k] = isProseF(it.Path, feat)
 		if prose[k] {
 			nProse++
 		}
@@ -192,12 +223,36 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		}
 		q.w[i] = termWeight(n, d, nP, nC, dp, feat.codeStat)
 	}
+	marked := codeMarked(text)
+	q.setNameOK(marked, func(i int) bool {
+		d, dp := float64(df[i]), float64(dfProse[i])
+		if extra != nil {
+			d, dp = d+extra.df[i], dp+extra.dfProse[i]
+		}
+		return !proseTypical(d, nP, nC, dp)
+	})
+	if feat.imports && len(marked) > 0 {
+		for k, it := range items {
+			if it.Kind != "imports" {
+				continue
+			}
+			for i, f := range tf[k*nt : (k+1)*nt] {
+				if f > 0 && marked[terms[i]] {
+					if q.importHit == nil {
+						q.importHit = map[int]bool{}
+					}
+					q.importHit[it.Seq] = true
+					break
+				}
+			}
+		}
+	}
 	avg := float64(totalLen) / n
 	q.raw = make([]float64, maxSeq+1)
 	fileBest := map[string]float64{}
 	type pathInfo struct {
-		built, test bool
-		score       float64
+		built, test  bool
+		score, place float64
 	}
 	paths := map[string]*pathInfo{}
 	for k, it := range items {
@@ -205,7 +260,7 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
-			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path)}
+			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path), place: placeFactor(it.Path, feat)}
 			if feat.names {
 				pi.score = q.pathScore(it.Path)
 			}
@@ -219,6 +274,7 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		} else if feat.tests && pi.test {
 			s *= testFactor
 		}
+		s *= pi.place
 		q.raw[it.Seq] = s
 		if it.Path != "" && s > fileBest[it.Path] {
 			fileBest[it.Path] = s
@@ -253,6 +309,9 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 		add := 0.0
 		if feat.file && it.Path != "" {
 			add += fileWeight * fileBest[it.Path]
+		}
+		if q.importHit[it.Seq] {
+			add += importsWeight * fileBest[it.Path]
 		}
 		if feat.neigh && it.Source != nil {
 			nb := 0.0
@@ -293,7 +352,7 @@ func (q *query) nameScore(name string) float64 {
 	if name != "" {
 		seen := uint64(0)
 		scanTerms(name, false, q.lens, func(t []byte) {
-			if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
+			if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 && q.nameAllowed(i) {
 				seen |= 1 << i
 				s += nameWeight * q.w[i]
 			}
@@ -315,7 +374,7 @@ func (q *query) pathScore(p string) float64 {
 	s := 0.0
 	seen := uint64(0)
 	scanTerms(base+" "+path.Base(path.Dir(p)), false, q.lens, func(t []byte) {
-		if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
+		if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 && q.nameAllowed(i) {
 			seen |= 1 << i
 			s += pathWeight * q.w[i]
 		}
@@ -657,6 +716,113 @@ func uniq(list []string) []string {
 // of them hold it) than of the nC code texts — a word of commit messages
 // and changelogs ("fix", "issue") is frequent in prose and rare in code.
 // Chunks (relevance.go) and whole files (filescore.go) are weighed alike.
+// proseTypical reports whether a term is more typical of the nP prose
+// texts (dp of the d holding it) than of the nC code texts.
+func proseTypical(d, nP, nC, dp float64) bool {
+	if nP <= 0 || nC <= 0 {
+		return false
+	}
+	return (dp+0.5)/(nP+1) > (d-dp+0.5)/(nC+1)
+}
+
+// setNameOK decides which terms may earn name and path bonuses: with
+// featCodeNames, those the query marks as code and those not typical of
+// prose in this workspace (notProse(i)); all of them without it. Generic
+// words of a task ("parse", "save", "command") then stop scoring through
+// file and symbol names they happen to share.
+func (q *query) setNameOK(marked map[string]bool, notProse func(i int) bool) {
+	q.nameOK = make([]bool, len(q.terms))
+	for i, t := range q.terms {
+		q.nameOK[i] = !q.feat.codeNames || marked[t] || notProse(i)
+	}
+}
+
+// nameAllowed reports whether term i may earn a name or path bonus.
+func (q *query) nameAllowed(i int) bool { return q.nameOK == nil || q.nameOK[i] }
+
+// codeMarked returns the terms of the query's words that look like code:
+// identifiers with an inner capital after a lower-case letter, an inner
+// underscore or dot (getRandomValues, normalize_path, Client.close), a
+// word followed by "()" and anything in backticks.
+func codeMarked(text string) map[string]bool {
+	out := map[string]bool{}
+	add := func(w string) {
+		scanTerms(w, true, nil, func(t []byte) { out[string(t)] = true })
+	}
+	// backticks
+	for rest := text; ; {
+		i := strings.IndexByte(rest, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		add(rest[i+1 : i+1+j])
+		rest = rest[i+1+j+1:]
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;!?\"'[]{}<>`", r) }) {
+		if strings.Contains(w, "://") {
+			continue // a URL
+		}
+		w = strings.Trim(w, ":")
+		if i := strings.Index(w, "()"); i > 0 {
+			add(w[:i])
+			continue
+		}
+		w = strings.Trim(w, "._()")
+		if strings.HasPrefix(w, "#") || strings.Contains(w, "://") {
+			continue
+		}
+		var prev rune
+		for _, r := range w {
+			if unicode.IsLower(prev) && unicode.IsUpper(r) || prev != 0 && (r == '_' || r == '.') {
+				add(w)
+				break
+			}
+			prev = r
+		}
+	}
+	return out
+}
+
+var (
+	examplePath = regexp.MustCompile(`(?i)(^|/)(examples?|samples?|demos?|_examples)/`)
+	ciPath      = regexp.MustCompile(`(^|/)(\.github|\.circleci|\.gitlab|\.buildkite|\.azure-pipelines)/|(^|/)(\.travis\.yml|\.gitlab-ci\.yml|appveyor\.yml|Jenkinsfile|azure-pipelines\.yml|\.pre-commit-config\.yaml)$`)
+)
+
+// placeFactor is the prior of where a file lives: examples and demos
+// (exampleFactor) and CI configuration (ciFactor) are seldom what a task
+// changes and crowd the code out; 1 for others.
+func placeFactor(p string, feat features) float64 {
+	if p == "" {
+		return 1
+	}
+	if feat.examples && examplePath.MatchString(p) {
+		return exampleFactor
+	}
+	if feat.ci && ciPath.MatchString(p) {
+		return ciFactor
+	}
+	return 1
+}
+
+// isProseF is isProse with the html feature: .html and .htm files are
+// prose too (rendered documentation).
+func isProseF(p string, feat features) bool {
+	if isProse(p) {
+		return true
+	}
+	if feat.html {
+		switch strings.ToLower(path.Ext(p)) {
+		case ".html", ".htm":
+			return true
+		}
+	}
+	return false
+}
+
 func termWeight(n, d, nP, nC, dp float64, codeStat bool) float64 {
 	w := math.Log(1 + (n-d+0.5)/(d+0.5))
 	if codeStat && nP > 0 && nC > 0 {
