@@ -159,6 +159,7 @@ func (p *pipeline) walkRanked() ([]source, error) {
 			texts = append(texts, s)
 		}
 		p.scoreFiles(texts, terms)
+		p.historyFiles(texts)
 		var rest []*fileScan
 		keep, rest = p.cutFiles(texts, target, share)
 		p.files.ranked, p.files.kept, p.files.rest = len(texts), len(keep), rest
@@ -294,6 +295,7 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
 	codeQuery := namesCode(p.req.Query)
+	q.setStems()
 	q.setNameOK(codeMarked(p.req.Query), func(i int) bool {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
 	})
@@ -304,6 +306,37 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 			s += q.pathScore(f.ref.Path)
 		}
 		f.raw = s
+	}
+}
+
+// historyFiles scales the scanned files' raw scores by their history
+// factors (history.go): co-change partners of the best files and recently
+// changed files are chunked before files the history says nothing of.
+func (p *pipeline) historyFiles(files []*fileScan) {
+	feat := newFeatures(p.e.Ablate)
+	rw, cw := feat.recentW, feat.cochangeW
+	if !feat.recent {
+		rw = 0
+	}
+	if !feat.cochange {
+		cw = 0
+	}
+	if len(files) == 0 || rw == 0 && cw == 0 {
+		return
+	}
+	h := p.history(files[0].ref.Abs)
+	if h == nil {
+		return
+	}
+	scores := make(map[string]float64, len(files))
+	for _, f := range files {
+		scores[f.ref.Abs] = f.raw
+	}
+	fac := h.factors(scores, rw, cw)
+	for _, f := range files {
+		if x, ok := fac[f.ref.Abs]; ok {
+			f.raw *= x
+		}
 	}
 }
 

@@ -37,7 +37,7 @@ const (
 // graphFactors returns, by path, 1 + graphWeight × a file's personalised
 // PageRank relative to the best file outside the seeds (capped at 1) for
 // the files the walk reaches; fileBest holds the files' lexical scores.
-func graphFactors(items []*budget.Item, fileBest map[string]float64) map[string]float64 {
+func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
 	// Files and the names each defines.
 	fileIdx := map[string]int{}
 	var files []string
@@ -200,7 +200,7 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64) map[string]
 	res := map[string]float64{}
 	for i, r := range rank {
 		if r > 0 {
-			res[files[i]] = 1 + graphWeight*min(1, r/best)
+			res[files[i]] = 1 + weight*min(1, r/best)
 		}
 	}
 	return res

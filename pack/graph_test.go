@@ -23,7 +23,7 @@ func TestGraphFactors(t *testing.T) {
 	for i, it := range items {
 		it.Seq = i
 	}
-	f := graphFactors(items, map[string]float64{"handler.go": 3, "other.go": 0})
+	f := graphFactors(items, map[string]float64{"handler.go": 3, "other.go": 0}, graphWeight)
 	if !(f["resolver.go"] > f["main.go"] && f["main.go"] > 1) {
 		t.Fatalf("factors = %v: the definer of the seed's names first, then its caller", f)
 	}
@@ -33,10 +33,10 @@ func TestGraphFactors(t *testing.T) {
 	if f["resolver.go"] > 1+graphWeight {
 		t.Fatalf("factor over its bound: %v", f)
 	}
-	if graphFactors(items, nil) != nil {
+	if graphFactors(items, nil, graphWeight) != nil {
 		t.Fatal("no seeds gave factors")
 	}
-	if graphFactors(items[:1], map[string]float64{"handler.go": 1}) != nil {
+	if graphFactors(items[:1], map[string]float64{"handler.go": 1}, graphWeight) != nil {
 		t.Fatal("one file gave factors")
 	}
 }

@@ -145,27 +145,27 @@ func gitTop(dir string) string {
 }
 
 // factors returns each file's history factor given the lexical scores of
-// files (absolute path → score): 1 + recentFactor for a file changed in the
-// last recentCommits commits, plus cochangeWeight × the co-change share
+// files (absolute path → score): 1 + recentW for a file changed in the
+// last recentCommits commits, plus cochangeW × the co-change share
 // with the cochangeSeeds best files, each seed weighted by its score over
 // the best:
 //
 //	co(g) = Σ_s score(s)/best · n(s,g)/n(s)        n: commits touching
 //
 // Files absent from the result have factor 1.
-func (h *history) factors(scores map[string]float64, recent, cochange bool) map[string]float64 {
+func (h *history) factors(scores map[string]float64, recentW, cochangeW float64) map[string]float64 {
 	out := map[string]float64{}
 	if h == nil {
 		return out
 	}
-	if recent {
+	if recentW > 0 {
 		for f := range h.recent {
 			if _, ok := scores[f]; ok {
-				out[f] = 1 + recentFactor
+				out[f] = 1 + recentW
 			}
 		}
 	}
-	if !cochange || len(scores) == 0 {
+	if cochangeW <= 0 || len(scores) == 0 {
 		return out
 	}
 	type fs struct {
@@ -220,7 +220,7 @@ func (h *history) factors(scores map[string]float64, recent, cochange bool) map[
 		if out[f] == 0 {
 			out[f] = 1
 		}
-		out[f] += cochangeWeight * min(1, v)
+		out[f] += cochangeW * min(1, v)
 	}
 	return out
 }

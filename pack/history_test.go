@@ -45,7 +45,7 @@ func TestHistoryFactors(t *testing.T) {
 	add("lonely")
 	h.recent["lonely"] = true
 	scores := map[string]float64{"seed": 2, "partner": 0.1, "other": 0.1, "lonely": 0.1, "never": 0.1}
-	f := h.factors(scores, true, true)
+	f := h.factors(scores, recentFactor, cochangeWeight)
 	if !(f["partner"] > f["other"] && f["other"] > 1) {
 		t.Fatalf("co-change: %v", f)
 	}
@@ -58,11 +58,11 @@ func TestHistoryFactors(t *testing.T) {
 	if max := 1 + recentFactor + cochangeWeight; f["partner"] > max {
 		t.Fatalf("factor %v over its bound %v", f["partner"], max)
 	}
-	if f := h.factors(scores, false, false); len(f) != 0 {
+	if f := h.factors(scores, 0, 0); len(f) != 0 {
 		t.Fatalf("ablated: %v", f)
 	}
 	var none *history
-	if f := none.factors(scores, true, true); len(f) != 0 {
+	if f := none.factors(scores, recentFactor, cochangeWeight); len(f) != 0 {
 		t.Fatalf("no history: %v", f)
 	}
 }

@@ -74,7 +74,7 @@ func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items
 	if !feat.graph {
 		return hist
 	}
-	g := graphFactors(items, fileBest)
+	g := graphFactors(items, fileBest, feat.graphW)
 	if len(hist) == 0 {
 		return g
 	}
@@ -122,7 +122,14 @@ func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, it
 	for path, a := range abs {
 		scores[a] = fileBest[path]
 	}
-	byAbs := h.factors(scores, feat.recent, feat.cochange)
+	rw, cw := feat.recentW, feat.cochangeW
+	if !feat.recent {
+		rw = 0
+	}
+	if !feat.cochange {
+		cw = 0
+	}
+	byAbs := h.factors(scores, rw, cw)
 	if len(byAbs) == 0 {
 		return nil
 	}

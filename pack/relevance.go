@@ -4,6 +4,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -32,18 +33,39 @@ const (
 	// featImports: a file's import block joins when the query names a
 	// symbol or module it imports.
 	featImports = "imports"
+	// featStemNames: names and paths also match query words by stem.
+	featStemNames = "stemnames"
 )
 
 type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
 	recent, cochange, graph                                 bool
-	codeNames, examples, ci, html, imports                  bool
+	codeNames, examples, ci, html, imports, stemNames       bool
+	// weights of the file signals; an ablation "NAME=x" sets one (the
+	// evaluation's tuning runs): graphw, cochangew, recentw.
+	graphW, cochangeW, recentW float64
 }
 
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
-		recent: true, cochange: true, graph: true, codeNames: true, examples: true, ci: true, html: true, imports: true}
+		recent: true, cochange: true, graph: true, codeNames: true, examples: true, ci: true, html: true, imports: true, stemNames: true,
+		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor}
 	for _, o := range off {
+		if k, v, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || x < 0 {
+				continue
+			}
+			switch k {
+			case "graphw":
+				f.graphW = x
+			case "cochangew":
+				f.cochangeW = x
+			case "recentw":
+				f.recentW = x
+			}
+			continue
+		}
 		switch strings.TrimSpace(o) {
 		case featBM25:
 			f.bm25 = false
@@ -79,6 +101,8 @@ func newFeatures(off []string) features {
 			f.html = false
 		case featImports:
 			f.imports = false
+		case featStemNames:
+			f.stemNames = false
 		}
 	}
 	return f
@@ -135,6 +159,8 @@ type query struct {
 	fileBest map[string]float64
 	// nameOK: the term may earn name and path bonuses (featCodeNames).
 	nameOK []bool
+	// stems indexes the terms by stem for name matches (featStemNames).
+	stems map[string]int
 	// importHit: the chunk (by Item.Seq) is an import block holding a
 	// term the query marks as code.
 	importHit map[int]bool
@@ -224,6 +250,7 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		q.w[i] = termWeight(n, d, nP, nC, dp, feat.codeStat)
 	}
 	marked := codeMarked(text)
+	q.setStems()
 	q.setNameOK(marked, func(i int) bool {
 		d, dp := float64(df[i]), float64(dfProse[i])
 		if extra != nil {
@@ -348,17 +375,10 @@ func queryTerms(text string) []string {
 // nameScore weighs the query terms in a chunk's symbol name: the chunk
 // defines what the query names.
 func (q *query) nameScore(name string) float64 {
-	s := 0.0
-	if name != "" {
-		seen := uint64(0)
-		scanTerms(name, false, q.lens, func(t []byte) {
-			if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 && q.nameAllowed(i) {
-				seen |= 1 << i
-				s += nameWeight * q.w[i]
-			}
-		})
+	if name == "" {
+		return 0
 	}
-	return s
+	return q.nameMatch(name, nameWeight)
 }
 
 // pathScore weighs the query terms in a file's name (without extension)
@@ -371,15 +391,63 @@ func (q *query) pathScore(p string) float64 {
 	if ext := path.Ext(base); ext != "" && len(ext) < len(base) {
 		base = base[:len(base)-len(ext)]
 	}
+	return q.nameMatch(base+" "+path.Base(path.Dir(p)), pathWeight)
+}
+
+// nameMatch is weight × the sum of the weights of the query terms among
+// the terms of a name (each once). With featStemNames a name's term also
+// matches a query term of the same stem ("pooling" names StringPool,
+// "merging" merge.ts): names are few words, where a stem cannot drown
+// the match in noise as it did in text (docs/quality.md).
+func (q *query) nameMatch(name string, weight float64) float64 {
 	s := 0.0
 	seen := uint64(0)
-	scanTerms(base+" "+path.Base(path.Dir(p)), false, q.lens, func(t []byte) {
-		if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 && q.nameAllowed(i) {
+	lens := q.lens
+	if q.stems != nil {
+		lens = nil // a stem may be shorter than any query term
+	}
+	scanTerms(name, false, lens, func(t []byte) {
+		i, ok := q.index[string(t)]
+		if !ok && q.stems != nil {
+			i, ok = q.stems[stem(string(t))]
+		}
+		if ok && seen&(1<<i) == 0 && q.nameAllowed(i) {
 			seen |= 1 << i
-			s += pathWeight * q.w[i]
+			s += weight * q.w[i]
 		}
 	})
 	return s
+}
+
+// stem is a light stem for name matching: -ing, -ed, then a final -e
+// removed from words long enough ("pooling" → pool, "merging", "merge" →
+// merg, "parsed", "parse" → pars).
+func stem(t string) string {
+	switch {
+	case len(t) > 5 && strings.HasSuffix(t, "ing"):
+		t = t[:len(t)-3]
+	case len(t) > 4 && strings.HasSuffix(t, "ed"):
+		t = t[:len(t)-2]
+	}
+	if len(t) > 3 && strings.HasSuffix(t, "e") {
+		t = t[:len(t)-1]
+	}
+	return t
+}
+
+// setStems indexes the query terms by stem (featStemNames).
+func (q *query) setStems() {
+	if !q.feat.stemNames {
+		return
+	}
+	q.stems = make(map[string]int, len(q.terms))
+	for i, t := range q.terms {
+		if len(t) >= 4 {
+			if _, ok := q.stems[stem(t)]; !ok {
+				q.stems[stem(t)] = i
+			}
+		}
+	}
 }
 
 // count adds the occurrences of each query term in text to row.

@@ -273,3 +273,27 @@ func TestImportBlock(t *testing.T) {
 		t.Errorf("an unmarked word lifted the import block: %v vs %v", plain.relevance(its[0]), plainOff.relevance(its[0]))
 	}
 }
+
+// A query word names a symbol or file by its stem: "pooling" → StringPool,
+// "merging" → merge.ts; without the feature it does not.
+func TestStemNames(t *testing.T) {
+	its := items(
+		[3]string{"src/utils/merge.ts", "", "export const deepMerge = (a, b) => ({...a, ...b})"},
+		[3]string{"src/core/other.ts", "", "export const deepMerge2 = (a, b) => ({...a, ...b})"},
+		[3]string{"StringPool.java", "StringPool", "final class StringPool { String get(char[] c) { return new String(c); } }"},
+		[3]string{"Reader.java", "Reader", "final class Reader { String get(char[] c) { return new String(c); } }"},
+	)
+	on := newQuery("Fix signal merging; string pooling", its, newFeatures(nil), nil)
+	off := newQuery("Fix signal merging; string pooling", its, newFeatures([]string{featStemNames}), nil)
+	if !(on.relevance(its[0]) > on.relevance(its[1])) || off.relevance(its[0]) != off.relevance(its[1]) {
+		t.Errorf("merge.ts: on %v vs %v, off %v vs %v", on.relevance(its[0]), on.relevance(its[1]), off.relevance(its[0]), off.relevance(its[1]))
+	}
+	if !(on.relevance(its[2]) > on.relevance(its[3])) {
+		t.Errorf("StringPool: %v vs %v", on.relevance(its[2]), on.relevance(its[3]))
+	}
+	for in, want := range map[string]string{"pooling": "pool", "merging": "merg", "merge": "merg", "parsed": "pars", "parse": "pars", "bed": "bed", "ring": "ring"} {
+		if got := stem(in); got != want {
+			t.Errorf("stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
