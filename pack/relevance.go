@@ -25,7 +25,8 @@ const (
 	featFine     = "fine"       // chunks of at most fineChunkTokens when ranking against a query
 	featNeigh    = "neighbours" // a chunk next to a relevant one gains part of its score
 	// featCodeNames: name and path bonuses only for query words that look
-	// like code (marked in the query, or not typical of prose here).
+	// like code (marked in the query, or not typical of prose here). It
+	// did not gain on the evaluation and is off; "+codenames" turns it on.
 	featCodeNames = "codenames"
 	featExamples  = "examples" // example and demo folders weigh less
 	featCI        = "ci"       // CI configuration weighs less
@@ -33,7 +34,8 @@ const (
 	// featImports: a file's import block joins when the query names a
 	// symbol or module it imports.
 	featImports = "imports"
-	// featStemNames: names and paths also match query words by stem.
+	// featStemNames: names and paths also match query words by stem. It
+	// did not gain on the evaluation and is off; "+stemnames" turns it on.
 	featStemNames = "stemnames"
 )
 
@@ -48,7 +50,7 @@ type features struct {
 
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
-		recent: true, cochange: true, graph: true, codeNames: true, examples: true, ci: true, html: true, imports: true, stemNames: true,
+		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor}
 	for _, o := range off {
 		if k, v, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
@@ -93,6 +95,8 @@ func newFeatures(off []string) features {
 			f.graph = false
 		case featCodeNames:
 			f.codeNames = false
+		case "+" + featCodeNames:
+			f.codeNames = true // measured without gain: off unless asked (docs/quality.md)
 		case featExamples:
 			f.examples = false
 		case featCI:
@@ -103,6 +107,8 @@ func newFeatures(off []string) features {
 			f.imports = false
 		case featStemNames:
 			f.stemNames = false
+		case "+" + featStemNames:
+			f.stemNames = true // measured without gain: off unless asked
 		}
 	}
 	return f

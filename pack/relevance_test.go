@@ -240,12 +240,12 @@ func TestNameBonusOnlyForCode(t *testing.T) {
 		[3]string{"GUIDE.md", "", "Every command has a help command."},
 		[3]string{"x.go", "", "func x() {}"},
 	)
-	on := newQuery("improve the command help", its, newFeatures(nil), nil)
-	off := newQuery("improve the command help", its, newFeatures([]string{featCodeNames}), nil)
+	on := newQuery("improve the command help", its, newFeatures([]string{"+" + featCodeNames}), nil)
+	off := newQuery("improve the command help", its, newFeatures(nil), nil)
 	if !(on.relevance(its[0]) < off.relevance(its[0])) {
 		t.Errorf("prose word 'command' still scores through the file and symbol name: on %v, off %v", on.relevance(its[0]), off.relevance(its[0]))
 	}
-	marked := newQuery("improve the `Command` help", its, newFeatures(nil), nil)
+	marked := newQuery("improve the `Command` help", its, newFeatures([]string{"+" + featCodeNames}), nil)
 	if marked.relevance(its[0]) != 1 {
 		t.Errorf("a word marked as code lost its name bonus: %v", marked.relevance(its[0]))
 	}
@@ -283,8 +283,8 @@ func TestStemNames(t *testing.T) {
 		[3]string{"StringPool.java", "StringPool", "final class StringPool { String get(char[] c) { return new String(c); } }"},
 		[3]string{"Reader.java", "Reader", "final class Reader { String get(char[] c) { return new String(c); } }"},
 	)
-	on := newQuery("Fix signal merging; string pooling", its, newFeatures(nil), nil)
-	off := newQuery("Fix signal merging; string pooling", its, newFeatures([]string{featStemNames}), nil)
+	on := newQuery("Fix signal merging; string pooling", its, newFeatures([]string{"+" + featStemNames}), nil)
+	off := newQuery("Fix signal merging; string pooling", its, newFeatures(nil), nil)
 	if !(on.relevance(its[0]) > on.relevance(its[1])) || off.relevance(its[0]) != off.relevance(its[1]) {
 		t.Errorf("merge.ts: on %v vs %v, off %v vs %v", on.relevance(its[0]), on.relevance(its[1]), off.relevance(its[0]), off.relevance(its[1]))
 	}
