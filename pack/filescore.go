@@ -410,7 +410,11 @@ func (p *pipeline) corpusExtra(items []*budget.Item) *corpusExtra {
 	chunkBytes := max(1, float64(bytes)/float64(len(items)))
 	nt := len(f.terms)
 	x := &corpusExtra{df: make([]float64, nt), dfProse: make([]float64, nt)}
-	feat := newFeatures(p.e.Ablate)
+	var off []string
+	if p.e != nil {
+		off = p.e.Ablate
+	}
+	feat := newFeatures(off)
 	for _, s := range f.rest {
 		c := max(1, math.Round(float64(s.size)/chunkBytes))
 		prose := isProseF(s.ref.Path, feat)
