@@ -2,8 +2,14 @@ package eval
 
 import (
 	"bytes"
+	"context"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -267,5 +273,49 @@ func TestRecallOf(t *testing.T) {
 	}
 	if _, ok := RecallOf(needed[:1], spans, IsTest); ok {
 		t.Fatal("a case without test lines reported a test recall")
+	}
+}
+
+// TestGitDir: an extracted tree becomes a repository at the given commit
+// that borrows the mirror's objects, without writing to the mirror.
+func TestGitDir(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	src := filepath.Join(root, "src")
+	run := func(dir string, args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(src, "init", "-q")
+	for i, name := range []string{"a.go", "b.go"} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(src, "add", name)
+		run(src, "commit", "-q", "-m", "c"+strconv.Itoa(i))
+	}
+	first := run(src, "rev-parse", "HEAD~1")
+	mirrors := filepath.Join(root, "mirrors")
+	mirror := MirrorDir(mirrors, "o/r")
+	run(root, "clone", "-q", "--mirror", src, mirror)
+	r := &Runner{Mirrors: mirrors, Cache: filepath.Join(root, "cache")}
+	dir, err := r.Tree(context.Background(), "o/r", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(dir, "log", "--format=%s"); got != "c0" {
+		t.Fatalf("history of the tree = %q, want only the parent's commit", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.go")); err == nil {
+		t.Fatal("the tree holds a file of a later commit")
 	}
 }
