@@ -297,3 +297,22 @@ func TestStemNames(t *testing.T) {
 		}
 	}
 }
+
+func TestPlaceFactor(t *testing.T) {
+	all := newFeatures(nil)
+	for p, want := range map[string]float64{
+		"examples/basic/main.go": exampleFactor, "docs/_examples/a.py": exampleFactor, "Demo/x.js": exampleFactor,
+		".github/workflows/ci.yml": ciFactor, ".travis.yml": ciFactor, "sub/Jenkinsfile": ciFactor,
+		"lib/example.go": 1, "context.go": 1, "github/x.go": 1, "": 1,
+	} {
+		if got := placeFactor(p, all); got != want {
+			t.Errorf("placeFactor(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if placeFactor("examples/a.go", newFeatures([]string{featExamples})) != 1 || placeFactor(".github/a.yml", newFeatures([]string{featCI})) != 1 {
+		t.Error("ablated place priors still apply")
+	}
+	if !isProseF("docs/index.html", all) || isProseF("docs/index.html", newFeatures([]string{featHTML})) || isProseF("a.go", all) {
+		t.Error("html as prose")
+	}
+}

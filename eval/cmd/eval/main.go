@@ -3,6 +3,7 @@
 //
 //	go run ./eval/cmd/eval cases [-mirrors DIR] [-seed N] [-per-repo N] [-out FILE]
 //	go run ./eval/cmd/eval run   [-mirrors DIR] [-cases FILE] [-cache DIR] [-split dev|heldout|all] [-j N]
+//	                             [-budgets 8000,32000] [-ablate F,…] [-variants 'F,…;F,…']
 //	go run ./eval/cmd/eval check [-mirrors DIR]
 package main
 
