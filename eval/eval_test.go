@@ -2,8 +2,14 @@ package eval
 
 import (
 	"bytes"
+	"context"
 	"math"
+	"os"
+	"os/exec"
+	"path/filepath"
 	"reflect"
+	"strconv"
+	"strings"
 	"testing"
 )
 
@@ -124,7 +130,7 @@ func TestWindowsAndGreedy(t *testing.T) {
 		t.Fatalf("windows = %+v", w)
 	}
 	docs := []Doc{{Tokens: 50}, {Tokens: 60}, {Tokens: 30}, {Tokens: 20}}
-	if got := Greedy([]int{0, 1, 2, 3}, docs, 100); !reflect.DeepEqual(got, []int{0, 2, 3}) {
+	if got := Greedy([]int{0, 1, 2, 3}, docs, 100, Charged); !reflect.DeepEqual(got, []int{0, 2, 3}) {
 		t.Fatalf("Greedy skipped wrongly: %v", got)
 	}
 }
@@ -184,5 +190,132 @@ func TestCasesRoundTrip(t *testing.T) {
 	}
 	if len(got) != 2 || got[0].Repo != "a/a" || got[0].Needed[0].Lines() != 2 {
 		t.Fatalf("round trip: %+v", got)
+	}
+}
+
+func TestCodeTerms(t *testing.T) {
+	tests := []struct {
+		in   string
+		want []string
+	}{
+		{"clearCookie", []string{"clear", "cookie", "clearcookie"}},
+		{"to_native_str", []string{"native", "str", "to_native_str"}},
+		{"errors.Is(err)", []string{"errors", "errors.is", "err"}}, // "is" is a stop word, the compound is not
+		{"parseHTTPRequest2", []string{"parse", "http", "request", "parsehttprequest2"}},
+		// stop words and one-letter words go; a sentence's dot is no compound
+		{"Fix the timeout of a Client.", []string{"fix", "timeout", "client"}},
+		{"x = y_z", []string{"y_z"}},
+		{"utf8 über", []string{"utf", "utf8", "über"}},
+	}
+	for _, tt := range tests {
+		if got := CodeTerms(tt.in); !reflect.DeepEqual(got, tt.want) {
+			t.Errorf("CodeTerms(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}
+
+func TestHonestBaseline(t *testing.T) {
+	docs := []Doc{
+		{Path: "a", Start: 1, Text: "func clearCookie(w Writer) { remove cookie }"},
+		{Path: "b", Start: 1, Text: "the cookie jar holds a cookie"},
+		{Path: "c", Start: 1, Text: "the of and to in"},
+		{Path: "d", Start: 1, Text: "session store session"},
+	}
+	// The plain baseline cannot see clearCookie's parts, the honest one can.
+	order, _ := Honest.Rank("clear the cookie", docs)
+	if len(order) == 0 || order[0] != 0 {
+		t.Fatalf("honest order = %v, want clearCookie first", order)
+	}
+	if _, s := Plain.Rank("clear the cookie", docs); s[0] >= s[1] {
+		t.Fatalf("plain scores %v: the old baseline should not split clearCookie", s)
+	}
+	// Stop words carry nothing: a doc of stop words scores 0.
+	if _, s := Honest.Rank("the of", docs); s[2] != 0 {
+		t.Fatalf("stop words scored %v", s[2])
+	}
+	// Repeats count: a term said twice weighs twice.
+	_, once := Honest.Rank("session cookie", docs)
+	_, twice := Honest.Rank("session session cookie", docs)
+	if math.Abs(twice[3]-2*once[3]) > 1e-9 || math.Abs(twice[1]-once[1]) > 1e-9 {
+		t.Fatalf("repeats: once %v, twice %v", once, twice)
+	}
+	_, p1 := Plain.Rank("session cookie", docs)
+	_, p2 := Plain.Rank("session session cookie", docs)
+	if p1[3] != p2[3] {
+		t.Fatalf("the plain baseline counts each query term once: %v vs %v", p1, p2)
+	}
+}
+
+func TestFramed(t *testing.T) {
+	d := Doc{Path: "lib/a.go", Start: 41, End: 42, Text: "x := \"```\"\ny()\n"}
+	want := "## File: lib/a.go (lines 41-42)\n````go\nx := \"```\"\ny()\n````\n\n"
+	if got := Framed(d); got != want {
+		t.Fatalf("Framed = %q, want %q", got, want)
+	}
+	docs := []Doc{{Tokens: 50, TextTokens: 40}, {Tokens: 60, TextTokens: 50}}
+	if got := Greedy([]int{0, 1}, docs, 100, TextOnly); len(got) != 2 {
+		t.Fatalf("text-only cost: %v", got)
+	}
+	if got := Greedy([]int{0, 1}, docs, 100, Charged); len(got) != 1 {
+		t.Fatalf("charged cost: %v", got)
+	}
+}
+
+func TestRecallOf(t *testing.T) {
+	needed := []FileLines{{Path: "a.go", Ranges: [][2]int{{1, 4}}}, {Path: "a_test.go", Ranges: [][2]int{{1, 6}}}}
+	spans := []Span{{"a.go", 1, 2}, {"a_test.go", 1, 6}}
+	lib, ok := RecallOf(needed, spans, func(p string) bool { return !IsTest(p) })
+	if !ok || lib != 0.5 {
+		t.Fatalf("library recall = %v, %v", lib, ok)
+	}
+	if tr, ok := RecallOf(needed, spans, IsTest); !ok || tr != 1 {
+		t.Fatalf("test recall = %v, %v", tr, ok)
+	}
+	if _, ok := RecallOf(needed[:1], spans, IsTest); ok {
+		t.Fatal("a case without test lines reported a test recall")
+	}
+}
+
+// TestGitDir: an extracted tree becomes a repository at the given commit
+// that borrows the mirror's objects, without writing to the mirror.
+func TestGitDir(t *testing.T) {
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Skip("git is not installed")
+	}
+	root := t.TempDir()
+	src := filepath.Join(root, "src")
+	run := func(dir string, args ...string) string {
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		out, err := cmd.CombinedOutput()
+		if err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+		return strings.TrimSpace(string(out))
+	}
+	if err := os.MkdirAll(src, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	run(src, "init", "-q")
+	for i, name := range []string{"a.go", "b.go"} {
+		if err := os.WriteFile(filepath.Join(src, name), []byte("package a\n"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		run(src, "add", name)
+		run(src, "commit", "-q", "-m", "c"+strconv.Itoa(i))
+	}
+	first := run(src, "rev-parse", "HEAD~1")
+	mirrors := filepath.Join(root, "mirrors")
+	mirror := MirrorDir(mirrors, "o/r")
+	run(root, "clone", "-q", "--mirror", src, mirror)
+	r := &Runner{Mirrors: mirrors, Cache: filepath.Join(root, "cache")}
+	dir, err := r.Tree(context.Background(), "o/r", first)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := run(dir, "log", "--format=%s"); got != "c0" {
+		t.Fatalf("history of the tree = %q, want only the parent's commit", got)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "b.go")); err == nil {
+		t.Fatal("the tree holds a file of a later commit")
 	}
 }

@@ -19,6 +19,16 @@ type Row struct {
 	LineRatio, FileRatio float64
 	LineRatioCI          [2]float64
 	Win, Tie, Loss       int
+	// PlainLine is the old baseline's line recall, PlainRatio acode's
+	// ratio to it.
+	PlainLine, PlainRatio float64
+	// Library lines: acode, the honest baseline, the ratio (NLib cases
+	// hold such lines); test lines likewise (NTest).
+	NLib, NTest         int
+	AcodeLib, BM25Lib   float64
+	AcodeLibCI          [2]float64
+	LibRatio, PlainLib  float64
+	AcodeTest, BM25Test float64
 }
 
 // Summarize computes the report rows: per split (dev, heldout), budget and
@@ -78,16 +88,60 @@ func row(split, repo string, b, bi int, rs []CaseResult) Row {
 		w.FileRatio = w.AcodeFile / w.BM25File
 	}
 	w.Win, w.Tie, w.Loss = WinTieLoss(al, bl)
+	var pl, alib, blib, plib, atest, btest []float64
+	for _, r := range rs {
+		x := r.Results[bi]
+		pl = append(pl, x.PlainLine)
+		if x.HasLib {
+			alib, blib, plib = append(alib, x.AcodeLib), append(blib, x.BM25Lib), append(plib, x.PlainLib)
+		}
+		if x.HasTest {
+			atest, btest = append(atest, x.AcodeTest), append(btest, x.BM25Test)
+		}
+	}
+	w.PlainLine = Mean(pl)
+	if w.PlainLine > 0 {
+		w.PlainRatio = w.AcodeLine / w.PlainLine
+	}
+	w.NLib, w.NTest = len(alib), len(atest)
+	w.AcodeLib, w.BM25Lib, w.PlainLib = Mean(alib), Mean(blib), Mean(plib)
+	w.AcodeLibCI[0], w.AcodeLibCI[1] = Bootstrap(alib, seed)
+	if w.BM25Lib > 0 {
+		w.LibRatio = w.AcodeLib / w.BM25Lib
+	}
+	w.AcodeTest, w.BM25Test = Mean(atest), Mean(btest)
 	return w
 }
 
-// PrintReport writes the rows as a markdown table.
+// PrintReport writes the rows as markdown tables: all needed lines against
+// the honest baseline, then library and test lines apart and the old
+// baseline.
 func PrintReport(w io.Writer, rows []Row) {
+	printMain(w, rows)
 	split := ""
 	for _, r := range rows {
 		if r.Split != split {
 			split = r.Split
-			fmt.Fprintf(w, "\n### %s cases\n\n", split)
+			fmt.Fprintf(w, "\n### %s cases: library lines, test lines, old baseline\n\n", split)
+			fmt.Fprintln(w, "| budget | repo | n lib | lib acode [95% CI] | lib BM25 | lib ratio | n test | test acode | test BM25 | line old BM25 | ratio to old | lib old BM25 |")
+			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|---|---|")
+		}
+		name := r.Repo
+		if name == "all" {
+			name = "**all**"
+		}
+		fmt.Fprintf(w, "| %s | %s | %d | %.3f [%.2f, %.2f] | %.3f | %.2f× | %d | %.3f | %.3f | %.3f | %.2f× | %.3f |\n",
+			kilo(r.Budget), name, r.NLib, r.AcodeLib, r.AcodeLibCI[0], r.AcodeLibCI[1], r.BM25Lib, r.LibRatio,
+			r.NTest, r.AcodeTest, r.BM25Test, r.PlainLine, r.PlainRatio, r.PlainLib)
+	}
+}
+
+func printMain(w io.Writer, rows []Row) {
+	split := ""
+	for _, r := range rows {
+		if r.Split != split {
+			split = r.Split
+			fmt.Fprintf(w, "\n### %s cases (BM25 = the honest baseline)\n\n", split)
 			fmt.Fprintln(w, "| budget | repo | n | line acode [95% CI] | line BM25 [95% CI] | line ratio [95% CI] | file acode | file BM25 | file ratio | W/T/L |")
 			fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|---|")
 		}
@@ -120,4 +174,51 @@ func Failures(results []CaseResult) string {
 		}
 	}
 	return b.String()
+}
+
+// PrintVariants writes, per split and budget, the mean line, library-line
+// and file recall of the main pack and of each variant (an ablation) over
+// all repositories, with the paired difference to the main pack.
+func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []string) {
+	if len(names) == 0 {
+		return
+	}
+	fmt.Fprintln(w, "\n### variants (all repositories)")
+	fmt.Fprintln(w, "\n| split | budget | variant | n | line | Δ line | lib | file |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	for _, split := range []string{"dev", "heldout"} {
+		for bi, b := range budgets {
+			var rs []Result
+			for _, r := range results {
+				if r.Err == "" && len(r.Results) == len(budgets) && r.Case.Heldout == (split == "heldout") {
+					rs = append(rs, r.Results[bi])
+				}
+			}
+			if len(rs) == 0 {
+				continue
+			}
+			var line, lib, file []float64
+			for _, x := range rs {
+				line, file = append(line, x.AcodeLine), append(file, x.AcodeFile)
+				if x.HasLib {
+					lib = append(lib, x.AcodeLib)
+				}
+			}
+			fmt.Fprintf(w, "| %s | %s | main | %d | %.3f | | %.3f | %.3f |\n", split, kilo(b), len(rs), Mean(line), Mean(lib), Mean(file))
+			for vi, name := range names {
+				var vl, vlib, vf []float64
+				for _, x := range rs {
+					if vi >= len(x.Variants) {
+						continue
+					}
+					v := x.Variants[vi]
+					vl, vf = append(vl, v.Line), append(vf, v.File)
+					if x.HasLib {
+						vlib = append(vlib, v.Lib)
+					}
+				}
+				fmt.Fprintf(w, "| %s | %s | -%s | %d | %.3f | %+.3f | %.3f | %.3f |\n", split, kilo(b), name, len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vf))
+			}
+		}
+	}
 }

@@ -33,13 +33,32 @@ type Runner struct {
 	// Tokenizers are the run's tokenizers, shared by its cases and
 	// engines; nil means a new registry for each case.
 	Tokenizers *tokenizer.Registry
+	// Variants are further ablations (Engine.Ablate lists) packed for
+	// each case at each budget beside the main pack, sharing its tree and
+	// baselines (eval run -variants).
+	Variants [][]string
 }
 
-// Result is the outcome of one case at one budget.
+// Variant is the outcome of one further ablation at one budget.
+type Variant struct {
+	Line, File, Lib float64
+}
+
+// Result is the outcome of one case at one budget. BM25 is the honest
+// baseline (identifier terms, charged its headers and fences), Plain the
+// baseline before issue 23 (plain words, text only). Lib and Test are the
+// line recalls over the needed lines of library files and of test files
+// (HasLib, HasTest: the case has such lines).
 type Result struct {
 	Budget                 int
 	AcodeLine, AcodeFile   float64
 	BM25Line, BM25File     float64
+	PlainLine, PlainFile   float64
+	AcodeLib, BM25Lib      float64
+	PlainLib               float64
+	AcodeTest, BM25Test    float64
+	HasLib, HasTest        bool
+	Variants               []Variant
 	AcodeChunks, BM25Wins  int
 	AcodeTokens, BM25Token int
 	// Included is what the pack included (path, lines, score, tokens).
@@ -63,7 +82,7 @@ func MirrorDir(mirrors, repo string) string {
 func (r *Runner) Tree(ctx context.Context, repo, commit string) (string, error) {
 	dir := filepath.Join(r.Cache, strings.ReplaceAll(repo, "/", "+"), commit)
 	if _, err := os.Stat(dir); err == nil {
-		return dir, nil
+		return dir, r.gitDir(ctx, repo, commit, dir)
 	}
 	if err := os.MkdirAll(filepath.Dir(dir), 0o755); err != nil {
 		return "", fmt.Errorf("eval: %w", err)
@@ -95,7 +114,32 @@ func (r *Runner) Tree(ctx context.Context, repo, commit string) (string, error) 
 	if err := os.Rename(tmp, dir); err != nil {
 		return "", fmt.Errorf("eval: %w", err)
 	}
-	return dir, nil
+	return dir, r.gitDir(ctx, repo, commit, dir)
+}
+
+// gitDir makes a tree a git repository whose HEAD is commit, borrowing the
+// mirror's objects (objects/info/alternates; nothing is copied and the
+// mirror is not written), so that the pack sees the history a clone at
+// the parent would have — and nothing after it.
+func (r *Runner) gitDir(ctx context.Context, repo, commit, dir string) error {
+	gd := filepath.Join(dir, ".git")
+	if _, err := os.Stat(filepath.Join(gd, "HEAD")); err == nil {
+		return nil
+	}
+	objs, err := filepath.Abs(filepath.Join(MirrorDir(r.Mirrors, repo), "objects"))
+	if err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	if out, err := exec.CommandContext(ctx, "git", "init", "-q", dir).CombinedOutput(); err != nil {
+		return fmt.Errorf("eval: git init %s: %v: %s", dir, err, out)
+	}
+	if err := os.WriteFile(filepath.Join(gd, "objects", "info", "alternates"), []byte(objs+"\n"), 0o644); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	if err := os.WriteFile(filepath.Join(gd, "HEAD"), []byte(commit+"\n"), 0o644); err != nil {
+		return fmt.Errorf("eval: %w", err)
+	}
+	return nil
 }
 
 // Run evaluates one case at every budget.
@@ -134,7 +178,9 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	order, _ := BM25Rank(c.Query, docs)
+	order, _ := Honest.Rank(c.Query, docs)
+	plain, _ := Plain.Rank(c.Query, docs)
+	lib := func(p string) bool { return !IsTest(p) }
 	var out []Result
 	for _, b := range r.Budgets {
 		eng := pack.NewEngine(cfg, ws)
@@ -150,16 +196,29 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 		if err != nil {
 			return out, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)
 		}
-		var spans []Span
-		for _, it := range pr.Included {
-			if it.Path == "" || it.Detail == "outline" {
-				continue // outlines hold only some lines of their range: not counted
-			}
-			spans = append(spans, Span{Path: it.Path, Start: it.StartLine, End: it.EndLine})
-		}
+		spans := packSpans(pr)
 		res := Result{Budget: b, AcodeChunks: len(pr.Included), AcodeTokens: pr.TokenCount, Included: pr.Included}
 		res.AcodeLine, res.AcodeFile = Recall(c.Needed, spans)
-		chosen := Greedy(order, docs, b)
+		res.AcodeLib, res.HasLib = RecallOf(c.Needed, spans, lib)
+		res.AcodeTest, res.HasTest = RecallOf(c.Needed, spans, IsTest)
+		for _, off := range r.Variants {
+			eng := pack.NewEngine(cfg, ws)
+			eng.Tokenizers = reg
+			if r.Engine != nil {
+				r.Engine(eng)
+			}
+			eng.Ablate = append(append([]string(nil), eng.Ablate...), off...)
+			vr, err := eng.Pack(ctx, req, nil, nil)
+			if err != nil {
+				return out, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)
+			}
+			vs := packSpans(vr)
+			var v Variant
+			v.Line, v.File = Recall(c.Needed, vs)
+			v.Lib, _ = RecallOf(c.Needed, vs, lib)
+			res.Variants = append(res.Variants, v)
+		}
+		chosen := Greedy(order, docs, b, Charged)
 		spans = spans[:0]
 		for _, i := range chosen {
 			spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
@@ -167,13 +226,27 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 		}
 		res.BM25Wins = len(chosen)
 		res.BM25Line, res.BM25File = Recall(c.Needed, spans)
+		res.BM25Lib, _ = RecallOf(c.Needed, spans, lib)
+		res.BM25Test, _ = RecallOf(c.Needed, spans, IsTest)
+		spans = spans[:0]
+		for _, i := range Greedy(plain, docs, b, TextOnly) {
+			spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
+		}
+		res.PlainLine, res.PlainFile = Recall(c.Needed, spans)
+		res.PlainLib, _ = RecallOf(c.Needed, spans, lib)
 		out = append(out, res)
 	}
 	return out, nil
 }
 
 // windows cuts the files the pack would see (the same walk, the same
-// exclusions) into 40-line windows with their exact token counts.
+// exclusions) into 40-line windows with their exact token counts: of the
+// text alone and of the window framed as a pack shows it.
+//
+// The counts are kept beside the tree (DIR.counts, one "text framed" pair
+// a line, in window order) so that a second run of the same tree does not
+// count again; the file is checked against the windows and ignored when
+// it does not match.
 func (r *Runner) windows(ctx context.Context, ws *collector.Workspace, dir string, tok tokenizer.Tokenizer) ([]Doc, error) {
 	srcs, _, err := ws.Walk(ctx, collector.OpenFile, dir)
 	if err != nil {
@@ -181,10 +254,51 @@ func (r *Runner) windows(ctx context.Context, ws *collector.Workspace, dir strin
 	}
 	var docs []Doc
 	for _, s := range srcs {
-		for _, d := range Windows(filepath.ToSlash(s.Path), s.Content, WindowLines) {
-			d.Tokens = tok.Count(d.Text)
-			docs = append(docs, d)
+		docs = append(docs, Windows(filepath.ToSlash(s.Path), s.Content, WindowLines)...)
+	}
+	cache := dir + ".counts"
+	if data, err := os.ReadFile(cache); err == nil {
+		lines := strings.Split(strings.TrimSpace(string(data)), "\n")
+		if len(lines) == len(docs)+1 && lines[0] == countsHeader {
+			ok := true
+			for i, l := range lines[1:] {
+				if _, err := fmt.Sscan(l, &docs[i].TextTokens, &docs[i].Tokens); err != nil {
+					ok = false
+					break
+				}
+			}
+			if ok {
+				return docs, nil
+			}
 		}
 	}
+	var b strings.Builder
+	b.WriteString(countsHeader + "\n")
+	for i := range docs {
+		docs[i].TextTokens = tok.Count(docs[i].Text)
+		docs[i].Tokens = tok.Count(Framed(docs[i]))
+		fmt.Fprintf(&b, "%d %d\n", docs[i].TextTokens, docs[i].Tokens)
+	}
+	tmp := cache + ".tmp"
+	if err := os.WriteFile(tmp, []byte(b.String()), 0o644); err == nil {
+		_ = os.Rename(tmp, cache)
+	}
 	return docs, nil
+}
+
+// countsHeader heads a tree's cached window counts (encoding, window
+// height, framing version).
+const countsHeader = "o200k_base 40 framed-v1"
+
+// packSpans are the line ranges a pack included (outlines hold only some
+// lines of their range and do not count).
+func packSpans(pr *pack.Result) []Span {
+	var spans []Span
+	for _, it := range pr.Included {
+		if it.Path == "" || it.Detail == "outline" {
+			continue
+		}
+		spans = append(spans, Span{Path: it.Path, Start: it.StartLine, End: it.EndLine})
+	}
+	return spans
 }

@@ -46,6 +46,22 @@ func Recall(needed []FileLines, spans []Span) (line, file float64) {
 	return float64(hit) / float64(total), float64(fileHits) / float64(files)
 }
 
+// RecallOf is the line recall over the needed lines of the files keep
+// accepts (library or test files); ok is false when the case has none.
+func RecallOf(needed []FileLines, spans []Span, keep func(path string) bool) (line float64, ok bool) {
+	var sub []FileLines
+	for _, f := range needed {
+		if keep(f.Path) {
+			sub = append(sub, f)
+		}
+	}
+	if len(sub) == 0 {
+		return 0, false
+	}
+	line, _ = Recall(sub, spans)
+	return line, true
+}
+
 // Mean is the arithmetic mean (0 for none).
 func Mean(xs []float64) float64 {
 	if len(xs) == 0 {

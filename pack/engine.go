@@ -125,6 +125,7 @@ type pipeline struct {
 	warnings    []string
 
 	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
+	hist      *historyOnce           // the workspace's git history (history.go), read at most once
 	reads     map[readKey]readResult // files read in this request (limits.go)
 	charged   map[textKey]bool       // texts counted in bytesRead
 	bytesRead int64

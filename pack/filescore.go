@@ -159,6 +159,7 @@ func (p *pipeline) walkRanked() ([]source, error) {
 			texts = append(texts, s)
 		}
 		p.scoreFiles(texts, terms)
+		p.historyFiles(texts)
 		var rest []*fileScan
 		keep, rest = p.cutFiles(texts, target, share)
 		p.files.ranked, p.files.kept, p.files.rest = len(texts), len(keep), rest
@@ -270,7 +271,7 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	nProse := 0
 	var totalLen float64
 	for k, f := range files {
-		prose[k] = isProse(f.ref.Path)
+		prose[k] = isProseF(f.ref.Path, feat)
 		if prose[k] {
 			nProse++
 		}
@@ -294,6 +295,10 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
 	codeQuery := namesCode(p.req.Query)
+	q.setStems()
+	q.setNameOK(codeMarked(p.req.Query), func(i int) bool {
+		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
+	})
 	avg := totalLen / n
 	for k, f := range files {
 		s := textScore(q.w, f.tf, float64(max(1, f.size)), avg, feat, prose[k], codeQuery)
@@ -304,15 +309,48 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	}
 }
 
-// prior is the built or test factor of a file's path (1 for others).
+// historyFiles scales the scanned files' raw scores by their history
+// factors (history.go): co-change partners of the best files and recently
+// changed files are chunked before files the history says nothing of.
+func (p *pipeline) historyFiles(files []*fileScan) {
+	feat := newFeatures(p.e.Ablate)
+	rw, cw := feat.recentW, feat.cochangeW
+	if !feat.recent {
+		rw = 0
+	}
+	if !feat.cochange {
+		cw = 0
+	}
+	if len(files) == 0 || rw == 0 && cw == 0 {
+		return
+	}
+	h := p.history(files[0].ref.Abs)
+	if h == nil {
+		return
+	}
+	scores := make(map[string]float64, len(files))
+	for _, f := range files {
+		scores[f.ref.Abs] = f.raw
+	}
+	fac := h.factors(scores, rw, cw)
+	for _, f := range files {
+		if x, ok := fac[f.ref.Abs]; ok {
+			f.raw *= x
+		}
+	}
+}
+
+// prior is the built or test factor of a file's path times its place
+// (examples, CI; see placeFactor); 1 for others.
 func (p *pipeline) prior(path string) float64 {
 	feat := newFeatures(p.e.Ablate)
+	place := placeFactor(path, feat)
 	if feat.built && isBuilt(path) {
-		return builtFactor
+		return builtFactor * place
 	} else if feat.tests && isTest(path) {
-		return testFactor
+		return testFactor * place
 	}
-	return 1
+	return place
 }
 
 // cutFiles orders the files by score (raw score × prior; ties path asc)
@@ -372,9 +410,14 @@ func (p *pipeline) corpusExtra(items []*budget.Item) *corpusExtra {
 	chunkBytes := max(1, float64(bytes)/float64(len(items)))
 	nt := len(f.terms)
 	x := &corpusExtra{df: make([]float64, nt), dfProse: make([]float64, nt)}
+	var off []string
+	if p.e != nil {
+		off = p.e.Ablate
+	}
+	feat := newFeatures(off)
 	for _, s := range f.rest {
 		c := max(1, math.Round(float64(s.size)/chunkBytes))
-		prose := isProse(s.ref.Path)
+		prose := isProseF(s.ref.Path, feat)
 		x.n += c
 		if prose {
 			x.nProse += c

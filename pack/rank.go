@@ -33,7 +33,11 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 			newest = s.Timestamp
 		}
 	}
-	q := newQuery(p.req.Query, items, newFeatures(p.e.Ablate), p.corpusExtra(items))
+	feat := newFeatures(p.e.Ablate)
+	q := scoreQuery(p.req.Query, items, feat, p.corpusExtra(items))
+	if q != nil {
+		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))
+	}
 	if p.debug() {
 		p.factors = make(map[int]factors, len(items))
 	}
@@ -60,4 +64,80 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 		score := w.RelevanceWeight*rel + w.RecencyWeight*rec + w.SourceWeight*float64(it.Priority)/100
 		it.Score = math.Round(min(1, max(0, score))*1e4) / 1e4
 	}
+}
+
+// fileFactors is the factor of each file's chunk scores from the signals of
+// whole files (history.go), given the files' best lexical chunk scores by
+// path; nil when there is none.
+func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features) map[string]float64 {
+	hist := p.historyFactors(fileBest, srcs, items, feat)
+	if !feat.graph {
+		return hist
+	}
+	g := graphFactors(items, fileBest, feat.graphW)
+	if len(hist) == 0 {
+		return g
+	}
+	for path, f := range g {
+		if h, ok := hist[path]; ok {
+			hist[path] = h * f
+		} else {
+			hist[path] = f
+		}
+	}
+	return hist
+}
+
+// historyFactors is the history part of fileFactors (history.go).
+func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features) map[string]float64 {
+	if !feat.recent && !feat.cochange {
+		return nil
+	}
+	abs := map[string]string{} // path → absolute path
+	var first string
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		if _, ok := abs[it.Path]; ok {
+			continue
+		}
+		a := srcs[p.srcOf[it.Seq]].AbsPath
+		if a == "" {
+			continue
+		}
+		abs[it.Path] = a
+		if first == "" {
+			first = a
+		}
+	}
+	if first == "" {
+		return nil
+	}
+	h := p.history(first)
+	if h == nil {
+		return nil
+	}
+	scores := make(map[string]float64, len(abs))
+	for path, a := range abs {
+		scores[a] = fileBest[path]
+	}
+	rw, cw := feat.recentW, feat.cochangeW
+	if !feat.recent {
+		rw = 0
+	}
+	if !feat.cochange {
+		cw = 0
+	}
+	byAbs := h.factors(scores, rw, cw)
+	if len(byAbs) == 0 {
+		return nil
+	}
+	out := make(map[string]float64, len(byAbs))
+	for path, a := range abs {
+		if f, ok := byAbs[a]; ok {
+			out[path] = f
+		}
+	}
+	return out
 }

@@ -4,6 +4,7 @@ import (
 	"math"
 	"path"
 	"regexp"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -23,15 +24,50 @@ const (
 	featTests    = "tests"      // test files weigh a little less
 	featFine     = "fine"       // chunks of at most fineChunkTokens when ranking against a query
 	featNeigh    = "neighbours" // a chunk next to a relevant one gains part of its score
+	// featCodeNames: name and path bonuses only for query words that look
+	// like code (marked in the query, or not typical of prose here). It
+	// did not gain on the evaluation and is off; "+codenames" turns it on.
+	featCodeNames = "codenames"
+	featExamples  = "examples" // example and demo folders weigh less
+	featCI        = "ci"       // CI configuration weighs less
+	featHTML      = "html"     // .html/.htm files are prose
+	// featImports: a file's import block joins when the query names a
+	// symbol or module it imports.
+	featImports = "imports"
+	// featStemNames: names and paths also match query words by stem. It
+	// did not gain on the evaluation and is off; "+stemnames" turns it on.
+	featStemNames = "stemnames"
 )
 
 type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
+	recent, cochange, graph                                 bool
+	codeNames, examples, ci, html, imports, stemNames       bool
+	// weights of the file signals; an ablation "NAME=x" sets one (the
+	// evaluation's tuning runs): graphw, cochangew, recentw.
+	graphW, cochangeW, recentW float64
 }
 
 func newFeatures(off []string) features {
-	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true}
+	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
+		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
+		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor}
 	for _, o := range off {
+		if k, v, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
+			x, err := strconv.ParseFloat(v, 64)
+			if err != nil || x < 0 {
+				continue
+			}
+			switch k {
+			case "graphw":
+				f.graphW = x
+			case "cochangew":
+				f.cochangeW = x
+			case "recentw":
+				f.recentW = x
+			}
+			continue
+		}
 		switch strings.TrimSpace(o) {
 		case featBM25:
 			f.bm25 = false
@@ -49,6 +85,30 @@ func newFeatures(off []string) features {
 			f.tests = false
 		case featNeigh:
 			f.neigh = false
+		case featHistory:
+			f.recent, f.cochange = false, false
+		case featRecent:
+			f.recent = false
+		case featCochange:
+			f.cochange = false
+		case featGraph:
+			f.graph = false
+		case featCodeNames:
+			f.codeNames = false
+		case "+" + featCodeNames:
+			f.codeNames = true // measured without gain: off unless asked (docs/quality.md)
+		case featExamples:
+			f.examples = false
+		case featCI:
+			f.ci = false
+		case featHTML:
+			f.html = false
+		case featImports:
+			f.imports = false
+		case featStemNames:
+			f.stemNames = false
+		case "+" + featStemNames:
+			f.stemNames = true // measured without gain: off unless asked
 		}
 	}
 	return f
@@ -78,6 +138,12 @@ const (
 	// copy of the code, not the code); testFactor test files.
 	builtFactor = 0.25
 	testFactor  = 0.7
+	// exampleFactor scales examples and demos, ciFactor CI configuration.
+	exampleFactor = 0.5
+	ciFactor      = 0.5
+	// importsWeight is the share of its file's best score an import block
+	// gains when it imports what the query names.
+	importsWeight = 0.5
 )
 
 // maxQueryTerms caps the distinct query terms used.
@@ -94,6 +160,16 @@ type query struct {
 	w     []float64 // weight of each term
 	raw   []float64 // raw score by Item.Seq
 	best  float64
+	// fileBest is each file's best chunk score (by path) before file
+	// evidence and neighbours.
+	fileBest map[string]float64
+	// nameOK: the term may earn name and path bonuses (featCodeNames).
+	nameOK []bool
+	// stems indexes the terms by stem for name matches (featStemNames).
+	stems map[string]int
+	// importHit: the chunk (by Item.Seq) is an import block holding a
+	// term the query marks as code.
+	importHit map[int]bool
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -115,6 +191,19 @@ type query struct {
 // estimated number and document frequencies join N and df, so the term
 // weights are those of the whole corpus and not of the preselected files.
 func newQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
+	q := scoreQuery(text, items, feat, extra)
+	if q != nil {
+		q.finish(items, nil)
+	}
+	return q
+}
+
+// scoreQuery is the first half of [newQuery]: term weights and each
+// chunk's own score (BM25, names, priors), before file evidence and
+// neighbours; q.fileBest holds each file's best chunk score. Signals of
+// whole files (history.go, graph.go) scale these scores before
+// [query.finish] adds file evidence and neighbours.
+func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
 	terms := queryTerms(text)
 	if len(terms) == 0 || len(items) == 0 {
 		return nil
@@ -139,7 +228,7 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 	for k, it := range items {
 		row := tf[k*nt : (k+1)*nt]
 		q.count(it.Content, row)
-		prose[k] = isProse(it.Path)
+		prose[k] = isProseF(it.Path, feat)
 		if prose[k] {
 			nProse++
 		}
@@ -166,12 +255,37 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		}
 		q.w[i] = termWeight(n, d, nP, nC, dp, feat.codeStat)
 	}
+	marked := codeMarked(text)
+	q.setStems()
+	q.setNameOK(marked, func(i int) bool {
+		d, dp := float64(df[i]), float64(dfProse[i])
+		if extra != nil {
+			d, dp = d+extra.df[i], dp+extra.dfProse[i]
+		}
+		return !proseTypical(d, nP, nC, dp)
+	})
+	if feat.imports && len(marked) > 0 {
+		for k, it := range items {
+			if it.Kind != "imports" {
+				continue
+			}
+			for i, f := range tf[k*nt : (k+1)*nt] {
+				if f > 0 && marked[terms[i]] {
+					if q.importHit == nil {
+						q.importHit = map[int]bool{}
+					}
+					q.importHit[it.Seq] = true
+					break
+				}
+			}
+		}
+	}
 	avg := float64(totalLen) / n
 	q.raw = make([]float64, maxSeq+1)
 	fileBest := map[string]float64{}
 	type pathInfo struct {
-		built, test bool
-		score       float64
+		built, test  bool
+		score, place float64
 	}
 	paths := map[string]*pathInfo{}
 	for k, it := range items {
@@ -179,7 +293,7 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
-			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path)}
+			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path), place: placeFactor(it.Path, feat)}
 			if feat.names {
 				pi.score = q.pathScore(it.Path)
 			}
@@ -193,9 +307,31 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		} else if feat.tests && pi.test {
 			s *= testFactor
 		}
+		s *= pi.place
 		q.raw[it.Seq] = s
 		if it.Path != "" && s > fileBest[it.Path] {
 			fileBest[it.Path] = s
+		}
+	}
+	q.fileBest = fileBest
+	return q
+}
+
+// finish scales each chunk's own score by its file's factor (1 when
+// absent), then adds file evidence and neighbours and finds the best.
+func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
+	feat := q.feat
+	fileBest := q.fileBest
+	if len(fileFactor) > 0 {
+		for _, it := range items {
+			if f, ok := fileFactor[it.Path]; ok && it.Path != "" {
+				q.raw[it.Seq] *= f
+			}
+		}
+		for p, f := range fileFactor {
+			if _, ok := fileBest[p]; ok {
+				fileBest[p] *= f
+			}
 		}
 	}
 	base := make([]float64, len(items))
@@ -206,6 +342,9 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		add := 0.0
 		if feat.file && it.Path != "" {
 			add += fileWeight * fileBest[it.Path]
+		}
+		if q.importHit[it.Seq] {
+			add += importsWeight * fileBest[it.Path]
 		}
 		if feat.neigh && it.Source != nil {
 			nb := 0.0
@@ -220,7 +359,6 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
 	}
-	return q
 }
 
 // corpusExtra is the part of the corpus a query's term weights count
@@ -243,17 +381,10 @@ func queryTerms(text string) []string {
 // nameScore weighs the query terms in a chunk's symbol name: the chunk
 // defines what the query names.
 func (q *query) nameScore(name string) float64 {
-	s := 0.0
-	if name != "" {
-		seen := uint64(0)
-		scanTerms(name, false, q.lens, func(t []byte) {
-			if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
-				seen |= 1 << i
-				s += nameWeight * q.w[i]
-			}
-		})
+	if name == "" {
+		return 0
 	}
-	return s
+	return q.nameMatch(name, nameWeight)
 }
 
 // pathScore weighs the query terms in a file's name (without extension)
@@ -266,15 +397,63 @@ func (q *query) pathScore(p string) float64 {
 	if ext := path.Ext(base); ext != "" && len(ext) < len(base) {
 		base = base[:len(base)-len(ext)]
 	}
+	return q.nameMatch(base+" "+path.Base(path.Dir(p)), pathWeight)
+}
+
+// nameMatch is weight × the sum of the weights of the query terms among
+// the terms of a name (each once). With featStemNames a name's term also
+// matches a query term of the same stem ("pooling" names StringPool,
+// "merging" merge.ts): names are few words, where a stem cannot drown
+// the match in noise as it did in text (docs/quality.md).
+func (q *query) nameMatch(name string, weight float64) float64 {
 	s := 0.0
 	seen := uint64(0)
-	scanTerms(base+" "+path.Base(path.Dir(p)), false, q.lens, func(t []byte) {
-		if i, ok := q.index[string(t)]; ok && seen&(1<<i) == 0 {
+	lens := q.lens
+	if q.stems != nil {
+		lens = nil // a stem may be shorter than any query term
+	}
+	scanTerms(name, false, lens, func(t []byte) {
+		i, ok := q.index[string(t)]
+		if !ok && q.stems != nil {
+			i, ok = q.stems[stem(string(t))]
+		}
+		if ok && seen&(1<<i) == 0 && q.nameAllowed(i) {
 			seen |= 1 << i
-			s += pathWeight * q.w[i]
+			s += weight * q.w[i]
 		}
 	})
 	return s
+}
+
+// stem is a light stem for name matching: -ing, -ed, then a final -e
+// removed from words long enough ("pooling" → pool, "merging", "merge" →
+// merg, "parsed", "parse" → pars).
+func stem(t string) string {
+	switch {
+	case len(t) > 5 && strings.HasSuffix(t, "ing"):
+		t = t[:len(t)-3]
+	case len(t) > 4 && strings.HasSuffix(t, "ed"):
+		t = t[:len(t)-2]
+	}
+	if len(t) > 3 && strings.HasSuffix(t, "e") {
+		t = t[:len(t)-1]
+	}
+	return t
+}
+
+// setStems indexes the query terms by stem (featStemNames).
+func (q *query) setStems() {
+	if !q.feat.stemNames {
+		return
+	}
+	q.stems = make(map[string]int, len(q.terms))
+	for i, t := range q.terms {
+		if len(t) >= 4 {
+			if _, ok := q.stems[stem(t)]; !ok {
+				q.stems[stem(t)] = i
+			}
+		}
+	}
 }
 
 // count adds the occurrences of each query term in text to row.
@@ -611,6 +790,113 @@ func uniq(list []string) []string {
 // of them hold it) than of the nC code texts — a word of commit messages
 // and changelogs ("fix", "issue") is frequent in prose and rare in code.
 // Chunks (relevance.go) and whole files (filescore.go) are weighed alike.
+// proseTypical reports whether a term is more typical of the nP prose
+// texts (dp of the d holding it) than of the nC code texts.
+func proseTypical(d, nP, nC, dp float64) bool {
+	if nP <= 0 || nC <= 0 {
+		return false
+	}
+	return (dp+0.5)/(nP+1) > (d-dp+0.5)/(nC+1)
+}
+
+// setNameOK decides which terms may earn name and path bonuses: with
+// featCodeNames, those the query marks as code and those not typical of
+// prose in this workspace (notProse(i)); all of them without it. Generic
+// words of a task ("parse", "save", "command") then stop scoring through
+// file and symbol names they happen to share.
+func (q *query) setNameOK(marked map[string]bool, notProse func(i int) bool) {
+	q.nameOK = make([]bool, len(q.terms))
+	for i, t := range q.terms {
+		q.nameOK[i] = !q.feat.codeNames || marked[t] || notProse(i)
+	}
+}
+
+// nameAllowed reports whether term i may earn a name or path bonus.
+func (q *query) nameAllowed(i int) bool { return q.nameOK == nil || q.nameOK[i] }
+
+// codeMarked returns the terms of the query's words that look like code:
+// identifiers with an inner capital after a lower-case letter, an inner
+// underscore or dot (getRandomValues, normalize_path, Client.close), a
+// word followed by "()" and anything in backticks.
+func codeMarked(text string) map[string]bool {
+	out := map[string]bool{}
+	add := func(w string) {
+		scanTerms(w, true, nil, func(t []byte) { out[string(t)] = true })
+	}
+	// backticks
+	for rest := text; ; {
+		i := strings.IndexByte(rest, '`')
+		if i < 0 {
+			break
+		}
+		j := strings.IndexByte(rest[i+1:], '`')
+		if j < 0 {
+			break
+		}
+		add(rest[i+1 : i+1+j])
+		rest = rest[i+1+j+1:]
+	}
+	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;!?\"'[]{}<>`", r) }) {
+		if strings.Contains(w, "://") {
+			continue // a URL
+		}
+		w = strings.Trim(w, ":")
+		if i := strings.Index(w, "()"); i > 0 {
+			add(w[:i])
+			continue
+		}
+		w = strings.Trim(w, "._()")
+		if strings.HasPrefix(w, "#") || strings.Contains(w, "://") {
+			continue
+		}
+		var prev rune
+		for _, r := range w {
+			if unicode.IsLower(prev) && unicode.IsUpper(r) || prev != 0 && (r == '_' || r == '.') {
+				add(w)
+				break
+			}
+			prev = r
+		}
+	}
+	return out
+}
+
+var (
+	examplePath = regexp.MustCompile(`(?i)(^|/)(examples?|samples?|demos?|_examples)/`)
+	ciPath      = regexp.MustCompile(`(^|/)(\.github|\.circleci|\.gitlab|\.buildkite|\.azure-pipelines)/|(^|/)(\.travis\.yml|\.gitlab-ci\.yml|appveyor\.yml|Jenkinsfile|azure-pipelines\.yml|\.pre-commit-config\.yaml)$`)
+)
+
+// placeFactor is the prior of where a file lives: examples and demos
+// (exampleFactor) and CI configuration (ciFactor) are seldom what a task
+// changes and crowd the code out; 1 for others.
+func placeFactor(p string, feat features) float64 {
+	if p == "" {
+		return 1
+	}
+	if feat.examples && examplePath.MatchString(p) {
+		return exampleFactor
+	}
+	if feat.ci && ciPath.MatchString(p) {
+		return ciFactor
+	}
+	return 1
+}
+
+// isProseF is isProse with the html feature: .html and .htm files are
+// prose too (rendered documentation).
+func isProseF(p string, feat features) bool {
+	if isProse(p) {
+		return true
+	}
+	if feat.html {
+		switch strings.ToLower(path.Ext(p)) {
+		case ".html", ".htm":
+			return true
+		}
+	}
+	return false
+}
+
 func termWeight(n, d, nP, nC, dp float64, codeStat bool) float64 {
 	w := math.Log(1 + (n-d+0.5)/(d+0.5))
 	if codeStat && nP > 0 && nC > 0 {

@@ -107,6 +107,24 @@ func TestRelevanceOrder(t *testing.T) {
 			items([3]string{"lib/helpers.js", "", "const values = random()"},
 				[3]string{"lib/utils.js", "", "const values = random()"}),
 			1},
+		{"the library beats its example",
+			"retry the request on timeout",
+			items([3]string{"examples/retry/main.go", "", "func retry(request) { if timeout { retry() } }"},
+				[3]string{"retry.go", "", "func retry(request) { if timeout { retry() } }"},
+				[3]string{"other.go", "", "x"}),
+			1},
+		{"code beats CI configuration",
+			"run the lint step before build",
+			items([3]string{".github/workflows/ci.yml", "", "steps:\n  - run: lint\n  - run: build before\n"},
+				[3]string{"Makefile", "", "steps:\n  - run: lint\n  - run: build before\n"},
+				[3]string{"other.go", "", "x"}),
+			1},
+		{"rendered HTML documentation is prose",
+			"`Session.mount` adapter prefix",
+			items([3]string{"docs/api.html", "", "<p>Session.mount registers an adapter for a prefix</p>"},
+				[3]string{"sessions.py", "", "def mount(self, prefix, adapter):  # Session.mount: adapter for a prefix"},
+				[3]string{"other.py", "", "x"}),
+			1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -195,5 +213,106 @@ func TestNeighbours(t *testing.T) {
 		if !withNeighbours && next != far {
 			t.Errorf("neighbours off: next %v, far %v, want equal", next, far)
 		}
+	}
+}
+
+func TestCodeMarked(t *testing.T) {
+	got := codeMarked("Fix `cookie jar` leak in clearCookie and normalize_path, call Client.close() — see https://x.io/a_b #12_3")
+	for _, w := range []string{"cookie", "jar", "clear", "clearcookie", "normalize", "path", "normalizepath", "client", "close"} {
+		if !got[w] {
+			t.Errorf("%q not marked as code (got %v)", w, got)
+		}
+	}
+	for _, w := range []string{"fix", "leak", "call", "see", "io"} {
+		if got[w] {
+			t.Errorf("%q marked as code", w)
+		}
+	}
+}
+
+// A generic word of the task earns no name bonus when the workspace's
+// prose uses it more than its code; a word the query marks as code does.
+func TestNameBonusOnlyForCode(t *testing.T) {
+	its := items(
+		[3]string{"command.go", "Command", "package x // unrelated body"},
+		[3]string{"flags.go", "parseFlags", "package x // other body"},
+		[3]string{"README.md", "", "Run the command to do things. The command is easy."},
+		[3]string{"GUIDE.md", "", "Every command has a help command."},
+		[3]string{"x.go", "", "func x() {}"},
+	)
+	on := newQuery("improve the command help", its, newFeatures([]string{"+" + featCodeNames}), nil)
+	off := newQuery("improve the command help", its, newFeatures(nil), nil)
+	if !(on.relevance(its[0]) < off.relevance(its[0])) {
+		t.Errorf("prose word 'command' still scores through the file and symbol name: on %v, off %v", on.relevance(its[0]), off.relevance(its[0]))
+	}
+	marked := newQuery("improve the `Command` help", its, newFeatures([]string{"+" + featCodeNames}), nil)
+	if marked.relevance(its[0]) != 1 {
+		t.Errorf("a word marked as code lost its name bonus: %v", marked.relevance(its[0]))
+	}
+}
+
+// An import block joins its file's score when it imports what the query
+// names; without such a name it does not.
+func TestImportBlock(t *testing.T) {
+	text := budget.NewText("import (\n\t\"net/url\"\n)\n\nfunc Parse() {\n\tvalidate()\n}\n")
+	mk := func(seq, a, b int, kind, name string) *budget.Item {
+		return &budget.Item{Path: "p.go", Source: text, StartLine: a, EndLine: b, Content: text.Slice(a, b), Tokens: 8, Seq: seq, Kind: kind, Name: name}
+	}
+	other := budget.NewText("import \"net/url\"\n\n\n\nfunc other() { url.x() }\n")
+	its := []*budget.Item{mk(0, 1, 3, "imports", ""), mk(1, 5, 7, "function", "Parse"),
+		{Path: "o.go", Source: other, StartLine: 1, EndLine: 1, Content: other.Slice(1, 1), Tokens: 8, Seq: 2, Kind: "imports"},
+		{Path: "o.go", Source: other, StartLine: 5, EndLine: 5, Content: other.Slice(5, 5), Tokens: 8, Seq: 3, Kind: "function", Name: "other"}}
+	q := newQuery("Parse should use `net/url` to validate", its, newFeatures([]string{featNeigh}), nil)
+	off := newQuery("Parse should use `net/url` to validate", its, newFeatures([]string{featNeigh, featImports}), nil)
+	if !(q.relevance(its[0]) > off.relevance(its[0])) {
+		t.Errorf("import block: %v with the feature, %v without", q.relevance(its[0]), off.relevance(its[0]))
+	}
+	plain := newQuery("Parse should use url to validate", its, newFeatures([]string{featNeigh}), nil)
+	plainOff := newQuery("Parse should use url to validate", its, newFeatures([]string{featNeigh, featImports}), nil)
+	if plain.relevance(its[0]) != plainOff.relevance(its[0]) {
+		t.Errorf("an unmarked word lifted the import block: %v vs %v", plain.relevance(its[0]), plainOff.relevance(its[0]))
+	}
+}
+
+// A query word names a symbol or file by its stem: "pooling" → StringPool,
+// "merging" → merge.ts; without the feature it does not.
+func TestStemNames(t *testing.T) {
+	its := items(
+		[3]string{"src/utils/merge.ts", "", "export const deepMerge = (a, b) => ({...a, ...b})"},
+		[3]string{"src/core/other.ts", "", "export const deepMerge2 = (a, b) => ({...a, ...b})"},
+		[3]string{"StringPool.java", "StringPool", "final class StringPool { String get(char[] c) { return new String(c); } }"},
+		[3]string{"Reader.java", "Reader", "final class Reader { String get(char[] c) { return new String(c); } }"},
+	)
+	on := newQuery("Fix signal merging; string pooling", its, newFeatures([]string{"+" + featStemNames}), nil)
+	off := newQuery("Fix signal merging; string pooling", its, newFeatures(nil), nil)
+	if !(on.relevance(its[0]) > on.relevance(its[1])) || off.relevance(its[0]) != off.relevance(its[1]) {
+		t.Errorf("merge.ts: on %v vs %v, off %v vs %v", on.relevance(its[0]), on.relevance(its[1]), off.relevance(its[0]), off.relevance(its[1]))
+	}
+	if !(on.relevance(its[2]) > on.relevance(its[3])) {
+		t.Errorf("StringPool: %v vs %v", on.relevance(its[2]), on.relevance(its[3]))
+	}
+	for in, want := range map[string]string{"pooling": "pool", "merging": "merg", "merge": "merg", "parsed": "pars", "parse": "pars", "bed": "bed", "ring": "ring"} {
+		if got := stem(in); got != want {
+			t.Errorf("stem(%q) = %q, want %q", in, got, want)
+		}
+	}
+}
+
+func TestPlaceFactor(t *testing.T) {
+	all := newFeatures(nil)
+	for p, want := range map[string]float64{
+		"examples/basic/main.go": exampleFactor, "docs/_examples/a.py": exampleFactor, "Demo/x.js": exampleFactor,
+		".github/workflows/ci.yml": ciFactor, ".travis.yml": ciFactor, "sub/Jenkinsfile": ciFactor,
+		"lib/example.go": 1, "context.go": 1, "github/x.go": 1, "": 1,
+	} {
+		if got := placeFactor(p, all); got != want {
+			t.Errorf("placeFactor(%q) = %v, want %v", p, got, want)
+		}
+	}
+	if placeFactor("examples/a.go", newFeatures([]string{featExamples})) != 1 || placeFactor(".github/a.yml", newFeatures([]string{featCI})) != 1 {
+		t.Error("ablated place priors still apply")
+	}
+	if !isProseF("docs/index.html", all) || isProseF("docs/index.html", newFeatures([]string{featHTML})) || isProseF("a.go", all) {
+		t.Error("html as prose")
 	}
 }

@@ -3,6 +3,7 @@
 //
 //	go run ./eval/cmd/eval cases [-mirrors DIR] [-seed N] [-per-repo N] [-out FILE]
 //	go run ./eval/cmd/eval run   [-mirrors DIR] [-cases FILE] [-cache DIR] [-split dev|heldout|all] [-j N]
+//	                             [-budgets 8000,32000] [-ablate F,…] [-variants 'F,…;F,…']
 //	go run ./eval/cmd/eval check [-mirrors DIR]
 package main
 
@@ -145,6 +146,7 @@ func run(ctx context.Context, args []string) error {
 	maxChunk := fs.Int("max-chunk-tokens", 0, "override context.chunking.max_chunk_tokens")
 	minChunk := fs.Int("min-chunk-tokens", -1, "override context.chunking.min_chunk_tokens")
 	ablate := fs.String("ablate", "", "comma-separated relevance features to switch off (see docs/quality.md)")
+	variants := fs.String("variants", "", "further ablations packed beside the main pack, ';'-separated (each a comma-separated list)")
 	_ = fs.Parse(args)
 	if runtime.GOMAXPROCS(0) > 2 {
 		runtime.GOMAXPROCS(2)
@@ -182,6 +184,13 @@ func run(ctx context.Context, args []string) error {
 	if *ablate != "" {
 		off := strings.Split(*ablate, ",")
 		r.Engine = func(e *pack.Engine) { e.Ablate = off }
+	}
+	var vnames []string
+	for _, v := range strings.Split(*variants, ";") {
+		if v = strings.TrimSpace(v); v != "" {
+			vnames = append(vnames, v)
+			r.Variants = append(r.Variants, strings.Split(v, ","))
+		}
 	}
 	start := time.Now()
 	results := make([]eval.CaseResult, len(cs))
@@ -226,6 +235,7 @@ func run(ctx context.Context, args []string) error {
 	}
 	fmt.Printf("acode-lsp context quality: %d cases (%s), budgets %s, %s\n", len(cs), *split, *budgets, *casesPath)
 	eval.PrintReport(os.Stdout, eval.Summarize(results, bs))
+	eval.PrintVariants(os.Stdout, results, bs, vnames)
 	fmt.Printf("\n(%s)\n", time.Since(start).Round(time.Second))
 	return nil
 }

@@ -1,0 +1,226 @@
+package pack
+
+import (
+	"sort"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+)
+
+// File choice from structure (docs/ranking.md "Reference graph"): the
+// files of a pack's candidate chunks form a graph — file f points at file
+// g when f's text uses a name g defines (the chunker's symbol names, cut
+// from tree-sitter's declarations) — and a personalised PageRank seeded by
+// the files the lexical ranking likes best raises the files those lean on
+// and the files that lean on them. Computed per pack over the candidate
+// chunks only: its cost is one identifier scan of text already in memory.
+const (
+	featGraph = "graph"
+
+	// graphSeeds are the best lexically ranked files the walk restarts at.
+	graphSeeds = 5
+	// graphDamping is PageRank's damping; graphIterations its rounds.
+	graphDamping    = 0.85
+	graphIterations = 20
+	// graphBackWeight is the weight of an edge from a definer back to its
+	// user (callers of the seeds' names matter too, less).
+	graphBackWeight = 0.3
+	// graphMaxDefiners: a name defined in more files is too common to
+	// point anywhere.
+	graphMaxDefiners = 4
+	// graphMinName: shorter names are left out.
+	graphMinName = 4
+	// graphWeight scales a file's gain: its rank over the best non-seed
+	// rank, at most 1.
+	graphWeight = 0.3
+)
+
+// graphFactors returns, by path, 1 + graphWeight × a file's personalised
+// PageRank relative to the best file outside the seeds (capped at 1) for
+// the files the walk reaches; fileBest holds the files' lexical scores.
+func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
+	// Files and the names each defines.
+	fileIdx := map[string]int{}
+	var files []string
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		if _, ok := fileIdx[it.Path]; !ok {
+			fileIdx[it.Path] = len(files)
+			files = append(files, it.Path)
+		}
+	}
+	n := len(files)
+	if n < 2 {
+		return nil
+	}
+	definers := map[string][]int{}
+	for _, it := range items {
+		if it.Name == "" || it.Path == "" {
+			continue
+		}
+		f := fileIdx[it.Path]
+		identifiers(it.Name, func(w string) {
+			if len(w) < graphMinName {
+				return
+			}
+			d := definers[w]
+			if len(d) > 0 && d[len(d)-1] == f {
+				return
+			}
+			for _, x := range d {
+				if x == f {
+					return
+				}
+			}
+			definers[w] = append(d, f)
+		})
+	}
+	for w, d := range definers {
+		if len(d) > graphMaxDefiners {
+			delete(definers, w)
+		}
+	}
+	if len(definers) == 0 {
+		return nil
+	}
+	// Edges: f uses a name g defines (each name once per file).
+	out := make([]map[int]float64, n)
+	for i := range out {
+		out[i] = map[int]float64{}
+	}
+	used := make([]map[string]bool, n)
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		f := fileIdx[it.Path]
+		if used[f] == nil {
+			used[f] = map[string]bool{}
+		}
+		identifiers(it.Content, func(w string) {
+			if len(w) < graphMinName || used[f][w] {
+				return
+			}
+			d, ok := definers[w]
+			if !ok {
+				return
+			}
+			used[f][w] = true
+			for _, g := range d {
+				if g == f {
+					continue
+				}
+				share := 1 / float64(len(d))
+				out[f][g] += share
+				out[g][f] += graphBackWeight * share
+			}
+		})
+	}
+	// Seeds: the best files by lexical score.
+	type fs struct {
+		i int
+		s float64
+	}
+	var seeds []fs
+	for p, s := range fileBest {
+		if i, ok := fileIdx[p]; ok && s > 0 {
+			seeds = append(seeds, fs{i, s})
+		}
+	}
+	sort.Slice(seeds, func(a, b int) bool {
+		if seeds[a].s != seeds[b].s {
+			return seeds[a].s > seeds[b].s
+		}
+		return files[seeds[a].i] < files[seeds[b].i]
+	})
+	if len(seeds) > graphSeeds {
+		seeds = seeds[:graphSeeds]
+	}
+	if len(seeds) == 0 {
+		return nil
+	}
+	pers := make([]float64, n)
+	tot := 0.0
+	for _, s := range seeds {
+		tot += s.s
+	}
+	isSeed := make([]bool, n)
+	for _, s := range seeds {
+		pers[s.i] = s.s / tot
+		isSeed[s.i] = true
+	}
+	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
+	type arc struct {
+		to int
+		w  float64
+	}
+	arcs := make([][]arc, n)
+	for f := range out {
+		sum := 0.0
+		for g, w := range out[f] {
+			arcs[f] = append(arcs[f], arc{g, w})
+			sum += w
+		}
+		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
+		for k := range arcs[f] {
+			arcs[f][k].w /= sum
+		}
+	}
+	rank := append([]float64(nil), pers...)
+	next := make([]float64, n)
+	for range graphIterations {
+		dangling := 0.0
+		for i := range next {
+			next[i] = 0
+		}
+		for f, r := range rank {
+			if len(arcs[f]) == 0 {
+				dangling += r
+				continue
+			}
+			for _, a := range arcs[f] {
+				next[a.to] += graphDamping * r * a.w
+			}
+		}
+		for i := range next {
+			next[i] += (1-graphDamping)*pers[i] + graphDamping*dangling*pers[i]
+		}
+		rank, next = next, rank
+	}
+	best := 0.0
+	for i, r := range rank {
+		if !isSeed[i] {
+			best = max(best, r)
+		}
+	}
+	if best <= 0 {
+		return nil
+	}
+	res := map[string]float64{}
+	for i, r := range rank {
+		if r > 0 {
+			res[files[i]] = 1 + weight*min(1, r/best)
+		}
+	}
+	return res
+}
+
+// identifiers calls fn with each identifier of text (a letter or '_'
+// followed by letters, digits and '_'; ASCII only).
+func identifiers(text string, fn func(string)) {
+	i := 0
+	for i < len(text) {
+		c := text[i]
+		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && asciiWord(text[j]) {
+			j++
+		}
+		fn(text[i:j])
+		i = j
+	}
+}
