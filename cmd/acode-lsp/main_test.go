@@ -305,7 +305,7 @@ func TestPackBudgetMeaning(t *testing.T) {
 		{[]string{"--budget", "1.5k"}, 1500, 1500},
 		{[]string{"--budget", "1500", "--response-reserve", "500"}, 1000, 1500},
 		{[]string{"--window", "6K"}, 2000, 6000}, // the sample's reserves: 1,000 + 3,000
-		{nil, 12000, 16000},                       // the sample's config
+		{nil, 12000, 16000},                      // the sample's config
 	} {
 		avail, total, tokens := packJSON(tc.args...)
 		if avail != tc.avail || total != tc.total || tokens > avail {
