@@ -9,10 +9,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/conversation"
-	"github.com/acode-lsp/acode-lsp/lsp"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // runFit implements `acode-lsp fit`: a tool output on stdin, the page (or,
@@ -54,15 +53,19 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "acode-lsp fit: read stdin: %v\n", err)
 		return 1
 	}
-	tk, err := conversationTokenizer(*model, *tokFile)
+	sess, err := cliSession("")
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
 		return 1
 	}
+	file := *tokFile
+	if file != "" {
+		file = absOr(file)
+	}
 	req := conversation.FitRequest{Tool: *tool, Content: string(data), MaxTokens: *maxTokens,
 		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model, Pattern: *pattern,
-		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, Outline: lsp.FileOutline}
-	res, err := conversation.FitToolResult(ctx, tk, req)
+		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, TokenizerFile: file}
+	res, err := sess.Fit(ctx, session.FitRequest{FitRequest: req}) // the core's defaults and redaction
 	var tooSmall *conversation.Error
 	switch {
 	case errors.As(err, &tooSmall):
@@ -100,18 +103,3 @@ func marshalCLIResult(v any) ([]byte, error) {
 	return buf.Bytes(), nil
 }
 
-// conversationTokenizer is the cached tokenizer of `trim` and `fit`: the
-// tokenizer.json file when one is named, else the model's. It comes from
-// the run's registry (one per process, as the servers have), so repeated
-// texts are counted once.
-func conversationTokenizer(model, file string) (tokenizer.Tokenizer, error) {
-	reg := tokenizer.NewRegistry()
-	if file != "" {
-		t, err := tokenizer.ForFile(file)
-		if err != nil {
-			return nil, err
-		}
-		return reg.Add(t, 0), nil
-	}
-	return reg.Get(model, "", 0)
-}

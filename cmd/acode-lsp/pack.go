@@ -15,6 +15,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // multi is a repeatable string flag.
@@ -121,11 +122,6 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
 	}
-	ws, err := collector.New(collector.Options{Roots: []string{wsRoot}, Exclude: cfg.Context.Exclude, MaxFileSize: *maxFile})
-	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
-		return 2
-	}
 	if *tokFile != "" {
 		if *encoding != "" {
 			fmt.Fprintln(stderr, "acode-lsp pack: give --encoding or --tokenizer-file, not both")
@@ -181,14 +177,18 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		req.Template = text
 	}
-	engine := pack.NewEngine(cfg, ws)
-	closeIndex := withIndex(engine, []string{wsRoot}, *noIndex)
+	ix, closeIndex := openIndex([]string{absOr(wsRoot)}, *noIndex)
 	defer closeIndex()
+	sess := session.New(session.Options{Roots: []string{absOr(wsRoot)}, Config: cfg, MaxFileSize: *maxFile, Index: ix})
+	if err := sess.WorkspaceErr(); err != nil {
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
+		return 2
+	}
 	if *preview {
-		return printPreview(ctx, engine, req, stdout, stderr)
+		return printPreview(ctx, sess, req, stdout, stderr)
 	}
 	progress := progressLine(stderr)
-	res, err := engine.Pack(ctx, req, nil, progress)
+	res, err := sess.Pack(ctx, req, nil, progress)
 	progress("", -1)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
@@ -244,11 +244,9 @@ func (f budgetFlags) overrides() *config.BudgetOverrides {
 		return nil
 	}
 	o := &config.BudgetOverrides{}
-	zero := 0
 	switch {
 	case f.budgetSet:
-		o.TotalTokens = &f.budget
-		o.SystemReserve, o.ResponseReserve = &zero, &zero
+		o = session.ContextBudget(f.budget)
 	case f.windowSet:
 		o.TotalTokens = &f.window
 	}
@@ -314,8 +312,8 @@ func searchMatched(res *pack.Result) bool {
 }
 
 // printPreview prints the acode/previewContext result of req as JSON.
-func printPreview(ctx context.Context, e *pack.Engine, req pack.Request, stdout, stderr io.Writer) int {
-	pv, err := e.Preview(ctx, req, nil)
+func printPreview(ctx context.Context, sess *session.Session, req pack.Request, stdout, stderr io.Writer) int {
+	pv, err := sess.Preview(ctx, req, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
 		var pe *pack.ParamError

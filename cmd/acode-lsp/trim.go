@@ -88,15 +88,26 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			req.TokenizerFile = *tokFile
 		}
 	})
-	tk, err := conversationTokenizer(req.Model, req.TokenizerFile)
+	// The core counts as every door does: the model or tokenizer file asked
+	// for, else the configuration's tokenizer (found from the current
+	// directory up), and redacts the messages as a pack would.
+	sess, err := cliSession("")
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
+		return 1
+	}
+	if req.TokenizerFile != "" {
+		req.TokenizerFile = absOr(req.TokenizerFile)
+	}
+	tk, err := sess.Tokenizer(req.Model, "", req.TokenizerFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %s\n", packErrText(err))
 		return 1
 	}
 	if *check {
 		return runTrimCheck(ctx, tk, req, stdout, stderr)
 	}
-	res, err := conversation.Trim(ctx, tk, req)
+	res, err := sess.Trim(ctx, req)
 	var overflow *conversation.Error
 	switch {
 	case errors.As(err, &overflow):
