@@ -102,4 +102,3 @@ func marshalCLIResult(v any) ([]byte, error) {
 	}
 	return buf.Bytes(), nil
 }
-
