@@ -1,7 +1,6 @@
 package lsp
 
 import (
-
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
