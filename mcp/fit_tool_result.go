@@ -88,11 +88,11 @@ func (s *Server) fitToolResult(ctx context.Context, c *call, in *fitInput) (*sdk
 		}
 		text := fitText(res, capped, req.MaxTokens)
 		over := tok.Count(text) - s.opts.MaxResultTokens
-		if over <= 0 || attempt == 2 || req.MaxTokens <= over {
+		if over <= 0 || attempt == 3 || req.MaxTokens <= over {
 			return textResult(text), nil
 		}
 		// A long cursor made the note larger than its reserve: page less.
-		req.MaxTokens, capped = req.MaxTokens-over, true
+		req.MaxTokens, capped = max(1, req.MaxTokens-2*over-4), true
 	}
 }
 

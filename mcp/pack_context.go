@@ -154,11 +154,11 @@ func (s *Server) packContext(ctx context.Context, c *call, in *packInput) (*sdk.
 		}
 		text += "\n" + packSummary(res, asked, total, capped)
 		over := tok.Count(text) - s.opts.MaxResultTokens
-		if over <= 0 || attempt == 2 || total <= over {
+		if over <= 0 || attempt == 3 || total <= over {
 			c.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("budget", total), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
 			return textResult(text), nil
 		}
-		total, capped = total-over, true
+		total, capped = max(1, total-2*over-4), true
 		req.Budget = session.ContextBudget(total)
 	}
 }
