@@ -210,9 +210,11 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 }
 
 // Serve speaks MCP on in/out (newline-delimited JSON-RPC) until the input
-// ends or ctx is done.
+// ends or ctx is done. A message over MaxMessageBytes is answered with an
+// error and skipped (transport.go).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	w := &lockedWriter{w: out}
+	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(newLineGuard(in, w, MaxMessageBytes-1)), Writer: nopWriteCloser{w}})
 }
 
 type nopWriteCloser struct{ io.Writer }
