@@ -39,19 +39,15 @@ func decodeArgs(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
 		names = append(names, name)
 	}
 	sort.Strings(names)
+	keys := make([]string, 0, len(args))
 	for name, v := range args {
-		prop, ok := schema.Properties[name]
-		if !ok {
-			return invalidParams(session.Short(name), "is not an argument of this tool; its arguments are "+strings.Join(names, ", "))
-		}
 		if t := bytes.TrimSpace(v); len(t) == 0 || string(t) == "null" {
-			delete(args, name)
+			delete(args, name) // null: not given
 			continue
 		}
-		if err := checkValue(v, prop); err != nil {
-			return invalidParams(name, err.Error())
-		}
+		keys = append(keys, name)
 	}
+	sort.Strings(keys)
 	for _, name := range schema.Required {
 		if _, ok := args[name]; !ok {
 			why := "is required"
@@ -59,6 +55,15 @@ func decodeArgs(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
 				why += ": " + strings.TrimSuffix(d, ".")
 			}
 			return invalidParams(name, why)
+		}
+	}
+	for _, name := range keys {
+		prop, ok := schema.Properties[name]
+		if !ok {
+			return invalidParams(session.Short(name), "is not an argument of this tool; its arguments are "+strings.Join(names, ", "))
+		}
+		if err := checkValue(args[name], prop); err != nil {
+			return invalidParams(name, err.Error())
 		}
 	}
 	clean, err := json.Marshal(args)
