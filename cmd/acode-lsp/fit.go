@@ -70,10 +70,13 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	switch {
 	case errors.As(err, &tooSmall):
 		fmt.Fprintf(stderr, "acode-lsp fit: %s: %s\n", tooSmall.Code, tooSmall.Message)
-		return 3
+		return exitCode(err)
 	case err != nil:
-		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "acode-lsp fit: %s\n", flagErrOf(err, "model", "--model", "tokenizerFile", "--tokenizer-file"))
+		if exitCode(err) == exitUsage && !isFlagField(err, "model", "tokenizerFile") {
+			return exitFailed // a field of the input on stdin (cursor, mode): invalid input
+		}
+		return exitCode(err)
 	}
 	out := []byte(res.Content)
 	if *asJSON {

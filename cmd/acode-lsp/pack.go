@@ -192,11 +192,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	progress("", -1)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
-		var pe *pack.ParamError
-		if errors.As(err, &pe) {
-			return 2
-		}
-		return 1
+		return exitCode(err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -316,11 +312,7 @@ func printPreview(ctx context.Context, sess *session.Session, req pack.Request, 
 	pv, err := sess.Preview(ctx, req, nil)
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
-		var pe *pack.ParamError
-		if errors.As(err, &pe) {
-			return 2
-		}
-		return 1
+		return exitCode(err)
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")

@@ -101,8 +101,8 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	tk, err := sess.Tokenizer(req.Model, "", req.TokenizerFile)
 	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp trim: %s\n", packErrText(err))
-		return 1
+		fmt.Fprintf(stderr, "acode-lsp trim: %s\n", flagErrOf(err, "model", "--model", "tokenizerFile", "--tokenizer-file"))
+		return exitCode(err)
 	}
 	if *check {
 		return runTrimCheck(ctx, tk, req, stdout, stderr)
@@ -112,13 +112,13 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	switch {
 	case errors.As(err, &overflow):
 		fmt.Fprintf(stderr, "acode-lsp trim: %s: %s\n", overflow.Code, overflow.Message)
-		return 3
+		return exitCode(err)
 	case err != nil && req.MaxContextTokens == 0 && strings.Contains(err.Error(), "maxContextTokens"):
 		fmt.Fprintln(stderr, "acode-lsp trim: give --max N (the context window): the input has no maxContextTokens and its model's window is not known")
 		return 1
 	case err != nil:
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
-		return 1
+		return exitFailed // invalid input on stdin (documented: exit 1)
 	}
 	var out []byte
 	if *asJSON {
