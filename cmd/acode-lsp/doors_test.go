@@ -194,6 +194,16 @@ func TestDoors(t *testing.T) {
 			},
 		},
 		{
+			name: "pack of the whole root",
+			cli: func(t *testing.T) any {
+				return a.cli(t, "", "pack", "--no-index", "--query", query, "--budget", "800")
+			},
+			mcp: func(t *testing.T) any {
+				text, _ := a.tool(t, "pack_context", map[string]any{"query": query, "budget": 800})
+				return text[:strings.LastIndex(text, "\n[acode-lsp: ")]
+			},
+		},
+		{
 			name: "preview",
 			cli: func(t *testing.T) any {
 				return pick(t, []byte(a.cli(t, "", append([]string{"pack", "--no-index", "--preview", "--query", query, "--budget", "1000"}, files...)...)), "included", "estimatedTokens")
