@@ -488,15 +488,10 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 // build makes the workspace state of roots.
 func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap.Logger) *env {
 	e := &env{roots: roots, stamp: stamp}
-	cfg := config.Default()
-	if stamp.Exists {
-		c, err := config.Load(path)
-		if err != nil {
-			log.Warn("config rejected", zap.String("path", collector.EscapePath(path)))
-			e.cfgErr = err
-		} else {
-			cfg = c
-		}
+	cfg, _, err := session.LoadConfig(roots[0], "", false) // the first root's file, as the language server's
+	if err != nil {
+		log.Warn("config rejected", zap.String("path", collector.EscapePath(path)))
+		e.cfgErr = err
 	}
 	var ix pack.FileIndex
 	if e.cfgErr == nil {

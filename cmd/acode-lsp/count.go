@@ -199,16 +199,19 @@ func cliSession(cfgPath string) (*session.Session, error) {
 
 // loadConfig loads --config, or the .agent/config.yml found from start
 // (default: the current directory) upwards, or the defaults.
+// Discovery is the core's (session.LoadConfig, upward as the command line
+// finds its project's config).
 func loadConfig(path, start string) (config.Config, error) {
-	if path == "" {
-		path = findConfig(start)
-		if path == "" {
-			return config.Default(), nil
-		}
-	} else if _, err := os.Stat(path); err != nil {
-		return config.Default(), fmt.Errorf("--config %s: %w", path, unwrapPathErr(err))
+	if start == "" {
+		start = cwd()
 	}
-	return config.Load(path)
+	cfg, _, err := session.LoadConfig(start, path, true)
+	if err != nil && path != "" {
+		if _, statErr := os.Stat(path); statErr != nil {
+			return cfg, fmt.Errorf("--config %s: %w", path, unwrapPathErr(statErr))
+		}
+	}
+	return cfg, err
 }
 
 func unwrapPathErr(err error) error {
