@@ -183,7 +183,7 @@ func packSummary(res *pack.Result, asked, total int, capped bool) string {
 	if len(files) == 1 {
 		fileWord = "file"
 	}
-	line := fmt.Sprintf("[acode-lsp: %s · %d %s from %d %s · %d left out", tokens, len(res.Included), chunks, len(files), fileWord, len(res.Excluded))
+	line := fmt.Sprintf("[acode-lsp: %s · %s %s from %s %s · %s left out", tokens, comma(len(res.Included)), chunks, comma(len(files)), fileWord, comma(len(res.Excluded)))
 	if capped {
 		line += fmt.Sprintf(" · budget %s capped to %s (--max-result-tokens)", comma(asked), comma(total))
 	}
