@@ -191,7 +191,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	res, err := sess.Pack(ctx, req, nil, progress)
 	progress("", -1)
 	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", flagErrOf(err, packFlagFields...))
 		return exitCode(err)
 	}
 	if *asJSON {
@@ -214,6 +214,12 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	}
 	return 0
 }
+
+// packFlagFields name the flag of each request field a pack's error may
+// blame (field, flag), so the message names what the user typed.
+var packFlagFields = []string{"model", "--model", "encoding", "--encoding", "tokenizerFile", "--tokenizer-file",
+	"format", "--format", "template", "--template", "search.pattern", "--search", "query", "--query",
+	"budget.totalTokens", "--budget", "budget.systemReserve", "--system-reserve", "budget.responseReserve", "--response-reserve"}
 
 // nothingFits says why a pack came out empty and what to change.
 func nothingFits(res *pack.Result) string {
@@ -311,7 +317,7 @@ func searchMatched(res *pack.Result) bool {
 func printPreview(ctx context.Context, sess *session.Session, req pack.Request, stdout, stderr io.Writer) int {
 	pv, err := sess.Preview(ctx, req, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", flagErrOf(err, packFlagFields...))
 		return exitCode(err)
 	}
 	enc := json.NewEncoder(stdout)
