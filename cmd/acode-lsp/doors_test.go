@@ -13,9 +13,12 @@ import (
 	"github.com/google/go-cmp/cmp"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/conversation"
 	"github.com/acode-lsp/acode-lsp/internal/lsptest"
 	"github.com/acode-lsp/acode-lsp/lsp"
 	"github.com/acode-lsp/acode-lsp/mcp"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // doorsSecret holds credentials every door must redact (an AWS key, a
@@ -160,7 +163,7 @@ func TestDoors(t *testing.T) {
 	output := doorsSecret + strings.Join(lines, "\n") + "\n"
 	msgs := []any{map[string]any{"role": "system", "content": "You are a careful engineer."},
 		map[string]any{"role": "user", "content": "Here is the config:\n" + doorsSecret},
-		map[string]any{"role": "assistant", "content": "Thanks."}}
+		map[string]any{"role": "assistant", "content": "Thanks. 日本語のテキストは数え方が違います 🎉"}}
 	msgsJSON, _ := json.Marshal(msgs)
 
 	cases := []struct {
@@ -254,7 +257,19 @@ func TestDoors(t *testing.T) {
 		{
 			name: "trim with the config's model",
 			cli: func(t *testing.T) any {
-				return pick(t, []byte(a.cli(t, string(msgsJSON), "trim", "--json")), "messages", "originalTokens", "finalTokens")
+				r := pick(t, []byte(a.cli(t, string(msgsJSON), "trim", "--json")), "messages", "originalTokens", "finalTokens")
+				// Counted with the config's model (gpt-4: cl100k_base), not o200k.
+				var ms []conversation.Message
+				if err := json.Unmarshal(msgsJSON, &ms); err != nil {
+					t.Fatal(err)
+				}
+				ms = session.RedactMessages(ms)
+				cl, _ := tokenizer.ForEncoding("cl100k_base")
+				o2, _ := tokenizer.ForEncoding("o200k_base")
+				if want := conversation.ConversationTokens(cl, ms); r["originalTokens"] != float64(want) || want == conversation.ConversationTokens(o2, ms) {
+					t.Errorf("trim counted %v tokens, want cl100k_base's %d", r["originalTokens"], want)
+				}
+				return r
 			},
 			lsp: func(t *testing.T) any {
 				return pick(t, a.lsp(t, "acode/trimConversation", map[string]any{"messages": msgs}), "messages", "originalTokens", "finalTokens")
