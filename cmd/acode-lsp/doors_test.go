@@ -308,4 +308,21 @@ func TestDoors(t *testing.T) {
 			}
 		})
 	}
+	// A workspace file paged by path (the servers read it; the command line
+	// pages its stdin): the same page, redacted, through both servers.
+	t.Run("fit a workspace file by path", func(t *testing.T) {
+		page := pick(t, a.lsp(t, "acode/fitToolResult", map[string]any{"path": "cart/keys.go", "maxTokens": "2k"}), "content")["content"].(string)
+		text, _ := a.tool(t, "fit_tool_result", map[string]any{"path": "cart/keys.go", "maxTokens": "2k"})
+		if got := text[:strings.LastIndex(text, "\n[")]; got != page {
+			t.Errorf("MCP page differs from the language server's:\n%q\n%q", got, page)
+		}
+		if !strings.Contains(page, "still here") {
+			t.Errorf("page = %q", page)
+		}
+		for _, leak := range doorsLeaks {
+			if strings.Contains(page, leak) {
+				t.Errorf("the page returns %s", leak)
+			}
+		}
+	})
 }
