@@ -1,6 +1,7 @@
 package budget
 
 import (
+	"context"
 	"crypto/sha256"
 	"hash"
 	"io"
@@ -46,11 +47,18 @@ type Removed struct {
 // re-cut from the source text and recounted, with the higher score. It
 // returns the remaining items in rank order ([Less]).
 func Dedup(items []*Item, opts DedupOptions, count func(string) int) ([]*Item, []Removed, DedupStats) {
+	out, removed, stats, _ := DedupContext(context.Background(), items, opts, count)
+	return out, removed, stats
+}
+
+// DedupContext is [Dedup], returning ctx's error when ctx is done (checked
+// every 1,024 items).
+func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count func(string) int) ([]*Item, []Removed, DedupStats, error) {
 	sorted := append([]*Item(nil), items...)
 	sort.SliceStable(sorted, func(i, j int) bool { return Less(sorted[i], sorted[j]) })
 	var stats DedupStats
 	if !opts.Enabled {
-		return sorted, nil, stats
+		return sorted, nil, stats, nil
 	}
 	var removed []Removed
 	seen := make(map[[32]byte]*Item, len(sorted))
@@ -68,56 +76,168 @@ func Dedup(items []*Item, opts DedupOptions, count func(string) int) ([]*Item, [
 	}
 	kept, removed = toolCopies(kept, removed, &stats, count)
 	if !opts.MergeOverlapping || opts.OverlapThreshold <= 0 {
-		return kept, removed, stats
+		return kept, removed, stats, nil
 	}
-	byFile := map[string][]*Item{}
-	var out []*Item
-	for _, it := range kept {
+	files := map[string]*fileGroup{}
+	out := make([]*Item, 0, len(kept))
+	gone := map[*Item]bool{} // merged into another item after it was kept
+	for i, it := range kept {
+		if i%1024 == 1023 && ctx.Err() != nil {
+			return nil, nil, DedupStats{}, ctx.Err()
+		}
 		key := it.fileKey()
 		if key == "" {
 			out = append(out, it)
 			continue
 		}
-		group := byFile[key]
-		target := -1
-		for i, k := range group {
-			if sameText(k, it) && Overlap(k, it) >= opts.OverlapThreshold {
-				target = i
-				break
-			}
+		g := files[key]
+		if g == nil {
+			g = &fileGroup{}
+			files[key] = g
 		}
-		if target < 0 {
-			byFile[key] = append(group, it)
+		// The first kept chunk of the file (in the order kept) that it
+		// overlaps enough.
+		into := g.first(it.StartLine, it.EndLine, nil, -1, func(k *Item) bool {
+			return sameText(k, it) && Overlap(k, it) >= opts.OverlapThreshold
+		})
+		if into == nil {
+			g.add(it)
 			out = append(out, it)
 			continue
 		}
-		into := group[target]
 		before := into.Tokens + it.Tokens
 		merge(into, it, count)
 		stats.OverlapsMerged++
 		stats.TokensSaved += max(0, before-into.Tokens)
 		removed = append(removed, Removed{Item: it, Reason: "merged", Into: into})
-		// The grown chunk may now reach other chunks of the file.
+		g.grow(into)
+		// The grown chunk may now reach other chunks of the file: passes
+		// over the file's chunks in the order kept, each merging what the
+		// grown chunk overlaps enough, until a pass merges nothing.
 		for changed := true; changed; {
 			changed = false
-			for i := 0; i < len(byFile[key]); i++ {
-				other := byFile[key][i]
-				if other == into || !sameText(other, into) || Overlap(other, into) < opts.OverlapThreshold {
-					continue
+			pos := -1
+			for {
+				other := g.first(into.StartLine, into.EndLine, into, pos, func(k *Item) bool {
+					return sameText(k, into) && Overlap(k, into) >= opts.OverlapThreshold
+				})
+				if other == nil {
+					break
 				}
+				// The pass goes on after the chunk that followed other in
+				// the order kept (removing other moved that one into
+				// other's place, which the pass had just looked at).
+				pos = g.nextLive(g.seq[other])
 				before := into.Tokens + other.Tokens
 				merge(into, other, count)
 				stats.OverlapsMerged++
 				stats.TokensSaved += max(0, before-into.Tokens)
 				removed = append(removed, Removed{Item: other, Reason: "merged", Into: into})
-				byFile[key] = append(byFile[key][:i:i], byFile[key][i+1:]...)
-				out = removeItem(out, other)
+				g.remove(other)
+				g.grow(into)
+				gone[other] = true
 				changed = true
 			}
 		}
 	}
+	if len(gone) > 0 {
+		live := out[:0]
+		for _, it := range out {
+			if !gone[it] {
+				live = append(live, it)
+			}
+		}
+		out = live
+	}
 	sort.SliceStable(out, func(i, j int) bool { return Less(out[i], out[j]) })
-	return out, removed, stats
+	return out, removed, stats, nil
+}
+
+// fileGroup holds the chunks of one file that dedup kept, with an index
+// from each line to the chunks that cover it, so that finding the chunks
+// a chunk overlaps costs its lines, not the number of chunks kept before
+// it (issue 24: a file cut into thousands of one-line chunks was
+// quadratic).
+type fileGroup struct {
+	seq   map[*Item]int // the order each chunk was kept in
+	order []*Item       // the chunks by sequence number
+	dead  []bool        // by sequence number: merged into another
+	lines [][]*Item     // chunks covering each line (dead ones pruned lazily)
+	spans []span        // by sequence number: the lines a chunk is indexed under
+}
+
+func (g *fileGroup) add(it *Item) {
+	if g.seq == nil {
+		g.seq = map[*Item]int{}
+	}
+	g.seq[it] = len(g.order)
+	g.order = append(g.order, it)
+	g.dead = append(g.dead, false)
+	g.spans = append(g.spans, span{it.StartLine, it.EndLine})
+	g.index(it, it.StartLine, it.EndLine)
+}
+
+func (g *fileGroup) index(it *Item, start, end int) {
+	start = max(start, 0)
+	if end >= len(g.lines) {
+		g.lines = append(g.lines, make([][]*Item, end+1-len(g.lines))...)
+	}
+	for n := start; n <= end; n++ {
+		g.lines[n] = append(g.lines[n], it)
+	}
+}
+
+// grow indexes the lines a merge added to it.
+func (g *fileGroup) grow(it *Item) {
+	s := g.seq[it]
+	old := g.spans[s]
+	if it.StartLine < old.start {
+		g.index(it, it.StartLine, old.start-1)
+	}
+	if it.EndLine > old.end {
+		g.index(it, old.end+1, it.EndLine)
+	}
+	g.spans[s] = span{it.StartLine, it.EndLine}
+}
+
+func (g *fileGroup) remove(it *Item) { g.dead[g.seq[it]] = true }
+
+// nextLive returns the sequence number of the first live chunk kept after
+// position p (the number of chunks when there is none).
+func (g *fileGroup) nextLive(p int) int {
+	for n := p + 1; n < len(g.order); n++ {
+		if !g.dead[n] {
+			return n
+		}
+	}
+	return len(g.order)
+}
+
+// first returns the chunk kept earliest after position after (a sequence
+// number; -1 for all) among the live chunks other than skip that cover a
+// line of start..end and satisfy ok; nil when there is none.
+func (g *fileGroup) first(start, end int, skip *Item, after int, ok func(*Item) bool) *Item {
+	var best *Item
+	bestSeq := -1
+	start, end = max(start, 0), min(end, len(g.lines)-1)
+	for n := start; n <= end; n++ {
+		list := g.lines[n]
+		live := list[:0]
+		for _, k := range list {
+			s := g.seq[k]
+			if g.dead[s] {
+				continue // pruned from the index
+			}
+			live = append(live, k)
+			if k != skip && s > after && (best == nil || s < bestSeq) && ok(k) {
+				best, bestSeq = k, s
+			}
+		}
+		if len(live) != len(list) {
+			g.lines[n] = live
+		}
+	}
+	return best
 }
 
 // Overlap is the share of lines two items share, relative to the smaller
@@ -226,13 +346,4 @@ func merge(into, other *Item, count func(string) int) {
 
 func sameText(a, b *Item) bool {
 	return a.Source == b.Source || (a.Source != nil && b.Source != nil && a.Source.String() == b.Source.String())
-}
-
-func removeItem(list []*Item, it *Item) []*Item {
-	for i, x := range list {
-		if x == it {
-			return append(list[:i:i], list[i+1:]...)
-		}
-	}
-	return list
 }

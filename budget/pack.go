@@ -34,6 +34,9 @@ type Packed struct {
 	// candidates, then the lowest-ranked selected items that the exact
 	// count of the text dropped.
 	Dropped []*Item
+	// Recounted is how many items at the end of Dropped the exact count
+	// dropped (rule 3's drop): each ranks below every item of Kept.
+	Recounted int
 	// Covered holds candidates whose every line a better-ranked item
 	// brought already.
 	Covered []*Item
@@ -143,6 +146,7 @@ func (a attempt) packed() Packed {
 	return Packed{
 		Text: a.text, Tokens: a.tokens, Kept: a.kept,
 		Dropped:       append(append([]*Item(nil), a.sel.OverBudget...), a.dropped...),
+		Recounted:     len(a.dropped),
 		Covered:       a.sel.Covered,
 		TrimmedTokens: a.sel.TrimmedTokens,
 	}

@@ -108,6 +108,9 @@ func TestPackDropsWhatTheEstimateMissed(t *testing.T) {
 	if diff := cmp.Diff(want, spans(got.Dropped)); diff != "" {
 		t.Errorf("dropped (-want +got):\n%s", diff)
 	}
+	if got.Recounted != 1 {
+		t.Errorf("recounted = %d, want 1 (f6.go, dropped by the exact count)", got.Recounted)
+	}
 	if got.Tokens != 198 || got.Tokens != words(got.Text) {
 		t.Errorf("tokens = %d (recount %d), want 198", got.Tokens, words(got.Text))
 	}
@@ -341,6 +344,18 @@ func FuzzPack(f *testing.F) {
 		dropped := map[*Item]bool{}
 		for _, it := range got.Dropped {
 			dropped[it] = true
+		}
+		// Rule 3's drop takes the lowest-ranked: what the exact count
+		// dropped ranks below everything kept.
+		if got.Recounted > len(got.Dropped) {
+			t.Fatalf("recounted %d of %d dropped", got.Recounted, len(got.Dropped))
+		}
+		for _, d := range got.Dropped[len(got.Dropped)-got.Recounted:] {
+			for _, k := range got.Kept {
+				if !Less(k, d) {
+					t.Errorf("the exact count dropped %s %d-%d (score %v) but kept %s %d-%d (score %v)", d.Path, d.StartLine, d.EndLine, d.Score, k.Path, k.StartLine, k.EndLine, k.Score)
+				}
+			}
 		}
 		lines := map[string]bool{}
 		for _, k := range got.Kept {

@@ -54,7 +54,7 @@ type Selection struct {
 //
 // items must be in rank order ([Less]).
 func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
-	s := &selector{opts: opts, covered: map[string][]span{}, files: map[string]int{}}
+	s := &selector{opts: opts, covered: map[string]*lineSet{}, files: map[string]int{}}
 	if s.opts.FillMin <= 0 {
 		s.opts.FillMin = 48
 	}
@@ -240,8 +240,80 @@ type span struct{ start, end int }
 type selector struct {
 	opts    SelectOptions
 	sel     Selection
-	covered map[string][]span // lines already selected, per file
-	files   map[string]int    // selected items per file
+	covered map[string]*lineSet // lines already selected, per file
+	files   map[string]int      // selected items per file
+}
+
+// lineSet is a set of line numbers (1-based), a bit per line: including a
+// run and cutting an item into its uncovered runs cost the item's lines
+// (a word of 64 lines at a time where whole words are set or clear), never
+// the number of items selected before — selection stays linear in the
+// lines of a file however many of its chunks are included (issue 24).
+type lineSet struct{ words []uint64 }
+
+// add marks lines start..end.
+func (l *lineSet) add(start, end int) {
+	start = max(start, 0)
+	if need := end/64 + 1; need > len(l.words) {
+		l.words = append(l.words, make([]uint64, need-len(l.words))...)
+	}
+	for n := start; n <= end; {
+		w, b := n/64, n%64
+		if b == 0 && n+63 <= end {
+			l.words[w] = ^uint64(0)
+			n += 64
+			continue
+		}
+		l.words[w] |= 1 << b
+		n++
+	}
+}
+
+// has reports whether line n is in the set.
+func (l *lineSet) has(n int) bool {
+	w := n / 64
+	return w < len(l.words) && l.words[w]&(1<<(n%64)) != 0
+}
+
+// runs returns the maximal runs of lines of start..end not in the set, in
+// line order.
+func (l *lineSet) runs(start, end int) []span {
+	var out []span
+	start = max(start, 0)
+	runStart := -1
+	for n := start; n <= end; {
+		w, b := n/64, n%64
+		if b == 0 && n+63 <= end {
+			word := uint64(0)
+			if w < len(l.words) {
+				word = l.words[w]
+			}
+			if word == 0 || word == ^uint64(0) {
+				if word == 0 && runStart < 0 {
+					runStart = n
+				}
+				if word != 0 && runStart >= 0 {
+					out = append(out, span{runStart, n - 1})
+					runStart = -1
+				}
+				n += 64
+				continue
+			}
+		}
+		if !l.has(n) {
+			if runStart < 0 {
+				runStart = n
+			}
+		} else if runStart >= 0 {
+			out = append(out, span{runStart, n - 1})
+			runStart = -1
+		}
+		n++
+	}
+	if runStart >= 0 {
+		out = append(out, span{runStart, end})
+	}
+	return out
 }
 
 // cut returns the runs of it's lines not yet covered, as items, and the
@@ -249,23 +321,10 @@ type selector struct {
 func (s *selector) cut(it *Item) ([]*Item, int) {
 	key := it.fileKey()
 	cov := s.covered[key]
-	if key == "" || len(cov) == 0 {
+	if key == "" || cov == nil {
 		return []*Item{it}, 0
 	}
-	var runs []span
-	start := it.StartLine
-	for _, c := range cov {
-		if c.end < start || c.start > it.EndLine {
-			continue
-		}
-		if c.start > start {
-			runs = append(runs, span{start, c.start - 1})
-		}
-		start = max(start, c.end+1)
-	}
-	if start <= it.EndLine {
-		runs = append(runs, span{start, it.EndLine})
-	}
+	runs := cov.runs(it.StartLine, it.EndLine)
 	if len(runs) == 1 && runs[0].start == it.StartLine && runs[0].end == it.EndLine {
 		return []*Item{it}, 0
 	}
@@ -309,18 +368,12 @@ func (s *selector) include(it *Item) {
 		return
 	}
 	s.files[key]++
-	cov := append(s.covered[key], span{it.StartLine, it.EndLine})
-	sort.Slice(cov, func(i, j int) bool { return cov[i].start < cov[j].start })
-	merged := cov[:1]
-	for _, c := range cov[1:] {
-		last := &merged[len(merged)-1]
-		if c.start <= last.end+1 {
-			last.end = max(last.end, c.end)
-			continue
-		}
-		merged = append(merged, c)
+	cov := s.covered[key]
+	if cov == nil {
+		cov = &lineSet{}
+		s.covered[key] = cov
 	}
-	s.covered[key] = merged
+	cov.add(it.StartLine, it.EndLine)
 }
 
 // truncate returns the longest leading run of whole lines of it whose cost

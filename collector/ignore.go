@@ -359,10 +359,17 @@ func (w *Workspace) decide(r *root, chain ignoreChain, abs string, isDir bool) (
 	}
 	if r.excludes != nil {
 		if rel, ok := relSlash(r.abs, abs); ok {
-			if decided, ig, rule := r.excludes.match(rel, isDir); decided && ig {
+			decided, ig, rule := r.excludes.match(rel, isDir)
+			if decided && ig {
 				return true, r.excludes.describe(rule)
 			}
+			if decided {
+				return false, "" // a context.exclude negation lets it in
+			}
 		}
+	}
+	if isDir && len(chain) == 0 {
+		return w.defaultIgnored(abs)
 	}
 	return false, ""
 }

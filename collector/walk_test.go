@@ -82,7 +82,8 @@ func TestWalkExclusionReasons(t *testing.T) {
 		},
 		{
 			name: "context.exclude globs with ** and negation",
-			opts: Options{Exclude: []string{"**/gen/**", "*.min.js", "!keep.min.js", "/vendor"}},
+			// (Default ignores off: this case is about anchoring "/vendor".)
+			opts: Options{Exclude: []string{"**/gen/**", "*.min.js", "!keep.min.js", "/vendor"}, NoIgnoreDefaults: true},
 			entries: []fx{
 				file("a/gen/x.go", "x"), file("gen/y.go", "x"), file("app.min.js", "x"), file("keep.min.js", "x"),
 				file("vendor/v.go", "x"), file("src/vendor/v.go", "x"), file("main.go", "x"),

@@ -42,6 +42,10 @@ type Options struct {
 	// Logger receives debug entries for exclusions (escaped path, reason and
 	// size only); nil means no logging.
 	Logger *zap.Logger
+	// NoIgnoreDefaults lets dependency and build trees in where no
+	// .gitignore is in force (config context.ignore_defaults: false); by
+	// default they are ignored (docs/design.md#rule-9, ignore_defaults.go).
+	NoIgnoreDefaults bool
 }
 
 // Workspace applies the rules of what may enter a context to the files under
@@ -53,8 +57,11 @@ type Workspace struct {
 	follow  bool
 	log     *zap.Logger
 
+	noDefaults bool // Options.NoIgnoreDefaults
+
 	mu          sync.Mutex
 	ignoreCache map[string]cachedIgnore
+	goMod       map[string]bool // directories known to hold (or not) a go.mod
 }
 
 // root is one resolved workspace root.
@@ -80,7 +87,9 @@ func New(opts Options) (*Workspace, error) {
 		overlay:     opts.Overlay,
 		follow:      opts.FollowSymlinks,
 		log:         opts.Logger,
+		noDefaults:  opts.NoIgnoreDefaults,
 		ignoreCache: map[string]cachedIgnore{},
+		goMod:       map[string]bool{},
 	}
 	if w.maxSize == 0 {
 		w.maxSize = DefaultMaxFileSize

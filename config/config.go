@@ -39,6 +39,10 @@ type Context struct {
 	Dedup          Dedup          `yaml:"dedup"`
 	Tokenizer      Tokenizer      `yaml:"tokenizer"`
 	Exclude        []string       `yaml:"exclude"`
+	// IgnoreDefaults leaves out dependency and build trees (node_modules,
+	// vendor outside Go modules, dist, build, …) where no .gitignore is in
+	// force (docs/design.md#rule-9); false lets them in.
+	IgnoreDefaults bool `yaml:"ignore_defaults"`
 }
 
 // Budget is context.budget.
@@ -114,6 +118,7 @@ func Default() Config {
 		Dedup:          Dedup{Enabled: true, OverlapThreshold: 0.8, MergeOverlapping: true},
 		Tokenizer:      Tokenizer{Model: "gpt-4o", CacheSize: 10000},
 		Exclude:        []string{},
+		IgnoreDefaults: true,
 	}}
 }
 

@@ -308,3 +308,23 @@ func TestSettingKeys(t *testing.T) {
 		t.Errorf("SettingKeys (-want +got):\n%s", diff)
 	}
 }
+
+// TestIgnoreDefaults checks context.ignore_defaults (docs/design.md#rule-9):
+// on by default, off with false, and a value that is not a boolean is an
+// error naming the key.
+func TestIgnoreDefaults(t *testing.T) {
+	if !Default().Context.IgnoreDefaults {
+		t.Error("ignore_defaults is off by default")
+	}
+	cfg, err := Parse([]byte("context:\n  ignore_defaults: false\n"), "config.yml")
+	if err != nil || cfg.Context.IgnoreDefaults {
+		t.Errorf("ignore_defaults: false → %v, %v", cfg.Context.IgnoreDefaults, err)
+	}
+	cfg, err = Parse([]byte("context:\n  exclude: [\"*.log\"]\n"), "config.yml")
+	if err != nil || !cfg.Context.IgnoreDefaults {
+		t.Errorf("ignore_defaults unset → %v, %v", cfg.Context.IgnoreDefaults, err)
+	}
+	if _, err := Parse([]byte("context:\n  ignore_defaults: sometimes\n"), "config.yml"); err == nil || !strings.Contains(err.Error(), "ignore_defaults") {
+		t.Errorf("ignore_defaults: sometimes → %v, want an error naming the key", err)
+	}
+}

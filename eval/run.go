@@ -118,7 +118,7 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 	if r.Config != nil {
 		cfg = *r.Config
 	}
-	ws, err := collector.New(collector.Options{Roots: []string{dir}, Exclude: cfg.Context.Exclude, MaxFileSize: collector.DefaultMaxFileSize})
+	ws, err := collector.New(collector.Options{Roots: []string{dir}, Exclude: cfg.Context.Exclude, MaxFileSize: collector.DefaultMaxFileSize, NoIgnoreDefaults: !cfg.Context.IgnoreDefaults})
 	if err != nil {
 		return nil, err
 	}

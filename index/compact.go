@@ -4,6 +4,7 @@ import (
 	"errors"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -60,7 +61,7 @@ func (x *Index) compactLocked(full bool) error {
 		// An input failed a check while merging: drop it and retry.
 		in = slices.DeleteFunc(in, func(s *segment) bool {
 			if s.bad.Load() {
-				os.Remove(s.path)
+				removeOwn(s.path)
 				return true
 			}
 			return false
@@ -69,8 +70,10 @@ func (x *Index) compactLocked(full bool) error {
 	return nil
 }
 
-// sweep removes temporary files older than an hour and segment files that
-// cannot be opened under this version.
+// sweep removes this index's own leftovers: temporary files older than an
+// hour and segment files that cannot be opened under this version and key.
+// Only regular files of this user whose names the index gives its files are
+// removed (removeOwn); anything else in the directory is left alone.
 func (x *Index) sweep() {
 	des, _ := os.ReadDir(x.dir)
 	open := map[string]bool{}
@@ -79,20 +82,40 @@ func (x *Index) sweep() {
 	}
 	for _, de := range des {
 		p := filepath.Join(x.dir, de.Name())
-		if strings.HasPrefix(de.Name(), ".tmp-") {
+		if isTempName(de.Name()) {
 			if fi, err := de.Info(); err == nil && time.Since(fi.ModTime()) > time.Hour {
-				os.Remove(p)
+				removeOwn(p)
 			}
 			continue
 		}
-		if strings.HasSuffix(de.Name(), ".seg") && !open[p] {
-			if s, err := openSegment(p, x.vh); err == nil {
+		if isSegmentName(de.Name()) && de.Type().IsRegular() && !open[p] {
+			if s, err := openSegment(p, x.k, x.vh); err == nil {
 				s.close() // written since the last refresh: keep
 			} else if errors.Is(err, errCorrupt) {
-				os.Remove(p)
+				removeOwn(p)
 			}
 		}
 	}
+}
+
+// segmentPattern is the name of a segment file (segmentName).
+var segmentPattern = regexp.MustCompile(`^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-f]{1,8}\.seg$`)
+
+func isSegmentName(n string) bool { return segmentPattern.MatchString(n) }
+
+// isTempName: the temporary files of writeSegment (.tmp-*.seg, .tmp-*.dict).
+func isTempName(n string) bool { return strings.HasPrefix(n, ".tmp-") && !strings.ContainsRune(n, '/') }
+
+// removeOwn removes the file p when it is a regular file of this user
+// (never a directory, never through a link: a link is itself not regular).
+// The directories it is called on are this user's and writable by no one
+// else, so the file checked is the file removed.
+func removeOwn(p string) bool {
+	fi, err := os.Lstat(p)
+	if err != nil || !ownRegular(fi) {
+		return false
+	}
+	return os.Remove(p) == nil
 }
 
 // source is where a merged path's data comes from.
@@ -141,6 +164,9 @@ func (x *Index) merge(in []*segment) error {
 	// Drop what no longer matches the files on disk.
 	kept := order[:0]
 	for _, src := range order {
+		if x.redacted[src.path] {
+			continue
+		}
 		fi, err := os.Lstat(src.path)
 		if err != nil {
 			continue
@@ -192,7 +218,7 @@ func (x *Index) merge(in []*segment) error {
 			e.setsFn = func() ([]chunkSet, error) {
 				var out []chunkSet
 				for _, ref := range refs {
-					sets, err := ref.s.sets(ref.s.rec(ref.i), nil)
+					sets, err := ref.s.sets(ref.i, nil)
 					if err != nil {
 						return nil, err
 					}
@@ -207,19 +233,19 @@ func (x *Index) merge(in []*segment) error {
 		}
 		entries[o] = e
 	}
-	name, err := writeSegment(x.dir, x.vh, entries, mergedTerms(in, remap))
+	name, err := writeSegment(x.dir, x.k, x.vh, entries, mergedTerms(in, remap))
 	if err != nil {
 		return err
 	}
-	s, err := openSegment(name, x.vh)
+	s, err := openSegment(name, x.k, x.vh)
 	if err != nil {
-		os.Remove(name)
+		removeOwn(name)
 		return err
 	}
 	merged := map[*segment]bool{}
 	for _, old := range in {
 		merged[old] = true
-		os.Remove(old.path)
+		removeOwn(old.path)
 	}
 	segs := []*segment{s}
 	for _, old := range x.segs {

@@ -17,6 +17,15 @@
 // are verified before any part is used: a torn or corrupt segment is
 // ignored (its entries miss and are rebuilt), never trusted. Concurrent
 // processes only ever add segments and remove the ones they merged, so no
-// lock is needed. The on-disk layout and its measurements are in
+// lock is needed.
+//
+// The index trusts nothing it did not make (trust.go, key.go; DESIGN rule
+// 10): its directories must be this user's and writable by no one else,
+// files are opened without following links or blocking and checked on the
+// descriptor, a segment's header carries a MAC under a per-user key, and
+// only its own regular files are ever deleted. Every stored hash is keyed
+// with that key (SipHash-2-4, HMAC-SHA256), paths and chunk sets are
+// encrypted under it, and files that redaction touches are not stored. The
+// on-disk layout, what is trusted and the measurements are in
 // docs/index.md.
 package index

@@ -1,7 +1,6 @@
 package index
 
 import (
-	"crypto/sha256"
 	"encoding/binary"
 	"hash/crc32"
 	"io/fs"
@@ -9,32 +8,39 @@ import (
 
 // FormatVersion is the version of the segment layout below; a segment of
 // another version is ignored (and removed by the next compaction).
-const FormatVersion = 1
+const FormatVersion = 2
 
 // Segment layout (little-endian). A segment is one immutable file:
 //
 //	header   256 bytes: magic, FormatVersion, the hash of the caller's
-//	         version string (term splitter, chunker), the term-hash seed,
-//	         counts, and per section its offset, length and CRC-32C; the
+//	         version string (term splitter, chunker), the id of the
+//	         per-user key (key.go), counts, the creation time, a random
+//	         nonce, per section its offset, length and CRC-32C, then at
+//	         macOff a MAC of all that under the per-user key; the
 //	         header's own CRC in its last 4 bytes
 //	files    one fixed-size record per file, sorted by path (recSize)
-//	paths    the paths of the records
+//	paths    the paths of the records, encrypted (key.go)
 //	table    open-addressing table: path hash → record index + 1
 //	fences   per dictionary block: its first term hash, CRC, entry count
 //	dict     blocks of blockTerms term hashes then their postings offsets
 //	postings per term: length, CRC, then uvarint n and n (file delta, count)
-//	chunks   per file: length, CRC, then its chunk sets
+//	chunks   per file: length, CRC, then its chunk sets, encrypted
 //
 // files, paths, table and fences are checked when the segment is opened;
 // a dictionary block, a postings list and a chunk blob when first read. So
 // a lookup reads the few pages of the asked terms, never every file's table.
+// The sections lie in the order postings, chunks, files, paths, table,
+// dict, fences, each right after the one before, the last ending at the
+// end of the file; a header that says otherwise is refused.
 const (
 	magic      = "ACIDXSEG"
 	headerSize = 256
 	recSize    = 96
 	fenceSize  = 16
 	blockTerms = 1024
-	seed       = 0x9e3779b97f4a7c15 // term-hash seed, persisted in every header
+	nonceOff   = 56  // 8 random bytes, per segment: the encryption's nonce
+	macOff     = 232 // the header MAC covers the bytes before it
+	macSize    = 16
 )
 
 // Sections, in header order.
@@ -70,23 +76,6 @@ func fnv64(basis uint64, s string) uint64 {
 }
 
 const fnvBasis = 14695981039346656037
-
-// termHash is the 64-bit hash under which a term is stored; the index never
-// holds term strings.
-func termHash(t string) uint64 { return fnv64(fnvBasis^seed, t) }
-
-// pathHash keys the record table.
-func pathHash(p string) uint64 { return fnv64(fnvBasis, p) }
-
-// keyHash names a chunking key (options and encoding).
-func keyHash(k string) uint64 { return fnv64(fnvBasis^(seed>>1), k) }
-
-// contentHash is the first 16 bytes of the SHA-256 of content.
-func contentHash(content []byte) (h [16]byte) {
-	s := sha256.Sum256(content)
-	copy(h[:], s[:16])
-	return h
-}
 
 // stat is what validates an entry against the file on disk.
 type stat struct {

@@ -1,12 +1,12 @@
 package index
 
 import (
-	"crypto/sha256"
-	"encoding/hex"
+	"bytes"
 	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
+	"regexp"
 	"slices"
 	"sort"
 	"strings"
@@ -15,6 +15,7 @@ import (
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/collector"
 )
 
 // DefaultMaxBytes caps one root's index on disk (1 GiB): a compaction past
@@ -46,6 +47,7 @@ type Options struct {
 // concurrent use.
 type Index struct {
 	root, dir string
+	k         *keys
 	vh        uint64
 	max       int64
 	now       func() time.Time
@@ -56,6 +58,7 @@ type Index struct {
 	pending   map[string]*entry
 	npend     int             // pending postings
 	forgotten map[string]bool // paths told changed and not put since
+	redacted  map[string]bool // paths whose text holds a secret: never stored
 	closed    bool
 
 	qmu sync.Mutex
@@ -68,52 +71,91 @@ type Index struct {
 func (x *Index) Root() string { return x.root }
 
 // Dir returns where the index of root lives by default:
-// os.UserCacheDir()/acode-lsp/index/<first 16 hex digits of the SHA-256 of
-// root>. os.UserCacheDir honours XDG_CACHE_HOME.
+// os.UserCacheDir()/acode-lsp/index/<16 hex digits>, the digits a keyed
+// hash (key.go) of root, so a directory name says nothing of the root
+// without the per-user key. os.UserCacheDir honours XDG_CACHE_HOME. It
+// fails when there is no cache directory or no usable key.
 func Dir(root string) (string, error) {
+	k, err := loadKeys()
+	if err != nil {
+		return "", err
+	}
+	c, err := cacheBase()
+	if err != nil {
+		return "", err
+	}
+	return filepath.Join(c, "acode-lsp", "index", rootKey(k, root)), nil
+}
+
+func cacheBase() (string, error) {
 	c, err := os.UserCacheDir()
 	if err != nil {
 		return "", fmt.Errorf("index: no cache directory: %w", err)
 	}
-	return filepath.Join(c, "acode-lsp", "index", rootKey(root)), nil
+	return c, nil
 }
 
-func rootKey(root string) string {
-	h := sha256.Sum256([]byte(filepath.Clean(root)))
-	return hex.EncodeToString(h[:8])
+func rootKey(k *keys, root string) string {
+	return fmt.Sprintf("%016x", k.other.sum64("root\x00"+filepath.Clean(root)))
+}
+
+// rootKeyPattern is the name rootKey gives a root's directory.
+var rootKeyPattern = regexp.MustCompile(`^[0-9a-f]{16}$`)
+
+// defaultDir makes (or checks) the default directory of root's index: the
+// cache directory, resolved and checked (trustedParent), then acode-lsp,
+// index and the root's own directory, each this user's and writable by no
+// one else (ownDir). In a shared cache directory (mode 1777) that makes
+// acode-lsp a private subdirectory; one another user made, or a symlink
+// planted there, makes the index off (the error says why).
+func defaultDir(k *keys, root string) (string, error) {
+	c, err := cacheBase()
+	if err != nil {
+		return "", err
+	}
+	base, err := trustedParent(c)
+	if err != nil {
+		return "", err
+	}
+	return ownDirs(base, "acode-lsp", "index", rootKey(k, root))
 }
 
 // Open opens (creating it if needed) the index of root, an absolute
-// directory. Segments that fail their checks are ignored.
+// directory. Segments that fail their checks are ignored. It fails, and
+// the index is off, when the per-user key (key.go) or a directory of the
+// index cannot be trusted (trust.go).
 func Open(root string, opt Options) (*Index, error) {
 	if !filepath.IsAbs(root) {
 		return nil, fmt.Errorf("index: root %q is not absolute", root)
 	}
+	k, err := loadKeys()
+	if err != nil {
+		return nil, err
+	}
 	dir := opt.Dir
 	if dir == "" {
-		d, err := Dir(root)
-		if err != nil {
+		if dir, err = defaultDir(k, root); err != nil {
 			return nil, err
 		}
-		dir = d
-	}
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return nil, fmt.Errorf("index: %w", err)
-	}
-	rootFile := filepath.Join(dir, "root")
-	if _, err := os.Stat(rootFile); err != nil {
-		writeFileAtomic(rootFile, []byte(filepath.Clean(root)+"\n"))
+	} else {
+		if err := os.MkdirAll(filepath.Dir(dir), 0o700); err != nil {
+			return nil, fmt.Errorf("index: %w", err)
+		}
+		if err := ownDir(dir); err != nil {
+			return nil, err
+		}
 	}
 	now := time.Now()
-	os.Chtimes(dir, now, now) // last use, for pruning roots (prune.go)
+	os.Chtimes(dir, now, now) // last use, for pruning roots (prune)
 	x := &Index{
-		root: filepath.Clean(root), dir: dir,
+		root: filepath.Clean(root), dir: dir, k: k,
 		vh:        fnv64(fnvBasis, fmt.Sprintf("format %d; %s", FormatVersion, opt.Version)),
 		max:       maxBytes(opt.MaxBytes),
 		now:       opt.now,
 		spill:     opt.spill,
 		pending:   map[string]*entry{},
 		forgotten: map[string]bool{},
+		redacted:  map[string]bool{},
 	}
 	if x.now == nil {
 		x.now = time.Now
@@ -125,27 +167,14 @@ func Open(root string, opt Options) (*Index, error) {
 	return x, nil
 }
 
-// writeFileAtomic writes b to name through a temporary file and a rename.
-func writeFileAtomic(name string, b []byte) {
-	f, err := os.CreateTemp(filepath.Dir(name), ".tmp-*")
-	if err != nil {
-		return
-	}
-	_, err = f.Write(b)
-	if cerr := f.Close(); err == nil && cerr == nil {
-		if os.Rename(f.Name(), name) == nil {
-			return
-		}
-	}
-	os.Remove(f.Name())
-}
-
-// segmentFiles lists the segment files in dir, newest first.
+// segmentFiles lists the segment files in dir, newest first: regular
+// files (as the directory reports them; openSegment checks again on the
+// descriptor) whose names the index gives its segments.
 func segmentFiles(dir string) []string {
 	des, _ := os.ReadDir(dir)
 	var out []string
 	for _, de := range des {
-		if n := de.Name(); strings.HasSuffix(n, ".seg") && !strings.HasPrefix(n, ".") {
+		if n := de.Name(); isSegmentName(n) && de.Type().IsRegular() {
 			out = append(out, filepath.Join(dir, n))
 		}
 	}
@@ -171,9 +200,9 @@ func (x *Index) refreshLocked() {
 			s.close()
 			continue
 		}
-		s, err := openSegment(p, x.vh)
+		s, err := openSegment(p, x.k, x.vh)
 		if err != nil {
-			continue // ignored; a compaction removes it
+			continue // ignored; a compaction removes it when it is ours
 		}
 		segs = append(segs, s)
 	}
@@ -208,7 +237,7 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 			return 0, nil, false
 		}
 		for _, t := range terms {
-			h, c := termHash(t), 0
+			h, c := x.k.termHash(t), 0
 			for _, p := range e.terms {
 				if p.h == h {
 					c += int(p.c)
@@ -223,7 +252,7 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 		}
 		return int(e.length), counts, true
 	}
-	ph := pathHash(abs)
+	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
 		if s.bad.Load() {
 			continue
@@ -273,7 +302,7 @@ func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
 	}
 	lists := make([][]fileCount, len(terms))
 	for k, t := range terms {
-		l, err := s.term(termHash(t))
+		l, err := s.term(x.k.termHash(t))
 		if err != nil {
 			return nil, err
 		}
@@ -287,10 +316,14 @@ func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
 // every term and its count (the index keeps their hashes only).
 func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[string]int) {
 	st, ok := statOf(fi)
-	if !ok {
+	if !ok || !x.storable(abs) {
 		return
 	}
-	e := &entry{path: abs, st: st, flags: flagTerms, hash: contentHash(content), put: x.now().Unix()}
+	if _, n := collector.Redact(string(content)); n > 0 {
+		x.markRedacted(abs)
+		return
+	}
+	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
 	changed := time.Unix(0, max(st.mtime, st.ctime))
 	if x.now().Sub(changed) < racyWindow {
 		e.flags |= flagRacy
@@ -298,7 +331,7 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 	e.terms = make([]posting, 0, len(all))
 	length := 0
 	for t, c := range all {
-		e.terms = append(e.terms, posting{termHash(t), uint32(c)})
+		e.terms = append(e.terms, posting{x.k.termHash(t), uint32(c)})
 		length += c
 	}
 	// Unsorted: the segment writer orders all postings at once (and adds
@@ -307,7 +340,7 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.closed {
+	if x.closed || x.redacted[abs] {
 		return
 	}
 	if old := x.pending[abs]; old != nil {
@@ -336,7 +369,7 @@ func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (
 	if _, ok := statOf(fi); !ok {
 		return nil, false
 	}
-	want := chunkSet{key: keyHash(key), hash: contentHash(content)}
+	want := chunkSet{key: x.k.keyHash(key), hash: x.k.contentHash(content)}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	if x.closed {
@@ -345,11 +378,11 @@ func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (
 	if e := x.pending[abs]; e != nil {
 		for _, cs := range e.sets {
 			if cs.key == want.key && cs.hash == want.hash {
-				return validChunks(slices.Clone(cs.chunks), len(content))
+				return validChunks(slices.Clone(cs.chunks), content)
 			}
 		}
 	}
-	ph := pathHash(abs)
+	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
 		if s.bad.Load() {
 			continue
@@ -358,23 +391,42 @@ func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (
 		if i < 0 {
 			continue
 		}
-		sets, err := s.sets(s.rec(i), &want)
+		sets, err := s.sets(i, &want)
 		if err != nil || len(sets) == 0 {
 			continue
 		}
-		return validChunks(sets[0].chunks, len(content))
+		return validChunks(sets[0].chunks, content)
 	}
 	return nil, false
 }
 
-// validChunks checks that chunks are ordered and inside n bytes.
-func validChunks(cs []chunker.Chunk, n int) ([]chunker.Chunk, bool) {
-	end := 0
+// validChunks checks chunks against the text they were cut from, as the
+// chunker makes them: in order, covering content whole (no chunk for an
+// empty text), each of whole lines whose numbers are the lines its bytes
+// span. An entry that says otherwise (a segment sealed with lying lines)
+// is a miss: the file is cut again, and no header can claim a line the
+// file does not have.
+func validChunks(cs []chunker.Chunk, content []byte) ([]chunker.Chunk, bool) {
+	end, line := 0, 1 // the byte and line the next chunk starts at
 	for _, c := range cs {
-		if c.StartByte < end || c.EndByte < c.StartByte || c.EndByte > n || c.EndLine < c.StartLine {
+		if c.StartByte != end || c.EndByte <= c.StartByte || c.EndByte > len(content) || c.StartLine != line {
 			return nil, false
 		}
-		end = c.EndByte
+		if c.EndByte < len(content) && content[c.EndByte-1] != '\n' {
+			return nil, false // ends mid-line
+		}
+		nl := bytes.Count(content[c.StartByte:c.EndByte], []byte{'\n'})
+		last := c.StartLine + nl // the line of the last byte, or the next line after a final newline
+		if content[c.EndByte-1] == '\n' {
+			last--
+		}
+		if c.EndLine != last {
+			return nil, false
+		}
+		end, line = c.EndByte, c.StartLine+nl
+	}
+	if end != len(content) {
+		return nil, false
 	}
 	if cs == nil {
 		cs = []chunker.Chunk{}
@@ -386,17 +438,21 @@ func validChunks(cs []chunker.Chunk, n int) ([]chunker.Chunk, bool) {
 // not stored).
 func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string, chunks []chunker.Chunk) {
 	st, ok := statOf(fi)
-	if !ok {
+	if !ok || !x.storable(abs) {
 		return
 	}
-	cs := chunkSet{key: keyHash(key), hash: contentHash(content), chunks: make([]chunker.Chunk, len(chunks))}
+	if bytes.Contains(content, redactedMark) { // the pipeline's text, redacted
+		x.markRedacted(abs)
+		return
+	}
+	cs := chunkSet{key: x.k.keyHash(key), hash: x.k.contentHash(content), chunks: make([]chunker.Chunk, len(chunks))}
 	for i, c := range chunks {
 		c.Content = ""
 		cs.chunks[i] = c
 	}
 	x.mu.Lock()
 	defer x.mu.Unlock()
-	if x.closed {
+	if x.closed || x.redacted[abs] {
 		return
 	}
 	e := x.pending[abs]
@@ -413,9 +469,47 @@ func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string
 	e.sets = append(e.sets, cs)
 }
 
+// redactedMark starts what collector.Redact puts in place of a secret.
+var redactedMark = []byte("[REDACTED")
+
+// storable reports whether the path abs may be stored at all: not when it
+// is longer than a path can be, nor when a secret-looking part of it is
+// redacted where it is shown (collector.DisplayPath): the path of a
+// redacted file is never stored, even encrypted.
+func (x *Index) storable(abs string) bool {
+	if len(abs) > maxPathLen {
+		return false
+	}
+	if strings.Contains(collector.DisplayPath(abs), string(redactedMark)) {
+		x.markRedacted(abs)
+		return false
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return !x.redacted[abs]
+}
+
+// markRedacted keeps abs out of the index: its text (or its name) holds
+// something redaction replaces, so neither its terms, nor its chunks, nor
+// its path are stored; what is pending for it is dropped, and merges drop
+// what older segments hold of it.
+func (x *Index) markRedacted(abs string) {
+	x.mu.Lock()
+	defer x.mu.Unlock()
+	if x.redacted[abs] {
+		return
+	}
+	x.redacted[abs] = true
+	if old := x.pending[abs]; old != nil {
+		x.npend -= len(old.terms)
+		delete(x.pending, abs)
+	}
+}
+
 // Forget drops what is pending for abs and makes its term entries miss
 // until it is put again (didChangeWatchedFiles: the file changed, perhaps
-// within one timestamp tick).
+// within one timestamp tick); a file kept out as redacted is checked again
+// at its next put.
 func (x *Index) Forget(abs string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
@@ -424,6 +518,7 @@ func (x *Index) Forget(abs string) {
 		delete(x.pending, abs)
 	}
 	x.forgotten[abs] = true
+	delete(x.redacted, abs) // the secret may be gone: the next put checks again
 }
 
 // Flush writes the pending entries as a new segment and, when there are
@@ -447,8 +542,8 @@ func (x *Index) flushLocked(compact bool) error {
 		slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.path, b.path) })
 		x.pending, x.npend = map[string]*entry{}, 0
 		var name string
-		if name, err = writeSegment(x.dir, x.vh, entries, batchTerms(entries)); err == nil {
-			if s, oerr := openSegment(name, x.vh); oerr == nil {
+		if name, err = writeSegment(x.dir, x.k, x.vh, entries, batchTerms(entries)); err == nil {
+			if s, oerr := openSegment(name, x.k, x.vh); oerr == nil {
 				x.segs = append([]*segment{s}, x.segs...)
 			}
 		}

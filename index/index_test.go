@@ -17,6 +17,31 @@ import (
 	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
+// TestMain keeps the per-user key of the tests out of the user's state
+// directory (a writer process started by a test inherits its parent's).
+func TestMain(m *testing.M) {
+	if os.Getenv(helperEnv) == "" {
+		d, err := os.MkdirTemp("", "index-state-")
+		if err != nil {
+			panic(err)
+		}
+		os.Setenv("XDG_STATE_HOME", d)
+		code := m.Run()
+		os.RemoveAll(d)
+		os.Exit(code)
+	}
+	os.Exit(m.Run())
+}
+
+func testKeys(t testing.TB) *keys {
+	t.Helper()
+	k, err := loadKeys()
+	if err != nil {
+		t.Fatal(err)
+	}
+	return k
+}
+
 // later is a clock an hour ahead, so that files written by a test are not
 // racy when put.
 func later() time.Time { return time.Now().Add(time.Hour) }
@@ -543,13 +568,14 @@ func TestDirUsesUserCache(t *testing.T) {
 // TestSameHashAddsUp: two terms of one file under one 64-bit hash count as
 // one term (the writer adds them up; postings stay one per file).
 func TestSameHashAddsUp(t *testing.T) {
-	h := termHash("alpha")
-	e := &entry{path: "/r/a", st: stat{size: 1}, flags: flagTerms, terms: []posting{{h, 2}, {termHash("beta"), 1}, {h, 3}}}
-	name, err := writeSegment(t.TempDir(), 7, []*entry{e}, batchTerms([]*entry{e}))
+	k := testKeys(t)
+	h := k.termHash("alpha")
+	e := &entry{path: "/r/a", st: stat{size: 1}, flags: flagTerms, terms: []posting{{h, 2}, {k.termHash("beta"), 1}, {h, 3}}}
+	name, err := writeSegment(t.TempDir(), k, 7, []*entry{e}, batchTerms([]*entry{e}))
 	if err != nil {
 		t.Fatal(err)
 	}
-	s, err := openSegment(name, 7)
+	s, err := openSegment(name, k, 7)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"math"
 	"os"
 	"path/filepath"
 	"sort"
@@ -252,7 +253,12 @@ func DefaultVersion() string { return "idx1; " + defaultVersion() }
 const globalMax = 4 << 30
 
 // prune removes the index directories of other roots under parent, least
-// recently used first, while the whole exceeds max.
+// recently used first, while the whole exceeds max. It removes only what
+// the index makes: directories named as rootKey names them that are this
+// user's own (not a symlink, writable by no one else), and in them only
+// regular files of this user named as segments or temporary files; a
+// directory is then removed only if that left it empty. It never removes
+// a tree, and never follows a link.
 func prune(parent string, keep map[string]bool, max int64) {
 	des, err := os.ReadDir(parent)
 	if err != nil {
@@ -266,18 +272,26 @@ func prune(parent string, keep map[string]bool, max int64) {
 	var roots []root
 	var total int64
 	for _, de := range des {
-		if !de.IsDir() {
-			continue
+		if !de.IsDir() || !rootKeyPattern.MatchString(de.Name()) {
+			continue // de.IsDir is false for a symlink to a directory
 		}
 		d := filepath.Join(parent, de.Name())
-		fi, err := de.Info()
-		if err != nil {
+		fi, err := os.Lstat(d)
+		if err != nil || !fi.IsDir() {
+			continue
+		}
+		if uid, ok := ownerOf(fi); ok && uid != os.Geteuid() || fi.Mode().Perm()&0o022 != 0 {
 			continue
 		}
 		r := root{dir: d, used: fi.ModTime().UnixNano()}
+		if _, err := os.Lstat(filepath.Join(d, "root")); err == nil {
+			// Written by format 1, which kept paths in plain text and term
+			// hashes unkeyed: never read again, removed now.
+			r.used = math.MinInt64
+		}
 		files, _ := os.ReadDir(d)
 		for _, f := range files {
-			if i, err := f.Info(); err == nil {
+			if i, err := f.Info(); err == nil && i.Mode().IsRegular() {
 				r.size += i.Size()
 			}
 		}
@@ -286,15 +300,24 @@ func prune(parent string, keep map[string]bool, max int64) {
 	}
 	sort.Slice(roots, func(i, j int) bool { return roots[i].used < roots[j].used })
 	for _, r := range roots {
-		if total <= max {
+		if total <= max && r.used != math.MinInt64 {
 			return
 		}
 		if keep[r.dir] {
 			continue
 		}
-		if os.RemoveAll(r.dir) == nil {
-			total -= r.size
+		files, _ := os.ReadDir(r.dir)
+		for _, f := range files {
+			n := f.Name()
+			if !isSegmentName(n) && !isTempName(n) && n != "root" { // "root": written by format 1
+				continue
+			}
+			p := filepath.Join(r.dir, n)
+			if fi, err := os.Lstat(p); err == nil && removeOwn(p) {
+				total -= fi.Size()
+			}
 		}
+		os.Remove(r.dir) // only when empty
 	}
 }
 

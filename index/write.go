@@ -51,7 +51,8 @@ type termSource func(yield func(h uint64, files []fileCount) error) error
 // writeSegment writes entries (sorted by path, unique) and the postings of
 // terms as a new segment in dir: a temporary file renamed into place, so a
 // reader never sees a part of it. It returns the segment's path.
-func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (string, error) {
+func writeSegment(dir string, k *keys, vh uint64, entries []*entry, terms termSource) (string, error) {
+	nonce := rand.Uint64()
 	tmp, err := os.CreateTemp(dir, ".tmp-*.seg")
 	if err != nil {
 		return "", fmt.Errorf("index: write segment: %w", err)
@@ -151,6 +152,7 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 			continue
 		}
 		buf = encodeSets(buf[:0], sets)
+		k.crypt(nonce, i, partChunks, buf)
 		chunkOff[i] = w.off - start
 		chunkLen[i] = uint32(8 + len(buf))
 		w.blob(buf)
@@ -181,9 +183,11 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 		le.PutUint64(r[72:], chunkOff[i])
 		le.PutUint32(r[80:], chunkLen[i])
 		le.PutUint32(r[84:], uint32(e.put))
-		ph := pathHash(e.path)
+		ph := k.pathHash(e.path)
 		le.PutUint64(r[88:], ph)
+		n := len(paths)
 		paths = append(paths, e.path...)
+		k.crypt(nonce, i, partPath, paths[n:])
 		for s := ph & uint64(tsize-1); ; s = (s + 1) & uint64(tsize-1) {
 			if le.Uint32(table[4*s:]) == 0 {
 				le.PutUint32(table[4*s:], uint32(i+1))
@@ -230,18 +234,20 @@ func writeSegment(dir string, vh uint64, entries []*entry, terms termSource) (st
 	copy(h, magic)
 	le.PutUint32(h[8:], FormatVersion)
 	le.PutUint64(h[16:], vh)
-	le.PutUint64(h[24:], seed)
+	le.PutUint64(h[24:], k.id)
 	le.PutUint32(h[32:], uint32(len(entries)))
 	le.PutUint32(h[36:], uint32(nTerms))
 	le.PutUint32(h[40:], uint32(nb))
 	le.PutUint32(h[44:], uint32(tsize))
 	le.PutUint64(h[48:], uint64(time.Now().Unix()))
+	le.PutUint64(h[nonceOff:], nonce)
 	for i, s := range sec {
 		o := 64 + 24*i
 		le.PutUint64(h[o:], s[0])
 		le.PutUint64(h[o+8:], s[1])
 		le.PutUint32(h[o+16:], uint32(s[2]))
 	}
+	copy(h[macOff:], k.headerMAC(h))
 	le.PutUint32(h[headerSize-4:], checksum(h[:headerSize-4]))
 	if _, err := tmp.WriteAt(h, 0); err != nil {
 		return "", fmt.Errorf("index: write segment: %w", err)

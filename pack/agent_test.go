@@ -118,19 +118,20 @@ func TestPreviewMatchesPack(t *testing.T) {
 		if pv.EstimatedTokens > pv.Budget.Available {
 			t.Errorf("budget %d: estimatedTokens %d > available %d", total, pv.EstimatedTokens, pv.Budget.Available)
 		}
-		// Every item has the pack's shape; with room for everything the
-		// preview is the pack's selection exactly. (With less, the pack may
-		// drop the lowest-ranked items after the exact recount, or select
-		// again when the recount leaves room: see docs/protocol.md.)
+		// Every item has the pack's shape, and the preview is the pack's
+		// selection exactly at every budget (the preview runs the exact
+		// recount, re-selection and drop too: docs/design.md
+		// "acode/previewContext").
 		for _, it := range pv.Included {
 			if it.Path == "" || it.StartLine < 1 || it.EndLine < it.StartLine || it.Tokens <= 0 || it.Reason != "" {
 				t.Errorf("budget %d: preview item %+v", total, it)
 			}
 		}
-		if len(res.Excluded) == 0 || total == 4000 {
-			if diff := cmp.Diff(pv.Included, res.Included); diff != "" {
-				t.Errorf("budget %d: included (-preview +pack):\n%s", total, diff)
-			}
+		if diff := cmp.Diff(pv.Included, res.Included); diff != "" {
+			t.Errorf("budget %d: included (-preview +pack):\n%s", total, diff)
+		}
+		if pv.EstimatedTokens != res.TokenCount {
+			t.Errorf("budget %d: estimatedTokens %d, tokenCount %d", total, pv.EstimatedTokens, res.TokenCount)
 		}
 		if pv.Budget.Available != res.Budget.Available || pv.Encoding != res.Encoding {
 			t.Errorf("budget %d: preview budget/encoding differ from the pack's", total)

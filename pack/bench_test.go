@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"runtime"
 	"testing"
+	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
@@ -129,4 +130,49 @@ func BenchmarkPackNetHTTP(b *testing.B) {
 			}
 		})
 	}
+}
+
+// BenchmarkPackHostileChunks is issue 24's hostile dedup case: a
+// repository config of max_chunk_tokens: 1 and a 744 KB file, so the file
+// is cut into one chunk per line (~24,000) and dedup and selection see
+// them all. It reports the dedup and select stages' own times
+// (dedup-ms, select-ms) beside the whole pack. Recorded in
+// docs/benchmarks.md.
+func BenchmarkPackHostileChunks(b *testing.B) {
+	root := b.TempDir()
+	var text []byte
+	for i := 0; len(text) < 744<<10; i++ {
+		text = fmt.Appendf(text, "\tcheckoutValue%d := computeCartTotal(items, %d) // line %d\n", i, i, i)
+	}
+	writeFileTB(b, filepath.Join(root, "big.go"), "package big\n\nfunc F() {\n"+string(text)+"}\n")
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		b.Fatal(err)
+	}
+	cfg := config.Default()
+	cfg.Context.Chunking.MaxChunkTokens, cfg.Context.Chunking.MinChunkTokens = 1, 0
+	e := NewEngine(cfg, ws)
+	total := 8000
+	req := Request{Query: "checkout cart total", Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: new(int), ResponseReserve: new(int)}}
+	var dedup, sel time.Duration
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		res, err := e.Pack(context.Background(), req, nil, nil)
+		if err != nil {
+			b.Fatal(err)
+		}
+		for _, t := range res.Stats.Timings {
+			switch t.Stage {
+			case "dedup":
+				dedup += t.Duration
+			case "select":
+				sel += t.Duration
+			}
+		}
+		if i == 0 {
+			b.ReportMetric(float64(res.Stats.Chunks), "chunks")
+		}
+	}
+	b.ReportMetric(float64(dedup.Milliseconds())/float64(b.N), "dedup-ms")
+	b.ReportMetric(float64(sel.Milliseconds())/float64(b.N), "select-ms")
 }

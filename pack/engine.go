@@ -171,10 +171,14 @@ func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error
 		SelectOptions: p.selectOptions(f),
 		Render: func(items []*budget.Item) (string, error) {
 			text, err := render(items)
-			if err != nil {
-				return "", &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
+			var pe *ParamError
+			switch {
+			case err == nil:
+				return text, nil
+			case errors.As(err, &pe), errors.Is(err, context.Canceled), errors.Is(err, context.DeadlineExceeded):
+				return "", err // a template's limit, or the request cancelled while it ran
 			}
-			return text, nil
+			return "", &Error{Code: errcode.PackFailed, Message: "formatting failed: " + err.Error()}
 		},
 		BeforeRender: func() {
 			p.time("select")
@@ -259,7 +263,10 @@ func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats
 		return nil, budget.DedupStats{}, err
 	}
 	dd := p.e.cfg.Context.Dedup
-	cands, removed, dstats := budget.Dedup(items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
+	cands, removed, dstats, err := budget.DedupContext(p.ctx, items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
+	if err != nil {
+		return nil, budget.DedupStats{}, err
+	}
 	for _, r := range removed {
 		p.excluded = append(p.excluded, entryOf(r.Item, r.Reason, "same lines as "+describe(r.Into)))
 	}

@@ -4,7 +4,7 @@ import (
 	"fmt"
 	"sort"
 	"strings"
-	"text/template"
+	"time"
 	"unicode/utf8"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -15,7 +15,8 @@ import (
 // and estimates the formatting cost of an item for selection.
 type formatter struct {
 	count   func(string) int
-	xmlOut  bool           // the format is xml: estimates count escaped content
+	xmlOut  bool           // the format is xml: estimates count split CDATA sections
+	xmlRoot int            // tokens of the xml format's <context> element, when xmlOut
 	headers map[string]int // estimated header+fence tokens per file or tool
 	gap     int            // estimated tokens of a gap marker and a range
 }
@@ -33,9 +34,9 @@ func newFormatter(count func(string) int) *formatter {
 // gap marker and a range in the header.
 func (f *formatter) overhead(it *budget.Item, first bool) int {
 	extra := 0
-	if f.xmlOut && needsXMLEscape(it.Content) {
-		// Entities cost more than the characters they stand for.
-		extra = max(0, f.count(xmlText(it.Content))-it.Tokens)
+	if f.xmlOut && needsCDATASplit(it.Content) {
+		// A split CDATA section costs more than the characters it splits.
+		extra = max(0, f.count(cdataText(it.Content))-it.Tokens)
 	}
 	if !first {
 		return f.gap + extra
@@ -50,7 +51,9 @@ func (f *formatter) overhead(it *budget.Item, first bool) int {
 		if it.Path == "" {
 			fi.kind = "tool"
 		}
-		h = f.count(xmlOpen(fi)+"\n") + f.count("</"+fi.kind+">\n\n") + 2
+		// The <context> element is charged to every section: an
+		// overestimate the re-selection corrects (budget.Pack).
+		h = f.count(xmlOpen(fi)+cdataOpen) + f.count(cdataClose+"</"+fi.kind+">\n\n") + f.xmlRoot + 2
 	} else {
 		h = f.count(header(it, "1000-2000")+"````"+it.Lang+"\n") + f.count("````\n\n") + 2
 	}
@@ -78,6 +81,7 @@ func (p *pipeline) renderer(f *formatter) (func([]*budget.Item) (string, error),
 	}
 	if p.req.Format == FormatXML {
 		f.xmlOut = true
+		f.xmlRoot = f.count(xmlRootOpen) + f.count(xmlRootClose)
 		return f.xml, nil
 	}
 	if p.req.Template != "" {
@@ -85,7 +89,10 @@ func (p *pipeline) renderer(f *formatter) (func([]*budget.Item) (string, error),
 		if err != nil {
 			return nil, &ParamError{Field: "template", Message: err.Error()}
 		}
-		return func(items []*budget.Item) (string, error) { return f.template(tmpl, items) }, nil
+		// One time budget for every render of this pack (rule 3's drop
+		// renders again after each item it drops).
+		deadline := time.Now().Add(templateTimeBudget)
+		return func(items []*budget.Item) (string, error) { return f.template(p.ctx, tmpl, items, deadline) }, nil
 	}
 	return f.markdown, nil
 }
@@ -259,21 +266,37 @@ func (f *formatter) markdown(items []*budget.Item) (string, error) {
 	return b.String(), nil
 }
 
-// xml is the format "xml" of docs/design.md#rule-8: one element per file, tool
-// result or snippet, in the order of the markdown sections, its content
-// escaped so that it cannot close the element. Wrapped in one root element
-// the text is well-formed XML 1.0.
+// The xml format's fixed parts.
+const (
+	xmlRootOpen  = "<context>\n"
+	xmlRootClose = "</context>\n"
+	cdataOpen    = "<![CDATA[\n"
+	cdataClose   = "]]>"
+)
+
+// xml is the format "xml" of docs/design.md#rule-8: one document, a
+// <context> element holding one element per file, tool result or snippet,
+// in the order of the markdown sections. Each body is a CDATA section
+// opened on the line of its start tag (so a parser reads the body after
+// one newline) and closed before the end tag; cdataText keeps the content
+// from closing it. The text is well-formed XML 1.0; no items render as ""
+// (an empty pack, as in markdown).
 func (f *formatter) xml(items []*budget.Item) (string, error) {
+	if len(items) == 0 {
+		return "", nil
+	}
 	var b strings.Builder
+	b.WriteString(xmlRootOpen)
 	for i, file := range files(items) {
 		if i > 0 {
 			b.WriteByte('\n')
 		}
 		b.WriteString(xmlOpen(file))
-		b.WriteByte('\n')
-		b.WriteString(xmlText(file.Body))
-		b.WriteString("</" + file.kind + ">\n")
+		b.WriteString(cdataOpen)
+		b.WriteString(cdataText(file.Body))
+		b.WriteString(cdataClose + "</" + file.kind + ">\n")
 	}
+	b.WriteString(xmlRootClose)
 	return b.String(), nil
 }
 
@@ -295,12 +318,14 @@ func xmlOpen(file File) string {
 	return b.String()
 }
 
-// xmlText escapes text for an element's content: &, < and > as entities,
-// CR as a character reference (so it survives line-end normalisation), and
-// what XML 1.0 cannot hold (other control characters, U+FFFE/U+FFFF,
-// invalid UTF-8) as U+FFFD.
-func xmlText(s string) string {
-	if !needsXMLEscape(s) {
+// cdataText is s for the inside of a CDATA section, so that a parser
+// reads s back exactly: "]]>" is split across two sections
+// ("]]" ends one, ">" starts the next), a CR is written between two
+// sections as the reference &#xD; (a parser turns a raw CR into a newline),
+// and what XML 1.0 cannot hold (other control characters, U+FFFE/U+FFFF,
+// invalid UTF-8) becomes U+FFFD.
+func cdataText(s string) string {
+	if !needsCDATASplit(s) {
 		return s
 	}
 	var b strings.Builder
@@ -308,14 +333,11 @@ func xmlText(s string) string {
 	for i := 0; i < len(s); {
 		r, size := utf8.DecodeRuneInString(s[i:])
 		switch {
-		case r == '&':
-			b.WriteString("&amp;")
-		case r == '<':
-			b.WriteString("&lt;")
-		case r == '>':
-			b.WriteString("&gt;")
+		case r == ']' && strings.HasPrefix(s[i:], "]]>"):
+			b.WriteString("]]" + cdataClose + "<![CDATA[>")
+			size = 3
 		case r == '\r':
-			b.WriteString("&#xD;")
+			b.WriteString(cdataClose + "&#xD;<![CDATA[")
 		case r == utf8.RuneError && size == 1, !xmlChar(r):
 			b.WriteRune(utf8.RuneError)
 		default:
@@ -326,16 +348,14 @@ func xmlText(s string) string {
 	return b.String()
 }
 
-// xmlAttr escapes a (rule 9 escaped) path or label for a double-quoted
-// attribute value.
-func xmlAttr(s string) string {
-	return strings.ReplaceAll(xmlText(s), `"`, "&quot;")
-}
-
-func needsXMLEscape(s string) bool {
+// needsCDATASplit reports whether cdataText changes s.
+func needsCDATASplit(s string) bool {
+	if strings.Contains(s, "]]>") {
+		return true
+	}
 	for i := 0; i < len(s); i++ {
 		switch c := s[i]; {
-		case c == '&', c == '<', c == '>', c == '"', c == '\r':
+		case c == '\r':
 			return true
 		case c < 0x20 && c != '\n' && c != '\t':
 			return true
@@ -350,23 +370,39 @@ func needsXMLEscape(s string) bool {
 	return false
 }
 
+// xmlAttr escapes a (rule 9 escaped) path or label for a double-quoted
+// attribute value: &, <, > and " as entities, CR, LF and tab as character
+// references, and what XML 1.0 cannot hold as U+FFFD.
+func xmlAttr(s string) string {
+	var b strings.Builder
+	b.Grow(len(s))
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		switch {
+		case r == '&':
+			b.WriteString("&amp;")
+		case r == '<':
+			b.WriteString("&lt;")
+		case r == '>':
+			b.WriteString("&gt;")
+		case r == '"':
+			b.WriteString("&quot;")
+		case r == '\r', r == '\n', r == '\t':
+			// Attribute-value normalisation would read them as spaces.
+			fmt.Fprintf(&b, "&#x%X;", r)
+		case r == utf8.RuneError && size == 1, !xmlChar(r):
+			b.WriteRune(utf8.RuneError)
+		default:
+			b.WriteString(s[i : i+size])
+		}
+		i += size
+	}
+	return b.String()
+}
+
 // xmlChar reports whether r is a Char of XML 1.0.
 func xmlChar(r rune) bool {
 	return r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || (r >= 0x10000 && r <= 0x10FFFF)
-}
-
-func parseTemplate(text string) (*template.Template, error) {
-	return template.New("pack").Parse(text)
-}
-
-// template renders items with a custom text/template; its data is
-// {Files []File}.
-func (f *formatter) template(t *template.Template, items []*budget.Item) (string, error) {
-	var b strings.Builder
-	if err := t.Execute(&b, struct{ Files []File }{files(items)}); err != nil {
-		return "", err
-	}
-	return b.String(), nil
 }
 
 // fence returns a backtick fence longer than any backtick run in content

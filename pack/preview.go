@@ -2,17 +2,17 @@ package pack
 
 import (
 	"context"
-	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
 
 // Preview is the result of acode/previewContext (and `pack --preview`):
-// what a pack with the same request would include and exclude, without
-// formatting it. Items have the shape of [Result]'s; EstimatedTokens adds
-// up the selection's estimated costs (content and formatting), and the
-// budget's categories show those estimates as used.
+// what a pack with the same request includes and excludes, without its
+// text. Items have the shape of [Result]'s; EstimatedTokens is the exact
+// count of the text the pack renders (its tokenCount), and the budget's
+// categories share it out as a pack's do.
 type Preview struct {
 	Included        []Entry             `json:"included"`
 	Excluded        []Entry             `json:"excluded"`
@@ -26,66 +26,35 @@ type Preview struct {
 	Warnings        []string            `json:"warnings"`
 }
 
-// Preview runs the pipeline of [Engine.Pack] up to the selection (collect,
-// chunk, rank, dedup, select) and reports it without formatting. A pack of
-// the same request may still drop its lowest-ranked items when the exact
-// count of the formatted text is over the budget (docs/design.md#rule-3).
+// Preview runs the very pipeline of [Engine.Pack] — collect, chunk, rank,
+// dedup, select, render, the exact count of the final text, re-selection
+// and the drop of rule 3 (docs/design.md "acode/previewContext") — and
+// reports it without the text. A pack of the same request over the same
+// workspace includes exactly what the preview includes, and its tokenCount
+// is the preview's EstimatedTokens. The text is rendered and counted (a
+// preview costs what a pack costs) because only the count of the final
+// string decides what fits (docs/design.md#rule-3).
 func (e *Engine) Preview(ctx context.Context, req Request, open []OpenDoc) (*Preview, error) {
 	p := &pipeline{e: e, req: req, ctx: ctx, progress: func(string, int) {}, start: time.Now()}
-	res, err := p.preview(open)
+	res, err := p.pack(open)
 	if err != nil {
 		return nil, e.failed(ctx, err)
 	}
-	return res, nil
+	return previewOf(res), nil
 }
 
-func (p *pipeline) preview(open []OpenDoc) (*Preview, error) {
-	cands, dstats, err := p.candidates(open)
-	if err != nil {
-		return nil, err
+// previewOf is the preview of a pack's result: everything but its text.
+func previewOf(res *Result) *Preview {
+	return &Preview{
+		Included:        res.Included,
+		Excluded:        res.Excluded,
+		EstimatedTokens: res.TokenCount,
+		Budget:          res.Budget,
+		Dedup:           res.Dedup,
+		Model:           res.Model,
+		Encoding:        res.Encoding,
+		Exact:           res.Exact,
+		Estimate:        res.Estimate,
+		Warnings:        res.Warnings,
 	}
-	f := newFormatter(p.tok.Count)
-	if _, err := p.renderer(f); err != nil { // the format's estimates, and its errors
-		return nil, err
-	}
-	sel := budget.Select(cands, p.alloc, p.selectOptions(f))
-	p.time("select")
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
-	}
-	dstats.TokensSaved += sel.TrimmedTokens
-	for _, it := range sel.Covered {
-		dstats.ExactRemoved++
-		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
-	}
-	for _, it := range sel.OverBudget {
-		p.excluded = append(p.excluded, entryOf(it, "over_budget", ""))
-	}
-	out := &Preview{
-		Included: make([]Entry, 0, len(sel.Selected)),
-		Excluded: p.excluded,
-		Budget: BudgetResult{
-			Total: int(p.alloc.Total), SystemReserve: int(p.alloc.SystemReserve), ResponseReserve: int(p.alloc.ResponseReserve),
-			Available: int(p.alloc.Available), Categories: map[string]CategoryResult{},
-		},
-		Dedup: dstats, Model: p.model, Encoding: p.tok.Encoding(), Exact: p.tok.Exact(), Estimate: tokenizer.EstimateOf(p.tok), Warnings: p.warnings,
-	}
-	for _, it := range sel.Selected {
-		out.Included = append(out.Included, entryOf(it, "", ""))
-	}
-	for _, c := range budget.Categories {
-		out.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: int(sel.Used[c])}
-		out.EstimatedTokens += int(sel.Used[c])
-	}
-	if len(sel.OverBudget) > 0 {
-		out.Warnings = append(out.Warnings, overBudgetWarning(sel.OverBudget, p.alloc.Available))
-	}
-	if out.Excluded == nil {
-		out.Excluded = []Entry{}
-	}
-	if out.Warnings == nil {
-		out.Warnings = []string{}
-	}
-	p.logDecisions(sel.Selected, sel.OverBudget, sel.Covered)
-	return out, nil
 }

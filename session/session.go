@@ -69,7 +69,8 @@ func New(opts Options) *Session {
 	if len(s.roots) > 0 {
 		// No collector logger: the pipeline logs every exclusion of a pack
 		// with the request id, which the collector's own lines would lack.
-		ws, err := collector.New(collector.Options{Roots: s.roots, Exclude: s.cfg.Context.Exclude, Overlay: opts.Overlay, MaxFileSize: opts.MaxFileSize})
+		ws, err := collector.New(collector.Options{Roots: s.roots, Exclude: s.cfg.Context.Exclude, Overlay: opts.Overlay, MaxFileSize: opts.MaxFileSize,
+			NoIgnoreDefaults: !s.cfg.Context.IgnoreDefaults})
 		if err != nil {
 			s.wsErr = fmt.Errorf("%w: %v", ErrNoWorkspace, err)
 		} else {

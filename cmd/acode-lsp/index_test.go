@@ -98,11 +98,14 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 			t.Fatalf("%q: packs differ: without index %d bytes, cold %d, warm %d", q, len(none), len(cold), len(warm))
 		}
 		// The warm pack was served by the index: every file's terms and
-		// every chunked file's chunks. The one term miss is
+		// every chunked file's chunks. The two term misses are
 		// assets/logo.png, refused by its content (binary) and so never
-		// put: it is read again on every pack.
-		const refused = 1
-		if last.TermHits == 0 || last.TermMisses != refused || last.ChunkHits == 0 || last.ChunkMisses != 0 {
+		// put, and cart/service.go, whose text holds a key that redaction
+		// replaces: the index never stores a redacted file (DESIGN rule
+		// 10), so it is read (and, when packed, cut) again on every pack.
+		const refused = 2
+		// cart/service.go is a chunk miss when the pack cuts it.
+		if last.TermHits == 0 || last.TermMisses != refused || last.ChunkHits == 0 || last.ChunkMisses > 1 {
 			t.Errorf("%q: warm pack: %+v (cold: %+v), want only hits", q, last, coldStats)
 		}
 		set, err := index.OpenSet([]string{root}, index.Options{})
@@ -116,7 +119,7 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 		}
 	}
 	// An edit: the warm index must not serve the old version.
-	p := filepath.Join(root, "cart", "service.go")
+	p := filepath.Join(root, "cart", "model.go") // indexed (service.go is redacted: never stored)
 	b, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -126,7 +129,9 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 	}
 	args := []string{"pack", root, "--root", root, "--query", "empty vacant cart checkout", "--budget", "3000"}
 	_, warm, _ := runCLI(t, "", "", args...)
-	if last.TermMisses != 1+1 || last.ChunkMisses != 1 || last.TermHits == 0 {
+	// Misses: the edited file's terms and chunks, plus the two of the warm
+	// packs above (cart/service.go's chunks when the pack cuts it).
+	if last.TermMisses != 2+1 || last.ChunkMisses < 1 || last.ChunkMisses > 2 || last.TermHits == 0 {
 		t.Errorf("after an edit of one file: %+v, want one term miss and one chunk miss more", last)
 	}
 	_, none, _ := runCLI(t, "", "", append(args, "--no-index")...)

@@ -251,7 +251,7 @@ func TestPackSample(t *testing.T) {
 		t.Errorf("bad format: exit %d, %s", code, errs)
 	}
 	code, out, errs = runCLI(t, "", "", "pack", sample, "--format", "xml", "--budget", "8000")
-	if code != 0 || !strings.HasPrefix(out, "<file path=") || !strings.Contains(out, "</file>") {
+	if code != 0 || !strings.HasPrefix(out, "<context>\n<file path=") || !strings.HasSuffix(out, "</context>\n") {
 		t.Errorf("--format xml: exit %d, %s\n%.300s", code, errs, out)
 	}
 }

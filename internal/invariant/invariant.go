@@ -110,7 +110,7 @@ func Check(p Pack, o Options) []error {
 	c.count(p, o)
 	c.items(p)
 	if strings.HasPrefix(p.Content, "<") {
-		c.xml(p)
+		c.xml(p, o.Files)
 	} else {
 		c.markdown(p, o.Files)
 	}
@@ -328,12 +328,14 @@ func plain(path string) bool {
 	return utf8.ValidString(path) && strings.IndexFunc(path, func(r rune) bool { return !unicode.IsPrint(r) || r == utf8.RuneError }) < 0
 }
 
-// xml checks content of the xml format wrapped in one root element (it must
-// be well-formed XML 1.0): each element a known name, one per file, tool
-// output or snippet, ranges ascending and disjoint, and a body of exactly
-// their lines plus one gap marker between ranges, each on its own line.
-func (c *checker) xml(p Pack) {
-	d := xml.NewDecoder(strings.NewReader("<context>\n" + p.Content + "</context>"))
+// xml checks content of the xml format: one well-formed XML 1.0 document,
+// a <context> root holding one element per file, tool output or snippet,
+// ranges ascending and disjoint, and a body (the text after the newline
+// that opens it) of exactly their lines plus one gap marker between ranges,
+// each on its own line; a file's lines are the file's (characters XML
+// cannot hold shown as U+FFFD).
+func (c *checker) xml(p Pack, files map[string]string) {
+	d := xml.NewDecoder(strings.NewReader(p.Content))
 	depth := 0
 	var open xml.StartElement
 	var body strings.Builder
@@ -351,6 +353,9 @@ func (c *checker) xml(p Pack) {
 		switch el := tok.(type) {
 		case xml.StartElement:
 			depth++
+			if depth == 1 && el.Name.Local != "context" {
+				c.errorf("the xml format's root is <%s>, want <context>", el.Name.Local)
+			}
 			if depth == 2 {
 				open = el
 				body.Reset()
@@ -390,8 +395,26 @@ func (c *checker) xml(p Pack) {
 			}
 			if open.Name.Local == "file" {
 				shownFiles[attrs["path"]] = append(shownFiles[attrs["path"]], ranges...)
+				if src, ok := files[attrs["path"]]; ok && strings.Count(text, "\n") == want {
+					c.sameLines(attrs["path"], ranges, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), xmlVisible(src))
+				}
 			}
 		}
 	}
 	c.itemsShown(p, shownFiles)
+}
+
+// xmlVisible is s as XML 1.0 can hold it: what it cannot hold (control
+// characters, U+FFFE/U+FFFF, invalid UTF-8) as U+FFFD.
+func xmlVisible(s string) string {
+	var b strings.Builder
+	for i := 0; i < len(s); {
+		r, size := utf8.DecodeRuneInString(s[i:])
+		if (r == utf8.RuneError && size == 1) || !(r == '\t' || r == '\n' || r == '\r' || (r >= 0x20 && r <= 0xD7FF) || (r >= 0xE000 && r <= 0xFFFD) || r >= 0x10000) {
+			r = utf8.RuneError
+		}
+		b.WriteRune(r)
+		i += size
+	}
+	return b.String()
 }

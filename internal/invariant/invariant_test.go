@@ -88,22 +88,26 @@ func TestCheck(t *testing.T) {
 }
 
 func TestCheckXML(t *testing.T) {
-	good := "<file path=\"a.go\" lines=\"1-2\">\npackage a\n// one\n</file>\n<tool label=\"t\">\nok &amp; done\n</tool>\n"
+	file := "<file path=\"a.go\" lines=\"1-2\"><![CDATA[\npackage a\n// one\n]]></file>\n"
+	tool := "<tool label=\"t\"><![CDATA[\nok & done ]]]]><![CDATA[>\n]]></tool>\n"
+	good := "<context>\n" + file + tool + "</context>\n"
 	p := Pack{Content: good, TokenCount: words(good), Available: 100, Included: []Item{{Type: "open_file", Path: "a.go", StartLine: 1, EndLine: 2}}}
-	if errs := Check(p, Options{Count: words}); len(errs) > 0 {
+	if errs := Check(p, Options{Count: words, Files: map[string]string{"a.go": "package a\n// one\n"}}); len(errs) > 0 {
 		t.Errorf("violations of a good pack: %v", errs)
 	}
 	tests := []struct{ name, content, want string }{
-		{"not well-formed", strings.Replace(good, "&amp;", "&", 1), "not well-formed"},
-		{"an element inside an element", strings.Replace(good, "// one", "<b>one</b>", 1), "inside"},
+		{"not well-formed", strings.Replace(good, "]]></tool>", "</tool>", 1), "not well-formed"},
+		{"no root", file + tool, "root is <file>"},
+		{"an element inside an element", strings.Replace(good, "// one", "]]><b>one</b><![CDATA[", 1), "inside"},
 		{"body shorter than its ranges", strings.Replace(good, "// one\n", "", 1), "body has 1 lines, want 2"},
-		{"a file twice", good + good, "appears twice"},
+		{"a file twice", "<context>\n" + file + file + "</context>\n", "appears twice"},
+		{"not the file's lines", strings.Replace(good, "// one", "// two", 1), "want the source line 2"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			p := p
 			p.Content, p.TokenCount = tt.content, words(tt.content)
-			errs := Check(p, Options{Count: words})
+			errs := Check(p, Options{Count: words, Files: map[string]string{"a.go": "package a\n// one\n"}})
 			if len(errs) == 0 || !strings.Contains(errs[0].Error(), tt.want) {
 				t.Errorf("violations %v, want the first with %q", errs, tt.want)
 			}
