@@ -33,7 +33,7 @@ func ParseTokens(s string) (int, error) {
 		mult, t = 1e6, strings.TrimSpace(t[:len(t)-1])
 	}
 	digits := strings.NewReplacer("_", "", ",", "").Replace(t)
-	if digits == "" || strings.ContainsAny(digits, "eE+xXpP") || strings.HasPrefix(digits, ".") && len(digits) == 1 {
+	if digits == "" || strings.ContainsAny(digits, "eE+xXpP") { // no exponents, signs or hex
 		return 0, fmt.Errorf("is not a number of tokens; write it as 8000, 8k or 1.5m")
 	}
 	f, err := strconv.ParseFloat(digits, 64)

@@ -79,10 +79,6 @@ func decodeArgs(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
 			}
 			return invalidParams(field, fmt.Sprintf("must be %s, not %s", article(goKind(te.Type.Kind().String())), article(te.Value)))
 		}
-		var pe interface{ FieldPath() string }
-		if errors.As(err, &pe) {
-			return invalidParams(pe.FieldPath(), err.Error())
-		}
 		return invalidParams("", err.Error())
 	}
 	return nil
