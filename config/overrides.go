@@ -2,6 +2,7 @@ package config
 
 import (
 	"encoding/json"
+	"errors"
 	"reflect"
 	"slices"
 	"sort"
@@ -32,6 +33,52 @@ type BudgetOverrides struct {
 	Categories      map[string]int `json:"categories,omitempty"`
 	Redistribute    *bool          `json:"redistribute,omitempty"`
 }
+
+// UnmarshalJSON decodes the overrides; the token numbers (totalTokens,
+// systemReserve, responseReserve) are read with [DecodeTokens], so "8k"
+// is accepted as a person types it (docs/design.md rule 2). An error names
+// the field in its JSON name.
+func (o *BudgetOverrides) UnmarshalJSON(data []byte) error {
+	var raw struct {
+		TotalTokens     json.RawMessage `json:"totalTokens"`
+		SystemReserve   json.RawMessage `json:"systemReserve"`
+		ResponseReserve json.RawMessage `json:"responseReserve"`
+		Categories      map[string]int  `json:"categories"`
+		Redistribute    *bool           `json:"redistribute"`
+	}
+	if err := json.Unmarshal(data, &raw); err != nil {
+		return err
+	}
+	out := BudgetOverrides{Categories: raw.Categories, Redistribute: raw.Redistribute}
+	for _, f := range []struct {
+		name string
+		raw  json.RawMessage
+		dst  **int
+	}{{"totalTokens", raw.TotalTokens, &out.TotalTokens}, {"systemReserve", raw.SystemReserve, &out.SystemReserve}, {"responseReserve", raw.ResponseReserve, &out.ResponseReserve}} {
+		if len(f.raw) == 0 || string(f.raw) == "null" {
+			continue
+		}
+		n, err := DecodeTokens(f.raw)
+		if err != nil {
+			return &TokensError{Field: f.name, Err: err}
+		}
+		*f.dst = &n
+	}
+	*o = out
+	return nil
+}
+
+// TokensError is a token number of a JSON object that does not decode;
+// Field is its JSON name ("totalTokens").
+type TokensError struct {
+	Field string
+	Err   error
+}
+
+// Error is the reason alone ("is not a number of tokens; …"): the caller
+// names the field in its own terms (a request's budget.totalTokens, the
+// setting acode.budget.totalTokens).
+func (e *TokensError) Error() string { return e.Err.Error() }
 
 // Apply returns b with the overrides that are set (b's categories are
 // replaced by a copy of o's when o has any). A nil o changes nothing.
@@ -66,6 +113,10 @@ func (c Config) WithOverrides(raw json.RawMessage) (Config, error) {
 	}
 	var o Overrides
 	if err := json.Unmarshal(raw, &o); err != nil {
+		var te *TokensError
+		if errors.As(err, &te) {
+			return c, &Error{File: "editor settings (acode)", Problems: []Problem{{Key: "acode.budget." + te.Field, Rule: te.Error(), Fix: "write a number of tokens, such as 8000 or \"8k\""}}}
+		}
 		return c, &Error{File: "editor settings (acode)", Problems: []Problem{{Key: "acode", Rule: "cannot be decoded: " + err.Error(), Fix: "check the types of the acode.* settings (numbers for budget values, strings for model and encoding)"}}}
 	}
 	out := c.clone()

@@ -1,9 +1,6 @@
 package lsp
 
 import (
-	"os"
-	"path/filepath"
-
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -22,44 +19,19 @@ func (s *Server) registerConversation() {
 	s.requests[methodUsageStats] = s.usageStats
 }
 
-// tokenizerFor returns the tokenizer of a request: its model or encoding
-// when it names one, else the configured one. field names the parameter
-// blamed for an unknown encoding.
-func (s *Server) tokenizerFor(model, encoding, field string) (tokenizer.Tokenizer, error) {
-	if model == "" && encoding == "" {
-		return s.conf.env().tok, nil
-	}
-	t, err := s.conf.tokenizers.Get(model, encoding, 0)
-	if err != nil {
-		return nil, rpc.NewInvalidParams(field, "%v", err)
-	}
-	return t, nil
+// tokenizerFor returns the tokenizer of a request by the core's one rule
+// (session.Session.Tokenizer): its model or encoding when it names one,
+// else the configured one.
+func (s *Server) tokenizerFor(model, encoding string) (tokenizer.Tokenizer, error) {
+	return s.conf.env().sess.Tokenizer(model, encoding, "")
 }
 
-// counterFor returns the tokenizer a conversation request counts with:
-// the Hugging Face tokenizer.json it names in tokenizerFile (a relative
-// path is taken from the first workspace root), else its model, else the
-// configured one. Counts are cached per file as per encoding.
+// counterFor returns the tokenizer a conversation request counts with, by
+// the same rule: the Hugging Face tokenizer.json it names in tokenizerFile
+// (a relative path is taken from the first workspace root), else its
+// model, else the configured one.
 func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
-	if file == "" {
-		return s.tokenizerFor(model, "", "model")
-	}
-	path := file
-	if !filepath.IsAbs(path) {
-		roots := s.conf.rootsCopy()
-		if len(roots) == 0 {
-			return nil, rpc.NewInvalidParams("tokenizerFile", "%q is a relative path and there is no workspace root: give an absolute path to the tokenizer.json", file)
-		}
-		path = filepath.Join(roots[0], path)
-	}
-	if st, err := os.Stat(path); err != nil || !st.Mode().IsRegular() {
-		return nil, rpc.NewInvalidParams("tokenizerFile", "%q is not a readable file: name a Hugging Face tokenizer.json", file)
-	}
-	t, err := tokenizer.ForFile(path)
-	if err != nil {
-		return nil, rpc.NewInvalidParams("tokenizerFile", "%v", err)
-	}
-	return s.conf.tokenizers.Add(t, tokenizer.DefaultCacheSize), nil
+	return s.conf.env().sess.Tokenizer(model, "", file)
 }
 
 // thresholds are the configured budget thresholds (context.budget.warnings).

@@ -48,7 +48,7 @@ func (s *Server) countTokens(ctx context.Context, p *countTokensParams) (*countT
 	case p.Text == nil && p.URI == nil:
 		return nil, rpc.NewInvalidParams("text", "required (or uri)")
 	}
-	tok, err := s.tokenizerFor(p.Model, p.Encoding, "encoding")
+	tok, err := s.tokenizerFor(p.Model, p.Encoding)
 	if err != nil {
 		return nil, err
 	}

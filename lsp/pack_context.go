@@ -101,7 +101,7 @@ func (s *Server) packContext(ctx context.Context, p *packParams) (*pack.Result, 
 	var res *pack.Result
 	req, err := p.request()
 	if err == nil {
-		res, err = e.engine.Pack(ctx, req, s.openDocs(), report)
+		res, err = e.sess.Pack(ctx, req, s.openDocs(), report)
 	}
 	s.stats.Record(res, time.Since(start), err)
 	if prog != nil {

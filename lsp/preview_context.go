@@ -21,5 +21,5 @@ func (s *Server) previewContext(ctx context.Context, p *packParams) (*pack.Previ
 	if err != nil {
 		return nil, err
 	}
-	return e.engine.Preview(ctx, req, s.openDocs())
+	return e.sess.Preview(ctx, req, s.openDocs())
 }

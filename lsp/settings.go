@@ -17,6 +17,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // env is everything derived from the configuration and the workspace
@@ -29,6 +30,10 @@ type env struct {
 	tok       tokenizer.Tokenizer  // counts under the current model, cached
 	workspace *collector.Workspace // nil when the roots cannot be used
 	engine    *pack.Engine
+	// sess is the core session of the configuration and roots (package
+	// session, shared in kind with the command line and the MCP server):
+	// tokenizer rule, defaults, redaction.
+	sess *session.Session
 }
 
 // exact reports whether counts under the current model are exact.
@@ -176,35 +181,30 @@ func (c *configState) rebuildLocked(why string) {
 	c.s.configChanged()
 }
 
-// build makes the environment of cfg and roots.
+// build makes the environment of cfg and roots: the core session
+// (session.New) with the open documents as the collector's overlay and the
+// persistent index of the roots.
 func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
-	tc := cfg.Context.Tokenizer
-	model, encoding := pack.ConfiguredTokenizer(cfg)
-	tok, err := c.tokenizers.Get(model, encoding, tc.CacheSize)
+	var ix pack.FileIndex
+	if len(roots) > 0 {
+		if x := c.index.forRoots(c.s, roots); x != nil {
+			ix = x
+		}
+	}
+	sess := session.New(session.Options{Roots: roots, Config: cfg, Tokenizers: c.tokenizers, Overlay: c.s.docs, Index: ix})
+	tok, err := sess.Tokenizer("", "", "")
 	if err != nil {
 		return nil, fmt.Errorf("lsp: tokenizer: %w", err)
 	}
+	model, encoding := pack.ConfiguredTokenizer(cfg)
 	if encoding != "" && model == "" {
 		model = encoding
 	}
-	e := &env{cfg: cfg, roots: roots, model: model, tok: tok}
-	if len(roots) > 0 {
-		// No collector logger: the pipeline logs every exclusion of a pack
-		// with the request id, which the collector's own lines would lack.
-		ws, err := collector.New(collector.Options{Roots: roots, Exclude: cfg.Context.Exclude, Overlay: c.s.docs, NoIgnoreDefaults: !cfg.Context.IgnoreDefaults})
-		if err != nil {
-			// Packs can still use content sources; uri sources are refused.
-			c.s.log.Warn("workspace roots unusable", zap.Error(err))
-		} else {
-			e.workspace = ws
-		}
+	if err := sess.WorkspaceErr(); err != nil {
+		// Packs can still use content sources; uri sources are refused.
+		c.s.log.Warn("workspace roots unusable", zap.Error(err))
 	}
-	e.engine = pack.NewEngine(cfg, e.workspace)
-	e.engine.Tokenizers = c.tokenizers
-	if e.workspace != nil {
-		e.engine.Index = c.index.forRoots(c.s, roots)
-	}
-	return e, nil
+	return &env{cfg: cfg, roots: roots, model: model, tok: tok, workspace: sess.Workspace(), engine: sess.Engine(), sess: sess}, nil
 }
 
 // configMessage is the text shown to the user for a configuration error.

@@ -6,15 +6,15 @@ import (
 	"github.com/acode-lsp/acode-lsp/conversation"
 )
 
-// trimConversation handles acode/trimConversation: the messages are
-// trimmed to fit, and the trim is recorded for acode/usageStats (and in
+// trimConversation handles acode/trimConversation through the core
+// (session.Session.Trim): the messages are trimmed to fit, and the trim is recorded for acode/usageStats (and in
 // the request's session).
 func (s *Server) trimConversation(ctx context.Context, p *conversation.TrimRequest) (*conversation.TrimResult, error) {
 	if err := conversation.CheckSessionID(p.SessionID); err != nil {
 		return nil, err
 	}
-	tok, err := s.counterFor(p.Model, p.TokenizerFile)
-	if err != nil {
+	e := s.conf.env()
+	if _, err := e.sess.Tokenizer(p.Model, "", p.TokenizerFile); err != nil {
 		return nil, err
 	}
 	release, err := s.acquire(ctx)
@@ -22,7 +22,7 @@ func (s *Server) trimConversation(ctx context.Context, p *conversation.TrimReque
 		return nil, err
 	}
 	defer release()
-	res, err := conversation.Trim(ctx, tok, *p)
+	res, err := e.sess.Trim(ctx, *p) // the core: the configured model, redaction
 	if err != nil {
 		return nil, err
 	}

@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"regexp"
 	"strings"
 	"testing"
 
@@ -53,7 +54,7 @@ var sampleFiles = map[string]string{
 
 // session starts a server on root (with opts) and a client connected to it
 // in memory; roots, when given, are the client's roots (file URIs).
-func session(t *testing.T, opts Options, clientOpts *sdk.ClientOptions, roots ...string) (*sdk.ClientSession, *Server) {
+func connect(t *testing.T, opts Options, clientOpts *sdk.ClientOptions, roots ...string) (*sdk.ClientSession, *Server) {
 	t.Helper()
 	srv, err := New(opts)
 	if err != nil {
@@ -111,3 +112,17 @@ func num(m map[string]any, key string) int {
 	f, _ := m[key].(float64)
 	return int(f)
 }
+
+// splitSummary splits a pack_context text into the packed context and its
+// summary line.
+func splitSummary(t *testing.T, text string) (content, summary string) {
+	t.Helper()
+	i := strings.LastIndex(text, "\n[acode-lsp: ")
+	if i < 0 || !strings.HasSuffix(text, "]") {
+		t.Fatalf("no summary line in %q", text)
+	}
+	return text[:i], text[i+1:]
+}
+
+// cursorRe finds the cursor in fit_tool_result's note.
+var cursorRe = regexp.MustCompile(`Use cursor (\S+) to continue`)

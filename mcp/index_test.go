@@ -36,8 +36,8 @@ func TestWarmServerReadsOnlyWhatChanged(t *testing.T) {
 		files = append(files, p)
 	}
 	time.Sleep(2100 * time.Millisecond) // no racy entries (docs/index.md)
-	cs, srv := session(t, Options{Root: root, WorkspaceIndex: true}, nil)
-	plain, _ := session(t, Options{Root: root}, nil)
+	cs, srv := connect(t, Options{Root: root, WorkspaceIndex: true}, nil)
+	plain, _ := connect(t, Options{Root: root}, nil)
 	stats := func() index.Stats {
 		srv.mu.Lock()
 		defer srv.mu.Unlock()

@@ -6,6 +6,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"time"
 
@@ -14,77 +15,38 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
-	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/config"
-	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/internal/wire"
 	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // DefaultPackBudget is pack_context's budget when the call gives none:
-// the tokens the returned text may use (no reserves are subtracted).
-const DefaultPackBudget = 16000
+// the tokens the returned context may take (no reserves are subtracted).
+const DefaultPackBudget = session.DefaultPackBudget
 
-// maxExcludedShown caps the excluded items of pack_context's structured
-// result, so that a large repository's over-budget chunks do not make the
-// result larger than the context it describes.
-const maxExcludedShown = 100
+// summaryReserve is what the summary line after the context may take, in
+// tokens: a budget capped by --max-result-tokens leaves it this much room.
+const summaryReserve = 40
 
 // packInput is the input of pack_context.
 type packInput struct {
-	Query    string        `json:"query"`
-	Budget   *int          `json:"budget,omitempty"`
-	Paths    []string      `json:"paths,omitempty"`
-	Search   string        `json:"search,omitempty"`
-	Model    string        `json:"model,omitempty"`
-	Encoding string        `json:"encoding,omitempty"`
-	Format   string        `json:"format,omitempty"`
-	Sources  []wire.Source `json:"sources,omitempty"`
-}
-
-// packOutput is pack_context's structured result: the acode/packContext
-// result without its content (which is the text of the tool result).
-type packOutput struct {
-	TokenCount int               `json:"tokenCount"`
-	Model      string            `json:"model"`
-	Encoding   string            `json:"encoding"`
-	Exact      bool              `json:"exact"`
-	Budget     pack.BudgetResult `json:"budget"`
-	Included   []pack.Entry      `json:"included"`
-	Excluded   []pack.Entry      `json:"excluded"`
-	Dedup      budget.DedupStats `json:"dedup"`
-	Warnings   []string          `json:"warnings"`
+	Query    string         `json:"query"`
+	Budget   *config.Tokens `json:"budget,omitempty"`
+	Paths    []string       `json:"paths,omitempty"`
+	Search   string         `json:"search,omitempty"`
+	Model    string         `json:"model,omitempty"`
+	Encoding string         `json:"encoding,omitempty"`
+	Format   string         `json:"format,omitempty"`
+	Sources  []wire.Source  `json:"sources,omitempty"`
 }
 
 func (s *Server) addPackContext() {
 	addTool(s, &sdk.Tool{
-		Name:         "pack_context",
-		Description:  "Pack the workspace code most relevant to a task into a context that fits a token budget (exact count).",
-		InputSchema:  packSchema(),
-		OutputSchema: packOutputSchema(),
+		Name:        "pack_context",
+		Description: "Pack the workspace code most relevant to a task into a context within a token budget (exact count).",
+		InputSchema: packSchema(),
 	}, s.packContext)
-}
-
-// packOutputSchema is pack_context's output schema, written out (the
-// inferred one repeats the item shape and costs the agent more tokens).
-func packOutputSchema() *jsonschema.Schema {
-	typ := func(t string) *jsonschema.Schema { return &jsonschema.Schema{Type: t} }
-	items := func() *jsonschema.Schema {
-		return &jsonschema.Schema{Type: "array", Items: &jsonschema.Schema{Ref: "#/$defs/item"}}
-	}
-	return &jsonschema.Schema{
-		Type:     "object",
-		Required: []string{"tokenCount", "encoding", "exact", "included", "excluded", "warnings"},
-		Properties: map[string]*jsonschema.Schema{
-			"tokenCount": typ("integer"), "model": typ("string"), "encoding": typ("string"), "exact": typ("boolean"),
-			"budget": typ("object"), "dedup": typ("object"), "included": items(), "excluded": items(),
-			"warnings": {Type: "array", Items: typ("string")},
-		},
-		Defs: map[string]*jsonschema.Schema{"item": {Type: "object", Properties: map[string]*jsonschema.Schema{
-			"type": typ("string"), "path": typ("string"), "label": typ("string"), "startLine": typ("integer"), "endLine": typ("integer"),
-			"tokens": typ("integer"), "score": typ("number"), "reason": typ("string"), "detail": typ("string"),
-		}}},
-	}
 }
 
 // packSchema is pack_context's input schema.
@@ -95,7 +57,7 @@ func packSchema() *jsonschema.Schema {
 		Required: []string{"query"},
 		Properties: map[string]*jsonschema.Schema{
 			"query":    str("The task or question; ranks code by relevance."),
-			"budget":   {Type: "integer", Minimum: ptr(1.0), Description: "Max tokens of the returned text (default 16000)."},
+			"budget":   {Types: []string{"integer", "string"}, Minimum: ptr(1.0), Description: `Tokens the context may take, e.g. 8000 or "8k" (default 16000).`},
 			"paths":    {Type: "array", Items: str(""), Description: `Globs under the root, e.g. "src/**/*.go" (default: all files).`},
 			"search":   str("Literal text to search for; matching lines rank higher."),
 			"model":    str("Model whose tokenizer counts, e.g. gpt-4o, claude-sonnet-4."),
@@ -137,57 +99,107 @@ func encodingSchema() *jsonschema.Schema {
 
 func ptr[T any](v T) *T { return &v }
 
-// packContext runs the pipeline of acode/packContext: the files under the
-// root matching paths (all by default) as open_file sources, the search
-// and the explicit sources, packed under budget (capped to the server's
-// max result tokens). The text of the result is the packed context.
-func (s *Server) packContext(ctx context.Context, c *call, in packInput) (*sdk.CallToolResult, *packOutput, error) {
-	total := DefaultPackBudget
+// packContext runs the pipeline of acode/packContext: the workspace (or
+// the files under it matching paths) as open_file sources, the search and
+// the explicit sources, packed under budget — the context's room, as the
+// command line's --budget means it — capped so that the whole result fits
+// the server's --max-result-tokens. The result is text only: the packed
+// context, byte for byte what `acode-lsp pack --budget N` prints, then one
+// summary line.
+func (s *Server) packContext(ctx context.Context, c *call, in *packInput) (*sdk.CallToolResult, error) {
+	asked := DefaultPackBudget
 	if in.Budget != nil {
 		if *in.Budget <= 0 {
-			return nil, nil, invalidParams("budget", fmt.Sprintf("must be positive, got %d", *in.Budget))
+			return nil, invalidParams("budget", fmt.Sprintf("must be a positive number of tokens, such as 8000 or \"8k\", not %d", *in.Budget))
 		}
-		total = *in.Budget
+		asked = int(*in.Budget)
 	}
-	warnings := []string{}
-	if total > s.opts.MaxResultTokens {
-		warnings = append(warnings, fmt.Sprintf("budget %d capped to %d tokens, the server's --max-result-tokens", total, s.opts.MaxResultTokens))
-		total = s.opts.MaxResultTokens
+	total, capped := asked, false
+	if limit := s.opts.MaxResultTokens - summaryReserve; total > limit {
+		total, capped = max(1, limit), true
 	}
 	srcs, err := wire.Sources(in.Sources) // a failure is recorded as the pack's, below
-	zero := 0
-	req := pack.Request{
-		Query: in.Query, Model: in.Model, Encoding: in.Encoding, Format: in.Format,
-		Budget:  &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero},
-		Sources: srcs, Include: in.Paths,
+	req := pack.Request{Query: in.Query, Model: in.Model, Encoding: in.Encoding, Format: in.Format,
+		Budget: session.ContextBudget(total), Sources: srcs}
+	if len(in.Paths) > 0 {
+		req.Include = in.Paths
+		req.Paths = walkBases(c.env.roots, req.Include)
+	} else {
+		req.Paths = c.sess.Roots() // as `acode-lsp pack ROOT`
 	}
-	if len(req.Include) == 0 {
-		req.Include = []string{"**"}
-	}
-	req.Paths = walkBases(c.env.roots, req.Include)
 	if in.Search != "" {
 		req.Search = &pack.Search{Pattern: in.Search}
 	}
-	start := time.Now()
-	var res *pack.Result
-	if err == nil {
-		res, err = c.env.engine.Pack(ctx, req, nil, nil)
-	}
-	s.stats.Record(res, time.Since(start), err)
 	if err != nil {
-		return nil, nil, err
+		s.stats.Record(nil, 0, err)
+		return nil, err
 	}
-	if res.TokenCount > s.opts.MaxResultTokens { // the budget is capped above; the guard keeps the promise
-		return nil, nil, domainError(errcode.Budget, fmt.Sprintf("the packed context is %d tokens, over --max-result-tokens %d", res.TokenCount, s.opts.MaxResultTokens), nil)
+	tok, err := c.sess.Tokenizer("", "", "") // what addTool's cap counts with
+	if err != nil {
+		return nil, err
 	}
-	out := &packOutput{TokenCount: res.TokenCount, Model: res.Model, Encoding: res.Encoding, Exact: res.Exact,
-		Budget: res.Budget, Included: res.Included, Excluded: res.Excluded, Dedup: res.Dedup, Warnings: append(warnings, res.Warnings...)}
-	if n := len(out.Excluded); n > maxExcludedShown {
-		out.Excluded = out.Excluded[:maxExcludedShown]
-		out.Warnings = append(out.Warnings, fmt.Sprintf("excluded lists the first %d of %d excluded items", maxExcludedShown, n))
+	// The summary and the boundary between it and the context cost a few
+	// tokens that BPE does not add up exactly: a result over the cap is
+	// packed again with the budget lowered by the overshoot.
+	for attempt := 0; ; attempt++ {
+		start := time.Now()
+		res, err := c.sess.Pack(ctx, req, nil, nil)
+		s.stats.Record(res, time.Since(start), err)
+		if err != nil {
+			return nil, err
+		}
+		text := res.Content
+		if text != "" && !strings.HasSuffix(text, "\n") {
+			text += "\n"
+		}
+		text += "\n" + packSummary(res, asked, total, capped)
+		over := tok.Count(text) - s.opts.MaxResultTokens
+		if over <= 0 || attempt == 3 || total <= over {
+			c.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("budget", total), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
+			return textResult(text), nil
+		}
+		total, capped = max(1, total-2*over-4), true
+		req.Budget = session.ContextBudget(total)
 	}
-	c.log.Info("packed", zap.Int("tokens", res.TokenCount), zap.Int("budget", total), zap.Int("included", len(res.Included)), zap.Int("excluded", len(res.Excluded)))
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: res.Content}}}, out, nil
+}
+
+// packSummary is the line after a packed context (≤ 40 o200k tokens):
+// "[acode-lsp: 7,812 tokens · 23 chunks from 9 files · 41 left out]",
+// saying when the budget was capped and when counts are estimates.
+func packSummary(res *pack.Result, asked, total int, capped bool) string {
+	files := map[string]bool{}
+	for _, it := range res.Included {
+		files[it.Path+"\x00"+it.Label] = true
+	}
+	tokens := comma(res.TokenCount) + " tokens"
+	if !res.Exact {
+		tokens = "≈" + tokens
+	}
+	chunks := "chunks"
+	if len(res.Included) == 1 {
+		chunks = "chunk"
+	}
+	fileWord := "files"
+	if len(files) == 1 {
+		fileWord = "file"
+	}
+	line := fmt.Sprintf("[acode-lsp: %s · %s %s from %s %s · %s left out", tokens, comma(len(res.Included)), chunks, comma(len(files)), fileWord, comma(len(res.Excluded)))
+	if capped {
+		line += fmt.Sprintf(" · budget %s capped to %s (--max-result-tokens)", comma(asked), comma(total))
+	}
+	return line + "]"
+}
+
+// comma formats 12345 as "12,345".
+func comma(n int) string {
+	s := strconv.Itoa(n)
+	if n < 0 {
+		return "-" + comma(-n)
+	}
+	for i := len(s) - 3; i > 0; i -= 3 {
+		s = s[:i] + "," + s[i:]
+	}
+	return s
 }
 
 // walkBases returns the directories the globs can match under (their

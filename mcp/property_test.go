@@ -6,7 +6,6 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/bmatcuk/doublestar/v4"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
@@ -36,7 +35,7 @@ func TestNoOverrun(t *testing.T) {
 	caps := []int{0, 300, 2500}
 	sessions := make([]*callSession, len(caps))
 	for i, c := range caps {
-		cs, _ := session(t, Options{Root: root, MaxResultTokens: c}, nil)
+		cs, _ := connect(t, Options{Root: root, MaxResultTokens: c}, nil)
 		sessions[i] = &callSession{cs: cs, max: c}
 		if c == 0 {
 			sessions[i].max = DefaultMaxResultTokens
@@ -72,27 +71,11 @@ func TestNoOverrun(t *testing.T) {
 			}
 			continue
 		}
-		if g, ok := args["paths"].([]string); ok {
-			for _, x := range r.structured["included"].([]any) {
-				it := x.(map[string]any)
-				if it["type"] != "open_file" {
-					continue
-				}
-				matched := false
-				for _, glob := range g {
-					m, _ := doublestar.Match(glob, it["path"].(string))
-					matched = matched || m
-				}
-				if !matched {
-					t.Errorf("case %d: %s included outside %v", i, it["path"], g)
-				}
-			}
-		}
 		got := tok.Count(r.text)
-		if got != num(r.structured, "tokenCount") {
-			t.Errorf("case %d: recount %d != tokenCount %d", i, got, num(r.structured, "tokenCount"))
+		if r.structured != nil {
+			t.Errorf("case %d: structured content", i)
 		}
-		if got > budget || got > s.max {
+		if got > budget+summaryReserve || got > s.max {
 			overruns++
 			t.Errorf("case %d %v: %d tokens over budget %d / max %d", i, args, got, budget, s.max)
 		}

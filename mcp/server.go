@@ -1,14 +1,20 @@
 // Package mcp serves acode-lsp's packing pipeline to coding agents over the
 // Model Context Protocol (docs/design.md, "Model Context Protocol (agents)"),
 // on the official Go SDK. Start with [New] and [Server.Serve] (stdio) or
-// [Server.Run]: four tools, pack_context, count_tokens, fit_tool_result and
-// trim_conversation, each in its own file, run the same pipeline, config
-// (.agent/config.yml of the first root), rules and exclusions as the
-// language server. No tool result's text exceeds Options.MaxResultTokens.
+// [Server.Run]. The tools — pack_context, count_tokens, fit_tool_result
+// and, with Options.Tools, trim_conversation, each in its own file — are
+// adapters over the one core, package session, that the command line and
+// the language server use too: the same workspace rules, configuration
+// (.agent/config.yml of the first root), tokenizer choice, defaults and
+// redaction. What a tool returns is what reaches the model (docs/agents.md):
+// text only for pack_context and fit_tool_result, structured content and
+// the same JSON as text for count_tokens and trim_conversation; no result
+// exceeds Options.MaxResultTokens counted on all its parts.
 package mcp
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io"
@@ -24,6 +30,7 @@ import (
 	"sync/atomic"
 	"time"
 
+	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 	"go.uber.org/zap"
 
@@ -34,6 +41,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/internal/wire"
 	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // DefaultMaxResultTokens is the default cap of a tool result's text: Claude
@@ -54,6 +62,8 @@ type Options struct {
 	Version string
 	// Stats records the packs of this server; nil means a new recorder.
 	Stats *pack.Recorder
+	// Tools names the tools offered (AllTools); nil means DefaultTools.
+	Tools []string
 	// WorkspaceIndex keeps the persistent workspace index of the roots in
 	// the user's cache directory (docs/index.md); the command turns it on
 	// unless --no-index.
@@ -77,22 +87,19 @@ type Server struct {
 	env        *env
 	rootsAsked bool       // the client's roots were asked for (and are current)
 	roots      []string   // the client's file roots, when it offered any
+	rootsErr   error      // the client's roots cannot be used
 	index      *index.Set // the workspace index of indexRoots (index.go)
 	indexRoots []string
 }
 
-// env is what a tool call needs of the workspace: the roots, the
-// configuration of the first root and the engine built on both. It is
+// env is what a tool call needs of the workspace: the roots and the core
+// session built on them and the configuration of the first root. It is
 // rebuilt when the roots or the config file change.
 type env struct {
 	roots  []string
 	stamp  config.Stamp
-	cfg    config.Config
 	cfgErr error // the config file is invalid: every tool call says why
-	ws     *collector.Workspace
-	engine *pack.Engine
-	// tokenizers is the server's registry ([Server] tokenizers).
-	tokenizers *tokenizer.Registry
+	sess   *session.Session
 }
 
 // New returns a server with the four tools.
@@ -131,11 +138,55 @@ func New(opts Options) (*Server, error) {
 		Capabilities:            &sdk.ServerCapabilities{},
 		RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged() },
 	})
-	s.addPackContext()
-	s.addCountTokens()
-	s.addFitToolResult()
-	s.addTrimConversation()
+	tools := opts.Tools
+	if tools == nil {
+		tools = DefaultTools
+	}
+	for _, name := range tools {
+		switch name {
+		case "pack_context":
+			s.addPackContext()
+		case "count_tokens":
+			s.addCountTokens()
+		case "fit_tool_result":
+			s.addFitToolResult()
+		case "trim_conversation":
+			s.addTrimConversation()
+		default:
+			return nil, fmt.Errorf("mcp: unknown tool %q; the tools are %s", collector.EscapePath(name), strings.Join(AllTools, ", "))
+		}
+	}
 	return s, nil
+}
+
+// AllTools are the tools the server can offer.
+var AllTools = []string{"pack_context", "count_tokens", "fit_tool_result", "trim_conversation"}
+
+// DefaultTools are the tools offered unless --tools names others:
+// trim_conversation serves harness code, not a model, and its schema would
+// cost every agent's model context on every turn.
+var DefaultTools = []string{"pack_context", "count_tokens", "fit_tool_result"}
+
+// ParseTools reads a --tools list ("pack_context,count_tokens"): names of
+// AllTools separated by commas, each at most once.
+func ParseTools(list string) ([]string, error) {
+	var out []string
+	for _, name := range strings.Split(list, ",") {
+		name = strings.TrimSpace(name)
+		if name == "" {
+			continue
+		}
+		if !slices.Contains(AllTools, name) {
+			return nil, fmt.Errorf("%q is not a tool; choose from %s", collector.EscapePath(name), strings.Join(AllTools, ", "))
+		}
+		if !slices.Contains(out, name) {
+			out = append(out, name)
+		}
+	}
+	if len(out) == 0 {
+		return nil, fmt.Errorf("names no tool; choose from %s", strings.Join(AllTools, ", "))
+	}
+	return out, nil
 }
 
 // Run serves one client on t until the client disconnects or ctx is done.
@@ -159,9 +210,11 @@ func (s *Server) Connect(ctx context.Context, t sdk.Transport) (*sdk.ServerSessi
 }
 
 // Serve speaks MCP on in/out (newline-delimited JSON-RPC) until the input
-// ends or ctx is done.
+// ends or ctx is done. A message over MaxMessageBytes is answered with an
+// error and skipped (transport.go).
 func (s *Server) Serve(ctx context.Context, in io.Reader, out io.Writer) error {
-	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(in), Writer: nopWriteCloser{out}})
+	w := &lockedWriter{w: out}
+	return s.Run(ctx, &sdk.IOTransport{Reader: io.NopCloser(newLineGuard(in, w, MaxMessageBytes-1)), Writer: nopWriteCloser{w}})
 }
 
 type nopWriteCloser struct{ io.Writer }
@@ -175,51 +228,145 @@ func (s *Server) Stats() pack.PackStats {
 
 // call is the state of one tool call.
 type call struct {
-	id  string
-	log *zap.Logger
-	env *env
+	id   string
+	log  *zap.Logger
+	env  *env
+	sess *session.Session
 }
 
-// handler is a typed tool handler of this package.
-type handler[In, Out any] func(ctx context.Context, c *call, in In) (*sdk.CallToolResult, Out, error)
+// handler is a tool handler of this package: the decoded arguments in, the
+// result a client sees out.
+type handler[In any] func(ctx context.Context, c *call, in *In) (*sdk.CallToolResult, error)
 
-// addTool registers a tool. Every call gets a request id (on each of its
-// log lines), waits for a slot, sees one consistent workspace state, turns
-// a panic into an error result, and has its errors reported as isError
-// results in the words of the language server's errors ([toolError]).
-func addTool[In, Out any](s *Server, t *sdk.Tool, h handler[In, Out]) {
-	sdk.AddTool(s.sdk, t, func(ctx context.Context, req *sdk.CallToolRequest, in In) (res *sdk.CallToolResult, out Out, err error) {
+// addTool registers a tool. Every call has its arguments decoded here, in
+// plain words naming the argument (decodeArgs), gets a request id (on each
+// of its log lines), waits for a slot, sees one consistent workspace
+// state, turns a panic into an error result, has its errors reported as
+// isError results in the words of the language server's errors
+// ([toolError]), and is checked against --max-result-tokens counted on
+// every part a client may pass ([Server.checkSize]).
+func addTool[In any](s *Server, t *sdk.Tool, h handler[In]) {
+	s.sdk.AddTool(t, func(ctx context.Context, req *sdk.CallToolRequest) (res *sdk.CallToolResult, err error) {
 		id := "mcp-" + strconv.FormatUint(s.seq.Add(1), 10)
 		log := s.log.With(zap.String("request", id), zap.String("tool", t.Name))
 		start := time.Now()
 		defer func() {
 			if v := recover(); v != nil {
 				log.Error("tool panicked", zap.String("panic", fmt.Sprint(v)), zap.ByteString("stack", debug.Stack()))
-				var zero Out
-				res, out, err = nil, zero, &toolErr{msg: fmt.Sprintf("internal error in %s: %v", t.Name, v)}
-			}
-			if err != nil {
-				if ctx.Err() == nil {
-					log.Debug("tool failed", zap.Duration("took", time.Since(start)))
-				}
-				err = toolError(err)
-			} else {
-				log.Debug("tool done", zap.Duration("took", time.Since(start)))
+				res, err = errorResult(&toolErr{msg: fmt.Sprintf("internal error in %s: %v", t.Name, v)}), nil
 			}
 		}()
+		fail := func(err error) (*sdk.CallToolResult, error) {
+			if ctx.Err() == nil {
+				log.Debug("tool failed", zap.Duration("took", time.Since(start)))
+			}
+			return errorResult(toolError(err)), nil
+		}
+		in := new(In)
+		if err := decodeArgs(req.Params.Arguments, in, t.InputSchema.(*jsonschema.Schema)); err != nil {
+			return fail(err)
+		}
 		release, err := s.acquire(ctx)
 		if err != nil {
-			var zero Out
-			return nil, zero, err
+			return fail(err)
 		}
 		defer release()
-		e := s.workspace(ctx, req.Session, log)
-		if e.cfgErr != nil {
-			var zero Out
-			return nil, zero, e.cfgErr
+		e, err := s.workspace(ctx, req.Session, log)
+		if err != nil {
+			return fail(err)
 		}
-		return h(pack.WithLogger(ctx, log), &call{id: id, log: log, env: e}, in)
+		if e.cfgErr != nil {
+			return fail(e.cfgErr)
+		}
+		res, err = h(pack.WithLogger(ctx, log), &call{id: id, log: log, env: e, sess: e.sess}, in)
+		if err == nil {
+			err = s.checkSize(e.sess, res)
+		}
+		if err != nil {
+			return fail(err)
+		}
+		log.Debug("tool done", zap.Duration("took", time.Since(start)))
+		return res, nil
 	})
+}
+
+// textResult is a result whose answer is text for a model: text only, no
+// structured content (a client that passes structuredContent would pass
+// nothing else, docs/agents.md).
+func textResult(text string) *sdk.CallToolResult {
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: text}}}
+}
+
+// jsonResult is a result whose answer is data: the structured content and
+// the same JSON as its text, so every client passes the same thing.
+func jsonResult(v any) (*sdk.CallToolResult, error) {
+	data, err := marshal(v)
+	if err != nil {
+		return nil, err
+	}
+	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}, StructuredContent: json.RawMessage(data)}, nil
+}
+
+// marshal encodes v as compact JSON without HTML escaping.
+func marshal(v any) ([]byte, error) {
+	var buf strings.Builder
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		return nil, err
+	}
+	return []byte(strings.TrimSuffix(buf.String(), "\n")), nil
+}
+
+// maxErrorText bounds the text of an error result: an error never echoes
+// a large argument.
+const maxErrorText = 1000
+
+// errorResult is the isError result of err, its text at most maxErrorText
+// bytes.
+func errorResult(err error) *sdk.CallToolResult {
+	msg := err.Error()
+	if len(msg) > maxErrorText {
+		cut := maxErrorText
+		for cut > 0 && msg[cut]&0xC0 == 0x80 {
+			cut--
+		}
+		msg = msg[:cut] + "…"
+	}
+	return &sdk.CallToolResult{IsError: true, Content: []sdk.Content{&sdk.TextContent{Text: msg}}}
+}
+
+// resultTokens counts what a client may pass of a result to a model: every
+// text block and the structured content as JSON (Claude Code and VS Code
+// pass the latter; others the former).
+func resultTokens(tok tokenizer.Tokenizer, res *sdk.CallToolResult) int {
+	n := 0
+	for _, c := range res.Content {
+		if tc, ok := c.(*sdk.TextContent); ok {
+			n += tok.Count(tc.Text)
+		}
+	}
+	if res.StructuredContent != nil {
+		if data, err := json.Marshal(res.StructuredContent); err == nil {
+			n += tok.Count(string(data))
+		}
+	}
+	return n
+}
+
+// checkSize keeps the promise of --max-result-tokens, counted with the
+// configured tokenizer on every part of the result: a tool that cannot
+// fit its answer says so and what to lower.
+func (s *Server) checkSize(sess *session.Session, res *sdk.CallToolResult) error {
+	tok, err := sess.Tokenizer("", "", "")
+	if err != nil {
+		return err
+	}
+	if n := resultTokens(tok, res); n > s.opts.MaxResultTokens {
+		return domainError(errcode.Budget, fmt.Sprintf("the result is %d tokens, over --max-result-tokens %d: ask for less (a smaller budget, maxTokens or conversation)", n, s.opts.MaxResultTokens),
+			map[string]any{"currentTokens": n, "maxTokens": s.opts.MaxResultTokens})
+	}
+	return nil
 }
 
 // acquire waits for a slot for heavy work; the release must be called.
@@ -302,22 +449,6 @@ func mcpField(f string) string {
 	return f
 }
 
-// tokenizerFor returns the cached tokenizer of a model or an encoding, the
-// configured one when neither is given. field names the parameter blamed
-// for an unknown name.
-func (c *call) tokenizerFor(model, encoding, field string) (tokenizer.Tokenizer, error) {
-	if model == "" && encoding == "" {
-		model, encoding = pack.ConfiguredTokenizer(c.env.cfg) // context.tokenizer.file too, as pack_context
-	} else if encoding != "" {
-		field = "encoding"
-	}
-	t, err := c.env.tokenizers.Get(model, encoding, c.env.cfg.Context.Tokenizer.CacheSize)
-	if err != nil {
-		return nil, invalidParams(field, err.Error())
-	}
-	return t, nil
-}
-
 // rootsChanged is called when the client's roots change: they are asked
 // for again at the next tool call.
 func (s *Server) rootsChanged() {
@@ -329,9 +460,13 @@ func (s *Server) rootsChanged() {
 
 // workspace returns the workspace state for a tool call: the client's file
 // roots when it offers roots, else the --root directory; rebuilt when the
-// roots or the config file changed.
-func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.Logger) *env {
-	roots := s.clientRoots(ctx, ss, log)
+// roots or the config file changed. Roots the client offers that cannot be
+// used are an error, never a fallback to --root.
+func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.Logger) (*env, error) {
+	roots, err := s.clientRoots(ctx, ss, log)
+	if err != nil {
+		return nil, err
+	}
 	if len(roots) == 0 {
 		roots = []string{s.opts.Root}
 	}
@@ -340,41 +475,31 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if e := s.env; e != nil && slices.Equal(e.roots, roots) && e.stamp == stamp {
-		return e
+		return e, nil
 	}
 	e := s.build(roots, path, stamp, log)
+	if err := e.sess.WorkspaceErr(); err != nil {
+		return nil, domainError(errcode.PackFailed, fmt.Sprintf("the workspace roots cannot be used: %v", err), nil)
+	}
 	s.env = e
-	return e
+	return e, nil
 }
 
 // build makes the workspace state of roots.
 func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap.Logger) *env {
-	e := &env{roots: roots, stamp: stamp, cfg: config.Default(), tokenizers: s.tokenizers}
-	if stamp.Exists {
-		cfg, err := config.Load(path)
-		if err != nil {
-			log.Warn("config rejected", zap.String("path", collector.EscapePath(path)))
-			e.cfgErr = err
-			return e
-		}
-		e.cfg = cfg
-	}
-	// No collector logger: the pipeline logs every exclusion of a pack with
-	// the request id, which the collector's own lines would lack.
-	ws, err := collector.New(collector.Options{Roots: roots, Exclude: e.cfg.Context.Exclude, NoIgnoreDefaults: !e.cfg.Context.IgnoreDefaults})
+	e := &env{roots: roots, stamp: stamp}
+	cfg, _, err := session.LoadConfig(roots[0], "", false) // the first root's file, as the language server's
 	if err != nil {
-		// Packs can still use content sources; paths are refused.
-		log.Warn("workspace roots unusable", zap.Error(err))
-	} else {
-		e.ws = ws
+		log.Warn("config rejected", zap.String("path", collector.EscapePath(path)))
+		e.cfgErr = err
 	}
-	e.engine = pack.NewEngine(e.cfg, e.ws)
-	e.engine.Tokenizers = s.tokenizers
-	if e.ws != nil {
-		if ix := s.indexFor(roots, log); ix != nil {
-			e.engine.Index = ix
+	var ix pack.FileIndex
+	if e.cfgErr == nil {
+		if x := s.indexFor(roots, log); x != nil {
+			ix = x
 		}
 	}
+	e.sess = session.New(session.Options{Roots: roots, Config: cfg, Tokenizers: s.tokenizers, Index: ix})
 	log.Info("workspace", zap.Int("roots", len(roots)), zap.String("root", collector.EscapePath(roots[0])), zap.Bool("config", stamp.Exists))
 	return e
 }
@@ -382,21 +507,24 @@ func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap
 // clientRoots returns the client's file roots as directories, asking the
 // client when it offers roots and they are not known yet; nil when it
 // offers none (or cannot be asked: protocol 2026-07-28 forbids requests
-// from the server, see docs/agents.md).
-func (s *Server) clientRoots(ctx context.Context, ss *sdk.ServerSession, log *zap.Logger) []string {
+// from the server, see docs/agents.md). A root that is not a local
+// directory, or a failed roots/list, is an error naming it.
+func (s *Server) clientRoots(ctx context.Context, ss *sdk.ServerSession, log *zap.Logger) ([]string, error) {
 	s.mu.Lock()
 	if s.rootsAsked {
 		defer s.mu.Unlock()
-		return s.roots
+		return s.roots, s.rootsErr
 	}
 	s.mu.Unlock()
 	var roots []string
+	var rootsErr error
 	if ss != nil && offersRoots(ss.InitializeParams()) {
 		rctx, cancel := context.WithTimeout(ctx, 5*time.Second)
 		res, err := ss.ListRoots(rctx, nil)
 		cancel()
 		if err != nil {
-			log.Warn("roots/list failed: using --root", zap.Error(err))
+			log.Warn("roots/list failed", zap.Error(err))
+			rootsErr = domainError(errcode.PackFailed, "the client's workspace roots could not be listed (roots/list failed); the server does not guess a workspace: fix the client's roots or start acode-lsp mcp --root DIR with a client that offers none", nil)
 		} else {
 			for _, r := range res.Roots {
 				path, err := wire.PathFromURI(r.URI)
@@ -404,8 +532,9 @@ func (s *Server) clientRoots(ctx context.Context, ss *sdk.ServerSession, log *za
 					path, err = absDir(path)
 				}
 				if err != nil {
-					log.Warn("client root skipped", zap.String("uri", collector.EscapePath(r.URI)), zap.Error(err))
-					continue
+					log.Warn("client root unusable", zap.String("uri", collector.EscapePath(r.URI)), zap.Error(err))
+					rootsErr = domainError(errcode.PackFailed, fmt.Sprintf("the client's workspace root %s cannot be used: %v", session.Short(r.URI), err), nil)
+					break
 				}
 				if !slices.Contains(roots, path) {
 					roots = append(roots, path)
@@ -413,10 +542,13 @@ func (s *Server) clientRoots(ctx context.Context, ss *sdk.ServerSession, log *za
 			}
 		}
 	}
+	if rootsErr != nil {
+		roots = nil
+	}
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	s.roots, s.rootsAsked = roots, true
-	return roots
+	s.roots, s.rootsErr, s.rootsAsked = roots, rootsErr, true
+	return roots, rootsErr
 }
 
 // offersRoots reports whether the client declared the roots capability on
@@ -436,10 +568,18 @@ func absDir(p string) (string, error) {
 	}
 	fi, err := os.Stat(abs)
 	if err != nil {
-		return "", err
+		return "", unwrapPath(err)
 	}
 	if !fi.IsDir() {
 		return "", fmt.Errorf("%s is not a directory", collector.EscapePath(abs))
 	}
 	return abs, nil
+}
+
+func unwrapPath(err error) error {
+	var pe *os.PathError
+	if errors.As(err, &pe) {
+		return pe.Err
+	}
+	return err
 }

@@ -17,11 +17,12 @@ import (
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 )
 
-// TestToolList checks that exactly the four tools are listed and measures
-// what their definitions cost an agent on every turn (docs/design.md target:
-// ≤ 1,500 o200k tokens for the tools/list result).
+// TestToolList checks that the default tools are listed and measures what
+// their definitions cost an agent on every turn (issue 20 target: ≤ 1,200
+// o200k tokens for the tools/list result), and that trim_conversation is
+// offered only when asked for.
 func TestToolList(t *testing.T) {
-	cs, _ := session(t, Options{Root: t.TempDir()}, nil)
+	cs, _ := connect(t, Options{Root: t.TempDir()}, nil)
 	res, err := cs.ListTools(context.Background(), nil)
 	if err != nil {
 		t.Fatal(err)
@@ -33,8 +34,13 @@ func TestToolList(t *testing.T) {
 			t.Errorf("%s: description of %d characters; keep it short", tool.Name, len(tool.Description))
 		}
 	}
-	if diff := cmp.Diff([]string{"count_tokens", "fit_tool_result", "pack_context", "trim_conversation"}, names); diff != "" {
+	if diff := cmp.Diff([]string{"count_tokens", "fit_tool_result", "pack_context"}, names); diff != "" {
 		t.Errorf("tools (-want +got):\n%s", diff)
+	}
+	for _, tool := range res.Tools {
+		if tool.OutputSchema != nil {
+			t.Errorf("%s has an output schema: its answer is text for a model", tool.Name)
+		}
 	}
 	data, err := json.Marshal(res)
 	if err != nil {
@@ -42,15 +48,20 @@ func TestToolList(t *testing.T) {
 	}
 	cost := o200k(t).Count(string(data))
 	t.Logf("tools/list result: %d bytes, %d o200k tokens", len(data), cost)
-	if cost > 1500 {
-		t.Errorf("tools/list costs %d tokens, over the 1,500 target", cost)
+	if cost > 1200 {
+		t.Errorf("tools/list costs %d tokens, over the 1,200 target", cost)
+	}
+	all, _ := connect(t, Options{Root: t.TempDir(), Tools: AllTools}, nil)
+	res, err = all.ListTools(context.Background(), nil)
+	if err != nil || len(res.Tools) != 4 {
+		t.Errorf("--tools with all four: %d tools, %v", len(res.Tools), err)
 	}
 }
 
 func TestPackContext(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, sampleFiles)
-	cs, srv := session(t, Options{Root: root}, nil)
+	cs, srv := connect(t, Options{Root: root}, nil)
 	tok := o200k(t)
 
 	t.Run("default budget", func(t *testing.T) {
@@ -58,31 +69,36 @@ func TestPackContext(t *testing.T) {
 		if r.isError {
 			t.Fatal(r.text)
 		}
-		if got := tok.Count(r.text); got != num(r.structured, "tokenCount") || got > DefaultPackBudget {
-			t.Errorf("recount %d, tokenCount %d, budget %d", got, num(r.structured, "tokenCount"), DefaultPackBudget)
+		if r.structured != nil {
+			t.Errorf("pack_context has structured content: %v", r.structured)
 		}
-		b := r.structured["budget"].(map[string]any)
-		if num(b, "total") != DefaultPackBudget || num(b, "available") != DefaultPackBudget || num(b, "systemReserve") != 0 || num(b, "responseReserve") != 0 {
-			t.Errorf("budget = %v, want %d with no reserves", b, DefaultPackBudget)
+		content, summary := splitSummary(t, r.text)
+		if n := tok.Count(content); n > DefaultPackBudget || n == 0 {
+			t.Errorf("context %d tokens, budget %d", n, DefaultPackBudget)
 		}
-		if _, ok := r.structured["content"]; ok {
-			t.Error("structured result has content")
+		if n := tok.Count(summary); n > summaryReserve {
+			t.Errorf("summary %q is %d tokens, over %d", summary, n, summaryReserve)
+		}
+		if !strings.Contains(summary, fmt.Sprintf("%d tokens", tok.Count(content))) || !strings.Contains(summary, "left out") {
+			t.Errorf("summary = %q", summary)
 		}
 		for _, leak := range []string{"sk_live", "ignored by gitignore", "excluded by context.exclude"} {
 			if strings.Contains(r.text, leak) {
 				t.Errorf("context holds %q", leak)
 			}
 		}
-		if !strings.Contains(r.text, "## File: cart/service.go") {
-			t.Errorf("context lacks cart/service.go:\n%s", r.text)
+		if !strings.Contains(content, "## File: cart/service.go") || !strings.Contains(content, "func Checkout(items []string) error {") {
+			t.Errorf("context lacks cart/service.go's code:\n%s", r.text)
 		}
-		reasons := map[string]string{}
-		for _, x := range r.structured["excluded"].([]any) {
-			m := x.(map[string]any)
-			reasons[m["path"].(string)] = m["reason"].(string)
+	})
+	t.Run("budget as typed", func(t *testing.T) {
+		a := callTool(t, cs, "pack_context", map[string]any{"query": "empty cart", "budget": "1k"})
+		b := callTool(t, cs, "pack_context", map[string]any{"query": "empty cart", "budget": 1000})
+		if a.isError || a.text != b.text {
+			t.Errorf("budget \"1k\" and 1000 differ:\n%s\n---\n%s", a.text, b.text)
 		}
-		if reasons[".env"] != "secret" || reasons["debug.log"] != "ignored" || reasons["gen"] != "ignored" && reasons["gen/mock.go"] != "ignored" {
-			t.Errorf("exclusions = %v", reasons)
+		if n := tok.Count(a.text); n > 1000+summaryReserve {
+			t.Errorf("%d tokens for budget 1000", n)
 		}
 	})
 	t.Run("paths and search", func(t *testing.T) {
@@ -90,19 +106,11 @@ func TestPackContext(t *testing.T) {
 		if r.isError {
 			t.Fatal(r.text)
 		}
-		if !strings.Contains(r.text, "docs/readme.md") {
-			t.Errorf("no docs/readme.md:\n%s", r.text)
+		if !strings.Contains(r.text, "docs/readme.md") || strings.Contains(r.text, "## File: main.go") {
+			t.Errorf("paths not applied:\n%s", r.text)
 		}
-		types := map[string]bool{}
-		for _, x := range r.structured["included"].([]any) {
-			m := x.(map[string]any)
-			types[m["type"].(string)] = true
-			if m["type"] == "open_file" && !strings.HasPrefix(m["path"].(string), "docs/") {
-				t.Errorf("open_file outside the glob: %v", m)
-			}
-		}
-		if !types["search_result"] {
-			t.Errorf("no search_result included: %v", types)
+		if !strings.Contains(r.text, "var ErrEmptyCart") {
+			t.Errorf("search not packed:\n%s", r.text)
 		}
 	})
 	t.Run("sources", func(t *testing.T) {
@@ -122,34 +130,35 @@ func TestPackContext(t *testing.T) {
 		if r.isError {
 			t.Fatal(r.text)
 		}
-		if got := tok.Count(r.text); got != num(r.structured, "tokenCount") || got > 500 {
-			t.Errorf("recount %d, tokenCount %d, budget 500", got, num(r.structured, "tokenCount"))
+		content, _ := splitSummary(t, r.text)
+		if got := tok.Count(content); got > 500 {
+			t.Errorf("context %d tokens, budget 500", got)
 		}
-		if !strings.Contains(r.text, `<file path="cart/service.go"`) || strings.Contains(r.text, "## File:") {
+		if !strings.Contains(content, `<file path="cart/service.go"`) || strings.Contains(content, "## File:") {
 			t.Errorf("not xml:\n%s", r.text)
 		}
-		dec := xml.NewDecoder(strings.NewReader("<context>" + r.text + "</context>"))
+		dec := xml.NewDecoder(strings.NewReader(content))
 		for {
 			_, err := dec.Token()
 			if err == io.EOF {
 				break
 			}
 			if err != nil {
-				t.Fatalf("not well-formed in a root element: %v", err)
+				t.Fatalf("not well-formed: %v", err)
 			}
 		}
 	})
 	t.Run("budget capped to max result tokens", func(t *testing.T) {
-		cs2, _ := session(t, Options{Root: root, MaxResultTokens: 120}, nil)
+		cs2, _ := connect(t, Options{Root: root, MaxResultTokens: 160}, nil)
 		r := callTool(t, cs2, "pack_context", map[string]any{"query": "checkout", "budget": 100000})
 		if r.isError {
 			t.Fatal(r.text)
 		}
-		if got := tok.Count(r.text); got > 120 || got == 0 {
-			t.Errorf("recount %d, want 1..120", got)
+		if got := tok.Count(r.text); got > 160 || got == 0 {
+			t.Errorf("recount %d, want 1..160", got)
 		}
-		if w := fmt.Sprint(r.structured["warnings"]); !strings.Contains(w, "budget 100000 capped to 120 tokens") {
-			t.Errorf("warnings = %s", w)
+		if _, summary := splitSummary(t, r.text); !strings.Contains(summary, "budget 100,000 capped to 120 (--max-result-tokens)") {
+			t.Errorf("summary = %q", summary)
 		}
 	})
 	st := srv.Stats()
@@ -166,7 +175,7 @@ func TestErrors(t *testing.T) {
 	writeTree(t, root, sampleFiles)
 	outside := t.TempDir()
 	writeTree(t, outside, map[string]string{"x.go": "package x\n"})
-	cs, _ := session(t, Options{Root: root, MaxResultTokens: 400}, nil)
+	cs, _ := connect(t, Options{Root: root, MaxResultTokens: 400, Tools: AllTools}, nil)
 	long := strings.Repeat("word ", 2000)
 	tests := []struct {
 		name string
@@ -174,7 +183,13 @@ func TestErrors(t *testing.T) {
 		args map[string]any
 		want string // substring of the error text
 	}{
-		{"pack: query missing", "pack_context", map[string]any{}, "query"},
+		{"pack: query missing", "pack_context", map[string]any{}, "invalid params: query: is required"},
+		{"pack: query null", "pack_context", map[string]any{"query": nil}, "invalid params: query: is required"},
+		{"pack: query a number", "pack_context", map[string]any{"query": 5}, "invalid params: query: must be a string, not an integer"},
+		{"pack: budget a boolean", "pack_context", map[string]any{"query": "q", "budget": true}, "invalid params: budget: must be a number of tokens"},
+		{"pack: budget words", "pack_context", map[string]any{"query": "q", "budget": "lots"}, "invalid params: budget: not a number of tokens"},
+		{"pack: unknown argument", "pack_context", map[string]any{"query": "q", "bugdet": 5}, `invalid params: "bugdet": is not an argument of this tool`},
+		{"pack: unknown model quoted short", "pack_context", map[string]any{"query": "q", "encoding": strings.Repeat("x", 100000)}, "invalid params: encoding"},
 		{"pack: budget zero", "pack_context", map[string]any{"query": "q", "budget": 0}, "budget"},
 		{"pack: glob leaves root", "pack_context", map[string]any{"query": "q", "paths": []string{"../x/*.go"}}, "invalid params: paths[0]"},
 		{"pack: glob absolute", "pack_context", map[string]any{"query": "q", "paths": []string{"/etc/*"}}, "invalid params: paths[0]"},
@@ -196,12 +211,14 @@ func TestErrors(t *testing.T) {
 		{"count: missing", "count_tokens", map[string]any{"path": "nope.go"}, "ACODE-CTX-002: nope.go was not read: unreadable"},
 		{"count: unknown encoding", "count_tokens", map[string]any{"text": "a", "encoding": "bogus"}, "encoding"},
 		{"fit: maxTokens zero", "fit_tool_result", map[string]any{"tool": "read_file", "content": "a", "maxTokens": 0}, "maxTokens"},
+		{"fit: neither", "fit_tool_result", map[string]any{"tool": "read_file"}, "invalid params: content: required (or path"},
+		{"fit: secret path", "fit_tool_result", map[string]any{"path": ".env"}, "ACODE-CTX-002: .env was not read: secret"},
 		{"fit: bad cursor", "fit_tool_result", map[string]any{"tool": "read_file", "content": "a\nb\n", "maxTokens": 10, "cursor": "nope"}, "invalid params: cursor"},
 		{"fit: bad mode", "fit_tool_result", map[string]any{"tool": "read_file", "content": "a", "maxTokens": 10, "mode": "all"}, "mode"},
 		{"trim: no messages", "trim_conversation", map[string]any{}, "messages"},
 		{"trim: bad role", "trim_conversation", map[string]any{"messages": []any{map[string]any{"role": "robot", "content": "x"}}, "maxContextTokens": 100}, "role"},
 		{"trim: cannot fit", "trim_conversation", map[string]any{"messages": []any{map[string]any{"role": "system", "content": long}, map[string]any{"role": "user", "content": "hi"}}, "maxContextTokens": 500}, "ACODE-CTX-003"},
-		{"trim: result over max result tokens", "trim_conversation", map[string]any{"messages": []any{map[string]any{"role": "user", "content": long}}, "maxContextTokens": 100000}, "ACODE-CTX-003: the trimmed conversation is"},
+		{"trim: result over max result tokens", "trim_conversation", map[string]any{"messages": []any{map[string]any{"role": "user", "content": long}}, "maxContextTokens": 100000}, "ACODE-CTX-003: the result is"},
 	}
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
@@ -215,13 +232,16 @@ func TestErrors(t *testing.T) {
 			if r.structured != nil {
 				t.Errorf("error result has structured content: %v", r.structured)
 			}
+			if len(r.text) > maxErrorText+3 {
+				t.Errorf("error text of %d bytes", len(r.text))
+			}
 		})
 	}
 
 	t.Run("invalid config", func(t *testing.T) {
 		bad := t.TempDir()
 		writeTree(t, bad, map[string]string{"a.go": "package a\n", ".agent/config.yml": "context:\n  budgett: {}\n"})
-		cs, _ := session(t, Options{Root: bad}, nil)
+		cs, _ := connect(t, Options{Root: bad}, nil)
 		r := callTool(t, cs, "pack_context", map[string]any{"query": "q"})
 		if !r.isError || !strings.HasPrefix(r.text, "ACODE-CFG-001: ") || !strings.Contains(r.text, "budgett") {
 			t.Errorf("result = %+v", r)
@@ -239,10 +259,14 @@ func TestErrors(t *testing.T) {
 func TestCountFitTrim(t *testing.T) {
 	root := t.TempDir()
 	writeTree(t, root, sampleFiles)
-	cs, _ := session(t, Options{Root: root, MaxResultTokens: 300}, nil)
+	cs, _ := connect(t, Options{Root: root, MaxResultTokens: 300, Tools: AllTools}, nil)
 	tok := o200k(t)
 
 	r := callTool(t, cs, "count_tokens", map[string]any{"path": "cart/service.go"})
+	var fromText map[string]any
+	if err := json.Unmarshal([]byte(r.text), &fromText); err != nil || !cmp.Equal(fromText, r.structured) {
+		t.Errorf("count_tokens text %q is not its structured content %v", r.text, r.structured)
+	}
 	data, _ := os.ReadFile(filepath.Join(root, "cart/service.go"))
 	if r.isError || num(r.structured, "tokens") != tok.Count(string(data)) || r.structured["encoding"] != "o200k_base" || r.structured["exact"] != true {
 		t.Errorf("count_tokens path = %+v", r)
@@ -270,18 +294,19 @@ func TestCountFitTrim(t *testing.T) {
 		if r.isError {
 			t.Fatal(r.text)
 		}
-		if n := tok.Count(r.text); n > 300 || n != num(r.structured, "tokens") {
-			t.Fatalf("page %d: %d tokens (reported %d), max 300", page, n, num(r.structured, "tokens"))
+		if n := tok.Count(r.text); n > 300 || r.structured != nil {
+			t.Fatalf("page %d: %d tokens, max 300; structured %v", page, n, r.structured)
 		}
-		if !strings.Contains(fmt.Sprint(r.structured["note"]), "maxTokens capped to 300") {
-			t.Errorf("page %d: note = %v", page, r.structured["note"])
+		i := strings.LastIndex(r.text, "\n[")
+		if i < 0 || !strings.Contains(r.text[i:], "maxTokens capped to") {
+			t.Fatalf("page %d: no note: %q", page, r.text)
 		}
-		got.WriteString(r.text)
-		next, _ := r.structured["continuation"].(string)
-		if next == "" {
+		got.WriteString(r.text[:i])
+		m := cursorRe.FindStringSubmatch(r.text[i:])
+		if m == nil {
 			break
 		}
-		cursor = next
+		cursor = m[1]
 		if page > 100 {
 			t.Fatal("no end of pages")
 		}
@@ -295,6 +320,8 @@ func TestCountFitTrim(t *testing.T) {
 		msgs = append(msgs, map[string]any{"role": "user", "content": fmt.Sprintf("question %d", i)},
 			map[string]any{"role": "assistant", "content": strings.Repeat("answer ", 40)})
 	}
+	// The cap counts the structured content and its JSON text both.
+	cs, _ = connect(t, Options{Root: root, MaxResultTokens: 1200, Tools: AllTools}, nil)
 	r = callTool(t, cs, "trim_conversation", map[string]any{"messages": msgs, "maxContextTokens": 250, "preserveRecentTurns": 1})
 	if r.isError {
 		t.Fatal(r.text)
@@ -302,7 +329,7 @@ func TestCountFitTrim(t *testing.T) {
 	if r.structured["truncated"] != true || num(r.structured, "finalTokens") > 250 || num(r.structured, "droppedCount") == 0 {
 		t.Errorf("trim = %v", r.structured)
 	}
-	var fromText map[string]any
+	fromText = nil
 	if err := json.Unmarshal([]byte(r.text), &fromText); err != nil || num(fromText, "finalTokens") != num(r.structured, "finalTokens") {
 		t.Errorf("text is not the result as JSON: %v", err)
 	}
@@ -372,7 +399,7 @@ func TestCancel(t *testing.T) {
 		files[fmt.Sprintf("pkg%02d/f%03d.go", i%20, i)] = fmt.Sprintf("package pkg\n\n// F%d does things.\nfunc F%d() int {\n%s\treturn %d\n}\n", i, i, strings.Repeat("\tx := 1\n\t_ = x\n", 200), i)
 	}
 	writeTree(t, root, files)
-	cs, srv := session(t, Options{Root: root}, nil)
+	cs, srv := connect(t, Options{Root: root}, nil)
 	ctx, cancel := context.WithCancel(context.Background())
 	done := make(chan error, 1)
 	go func() {
@@ -400,11 +427,11 @@ func TestCancel(t *testing.T) {
 // TestPanic checks that a panic in a tool becomes an error result and the
 // server keeps serving.
 func TestPanic(t *testing.T) {
-	cs, srv := session(t, Options{Root: t.TempDir()}, nil)
+	cs, srv := connect(t, Options{Root: t.TempDir()}, nil)
 	type in struct {
 		X string `json:"x"`
 	}
-	addTool(srv, &sdk.Tool{Name: "boom", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *call, in) (*sdk.CallToolResult, *countOutput, error) {
+	addTool(srv, &sdk.Tool{Name: "boom", InputSchema: &jsonschema.Schema{Type: "object"}}, func(context.Context, *call, *in) (*sdk.CallToolResult, error) {
 		panic("kaboom")
 	})
 	r := callTool(t, cs, "boom", map[string]any{})
@@ -413,5 +440,49 @@ func TestPanic(t *testing.T) {
 	}
 	if r := callTool(t, cs, "count_tokens", map[string]any{"text": "still serving"}); r.isError {
 		t.Errorf("after a panic: %s", r.text)
+	}
+}
+
+// secretText holds credentials a pack redacts (an AWS key, a GitHub token,
+// a private key); no tool may return them.
+var secretText = "aws_access_key_id = AKIAIOSFODNN7EXAMPLQ\ntoken: ghp_" + strings.Repeat("aB3dE5gH7jK9", 3) + "\n-----BEGIN RSA PRIVATE KEY-----\nMIIEowIBAAKCAQEA1234567890abcdefghijABCDEFGHIJ\n-----END RSA PRIVATE KEY-----\nok\n"
+
+// TestEveryToolRedacts: fit_tool_result (content and path) and
+// trim_conversation redact what pack_context redacts.
+func TestEveryToolRedacts(t *testing.T) {
+	root := t.TempDir()
+	writeTree(t, root, map[string]string{"notes.txt": "see below\n" + secretText, "main.go": "package main\n"})
+	cs, _ := connect(t, Options{Root: root, Tools: AllTools}, nil)
+	leaks := []string{"AKIAIOSFODNN7EXAMPLQ", "ghp_aB3dE5", "MIIEowIBAAKCAQEA"}
+	for name, r := range map[string]callResult{
+		"pack":        callTool(t, cs, "pack_context", map[string]any{"query": "notes", "sources": []any{map[string]any{"type": "tool_result", "content": secretText}}}),
+		"fit content": callTool(t, cs, "fit_tool_result", map[string]any{"tool": "read_file", "content": secretText}),
+		"fit path":    callTool(t, cs, "fit_tool_result", map[string]any{"path": "notes.txt"}),
+		"trim":        callTool(t, cs, "trim_conversation", map[string]any{"messages": []any{map[string]any{"role": "user", "content": secretText}, map[string]any{"role": "user", "content": []any{map[string]any{"type": "text", "text": secretText}}}}, "maxContextTokens": 100000}),
+	} {
+		if r.isError {
+			t.Errorf("%s: %s", name, r.text)
+			continue
+		}
+		if !strings.Contains(r.text, "ok") {
+			t.Errorf("%s: the rest of the text is gone: %s", name, r.text)
+		}
+		for _, leak := range leaks {
+			if strings.Contains(r.text, leak) || strings.Contains(fmt.Sprint(r.structured), leak) {
+				t.Errorf("%s returns %s:\n%s", name, leak, r.text)
+			}
+		}
+	}
+}
+
+// TestUnusableClientRoots: roots the client offers that cannot be used
+// are an error naming them, never a fallback to --root.
+func TestUnusableClientRoots(t *testing.T) {
+	serverRoot := t.TempDir()
+	writeTree(t, serverRoot, map[string]string{"server.go": "package server\n"})
+	cs, _ := connect(t, Options{Root: serverRoot}, nil, filepath.Join(t.TempDir(), "gone"))
+	r := callTool(t, cs, "pack_context", map[string]any{"query": "server"})
+	if !r.isError || !strings.Contains(r.text, "cannot be used") || strings.Contains(r.text, "package server") {
+		t.Errorf("pack with an unusable client root = %+v", r)
 	}
 }

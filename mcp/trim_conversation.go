@@ -2,14 +2,11 @@ package mcp
 
 import (
 	"context"
-	"encoding/json"
-	"fmt"
 
 	"github.com/google/jsonschema-go/jsonschema"
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
 	"github.com/acode-lsp/acode-lsp/conversation"
-	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 func (s *Server) addTrimConversation() {
@@ -18,7 +15,7 @@ func (s *Server) addTrimConversation() {
 		Name:        "trim_conversation",
 		Description: "Trim chat messages to fit maxContextTokens - reservedOutputTokens (old tool outputs first, tool calls kept whole).",
 		InputSchema: &jsonschema.Schema{Type: "object", Required: []string{"messages"}, Properties: map[string]*jsonschema.Schema{
-			"messages": {Type: "array", Items: &jsonschema.Schema{
+			"messages": {Type: "array", Description: "The conversation, OpenAI chat messages.", Items: &jsonschema.Schema{
 				Type:     "object",
 				Required: []string{"role"},
 				Properties: map[string]*jsonschema.Schema{
@@ -29,6 +26,7 @@ func (s *Server) addTrimConversation() {
 				},
 			}},
 			"model":                {Type: "string"},
+			"tokenizerFile":        {Type: "string", Description: "A tokenizer.json to count with."},
 			"maxContextTokens":     {Type: "integer", Minimum: ptr(1.0), Description: "Default: the model's context window."},
 			"reservedOutputTokens": nonNeg(),
 			"preserveRecentTurns":  nonNeg(),
@@ -36,29 +34,17 @@ func (s *Server) addTrimConversation() {
 			"smallOutputThreshold": nonNeg(),
 			"preserveErrors":       {Type: "boolean"},
 		}},
-		OutputSchema: &jsonschema.Schema{Type: "object"},
 	}, s.trimConversation)
 }
 
-// trimConversation is acode/trimConversation. Its result (the messages as
-// JSON) must fit the server's max result tokens too: a larger one is an
-// ACODE-CTX-003 error that says what to lower.
-func (s *Server) trimConversation(ctx context.Context, c *call, in conversation.TrimRequest) (*sdk.CallToolResult, *conversation.TrimResult, error) {
-	tok, err := c.tokenizerFor(in.Model, "", "model")
+// trimConversation is acode/trimConversation through the core
+// (session.Session.Trim: the configured model, redaction). Its result is
+// structured and the same JSON as text; both together must fit the
+// server's max result tokens (checked by addTool).
+func (s *Server) trimConversation(ctx context.Context, c *call, in *conversation.TrimRequest) (*sdk.CallToolResult, error) {
+	res, err := c.sess.Trim(ctx, *in)
 	if err != nil {
-		return nil, nil, err
+		return nil, err
 	}
-	res, err := conversation.Trim(ctx, tok, in)
-	if err != nil {
-		return nil, nil, err
-	}
-	data, err := json.Marshal(res)
-	if err != nil {
-		return nil, nil, err
-	}
-	if n := tok.Count(string(data)); n > s.opts.MaxResultTokens {
-		return nil, nil, domainError(errcode.Budget, fmt.Sprintf("the trimmed conversation is %d tokens as JSON, over --max-result-tokens %d: lower maxContextTokens or raise --max-result-tokens", n, s.opts.MaxResultTokens),
-			map[string]any{"currentTokens": n, "maxTokens": s.opts.MaxResultTokens})
-	}
-	return &sdk.CallToolResult{Content: []sdk.Content{&sdk.TextContent{Text: string(data)}}}, res, nil
+	return jsonResult(res)
 }

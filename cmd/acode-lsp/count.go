@@ -13,7 +13,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/config"
-	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // defaultCountCap is the size cap of `acode-lsp count` (10 MB).
@@ -170,30 +170,48 @@ func readCounted(ctx context.Context, path string, stdin io.Reader, maxSize int6
 	return "", fmt.Errorf("%s: %w", path, unwrapPathErr(err))
 }
 
-// countTokenizer resolves the tokenizer: flags first, then the config file.
+// countTokenizer resolves the tokenizer by the core's one rule
+// (session.Session.Tokenizer): flags first, then the config file found
+// from the current directory up (or --config).
 func countTokenizer(cfgPath, model, encoding string) (tokenizer.Tokenizer, error) {
-	if model != "" || encoding != "" {
-		return tokenizer.Resolve(model, encoding)
+	sess, err := cliSession(cfgPath)
+	if err != nil {
+		return nil, err
 	}
+	tok, err := sess.Tokenizer(model, encoding, "")
+	if err != nil {
+		return nil, errors.New(packErrText(err))
+	}
+	return tok, nil
+}
+
+// cliSession is the core session of a command that reads no workspace
+// (count, trim, fit): the configuration of --config, or the one found from
+// the current directory up, or the defaults; the root is the current
+// directory.
+func cliSession(cfgPath string) (*session.Session, error) {
 	cfg, err := loadConfig(cfgPath, "")
 	if err != nil {
 		return nil, err
 	}
-	return tokenizer.Resolve(pack.ConfiguredTokenizer(cfg)) // context.tokenizer.file as pack and the servers read it
+	return session.New(session.Options{Config: cfg}), nil
 }
 
 // loadConfig loads --config, or the .agent/config.yml found from start
 // (default: the current directory) upwards, or the defaults.
+// Discovery is the core's (session.LoadConfig, upward as the command line
+// finds its project's config).
 func loadConfig(path, start string) (config.Config, error) {
-	if path == "" {
-		path = findConfig(start)
-		if path == "" {
-			return config.Default(), nil
-		}
-	} else if _, err := os.Stat(path); err != nil {
-		return config.Default(), fmt.Errorf("--config %s: %w", path, unwrapPathErr(err))
+	if start == "" {
+		start = cwd()
 	}
-	return config.Load(path)
+	cfg, _, err := session.LoadConfig(start, path, true)
+	if err != nil && path != "" {
+		if _, statErr := os.Stat(path); statErr != nil {
+			return cfg, fmt.Errorf("--config %s: %w", path, unwrapPathErr(statErr))
+		}
+	}
+	return cfg, err
 }
 
 func unwrapPathErr(err error) error {

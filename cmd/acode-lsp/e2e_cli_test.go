@@ -285,9 +285,10 @@ func TestE2ECLIPack(t *testing.T) {
 		}
 	})
 	t.Run("no budget left", func(t *testing.T) {
+		// Rule 2: a usage error naming the flags typed, before any work.
 		r := runBinary(t, root, "", "pack", "--budget", "1000", "--system-reserve", "500", "--response-reserve", "500")
-		if r.code == 0 || r.stdout != "" || !strings.Contains(r.stderr, "ACODE-CTX-003") {
-			t.Errorf("exit %d, stdout %q, stderr %q: want a failure with ACODE-CTX-003", r.code, r.stdout, r.stderr)
+		if r.code != 2 || r.stdout != "" || !strings.Contains(r.stderr, "--budget 1,000 − --system-reserve 500 − --response-reserve 500 leaves 0 tokens") {
+			t.Errorf("exit %d, stdout %q, stderr %q: want exit 2 naming --budget and the reserves", r.code, r.stdout, r.stderr)
 		}
 	})
 }

@@ -9,10 +9,9 @@ import (
 	"fmt"
 	"io"
 
-	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/conversation"
-	"github.com/acode-lsp/acode-lsp/lsp"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // runFit implements `acode-lsp fit`: a tool output on stdin, the page (or,
@@ -22,7 +21,7 @@ import (
 func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	tool := fs.String("tool", "", "tool `KIND`: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
-	maxTokens := fs.Int("max", conversation.DefaultToolTokens, "tokens the page may use, `N` > 0 (maxTokens)")
+	maxTokens := tokensFlag(fs, "max", conversation.DefaultToolTokens, "tokens the page may use, `N` > 0, 8k accepted (maxTokens)")
 	cursor := fs.String("cursor", "", "continuation `C` printed by the previous page")
 	mode := fs.String("mode", conversation.ModePage, "`page`, or history for a compressed summary")
 	path := fs.String("path", "", "file `PATH` shown in a read_file history summary")
@@ -30,8 +29,8 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
 	pattern := fs.String("pattern", "", "the searched `PATTERN`, named in a search_content history summary")
 	maxChars := fs.Int("max-chars", conversation.DefaultHistoryEntryChars, "characters a history summary may use, `N` (0: no cap)")
-	historyTokens := fs.Int("history-tokens", 0, "tokens the work history already holds, `N` (history mode)")
-	historyCap := fs.Int("history-cap", conversation.DefaultHistoryCap, "the work history's cap in tokens, `N` (history mode)")
+	historyTokens := tokensFlag(fs, "history-tokens", 0, "tokens the work history already holds, `N` (history mode)")
+	historyCap := tokensFlag(fs, "history-cap", conversation.DefaultHistoryCap, "the work history's cap in tokens, `N` (history mode)")
 	asJSON := fs.Bool("json", false, "print the acode/fitToolResult result object instead of the content")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp fit --tool KIND [--max N] [--cursor C] [--mode history] < output.txt\n\n"+
@@ -54,23 +53,30 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		fmt.Fprintf(stderr, "acode-lsp fit: read stdin: %v\n", err)
 		return 1
 	}
-	tk, err := conversationTokenizer(*model, *tokFile)
+	sess, err := cliSession("")
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
 		return 1
 	}
+	file := *tokFile
+	if file != "" {
+		file = absOr(file)
+	}
 	req := conversation.FitRequest{Tool: *tool, Content: string(data), MaxTokens: *maxTokens,
 		Cursor: *cursor, Mode: *mode, Path: *path, Model: *model, Pattern: *pattern,
-		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, Outline: lsp.FileOutline}
-	res, err := conversation.FitToolResult(ctx, tk, req)
+		MaxChars: maxChars, HistoryTokens: historyTokens, HistoryCap: *historyCap, TokenizerFile: file}
+	res, err := sess.Fit(ctx, session.FitRequest{FitRequest: req}) // the core's defaults and redaction
 	var tooSmall *conversation.Error
 	switch {
 	case errors.As(err, &tooSmall):
 		fmt.Fprintf(stderr, "acode-lsp fit: %s: %s\n", tooSmall.Code, tooSmall.Message)
-		return 3
+		return exitCode(err)
 	case err != nil:
-		fmt.Fprintf(stderr, "acode-lsp fit: %v\n", err)
-		return 1
+		fmt.Fprintf(stderr, "acode-lsp fit: %s\n", flagErrOf(err, "model", "--model", "tokenizerFile", "--tokenizer-file"))
+		if exitCode(err) == exitUsage && !isFlagField(err, "model", "tokenizerFile") {
+			return exitFailed // a field of the input on stdin (cursor, mode): invalid input
+		}
+		return exitCode(err)
 	}
 	out := []byte(res.Content)
 	if *asJSON {
@@ -98,20 +104,4 @@ func marshalCLIResult(v any) ([]byte, error) {
 		return nil, fmt.Errorf("encode result: %w", err)
 	}
 	return buf.Bytes(), nil
-}
-
-// conversationTokenizer is the cached tokenizer of `trim` and `fit`: the
-// tokenizer.json file when one is named, else the model's. It comes from
-// the run's registry (one per process, as the servers have), so repeated
-// texts are counted once.
-func conversationTokenizer(model, file string) (tokenizer.Tokenizer, error) {
-	reg := tokenizer.NewRegistry()
-	if file != "" {
-		t, err := tokenizer.ForFile(file)
-		if err != nil {
-			return nil, err
-		}
-		return reg.Add(t, 0), nil
-	}
-	return reg.Get(model, "", 0)
 }

@@ -5,21 +5,20 @@ import (
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
-// withIndex gives e the persistent workspace index of roots (docs/index.md)
+// openIndex opens the persistent workspace index of roots (docs/index.md)
 // unless off (--no-index); the returned function flushes and closes it. An
 // index that cannot be opened (no cache directory, a read-only one) only
-// means a slower pack: the pack goes on without it, and says nothing, so
-// its output does not depend on the cache.
-func withIndex(e *pack.Engine, roots []string, off bool) (done func()) {
+// means a slower pack: the pack goes on without it (a nil index), and says
+// nothing, so its output does not depend on the cache.
+func openIndex(roots []string, off bool) (pack.FileIndex, func()) {
 	if off {
-		return func() {}
+		return nil, func() {}
 	}
 	set, _ := index.OpenSet(roots, index.Options{})
 	if !set.Usable() {
-		return func() {}
+		return nil, func() {}
 	}
-	e.Index = set
-	return func() {
+	return set, func() {
 		_ = set.Close()
 		if indexClosed != nil {
 			indexClosed(set.Stats())

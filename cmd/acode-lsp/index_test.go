@@ -77,7 +77,7 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 	// their stat (docs/index.md): let the copy settle.
 	time.Sleep(2100 * time.Millisecond)
 	for _, q := range []string{"why does checkout fail for empty carts", "discount price rounding"} {
-		args := []string{"pack", root, "--root", root, "--query", q, "--budget", "7000"}
+		args := []string{"pack", root, "--root", root, "--query", q, "--budget", "3000"}
 		pack := func(extra ...string) string {
 			t.Helper()
 			code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
@@ -127,7 +127,7 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "empty", "vacant", -1)), 0o644); err != nil {
 		t.Fatal(err)
 	}
-	args := []string{"pack", root, "--root", root, "--query", "empty vacant cart checkout", "--budget", "7000"}
+	args := []string{"pack", root, "--root", root, "--query", "empty vacant cart checkout", "--budget", "3000"}
 	_, warm, _ := runCLI(t, "", "", args...)
 	// Misses: the edited file's terms and chunks, plus the two of the warm
 	// packs above (cart/service.go's chunks when the pack cuts it).

@@ -194,7 +194,7 @@ func TestPackSample(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	code, out, errs := runCLI(t, "", "", "pack", sample, "--query", "why does checkout fail for empty carts", "--budget", "6000", "--json", "--report")
+	code, out, errs := runCLI(t, "", "", "pack", sample, "--query", "why does checkout fail for empty carts", "--budget", "2000", "--json", "--report")
 	if code != 0 {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
@@ -237,8 +237,9 @@ func TestPackSample(t *testing.T) {
 			t.Errorf("report lacks %q", want)
 		}
 	}
+	// Reserves over the budget: a usage error naming the flags typed (rule 2).
 	code, _, errs = runCLI(t, "", "", "pack", sample, "--budget", "100", "--system-reserve", "60", "--response-reserve", "50")
-	if code != 1 || !strings.Contains(errs, "ACODE-CTX-003") {
+	if code != 2 || !strings.Contains(errs, "--budget 100 − --system-reserve 60 − --response-reserve 50") {
 		t.Errorf("no budget: exit %d, %s", code, errs)
 	}
 	code, _, errs = runCLI(t, "", "", "pack", sample, "--encoding", "gpt9")
@@ -263,5 +264,60 @@ func TestUnknownCommand(t *testing.T) {
 	code, out, _ := runCLI(t, "", "", "version")
 	if code != 0 || !strings.HasPrefix(out, "acode-lsp ") {
 		t.Errorf("version: %d %q", code, out)
+	}
+}
+
+// TestPackBudgetMeaning: --budget N is the room the context may take
+// (available = N, no hidden reserves), 8k reads as 8000 and gives the same
+// bytes; --window N is a model window from which the config's reserves
+// subtract (docs/design.md rule 2).
+func TestPackBudgetMeaning(t *testing.T) {
+	sample, err := filepath.Abs("../../testdata/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	tok, _ := tokenizer.ForEncoding("o200k_base")
+	q := "why does checkout fail for empty carts"
+	packJSON := func(args ...string) (avail, total, tokens int) {
+		t.Helper()
+		code, out, errs := runCLI(t, "", "", append([]string{"pack", sample, "--query", q, "--json"}, args...)...)
+		if code != 0 {
+			t.Fatalf("%v: exit %d: %s", args, code, errs)
+		}
+		var res struct {
+			Content    string
+			TokenCount int
+			Budget     struct{ Total, Available int }
+		}
+		if err := json.Unmarshal([]byte(out), &res); err != nil {
+			t.Fatal(err)
+		}
+		if n := tok.Count(res.Content); n != res.TokenCount {
+			t.Errorf("%v: tokenCount %d, recount %d", args, res.TokenCount, n)
+		}
+		return res.Budget.Available, res.Budget.Total, res.TokenCount
+	}
+	for _, tc := range []struct {
+		args         []string
+		avail, total int
+	}{
+		{[]string{"--budget", "1500"}, 1500, 1500},
+		{[]string{"--budget", "1.5k"}, 1500, 1500},
+		{[]string{"--budget", "1500", "--response-reserve", "500"}, 1000, 1500},
+		{[]string{"--window", "6K"}, 2000, 6000}, // the sample's reserves: 1,000 + 3,000
+		{nil, 12000, 16000},                      // the sample's config
+	} {
+		avail, total, tokens := packJSON(tc.args...)
+		if avail != tc.avail || total != tc.total || tokens > avail {
+			t.Errorf("%v: available %d of %d, packed %d; want available %d of %d", tc.args, avail, total, tokens, tc.avail, tc.total)
+		}
+	}
+	_, a, _ := runCLI(t, "", "", "pack", sample, "--query", q, "--budget", "1500")
+	_, b, _ := runCLI(t, "", "", "pack", sample, "--query", q, "--budget", "1.5k")
+	if a == "" || a != b {
+		t.Errorf("--budget 1500 and --budget 1.5k differ (%d and %d bytes)", len(a), len(b))
+	}
+	if n := tok.Count(a); n > 1500 {
+		t.Errorf("--budget 1500 printed %d tokens", n)
 	}
 }

@@ -19,10 +19,11 @@ func TestMCPFlags(t *testing.T) {
 		name string
 		args []string
 		code int
-		want string // in stderr
+		want string // in stderr (stdout for -h)
 	}{
 		{"help", []string{"mcp", "-h"}, 0, "usage: acode-lsp mcp"},
-		{"zero max", []string{"mcp", "--max-result-tokens", "0"}, 2, "--max-result-tokens must be positive"},
+		{"zero max", []string{"mcp", "--max-result-tokens", "0"}, 2, "--max-result-tokens 0: must be a positive number"},
+		{"unknown tool", []string{"mcp", "--tools", "pack_context,grep"}, 2, `--tools pack_context,grep: "grep" is not a tool`},
 		{"missing root", []string{"mcp", "--root", "/nonexistent/acode"}, 2, "--root"},
 		{"bad level", []string{"mcp", "--log-level", "loud"}, 2, "--log-level"},
 		{"argument", []string{"mcp", "extra"}, 2, "unexpected argument"},
@@ -30,6 +31,9 @@ func TestMCPFlags(t *testing.T) {
 	for _, tc := range tests {
 		t.Run(tc.name, func(t *testing.T) {
 			code, out, errs := runCLI(t, "", "", tc.args...)
+			if tc.code == 0 {
+				out, errs = "", out // help is printed on stdout, as every subcommand's
+			}
 			if code != tc.code || !strings.Contains(errs, tc.want) || out != "" {
 				t.Errorf("exit %d (want %d), stdout %q, stderr %q", code, tc.code, out, errs)
 			}

@@ -15,6 +15,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/pack"
+	"github.com/acode-lsp/acode-lsp/session"
 )
 
 // multi is a repeatable string flag.
@@ -35,9 +36,10 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	regex := fs.Bool("regex", false, "treat --search as an RE2 regular expression")
 	fs.Var(&toolResults, "tool-result", "a `FILE` of tool output to include (- = stdin); repeatable")
 	fs.Var(&refs, "reference", "`PATH[:START-END]` to include as a reference; repeatable")
-	total := fs.Int("budget", 0, "total tokens, `N` > 0 (default: the config's total_tokens)")
-	sysRes := fs.Int("system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: the config's)")
-	respRes := fs.Int("response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: the config's)")
+	total := tokensFlag(fs, "budget", 0, "the tokens the context may take, `N` > 0 (8000, 8k, 1.5m); reserves subtract only when given")
+	window := tokensFlag(fs, "window", 0, "a model's context window, `N` > 0 (8k accepted): the config's reserves subtract")
+	sysRes := tokensFlag(fs, "system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: 0 with --budget, else the config's)")
+	respRes := tokensFlag(fs, "response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: 0 with --budget, else the config's)")
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
 	encoding := fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
 	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
@@ -58,12 +60,13 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return code
 	}
 	switch {
+	case flagSet(fs, "budget") && flagSet(fs, "window"):
+		fmt.Fprintln(stderr, "acode-lsp pack: give --budget (the room the context may take) or --window (a model's window, less the reserves), not both")
+		return 2
 	case flagSet(fs, "budget") && *total <= 0:
-		return flagError(stderr, "pack", "budget", fmt.Sprint(*total), "must be a positive number of tokens (leave it out to use the config's total_tokens)")
-	case flagSet(fs, "system-reserve") && *sysRes < 0:
-		return flagError(stderr, "pack", "system-reserve", fmt.Sprint(*sysRes), "must not be negative")
-	case flagSet(fs, "response-reserve") && *respRes < 0:
-		return flagError(stderr, "pack", "response-reserve", fmt.Sprint(*respRes), "must not be negative")
+		return flagError(stderr, "pack", "budget", fmt.Sprint(*total), "must be a positive number of tokens, such as 8000 or 8k (leave it out to use the config's budget)")
+	case flagSet(fs, "window") && *window <= 0:
+		return flagError(stderr, "pack", "window", fmt.Sprint(*window), "must be a positive number of tokens, such as 128k (leave it out to use the config's total_tokens)")
 	case *maxFile <= 0:
 		return flagError(stderr, "pack", "max-file-size", fmt.Sprint(*maxFile), "must be a positive number of bytes")
 	case flagSet(fs, "search") && strings.TrimSpace(*search) == "":
@@ -119,11 +122,6 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
 	}
-	ws, err := collector.New(collector.Options{Roots: []string{wsRoot}, Exclude: cfg.Context.Exclude, MaxFileSize: *maxFile, NoIgnoreDefaults: !cfg.Context.IgnoreDefaults})
-	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
-		return 2
-	}
 	if *tokFile != "" {
 		if *encoding != "" {
 			fmt.Fprintln(stderr, "acode-lsp pack: give --encoding or --tokenizer-file, not both")
@@ -135,17 +133,12 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		*encoding = tokenizer.FilePrefix + *tokFile
 	}
 	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
-	if flagSet(fs, "budget") || flagSet(fs, "system-reserve") || flagSet(fs, "response-reserve") {
-		req.Budget = &config.BudgetOverrides{}
-		if flagSet(fs, "budget") {
-			req.Budget.TotalTokens = total
-		}
-		if flagSet(fs, "system-reserve") {
-			req.Budget.SystemReserve = sysRes
-		}
-		if flagSet(fs, "response-reserve") {
-			req.Budget.ResponseReserve = respRes
-		}
+	bf := budgetFlags{budget: *total, window: *window, sysRes: *sysRes, respRes: *respRes,
+		budgetSet: flagSet(fs, "budget"), windowSet: flagSet(fs, "window"), sysSet: flagSet(fs, "system-reserve"), respSet: flagSet(fs, "response-reserve")}
+	req.Budget = bf.overrides()
+	if msg := bf.check(cfg.Context.Budget); msg != "" {
+		fmt.Fprintf(stderr, "acode-lsp pack: %s\n", msg)
+		return 2
 	}
 	if *search != "" {
 		req.Search = &pack.Search{Pattern: *search, Regex: *regex}
@@ -184,22 +177,22 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		}
 		req.Template = text
 	}
-	engine := pack.NewEngine(cfg, ws)
-	closeIndex := withIndex(engine, []string{wsRoot}, *noIndex)
+	ix, closeIndex := openIndex([]string{absOr(wsRoot)}, *noIndex)
 	defer closeIndex()
+	sess := session.New(session.Options{Roots: []string{absOr(wsRoot)}, Config: cfg, MaxFileSize: *maxFile, Index: ix})
+	if err := sess.WorkspaceErr(); err != nil {
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
+		return 2
+	}
 	if *preview {
-		return printPreview(ctx, engine, req, stdout, stderr)
+		return printPreview(ctx, sess, req, stdout, stderr)
 	}
 	progress := progressLine(stderr)
-	res, err := engine.Pack(ctx, req, nil, progress)
+	res, err := sess.Pack(ctx, req, nil, progress)
 	progress("", -1)
 	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
-		var pe *pack.ParamError
-		if errors.As(err, &pe) {
-			return 2
-		}
-		return 1
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", flagErrOf(err, packFlagFields...))
+		return exitCode(err)
 	}
 	if *asJSON {
 		enc := json.NewEncoder(stdout)
@@ -222,11 +215,87 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	return 0
 }
 
+// packFlagFields name the flag of each request field a pack's error may
+// blame (field, flag), so the message names what the user typed.
+var packFlagFields = []string{"model", "--model", "encoding", "--encoding", "tokenizerFile", "--tokenizer-file",
+	"format", "--format", "template", "--template", "search.pattern", "--search", "query", "--query",
+	"budget.totalTokens", "--budget", "budget.systemReserve", "--system-reserve", "budget.responseReserve", "--response-reserve"}
+
 // nothingFits says why a pack came out empty and what to change.
 func nothingFits(res *pack.Result) string {
 	b := res.Budget
-	return fmt.Sprintf("no chunk fits the %s tokens available (--budget %s − reserves %s − %s), so the context is empty: raise --budget or lower --system-reserve/--response-reserve (--report shows every chunk's size)",
+	if b.SystemReserve == 0 && b.ResponseReserve == 0 {
+		return fmt.Sprintf("no chunk fits the %s tokens available, so the context is empty: raise --budget (--report shows every chunk's size)", comma(int64(b.Available)))
+	}
+	return fmt.Sprintf("no chunk fits the %s tokens available (%s − reserves %s − %s), so the context is empty: raise --budget or --window, or lower --system-reserve/--response-reserve (--report shows every chunk's size)",
 		comma(int64(b.Available)), comma(int64(b.Total)), comma(int64(b.SystemReserve)), comma(int64(b.ResponseReserve)))
+}
+
+// budgetFlags are the budget flags of `pack` as given (docs/design.md
+// rule 2): --budget N is the room the context may take (reserves subtract
+// only when given), --window N a model's window (the config's reserves
+// subtract unless given); neither keeps the config's budget.
+type budgetFlags struct {
+	budget, window, sysRes, respRes       int
+	budgetSet, windowSet, sysSet, respSet bool
+}
+
+// overrides returns the pack's budget overrides; nil when no flag is set.
+func (f budgetFlags) overrides() *config.BudgetOverrides {
+	if !f.budgetSet && !f.windowSet && !f.sysSet && !f.respSet {
+		return nil
+	}
+	o := &config.BudgetOverrides{}
+	switch {
+	case f.budgetSet:
+		o = session.ContextBudget(f.budget)
+	case f.windowSet:
+		o.TotalTokens = &f.window
+	}
+	if f.sysSet {
+		o.SystemReserve = &f.sysRes
+	}
+	if f.respSet {
+		o.ResponseReserve = &f.respRes
+	}
+	return o
+}
+
+// check returns, in the flags' own names, why the budget leaves no room
+// for the context ("" when it leaves some).
+func (f budgetFlags) check(cfg config.Budget) string {
+	b := f.overrides().Apply(cfg)
+	avail := b.TotalTokens - b.SystemPromptReserve - b.ResponseReserve
+	if avail > 0 {
+		return ""
+	}
+	var terms []string
+	raise := "--window"
+	switch {
+	case f.budgetSet:
+		terms, raise = append(terms, "--budget "+comma(int64(b.TotalTokens))), "--budget"
+	case f.windowSet:
+		terms = append(terms, "--window "+comma(int64(b.TotalTokens)))
+	default:
+		terms = append(terms, "the config's total_tokens "+comma(int64(b.TotalTokens)))
+	}
+	for _, r := range []struct {
+		flag, key string
+		v         int
+		set       bool
+	}{{"--system-reserve", "system_prompt_reserve", b.SystemPromptReserve, f.sysSet}, {"--response-reserve", "response_reserve", b.ResponseReserve, f.respSet}} {
+		switch {
+		case r.set:
+			terms = append(terms, r.flag+" "+comma(int64(r.v)))
+		case !f.budgetSet:
+			terms = append(terms, "the config's "+r.key+" "+comma(int64(r.v)))
+		}
+	}
+	fix := "raise " + raise + " or lower --system-reserve/--response-reserve"
+	if !f.budgetSet {
+		fix += ", or give --budget N: the room for the context alone"
+	}
+	return fmt.Sprintf("no room for the context: %s leaves %s tokens; %s", strings.Join(terms, " − "), comma(int64(avail)), fix)
 }
 
 // searchMatched reports whether the search gave any chunk, packed or not.
@@ -245,15 +314,11 @@ func searchMatched(res *pack.Result) bool {
 }
 
 // printPreview prints the acode/previewContext result of req as JSON.
-func printPreview(ctx context.Context, e *pack.Engine, req pack.Request, stdout, stderr io.Writer) int {
-	pv, err := e.Preview(ctx, req, nil)
+func printPreview(ctx context.Context, sess *session.Session, req pack.Request, stdout, stderr io.Writer) int {
+	pv, err := sess.Preview(ctx, req, nil)
 	if err != nil {
-		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", packErrText(err))
-		var pe *pack.ParamError
-		if errors.As(err, &pe) {
-			return 2
-		}
-		return 1
+		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", flagErrOf(err, packFlagFields...))
+		return exitCode(err)
 	}
 	enc := json.NewEncoder(stdout)
 	enc.SetIndent("", "  ")

@@ -19,12 +19,12 @@ import (
 // conversation cannot fit (ACODE-CTX-003).
 func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trim", flag.ContinueOnError)
-	maxTokens := fs.Int("max", 0, "context window in tokens, `N` > 0 (maxContextTokens; default: the model's known window)")
-	reserve := fs.Int("reserve", 0, "tokens reserved for the response, `N` ≥ 0 (reservedOutputTokens)")
+	maxTokens := tokensFlag(fs, "max", 0, "context window in tokens, `N` > 0, 128k accepted (maxContextTokens; default: the model's known window)")
+	reserve := tokensFlag(fs, "reserve", 0, "tokens reserved for the response, `N` ≥ 0 (reservedOutputTokens)")
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default gpt-4o, or the input's \"model\")")
 	turns := fs.Int("preserve-turns", conversation.DefaultPreserveRecentTurns, "recent turns never dropped, `N` (preserveRecentTurns)")
 	maxAge := fs.Int("max-age", conversation.DefaultMaxAge, "assistant steps after which tool outputs are truncated first, `N` (maxAge)")
-	small := fs.Int("small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under `N` tokens survive the first pass (smallOutputThreshold)")
+	small := tokensFlag(fs, "small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under `N` tokens survive the first pass (smallOutputThreshold)")
 	keepErrors := fs.Bool("preserve-errors", true, "error outputs survive the first pass (preserveErrors)")
 	asJSON := fs.Bool("json", false, "print the acode/trimConversation result object instead of the messages")
 	check := fs.Bool("check", false, "only measure: print the acode/checkConversation result (maxInputTokens, currentTokens, availableTokens, withinBudget, …), trim nothing")
@@ -88,26 +88,37 @@ func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 			req.TokenizerFile = *tokFile
 		}
 	})
-	tk, err := conversationTokenizer(req.Model, req.TokenizerFile)
+	// The core counts as every door does: the model or tokenizer file asked
+	// for, else the configuration's tokenizer (found from the current
+	// directory up), and redacts the messages as a pack would.
+	sess, err := cliSession("")
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
 		return 1
 	}
+	if req.TokenizerFile != "" {
+		req.TokenizerFile = absOr(req.TokenizerFile)
+	}
+	tk, err := sess.Tokenizer(req.Model, "", req.TokenizerFile)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp trim: %s\n", flagErrOf(err, "model", "--model", "tokenizerFile", "--tokenizer-file"))
+		return exitCode(err)
+	}
 	if *check {
 		return runTrimCheck(ctx, tk, req, stdout, stderr)
 	}
-	res, err := conversation.Trim(ctx, tk, req)
+	res, err := sess.Trim(ctx, req)
 	var overflow *conversation.Error
 	switch {
 	case errors.As(err, &overflow):
 		fmt.Fprintf(stderr, "acode-lsp trim: %s: %s\n", overflow.Code, overflow.Message)
-		return 3
+		return exitCode(err)
 	case err != nil && req.MaxContextTokens == 0 && strings.Contains(err.Error(), "maxContextTokens"):
 		fmt.Fprintln(stderr, "acode-lsp trim: give --max N (the context window): the input has no maxContextTokens and its model's window is not known")
 		return 1
 	case err != nil:
 		fmt.Fprintf(stderr, "acode-lsp trim: %v\n", err)
-		return 1
+		return exitFailed // invalid input on stdin (documented: exit 1)
 	}
 	var out []byte
 	if *asJSON {

@@ -88,7 +88,8 @@ func TestRunTrimTokenizerFile(t *testing.T) {
 	}
 	stdout.Reset()
 	stderr.Reset()
-	if code := runFit(context.Background(), []string{"--tokenizer-file", "missing.json"}, strings.NewReader("x\n"), &stdout, &stderr); code != 1 || !strings.Contains(stderr.String(), "missing.json") {
+	// A bad flag value: exit 2 naming the flag (docs/design.md "Command line").
+	if code := runFit(context.Background(), []string{"--tokenizer-file", "missing.json"}, strings.NewReader("x\n"), &stdout, &stderr); code != 2 || !strings.Contains(stderr.String(), "--tokenizer-file") || !strings.Contains(stderr.String(), "missing.json") {
 		t.Errorf("missing file: exit %d, %s", code, stderr.String())
 	}
 }

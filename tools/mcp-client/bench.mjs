@@ -54,7 +54,7 @@ let listCost = 0;
 for (let r = 0; r < runs; r++) {
   let cpu = childCPU();
   let t = performance.now();
-  const out = spawnSync(bin, ["pack", dir, "--root", dir, "--query", query, "--budget", String(budget), "--system-reserve", "0", "--response-reserve", "0", "--json"], { maxBuffer: 1 << 28 });
+  const out = spawnSync(bin, ["pack", dir, "--root", dir, "--query", query, "--budget", String(budget), "--json"], { maxBuffer: 1 << 28 });
   cli.push(performance.now() - t);
   cliCPU.push(childCPU() - cpu);
   if (out.status !== 0) throw new Error(`acode-lsp pack: ${out.stderr}`);
@@ -67,7 +67,9 @@ for (let r = 0; r < runs; r++) {
   cold.push(performance.now() - t);
   const coldServerCPU = cpuOf(pid); // the server's CPU up to its first answer
   if (res.isError) throw new Error(res.content[0].text);
-  mcpTokens = res.structuredContent.tokenCount;
+  // pack_context is text only: the context, then "[acode-lsp: N tokens · …]".
+  const text = res.content.filter((x) => x.type === "text").map((x) => x.text).join("");
+  mcpTokens = Number(/\n\[acode-lsp: ≈?([\d,]+) tokens/.exec(text)?.[1]?.replaceAll(",", "") ?? NaN);
   coldCPU.push(coldServerCPU);
   for (let w = 0; w < 3; w++) {
     const c0 = cpuOf(pid);

@@ -1,0 +1,194 @@
+package mcp
+
+import (
+	"bytes"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"math"
+	"slices"
+	"sort"
+	"strings"
+
+	"github.com/google/jsonschema-go/jsonschema"
+
+	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/session"
+)
+
+// decodeArgs decodes a tool call's arguments into dst, checked against the
+// tool's input schema first so that every mistake is told in plain words
+// naming the argument ("budget must be a number of tokens such as 8000 or
+// "8k", not a boolean"), never in a validator's or a decoder's terms. A
+// null argument counts as not given. Values are never quoted beyond a
+// short prefix.
+func decodeArgs(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	if raw[0] != '{' {
+		return invalidParams("", "the arguments must be a JSON object of named arguments")
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return invalidParams("", "the arguments are not valid JSON")
+	}
+	names := make([]string, 0, len(schema.Properties))
+	for name := range schema.Properties {
+		names = append(names, name)
+	}
+	sort.Strings(names)
+	keys := make([]string, 0, len(args))
+	for name, v := range args {
+		if t := bytes.TrimSpace(v); len(t) == 0 || string(t) == "null" {
+			delete(args, name) // null: not given
+			continue
+		}
+		keys = append(keys, name)
+	}
+	sort.Strings(keys)
+	for _, name := range schema.Required {
+		if _, ok := args[name]; !ok {
+			why := "is required"
+			if d := schema.Properties[name].Description; d != "" {
+				why += ": " + strings.TrimSuffix(d, ".")
+			}
+			return invalidParams(name, why)
+		}
+	}
+	for _, name := range keys {
+		prop, ok := schema.Properties[name]
+		if !ok {
+			return invalidParams(session.Short(name), "is not an argument of this tool; its arguments are "+strings.Join(names, ", "))
+		}
+		if err := checkValue(args[name], prop); err != nil {
+			return invalidParams(name, err.Error())
+		}
+	}
+	clean, err := json.Marshal(args)
+	if err != nil {
+		return invalidParams("", "the arguments cannot be read")
+	}
+	if err := json.Unmarshal(clean, dst); err != nil {
+		var te *json.UnmarshalTypeError
+		if errors.As(err, &te) {
+			field := te.Field
+			if field == "" {
+				field = "arguments"
+			}
+			return invalidParams(field, fmt.Sprintf("must be %s, not %s", article(goKind(te.Type.Kind().String())), article(te.Value)))
+		}
+		return invalidParams("", err.Error())
+	}
+	return nil
+}
+
+// checkValue checks one argument's JSON against its property: its type,
+// an enum, a minimum; token numbers (integer or string) with
+// config.DecodeTokens.
+func checkValue(v json.RawMessage, prop *jsonschema.Schema) error {
+	kind := jsonKind(v)
+	types := prop.Types
+	if prop.Type != "" {
+		types = []string{prop.Type}
+	}
+	if len(types) == 0 {
+		return nil
+	}
+	if slices.Contains(types, "integer") && slices.Contains(types, "string") {
+		n, err := config.DecodeTokens(v)
+		if err != nil {
+			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "is "))
+		}
+		if prop.Minimum != nil && float64(n) < *prop.Minimum {
+			return fmt.Errorf("must be at least %g, not %d", *prop.Minimum, n)
+		}
+		return nil
+	}
+	ok := false
+	for _, t := range types {
+		if t == kind || t == "number" && kind == "integer" {
+			ok = true
+		}
+	}
+	if !ok {
+		return fmt.Errorf("must be %s, not %s", article(strings.Join(types, " or ")), article(kind))
+	}
+	if kind == "integer" || kind == "number" {
+		var f float64
+		_ = json.Unmarshal(v, &f)
+		if prop.Minimum != nil && f < *prop.Minimum {
+			return fmt.Errorf("must be at least %g, not %g", *prop.Minimum, f)
+		}
+		if prop.Maximum != nil && f > *prop.Maximum {
+			return fmt.Errorf("must be at most %g, not %g", *prop.Maximum, f)
+		}
+	}
+	if len(prop.Enum) > 0 && kind == "string" {
+		var sv string
+		_ = json.Unmarshal(v, &sv)
+		var allowed []string
+		for _, e := range prop.Enum {
+			if e == sv {
+				return nil
+			}
+			allowed = append(allowed, fmt.Sprint(e))
+		}
+		return fmt.Errorf("must be one of %s, not %s", strings.Join(allowed, ", "), session.Short(sv))
+	}
+	return nil
+}
+
+// jsonKind names the JSON type of a value as a schema does.
+func jsonKind(v json.RawMessage) string {
+	v = bytes.TrimSpace(v)
+	switch {
+	case len(v) == 0:
+		return "nothing"
+	case v[0] == '"':
+		return "string"
+	case v[0] == '{':
+		return "object"
+	case v[0] == '[':
+		return "array"
+	case v[0] == 't' || v[0] == 'f':
+		return "boolean"
+	case v[0] == 'n':
+		return "null"
+	}
+	var f float64
+	if json.Unmarshal(v, &f) == nil && f == math.Trunc(f) && !bytes.ContainsAny(v, ".eE") {
+		return "integer"
+	}
+	return "number"
+}
+
+// goKind names a Go kind as a JSON type.
+func goKind(k string) string {
+	switch {
+	case strings.HasPrefix(k, "int") || strings.HasPrefix(k, "uint"):
+		return "integer"
+	case strings.HasPrefix(k, "float"):
+		return "number"
+	case k == "bool":
+		return "boolean"
+	case k == "slice":
+		return "array"
+	case k == "struct" || k == "map":
+		return "object"
+	}
+	return k
+}
+
+// article puts "a" or "an" before a type's name.
+func article(s string) string {
+	if s == "" {
+		return s
+	}
+	switch s[0] {
+	case 'a', 'e', 'i', 'o', 'u':
+		return "an " + s
+	}
+	return "a " + s
+}
