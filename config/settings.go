@@ -20,6 +20,11 @@ import (
 
 //go:generate go run ../tools/gensurface -root ..
 
+// InstallHint says how to get acode-lsp when an editor does not find it.
+// The module is not published, so `go install …@latest` cannot fetch it:
+// it is built from a clone.
+const InstallHint = "build it from a clone of acode-lsp with `make install` (it installs to ~/.local/bin; set PREFIX for elsewhere)"
+
 // Setting is one editor setting.
 type Setting struct {
 	// Key is the name under "acode." ("budget.totalTokens").

@@ -96,6 +96,7 @@ func (s surface) typescript() string {
 	b.WriteString("/** Thresholds are where the warning and critical levels start. */\nexport interface Thresholds {\n  warningPercent: number;\n  criticalPercent: number;\n  minRemainingTokens: number;\n}\n\n")
 	t := s.thresholds
 	fmt.Fprintf(&b, "/** defaultThresholds are the thresholds when context.budget.warnings sets none. */\nexport const defaultThresholds: Thresholds = { warningPercent: %g, criticalPercent: %g, minRemainingTokens: %d };\n\n", t.WarningPercent, t.CriticalPercent, t.MinRemainingTokens)
+	fmt.Fprintf(&b, "/** installHint says how to get acode-lsp when it is not found. */\nexport const installHint = %s;\n\n", q(config.InstallHint))
 	b.WriteString("/** errorCodes are the meanings of the ACODE-* codes of a failed request's data.code. */\nexport const errorCodes: Record<string, string> = {\n")
 	for _, c := range s.codes {
 		fmt.Fprintf(&b, "  %s: %s,\n", q(c.code), q(c.meaning))
@@ -163,6 +164,7 @@ func (s surface) lua() string {
 	b.WriteString("}\n\n")
 	t := s.thresholds
 	fmt.Fprintf(&b, "--- default_thresholds are the thresholds when context.budget.warnings sets none.\nM.default_thresholds = { warningPercent = %g, criticalPercent = %g, minRemainingTokens = %d }\n\n", t.WarningPercent, t.CriticalPercent, t.MinRemainingTokens)
+	fmt.Fprintf(&b, "--- install_hint says how to get acode-lsp when it is not found.\nM.install_hint = %s\n\n", luaQuote(config.InstallHint))
 	b.WriteString("--- error_codes are the meanings of the ACODE-* codes of a failed request's data.code.\nM.error_codes = {\n")
 	for _, c := range s.codes {
 		fmt.Fprintf(&b, "  [%s] = %s,\n", luaQuote(c.code), luaQuote(c.meaning))

@@ -78,6 +78,9 @@ export interface Thresholds {
 /** defaultThresholds are the thresholds when context.budget.warnings sets none. */
 export const defaultThresholds: Thresholds = { warningPercent: 80, criticalPercent: 90, minRemainingTokens: 20000 };
 
+/** installHint says how to get acode-lsp when it is not found. */
+export const installHint = "build it from a clone of acode-lsp with `make install` (it installs to ~/.local/bin; set PREFIX for elsewhere)";
+
 /** errorCodes are the meanings of the ACODE-* codes of a failed request's data.code. */
 export const errorCodes: Record<string, string> = {
   "ACODE-CTX-001": "packing failed (a request limit, formatting, anything unexpected)",

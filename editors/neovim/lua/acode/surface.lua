@@ -42,6 +42,9 @@ M.level_when = {
 --- default_thresholds are the thresholds when context.budget.warnings sets none.
 M.default_thresholds = { warningPercent = 80, criticalPercent = 90, minRemainingTokens = 20000 }
 
+--- install_hint says how to get acode-lsp when it is not found.
+M.install_hint = "build it from a clone of acode-lsp with `make install` (it installs to ~/.local/bin; set PREFIX for elsewhere)"
+
 --- error_codes are the meanings of the ACODE-* codes of a failed request's data.code.
 M.error_codes = {
   ["ACODE-CTX-001"] = "packing failed (a request limit, formatting, anything unexpected)",
