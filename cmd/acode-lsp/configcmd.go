@@ -97,6 +97,14 @@ func report(w io.Writer, v config.Validation) int {
 	}
 	shown := make([]bool, len(v.Problems))
 	failed := make([]bool, len(checks))
+	// A budget whose total does not cover its reserves is not a valid budget
+	// configuration: its check then shows no ✓ (the ✗ follows it).
+	leavesFailed := false
+	if _, skip := v.NotChecked["budget"]; !skip {
+		leavesFailed = slices.ContainsFunc(v.Problems, func(p config.Problem) bool {
+			return p.Kind == config.KindValue && config.Group(p.Key) == "budget" && leaves(p)
+		})
+	}
 	for ci, c := range checks {
 		if ci > 0 && !v.Read {
 			fmt.Fprintln(w, "– Not checked: the other rules, because the file is not valid YAML, so nothing in it was read")
@@ -128,11 +136,13 @@ func report(w io.Writer, v config.Validation) int {
 				for _, cat := range budget.Categories {
 					if pct, ok := b.Categories[cat]; ok {
 						fmt.Fprintf(w, "  - %s: %d%%\n", cat, pct)
+					} else {
+						fmt.Fprintf(w, "  - %s: missing (0%%)\n", cat)
 					}
 				}
 			}
 		}
-		if failed[ci] {
+		if failed[ci] || ci == 1 && leavesFailed {
 			continue
 		}
 		if c.group == "tokenizer" && len(v.Warnings) > 0 {
@@ -159,10 +169,10 @@ func report(w io.Writer, v config.Validation) int {
 		if cfg.Context.Tokenizer.Encoding != "" {
 			name = "encoding"
 		}
-		if tok.Exact() {
-			fmt.Fprintf(w, "✓ Tokenizer: %s → %s (exact)\n", name, tok.Encoding())
+		if e := tokenizer.EstimateOf(tok); !tok.Exact() && e != nil {
+			fmt.Fprintf(w, "! Tokenizer: %s → upper-bound estimate: %s × %s (not exact)\n", name, e.Basis, config.FormatNumber(e.Factor))
 		} else {
-			fmt.Fprintf(w, "! Tokenizer: %s → %s (estimated: unknown model, ceil(chars/3.5))\n", name, tok.Encoding())
+			fmt.Fprintf(w, "✓ Tokenizer: %s → %s (exact)\n", name, tok.Encoding())
 		}
 	}
 	alloc, _ := cfg.Allocation()
