@@ -394,14 +394,19 @@ t.run(':AcodePack! packs the output of a command as a tool result', function()
     end
     on_confirm('printf "FAIL: TestCheckout empty cart\\n"')
   end
+  -- The budget is asked after the command ran (asynchronously): the
+  -- answers stay in place until the pack is done.
   local ok, err = pcall(vim.cmd, 'AcodePack! why does the test fail')
+  if ok then
+    ok, err = pcall(t.wait, 30000, function()
+      return pack.last ~= nil
+    end, 'the packed context')
+  end
   vim.ui.select, vim.ui.input = select, input
   assert(ok, err)
-  t.wait(30000, function()
-    return pack.last ~= nil
-  end, 'the packed context')
   local r = pack.last.result
   t.truthy(r.tokenCount <= r.budget.available, 'over budget')
+  t.eq({ 16000, 12000 }, { r.budget.total, r.budget.available }, 'an empty budget answer packs at the configured window (the sample config)')
   t.contains(r.content, '## Tool: printf', 'context')
   t.contains(r.content, 'FAIL: TestCheckout empty cart', 'context')
   local tool = vim.iter(r.included):find(function(c)
