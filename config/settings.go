@@ -84,6 +84,8 @@ func Settings() []Setting {
 			Doc: "Ask for a tool result (last terminal command output, clipboard, or a command to run) when packing context."},
 		{Key: "pack.askForBudget", Type: "boolean", Default: true, Editor: "vscode",
 			Doc: "Ask for this pack's budget — the room the packed context may take (the available window, smaller sizes, or a number such as `12k`) — when packing context."},
+		{Key: "pack.sourceTimeoutMs", Type: "integer", Min: intp(0), Default: 5000, Editor: "vscode",
+			Doc: "Milliseconds each request to the other language servers (definitions, references, symbols) may take when packing; one that takes longer is skipped and named in the *Acode* output. 0: no limit."},
 		{Key: "trace.server", Type: "string", Enum: []string{"off", "messages", "verbose"}, Default: "off", Editor: "vscode",
 			Doc: "Traces the communication between VS Code and acode-lsp in the *Acode Trace* output; the *Acode* output then keeps the server's raw JSON log lines."},
 	}

@@ -97,7 +97,8 @@ export class Commands {
         { location: vscode.ProgressLocation.Notification, title: 'Acode: packing context…', cancellable: true },
         async (progress, token) => {
           progress.report({ message: 'asking language servers for definitions and references' });
-          const sources = await gatherSources(new VSCodeView(), { toolResult }, (what, err) =>
+          const timeoutMs = vscode.workspace.getConfiguration('acode').get<number>('pack.sourceTimeoutMs', 5000);
+          const sources = await gatherSources(new VSCodeView(), { toolResult, timeoutMs }, (what, err) =>
             this.output.appendLine(`Pack: ${what} failed: ${errorText(err)}`),
           );
           sources.push(...pinned);

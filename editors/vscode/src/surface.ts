@@ -29,6 +29,7 @@ export const settings: readonly SettingInfo[] = [
   { key: "exclude", type: "array", server: true },
   { key: "pack.askForToolOutput", type: "boolean", server: false },
   { key: "pack.askForBudget", type: "boolean", server: false },
+  { key: "pack.sourceTimeoutMs", type: "integer", server: false, min: 0 },
   { key: "trace.server", type: "string", server: false, enum: ["off", "messages", "verbose"] },
 ];
 
