@@ -142,6 +142,14 @@ t.run('report.level_label', function()
   t.eq('critical (over 75 % used)', report.level_label({ level = 'critical', percent = 80, thresholds = th }))
 end)
 
+t.run('async.error_text names the ACODE code and its meaning', function()
+  local async = require('acode.async')
+  t.eq('boom', async.error_text('boom'))
+  t.eq('no content (ACODE-CTX-004: nothing to pack)', async.error_text({ message = 'no content', data = { code = 'ACODE-CTX-004' } }))
+  t.eq('x (ACODE-NEW-009)', async.error_text({ message = 'x', data = { code = 'ACODE-NEW-009' } }))
+  t.eq('bad (ACODE-CFG-001)', async.error_text({ message = 'bad (ACODE-CFG-001)', data = { code = 'ACODE-CFG-001' } }))
+end)
+
 t.run('pack.parse_budget and split_budget', function()
   local pack = require('acode.pack')
   for text, want in pairs({ ['8000'] = 8000, ['8,000'] = 8000, ['8k'] = 8000, ['8K'] = 8000, ['1.5m'] = 1500000, [' 12k '] = 12000 }) do
