@@ -84,17 +84,7 @@ type check struct {
 func report(w io.Writer, v config.Validation) int {
 	b := v.Config.Context.Budget
 	leaves := func(p config.Problem) bool { return strings.HasPrefix(p.Rule, "leaves") }
-	checks := []check{
-		{name: "YAML syntax, keys and value types valid", kinds: []string{config.KindSyntax, config.KindKey, config.KindType}},
-		{name: "Budget configuration valid", group: "budget", match: func(p config.Problem) bool { return !leaves(p) }},
-		{name: "Category percentages sum to 100%", group: "categories"},
-		{name: fmt.Sprintf("Total budget (%s) > reserves (%s)", comma(int64(b.TotalTokens)), comma(int64(b.SystemPromptReserve)+int64(b.ResponseReserve))), group: "budget", match: leaves},
-		{name: "Source priorities within 0..100", group: "source_priority"},
-		{name: "Ranking weights within [0,1], summing to at most 1", group: "ranking"},
-		{name: "Chunk sizes valid", group: "chunking"},
-		{name: "Dedup overlap threshold within (0,1]", group: "dedup"},
-		{name: "Tokenizer known", group: "tokenizer"},
-	}
+	checks := reportChecks(b, leaves)
 	shown := make([]bool, len(v.Problems))
 	failed := make([]bool, len(checks))
 	// A budget whose total does not cover its reserves is not a valid budget
@@ -162,7 +152,13 @@ func report(w io.Writer, v config.Validation) int {
 		fmt.Fprintf(w, "\nConfiguration invalid: %d problem(s). Nothing was changed.\n", len(v.Problems))
 		return 1
 	}
-	cfg := v.Config
+	printSummary(w, v.Config)
+	return 0
+}
+
+// printSummary prints, for a valid configuration, the tokenizer it counts
+// with (exact, or the upper-bound estimate) and the allocation per category.
+func printSummary(w io.Writer, cfg config.Config) {
 	tok, terr := tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 	if terr == nil {
 		name := cfg.Context.Tokenizer.Model
@@ -181,7 +177,22 @@ func report(w io.Writer, v config.Validation) int {
 	for _, c := range budget.Categories {
 		fmt.Fprintf(w, "  - %s: %s tokens (%d%%)\n", c, comma(alloc.Tokens[c]), alloc.Percent[c])
 	}
-	return 0
+}
+
+// reportChecks lists the lines of the report, in order; leaves tells the
+// total-versus-reserves problem from the other budget problems.
+func reportChecks(b config.Budget, leaves func(config.Problem) bool) []check {
+	return []check{
+		{name: "YAML syntax, keys and value types valid", kinds: []string{config.KindSyntax, config.KindKey, config.KindType}},
+		{name: "Budget configuration valid", group: "budget", match: func(p config.Problem) bool { return !leaves(p) }},
+		{name: "Category percentages sum to 100%", group: "categories"},
+		{name: fmt.Sprintf("Total budget (%s) > reserves (%s)", comma(int64(b.TotalTokens)), comma(int64(b.SystemPromptReserve)+int64(b.ResponseReserve))), group: "budget", match: leaves},
+		{name: "Source priorities within 0..100", group: "source_priority"},
+		{name: "Ranking weights within [0,1], summing to at most 1", group: "ranking"},
+		{name: "Chunk sizes valid", group: "chunking"},
+		{name: "Dedup overlap threshold within (0,1]", group: "dedup"},
+		{name: "Tokenizer known", group: "tokenizer"},
+	}
 }
 
 func printProblem(w io.Writer, label string, p config.Problem) {
