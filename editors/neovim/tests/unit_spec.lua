@@ -183,6 +183,10 @@ t.run('config.check_settings names unknown settings and wrong types from the gen
   t.truthy(got[2]:match('^settings%.budget%.totalTokens must be an integer, got string'), got[2])
   t.truthy(got[3]:match('^settings%.encoding = "o300k" is not one of o200k_base, .*gemma3'), got[3])
   t.truthy(got[4]:match('^settings%.modle is not a setting'), got[4])
+  t.eq(
+    { 'settings.budget.categories.open_file is not one of tool_results, open_files, search_results, references', 'settings.budget.totalTokens = 0 must be at least 1' },
+    config.check_settings({ budget = { totalTokens = 0, categories = { open_file = 100 } } })
+  )
 end)
 
 t.run('report.budget_report with an estimate says what it is and how to calibrate it', function()

@@ -77,6 +77,14 @@ function M.check_settings(settings)
         local ok = type(v) == json_types[s.type] and (s.type ~= 'integer' or v == math.floor(v))
         if s.enum and ok and not vim.tbl_contains(s.enum, v) then
           table.insert(out, ('settings.%s = %q is not one of %s'):format(key, v, table.concat(s.enum, ', ')))
+        elseif ok and s.min and v < s.min then
+          table.insert(out, ('settings.%s = %s must be at least %d'):format(key, v, s.min))
+        elseif ok and s.properties then
+          for name in pairs(v) do
+            if not vim.tbl_contains(s.properties, name) then
+              table.insert(out, ('settings.%s.%s is not one of %s'):format(key, name, table.concat(s.properties, ', ')))
+            end
+          end
         elseif not ok then
           table.insert(out, ('settings.%s must be a%s %s, got %s'):format(key, s.type == 'integer' and 'n' or '', s.type, type(v)))
         end
