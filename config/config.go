@@ -265,6 +265,9 @@ func Inspect(data []byte) Validation {
 		switch {
 		case p.Kind == KindType:
 			blocker, why = p.Key, fmt.Sprintf("%s%s could not be read", p.Key, lineSuffix(p.Line))
+		case p.Kind == KindKey && p.Meant != "" && lastKey(p.Meant) == lastKey(p.Key):
+			// A key in the wrong place (budget: at the top level).
+			blocker, why = p.Meant, fmt.Sprintf("%s%s is not under context:, so its values were not read", p.Key, lineSuffix(p.Line))
 		case p.Kind == KindKey && p.Meant != "":
 			blocker, why = p.Meant, fmt.Sprintf("%s%s looks like a misspelling of %s", p.Key, lineSuffix(p.Line), lastKey(p.Meant))
 		default:

@@ -6,6 +6,7 @@ import (
 	"math"
 	"reflect"
 	"sort"
+	"strconv"
 	"strings"
 
 	"go.yaml.in/yaml/v3"
@@ -167,12 +168,30 @@ func unknownKey(parent, k, v *yaml.Node, key, prefix string, names []string) Pro
 		}
 		return p
 	}
+	if prefix == "" && contextKey(k.Value) {
+		// budget:, tokenizer:, … at the top level: every key lives under context.
+		p.Rule = "is not under `context:`, so none of its values were read"
+		p.Fix = fmt.Sprintf("move it under `context:`: put a line `context:` above line %d and indent `%s:` and the lines below it by two more spaces", k.Line, k.Value)
+		p.Meant = "context." + k.Value
+		return p
+	}
 	p.Fix = "remove it; valid keys here are " + strings.Join(names, ", ")
 	if s := closest(k.Value, names); s != "" {
 		p.Fix = fmt.Sprintf("did you mean %q? Valid keys here are %s", s, strings.Join(names, ", "))
 		p.Meant = strings.TrimPrefix(prefix+"."+s, ".")
 	}
 	return p
+}
+
+// contextKey reports whether name is a key of context (budget, ranking, …).
+func contextKey(name string) bool {
+	t := reflect.TypeOf(Context{})
+	for i := 0; i < t.NumField(); i++ {
+		if strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0] == name {
+			return true
+		}
+	}
+	return false
 }
 
 func typeProblem(key string, n *yaml.Node, rule, fix string) Problem {
@@ -216,7 +235,11 @@ func (c Config) check() []Problem {
 		var be *budget.Error
 		if errors.As(err, &be) {
 			for _, p := range be.Problems {
-				probs = append(probs, Problem{Key: p.Key, Value: p.Value, Rule: p.Rule, Fix: p.Fix})
+				q := Problem{Key: p.Key, Value: p.Value, Rule: p.Rule, Fix: p.Fix}
+				if strings.HasSuffix(p.Key, "categories") && strings.HasPrefix(p.Rule, "percentages sum") {
+					q.Rule += missingCategories(b.Categories)
+				}
+				probs = append(probs, q)
 			}
 		}
 	}
@@ -242,13 +265,13 @@ func (c Config) check() []Problem {
 	bad := false
 	for _, w := range weights {
 		if w.v < 0 || w.v > 1 || math.IsNaN(w.v) {
-			probs = append(probs, Problem{Key: "context.ranking." + w.key, Value: fmt.Sprint(w.v), Rule: "must be from 0 to 1", Fix: "use a weight such as 0.3"})
+			probs = append(probs, Problem{Key: "context.ranking." + w.key, Value: FormatNumber(w.v), Rule: "must be from 0 to 1", Fix: "use a weight such as 0.3"})
 			bad = true
 		}
 		sum += w.v
 	}
 	if !bad && (sum <= 0 || sum > 1+1e-9) {
-		probs = append(probs, Problem{Key: "context.ranking", Value: fmt.Sprintf("%g", sum), Rule: "the weights must add up to more than 0 and at most 1 so that a score stays within [0,1]", Fix: "scale the three weights so they sum to 1, e.g. 0.5/0.3/0.2"})
+		probs = append(probs, Problem{Key: "context.ranking", Value: FormatNumber(sum), Rule: "the weights must add up to more than 0 and at most 1 so that a score stays within [0,1]", Fix: "scale the three weights so they sum to 1, e.g. 0.5/0.3/0.2"})
 	}
 	ch := ctx.Chunking
 	if ch.MaxChunkTokens <= 0 {
@@ -260,7 +283,7 @@ func (c Config) check() []Problem {
 		probs = append(probs, Problem{Key: "context.chunking.min_chunk_tokens", Value: fmt.Sprint(ch.MinChunkTokens), Rule: fmt.Sprintf("is larger than max_chunk_tokens (%d)", ch.MaxChunkTokens), Fix: "make min_chunk_tokens at most max_chunk_tokens"})
 	}
 	if d := ctx.Dedup.OverlapThreshold; d <= 0 || d > 1 || math.IsNaN(d) {
-		probs = append(probs, Problem{Key: "context.dedup.overlap_threshold", Value: fmt.Sprint(d), Rule: "must be greater than 0 and at most 1", Fix: "use e.g. 0.8 (80 % of the smaller chunk's lines shared)"})
+		probs = append(probs, Problem{Key: "context.dedup.overlap_threshold", Value: FormatNumber(d), Rule: "must be greater than 0 and at most 1", Fix: "use e.g. 0.8 (80 % of the smaller chunk's lines shared)"})
 	}
 	tk := ctx.Tokenizer
 	if tk.Encoding != "" {
@@ -277,6 +300,33 @@ func (c Config) check() []Problem {
 	return probs
 }
 
+// missingCategories says which categories a map leaves out (they get 0):
+// "; references is missing (a category left out gets 0%)"; "" when none is.
+func missingCategories(cats map[string]int) string {
+	var missing []string
+	for _, c := range budget.Categories {
+		if _, ok := cats[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	switch len(missing) {
+	case 0:
+		return ""
+	case 1:
+		return "; " + missing[0] + " is missing (a category left out gets 0%)"
+	}
+	return "; " + strings.Join(missing, " and ") + " are missing (a category left out gets 0%)"
+}
+
+// FormatNumber writes a configured number without binary float noise:
+// 0.6+0.6+0.4 is 1.6, not 1.5999999999999999.
+func FormatNumber(x float64) string {
+	if math.IsNaN(x) || math.IsInf(x, 0) {
+		return fmt.Sprint(x)
+	}
+	return strconv.FormatFloat(math.Round(x*1e9)/1e9, 'f', -1, 64)
+}
+
 // warnings reports valid settings that deserve a word: a model whose
 // tokenizer acode-lsp does not know is counted by an estimate.
 func (c Config) warnings(lines map[string]int) []Problem {
@@ -288,9 +338,14 @@ func (c Config) warnings(lines map[string]int) []Problem {
 	if err != nil || t.Exact() {
 		return nil
 	}
+	factor := tokenizer.DefaultFactor(tk.Model)
+	if e := tokenizer.EstimateOf(t); e != nil {
+		factor = e.Factor
+	}
 	return []Problem{{Kind: KindValue, Key: "context.tokenizer.model", Line: lines["context.tokenizer.model"], Value: tk.Model,
-		Rule: "is not a model whose tokenizer acode-lsp knows: every token count will be estimated (ceil(characters / 3.5)), not exact",
-		Fix:  "if the model uses an OpenAI tokenizer, name it (gpt-4o, gpt-4, …) or set `encoding: o200k_base`; for other vendors' models (Claude, Llama, …) no exact tokenizer ships, so leave a margin in total_tokens"}}
+		Rule: fmt.Sprintf("has no tokenizer acode-lsp counts exactly: every count will be an upper-bound estimate, the exact %s count × %s (exact: false)", tokenizer.EstimateBasis, FormatNumber(factor)),
+		Fix: "if it is a model acode-lsp counts exactly under its usual name, use that (gpt-4o, llama-3.1-8b, qwen3-coder, deepseek-v3, gemini-2.5-pro, …) or set `encoding:` (" +
+			strings.Join(tokenizer.Encodings(), ", ") + "); for a model with a Hugging Face tokenizer.json set `file:` to it; otherwise report real counts (`acode-lsp calibrate`, acode/reportUsage) to tighten the factor"}}
 }
 
 func find(n *yaml.Node, path string) *yaml.Node {

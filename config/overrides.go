@@ -142,11 +142,6 @@ func (c Config) WithOverrides(raw json.RawMessage) (Config, error) {
 	return out, nil
 }
 
-// editorOwnSettings are the keys of the "acode" section that the VS Code
-// extension reads itself (editors/vscode/package.json); a client that sends
-// its whole section sends them too, and they are not mistakes.
-var editorOwnSettings = map[string]bool{"serverPath": true, "trace": true, "pack": true}
-
 // SettingKeys returns the keys of the "acode" section that acode-lsp reads
 // (the JSON names of [Overrides]).
 func SettingKeys() []string { return jsonNames(Overrides{}) }
@@ -174,7 +169,7 @@ func UnknownSettings(raw json.RawMessage) []string {
 	var out []string
 	for k, v := range section {
 		switch {
-		case editorOwnSettings[k]:
+		case editorOwnSettings()[k]:
 		case !slices.Contains(SettingKeys(), k):
 			out = append(out, "acode."+k)
 		case k == "budget":
@@ -193,27 +188,16 @@ func UnknownSettings(raw json.RawMessage) []string {
 	return out
 }
 
-// settingNames maps file keys to the names editors use for them.
-var settingNames = map[string]string{
-	"context.budget.total_tokens":          "acode.budget.totalTokens",
-	"context.budget.system_prompt_reserve": "acode.budget.systemReserve",
-	"context.budget.response_reserve":      "acode.budget.responseReserve",
-	"context.budget.categories":            "acode.budget.categories",
-	"context.budget.redistribute":          "acode.budget.redistribute",
-	"context.tokenizer.encoding":           "acode.encoding",
-	"context.tokenizer.model":              "acode.model",
-	"context.exclude":                      "acode.exclude",
-}
-
 // SettingName returns the editor setting a file key stands for
 // ("context.budget.total_tokens" → "acode.budget.totalTokens"), so that a
 // problem names what the user typed; the key itself when no setting
 // stands for it. A pack's request field is the setting without "acode.".
 func SettingName(key string) string {
-	if n, ok := settingNames[key]; ok {
+	names := settingNames()
+	if n, ok := names[key]; ok {
 		return n
 	}
-	for k, n := range settingNames {
+	for k, n := range names {
 		if strings.HasPrefix(key, k+".") {
 			return n + key[len(k):]
 		}

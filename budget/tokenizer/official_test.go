@@ -295,6 +295,9 @@ func TestModelsMatchOfficialCore(t *testing.T) {
 	path := filepath.Join(refDir, "node_modules", "tiktoken", "model_to_encoding.json")
 	data, err := os.ReadFile(path)
 	if err != nil {
+		if testing.Short() { // a fresh clone without npm (make test-go installs it and runs without -short)
+			t.Skipf("OpenAI's tiktoken core is not installed (%v): run make tokenizer-ref and test without -short", err)
+		}
 		t.Fatalf("OpenAI's tiktoken core is not installed (%v): run make tokenizer-ref", err)
 	}
 	var models map[string]string

@@ -84,19 +84,17 @@ type check struct {
 func report(w io.Writer, v config.Validation) int {
 	b := v.Config.Context.Budget
 	leaves := func(p config.Problem) bool { return strings.HasPrefix(p.Rule, "leaves") }
-	checks := []check{
-		{name: "YAML syntax, keys and value types valid", kinds: []string{config.KindSyntax, config.KindKey, config.KindType}},
-		{name: "Budget configuration valid", group: "budget", match: func(p config.Problem) bool { return !leaves(p) }},
-		{name: "Category percentages sum to 100%", group: "categories"},
-		{name: fmt.Sprintf("Total budget (%s) > reserves (%s)", comma(int64(b.TotalTokens)), comma(int64(b.SystemPromptReserve)+int64(b.ResponseReserve))), group: "budget", match: leaves},
-		{name: "Source priorities within 0..100", group: "source_priority"},
-		{name: "Ranking weights within [0,1], summing to at most 1", group: "ranking"},
-		{name: "Chunk sizes valid", group: "chunking"},
-		{name: "Dedup overlap threshold within (0,1]", group: "dedup"},
-		{name: "Tokenizer known", group: "tokenizer"},
-	}
+	checks := reportChecks(b, leaves)
 	shown := make([]bool, len(v.Problems))
 	failed := make([]bool, len(checks))
+	// A budget whose total does not cover its reserves is not a valid budget
+	// configuration: its check then shows no ✓ (the ✗ follows it).
+	leavesFailed := false
+	if _, skip := v.NotChecked["budget"]; !skip {
+		leavesFailed = slices.ContainsFunc(v.Problems, func(p config.Problem) bool {
+			return p.Kind == config.KindValue && config.Group(p.Key) == "budget" && leaves(p)
+		})
+	}
 	for ci, c := range checks {
 		if ci > 0 && !v.Read {
 			fmt.Fprintln(w, "– Not checked: the other rules, because the file is not valid YAML, so nothing in it was read")
@@ -128,11 +126,13 @@ func report(w io.Writer, v config.Validation) int {
 				for _, cat := range budget.Categories {
 					if pct, ok := b.Categories[cat]; ok {
 						fmt.Fprintf(w, "  - %s: %d%%\n", cat, pct)
+					} else {
+						fmt.Fprintf(w, "  - %s: missing (0%%)\n", cat)
 					}
 				}
 			}
 		}
-		if failed[ci] {
+		if failed[ci] || ci == 1 && leavesFailed {
 			continue
 		}
 		if c.group == "tokenizer" && len(v.Warnings) > 0 {
@@ -152,17 +152,23 @@ func report(w io.Writer, v config.Validation) int {
 		fmt.Fprintf(w, "\nConfiguration invalid: %d problem(s). Nothing was changed.\n", len(v.Problems))
 		return 1
 	}
-	cfg := v.Config
+	printSummary(w, v.Config)
+	return 0
+}
+
+// printSummary prints, for a valid configuration, the tokenizer it counts
+// with (exact, or the upper-bound estimate) and the allocation per category.
+func printSummary(w io.Writer, cfg config.Config) {
 	tok, terr := tokenizer.Resolve(cfg.Context.Tokenizer.Model, cfg.Context.Tokenizer.Encoding)
 	if terr == nil {
 		name := cfg.Context.Tokenizer.Model
 		if cfg.Context.Tokenizer.Encoding != "" {
 			name = "encoding"
 		}
-		if tok.Exact() {
-			fmt.Fprintf(w, "✓ Tokenizer: %s → %s (exact)\n", name, tok.Encoding())
+		if e := tokenizer.EstimateOf(tok); !tok.Exact() && e != nil {
+			fmt.Fprintf(w, "! Tokenizer: %s → upper-bound estimate: %s × %s (not exact)\n", name, e.Basis, config.FormatNumber(e.Factor))
 		} else {
-			fmt.Fprintf(w, "! Tokenizer: %s → %s (estimated: unknown model, ceil(chars/3.5))\n", name, tok.Encoding())
+			fmt.Fprintf(w, "✓ Tokenizer: %s → %s (exact)\n", name, tok.Encoding())
 		}
 	}
 	alloc, _ := cfg.Allocation()
@@ -171,7 +177,22 @@ func report(w io.Writer, v config.Validation) int {
 	for _, c := range budget.Categories {
 		fmt.Fprintf(w, "  - %s: %s tokens (%d%%)\n", c, comma(alloc.Tokens[c]), alloc.Percent[c])
 	}
-	return 0
+}
+
+// reportChecks lists the lines of the report, in order; leaves tells the
+// total-versus-reserves problem from the other budget problems.
+func reportChecks(b config.Budget, leaves func(config.Problem) bool) []check {
+	return []check{
+		{name: "YAML syntax, keys and value types valid", kinds: []string{config.KindSyntax, config.KindKey, config.KindType}},
+		{name: "Budget configuration valid", group: "budget", match: func(p config.Problem) bool { return !leaves(p) }},
+		{name: "Category percentages sum to 100%", group: "categories"},
+		{name: fmt.Sprintf("Total budget (%s) > reserves (%s)", comma(int64(b.TotalTokens)), comma(int64(b.SystemPromptReserve)+int64(b.ResponseReserve))), group: "budget", match: leaves},
+		{name: "Source priorities within 0..100", group: "source_priority"},
+		{name: "Ranking weights within [0,1], summing to at most 1", group: "ranking"},
+		{name: "Chunk sizes valid", group: "chunking"},
+		{name: "Dedup overlap threshold within (0,1]", group: "dedup"},
+		{name: "Tokenizer known", group: "tokenizer"},
+	}
 }
 
 func printProblem(w io.Writer, label string, p config.Problem) {

@@ -158,7 +158,7 @@ func TestConfigValidate(t *testing.T) {
 				"– Not checked: Budget configuration valid, because context.budget.total_tokens (line 3) could not be read", "✓ Category percentages sum to 100%"},
 			[]string{"cannot unmarshal", "✓ Budget configuration", "✓ Total budget"}},
 		{"unknown model warns that counts are estimated", "context:\n  tokenizer:\n    model: claude-3-opus\n", 0,
-			[]string{"! Warning: context.tokenizer.model (line 3) = claude-3-opus: is not a model whose tokenizer acode-lsp knows: every token count will be estimated"},
+			[]string{"! Warning: context.tokenizer.model (line 3) = claude-3-opus: has no tokenizer acode-lsp counts exactly: every count will be an upper-bound estimate, the exact o200k_base count × 1.25"},
 			[]string{"✓ Tokenizer known"}},
 		{"seed sample tokenizer.type", "context:\n  tokenizer:\n    # Tokenizer type (currently only 'tiktoken' supported)\n    type: tiktoken\n    model: gpt-4\n", 1,
 			[]string{"✗ Error: context.tokenizer.type (line 4) = tiktoken: is not a key", "Suggestion: delete line 4 (`type: tiktoken`); `model: gpt-4` on line 5 already chooses the tokenizer"}, nil},

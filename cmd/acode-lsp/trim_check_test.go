@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
-	"os"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -62,21 +61,25 @@ func TestRunTrimCheck(t *testing.T) {
 }
 
 // TestRunTrimTokenizerFile: --tokenizer-file counts with a tokenizer.json
-// (Llama 3's, installed by make tokenizer-hf-ref) — the counts of the
-// built-in llama3 encoding.
+// (the small one committed under testdata/tokenizer, so no npm is needed) —
+// the counts of that file's tokenizer, not of the default model.
 func TestRunTrimTokenizerFile(t *testing.T) {
-	file := filepath.Join("..", "..", "tools", "hf-tokenizers-ref", "node_modules", "@lenml", "tokenizer-llama3", "models", "tokenizer.json")
-	if _, err := os.Stat(file); err != nil {
-		t.Fatalf("Llama 3's tokenizer.json is not installed (%v): run make tokenizer-hf-ref", err)
-	}
+	file := filepath.Join("..", "..", "testdata", "tokenizer", "small-bpe.json")
 	in := `[{"role":"user","content":"Ünïcode 🚀 func main() { fmt.Println(\"héllo\") }"}]`
 	var msgs []conversation.Message
 	if err := json.Unmarshal([]byte(in), &msgs); err != nil {
 		t.Fatal(err)
 	}
-	llama, err := tokenizer.ForEncoding(tokenizer.Llama3)
+	llama, err := tokenizer.ForFile(file)
 	if err != nil {
 		t.Fatal(err)
+	}
+	gpt, err := tokenizer.ForEncoding(tokenizer.O200kBase)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if conversation.ConversationTokens(llama, msgs) == conversation.ConversationTokens(gpt, msgs) {
+		t.Fatal("the test text counts the same under the file's tokenizer and o200k_base")
 	}
 	var stdout, stderr bytes.Buffer
 	if code := runTrim(context.Background(), []string{"--check", "--max", "1000", "--tokenizer-file", file}, strings.NewReader(in), &stdout, &stderr); code != 0 {

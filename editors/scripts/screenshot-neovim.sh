@@ -66,7 +66,7 @@ for _ in $(seq 1 100); do
 	sleep 0.2
 done
 tmux -L "$sock" capture-pane -p -t "$session" | grep -q 'tokens ·' || { echo "screenshot-neovim: no lenses on screen" >&2; exit 1; }
-tmux -L "$sock" send-keys -t "$session" ':AcodePack why does checkout fail for empty carts' Enter
+tmux -L "$sock" send-keys -t "$session" ':AcodePack 8k why does checkout fail for empty carts' Enter
 for _ in $(seq 1 100); do
 	tmux -L "$sock" capture-pane -p -t "$session" | grep -q 'Acode context report' && break
 	sleep 0.2

@@ -284,17 +284,19 @@ t.wait(5000, function()
 end, 'the fake language server')
 
 local result
-t.run(':AcodePack packs a context that fits, with the other server\'s definitions and references', function()
+t.run(':AcodePack 8k packs a context that fits 8,000 tokens, with the other server\'s definitions and references', function()
   vim.api.nvim_set_current_buf(bufnr)
   vim.api.nvim_win_set_cursor(0, { target.line, target.col })
   local pack = require('acode.pack')
   pack.last = nil
-  vim.cmd('AcodePack how is ' .. (target.name or 'this') .. ' used')
+  vim.cmd('AcodePack 8k how is ' .. (target.name or 'this') .. ' used')
   t.wait(30000, function()
     return pack.last ~= nil
   end, 'the packed context')
   result = pack.last.result
   t.eq('how is ' .. (target.name or 'this') .. ' used', pack.last.query, 'query')
+  -- The per-pack budget is the room the context may take (DESIGN rule 2).
+  t.eq({ 8000, 0, 0, 8000 }, { result.budget.total, result.budget.systemReserve, result.budget.responseReserve, result.budget.available }, 'budget')
   t.truthy(result.tokenCount > 0, 'empty context')
   t.truthy(
     result.tokenCount <= result.budget.available,
@@ -350,16 +352,27 @@ t.run(':AcodePack packs a context that fits, with the other server\'s definition
   end), 'no summary message: ' .. vim.inspect(messages))
 end)
 
-t.run(':AcodePack with a range packs the selection first', function()
+t.run(':AcodePack with a range packs the selection first, asking for the budget', function()
   vim.cmd('tabclose')
   vim.api.nvim_set_current_buf(bufnr)
   local pack = require('acode.pack')
   pack.last = nil
-  vim.cmd('1,3AcodePack explain the header')
+  -- No budget typed: it is asked; the user answers 3k.
+  local input, prompts = vim.ui.input, {}
+  vim.ui.input = function(opts, on_confirm)
+    table.insert(prompts, opts.prompt)
+    on_confirm('3k')
+  end
+  local ok, err = pcall(vim.cmd, '1,3AcodePack explain the header')
+  vim.ui.input = input
+  assert(ok, err)
   t.wait(30000, function()
     return pack.last ~= nil
   end, 'the packed context')
+  t.eq(1, #prompts, 'prompts: ' .. vim.inspect(prompts))
+  t.truthy(prompts[1]:match('^Acode budget'), prompts[1])
   local r = pack.last.result
+  t.eq(3000, r.budget.available, 'the budget answered')
   t.truthy(r.tokenCount <= r.budget.available, 'over budget')
   local rel = target.file:sub(#ws + 2)
   t.truthy(r.content:find('## File: ' .. rel, 1, true), ('%s not in the context'):format(rel))
@@ -375,17 +388,25 @@ t.run(':AcodePack! packs the output of a command as a tool result', function()
   vim.ui.select = function(items, _, on_choice)
     on_choice(items[#items])
   end
-  vim.ui.input = function(_, on_confirm)
+  vim.ui.input = function(opts, on_confirm)
+    if opts.prompt:match('^Acode budget') then
+      return on_confirm('') -- empty: the whole window of the configuration
+    end
     on_confirm('printf "FAIL: TestCheckout empty cart\\n"')
   end
+  -- The budget is asked after the command ran (asynchronously): the
+  -- answers stay in place until the pack is done.
   local ok, err = pcall(vim.cmd, 'AcodePack! why does the test fail')
+  if ok then
+    ok, err = pcall(t.wait, 30000, function()
+      return pack.last ~= nil
+    end, 'the packed context')
+  end
   vim.ui.select, vim.ui.input = select, input
   assert(ok, err)
-  t.wait(30000, function()
-    return pack.last ~= nil
-  end, 'the packed context')
   local r = pack.last.result
   t.truthy(r.tokenCount <= r.budget.available, 'over budget')
+  t.eq({ 16000, 12000 }, { r.budget.total, r.budget.available }, 'an empty budget answer packs at the configured window (the sample config)')
   t.contains(r.content, '## Tool: printf', 'context')
   t.contains(r.content, 'FAIL: TestCheckout empty cart', 'context')
   local tool = vim.iter(r.included):find(function(c)

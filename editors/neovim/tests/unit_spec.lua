@@ -125,12 +125,68 @@ end
 t.run('report.budget_report', function()
   local s = vim.tbl_extend('force', base, { level = 'warning', exact = false, percent = 90 })
   local without = table.concat(report.budget_report(s), '\n')
-  t.contains(without, '**Level:** warning (80–90 % used)')
+  -- The thresholds are configurable: without them in the status the label says the use.
+  t.contains(without, '**Level:** warning (90.0 % used)')
   t.contains(without, '**Open files:** 3 using 12,345 of 90,000 available tokens (90.0 %)')
   t.contains(without, 'estimated count')
   t.contains(without, 'No context packed yet')
   local with = table.concat(report.budget_report(s, { result = result, query = 'q' }), '\n')
   t.contains(with, '# Last packed context')
+end)
+
+t.run('report.level_label', function()
+  local th = { warningPercent = 60, criticalPercent = 75, minRemainingTokens = 5000 }
+  t.eq('normal', report.level_label({ level = 'normal', percent = 10 }))
+  t.eq('warning (82.3 % used)', report.level_label({ level = 'warning', percent = 82.34 }))
+  t.eq('warning (60–75 % used, or under 5,000 tokens left)', report.level_label({ level = 'warning', percent = 61, thresholds = th }))
+  t.eq('critical (over 75 % used)', report.level_label({ level = 'critical', percent = 80, thresholds = th }))
+end)
+
+t.run('async.error_text names the ACODE code and its meaning', function()
+  local async = require('acode.async')
+  t.eq('boom', async.error_text('boom'))
+  t.eq('no content (ACODE-CTX-004: nothing to pack)', async.error_text({ message = 'no content', data = { code = 'ACODE-CTX-004' } }))
+  t.eq('x (ACODE-NEW-009)', async.error_text({ message = 'x', data = { code = 'ACODE-NEW-009' } }))
+  t.eq('bad (ACODE-CFG-001)', async.error_text({ message = 'bad (ACODE-CFG-001)', data = { code = 'ACODE-CFG-001' } }))
+end)
+
+t.run('pack.parse_budget and split_budget', function()
+  local pack = require('acode.pack')
+  for text, want in pairs({ ['8000'] = 8000, ['8,000'] = 8000, ['8k'] = 8000, ['8K'] = 8000, ['1.5m'] = 1500000, [' 12k '] = 12000 }) do
+    t.eq(want, pack.parse_budget(text), text)
+  end
+  for _, text in ipairs({ '', '0', '-5', 'lots', '8kb', '1e9' }) do
+    local n, err = pack.parse_budget(text)
+    t.eq(nil, n, text)
+    t.truthy(err and err:match('token'), 'no error for ' .. text)
+  end
+  local cases = {
+    { '8k why does checkout fail', 8000, 'why does checkout fail' },
+    { '20000 explain', 20000, 'explain' },
+    { '2 bugs in checkout', nil, '2 bugs in checkout' },
+    { 'why does it fail', nil, 'why does it fail' },
+    { '1.5k', 1500, '' },
+    { '', nil, '' },
+  }
+  for _, c in ipairs(cases) do
+    local b, q = pack.split_budget(c[1])
+    t.eq({ c[2], c[3] }, { b, q }, c[1])
+  end
+  t.eq({ totalTokens = 8000, systemReserve = 0, responseReserve = 0 }, pack.pack_budget(8000))
+end)
+
+t.run('config.check_settings names unknown settings and wrong types from the generated table', function()
+  t.eq({}, config.check_settings({ model = 'gpt-4', encoding = 'gemma3', budget = { totalTokens = 16000, categories = { open_files = 100 } }, exclude = { 'x' } }))
+  local got = config.check_settings({ modle = 'x', budget = { total = 1, totalTokens = 'lots' }, encoding = 'o300k' })
+  t.eq(4, #got, vim.inspect(got))
+  t.truthy(got[1]:match('^settings%.budget%.total is not a setting'), got[1])
+  t.truthy(got[2]:match('^settings%.budget%.totalTokens must be an integer, got string'), got[2])
+  t.truthy(got[3]:match('^settings%.encoding = "o300k" is not one of o200k_base, .*gemma3'), got[3])
+  t.truthy(got[4]:match('^settings%.modle is not a setting'), got[4])
+  t.eq(
+    { 'settings.budget.categories.open_file is not one of tool_results, open_files, search_results, references', 'settings.budget.totalTokens = 0 must be at least 1' },
+    config.check_settings({ budget = { totalTokens = 0, categories = { open_file = 100 } } })
+  )
 end)
 
 t.run('report.budget_report with an estimate says what it is and how to calibrate it', function()
@@ -699,7 +755,9 @@ t.run('health check runs', function()
   vim.cmd('checkhealth acode')
   local text = table.concat(vim.api.nvim_buf_get_lines(0, 0, -1, false), '\n')
   t.contains(text, 'acode-lsp not found')
-  t.contains(text, 'go install github.com/acode-lsp/acode-lsp/cmd/acode-lsp@latest')
+  -- The module is not published: the hint is a clone's `make install`, never `go install …@latest`.
+  t.contains(text, 'Build it from a clone of acode-lsp with `make install`')
+  t.eq(nil, text:find('go install', 1, true), 'go install in the hint')
 end)
 
 t.finish()

@@ -575,7 +575,7 @@ async function main(): Promise<number> {
       await page.keyboard.press('Enter');
       await page.locator('.quick-input-widget', { hasText: 'budget for this context' }).waitFor({ timeout: 10000 });
       await page.locator('.quick-input-list .monaco-list-row', { hasText: 'Custom' }).first().click();
-      await page.locator('.quick-input-widget', { hasText: 'Tokens for the context' }).waitFor({ timeout: 10000 });
+      await page.locator('.quick-input-widget', { hasText: 'Tokens the packed context may take' }).waitFor({ timeout: 10000 });
       await input.fill('8k');
       await page.keyboard.press('Enter');
       const report = await previewText(page, /Tokens: [\d,]+ of 8,000 available/, 60000);

@@ -2,15 +2,15 @@
 // model's window and a custom number. Pure functions: commands.ts shows them
 // in a quick pick.
 
-import type { BudgetStatus } from './protocol';
+import type { BudgetParams, BudgetStatus } from './protocol';
 import { formatNumber } from './status';
 
 /** BudgetChoice is one entry of the budget quick pick. */
 export interface BudgetChoice {
   label: string;
   description: string;
-  /** totalTokens is sent as budget.totalTokens; undefined keeps the configured window. */
-  totalTokens?: number;
+  /** room is the tokens the context may take (see packBudget); undefined keeps the configured window. */
+  room?: number;
   /** custom asks for a number. */
   custom?: boolean;
 }
@@ -21,9 +21,9 @@ const presetSizes = [2000, 4000, 8000, 16000, 32000, 64000, 128000, 256000, 5120
 /**
  * budgetPresets lists the choices for one pack: the configured window first
  * (everything available), then smaller context sizes from 2,000 tokens up to
- * half of what is available, then "Custom…". A size is the room for the
- * context: the reserves of the configured window are added to it, so the
- * total sent is size + system reserve + response reserve.
+ * half of what is available, then "Custom…". A size is the room the
+ * context may take (DESIGN rule 2: an editor's per-pack budget is the room),
+ * sent by packBudget.
  */
 export function budgetPresets(s: BudgetStatus): BudgetChoice[] {
   const reserves = Math.max(0, s.total - s.available);
@@ -40,7 +40,7 @@ export function budgetPresets(s: BudgetStatus): BudgetChoice[] {
     out.push({
       label: `${formatNumber(size)} tokens`,
       description: `${percent(size, s.available)} of the window`,
-      totalTokens: size + reserves,
+      room: size,
     });
   }
   out.push({ label: 'Custom…', description: 'type a number of tokens for the context', custom: true });
@@ -68,7 +68,11 @@ export function parseBudget(text: string): { tokens?: number; error?: string } {
   return { tokens: n };
 }
 
-/** customTotal is the total budget sent for a custom context size. */
-export function customTotal(s: BudgetStatus, tokens: number): number {
-  return tokens + Math.max(0, s.total - s.available);
+/**
+ * packBudget is acode/packContext's budget for a pack whose context may take
+ * room tokens: the room is the whole budget, with no reserves taken from it
+ * (the reserves belong to a model window, which this is not).
+ */
+export function packBudget(room: number): BudgetParams {
+  return { totalTokens: room, systemReserve: 0, responseReserve: 0 };
 }

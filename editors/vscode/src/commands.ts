@@ -5,7 +5,7 @@
 import * as vscode from 'vscode';
 import { Documents } from './documents';
 import { VSCodeView } from './editorView';
-import { budgetPresets, customTotal, parseBudget, type BudgetChoice } from './budgetPresets';
+import { budgetPresets, packBudget, parseBudget, type BudgetChoice } from './budgetPresets';
 import { parseActualTokens, ReportUsageTitle, usageRequest, usageResultText, type UsageSource } from './calibrate';
 import { chunkName, isChunkArgs, Pinned, renderChunkReport } from './chunks';
 import {
@@ -97,14 +97,15 @@ export class Commands {
         { location: vscode.ProgressLocation.Notification, title: 'Acode: packing context…', cancellable: true },
         async (progress, token) => {
           progress.report({ message: 'asking language servers for definitions and references' });
-          const sources = await gatherSources(new VSCodeView(), { toolResult }, (what, err) =>
+          const timeoutMs = vscode.workspace.getConfiguration('acode').get<number>('pack.sourceTimeoutMs', 5000);
+          const sources = await gatherSources(new VSCodeView(), { toolResult, timeoutMs }, (what, err) =>
             this.output.appendLine(`Pack: ${what} failed: ${errorText(err)}`),
           );
           sources.push(...pinned);
           progress.report({ message: `ranking ${sources.length} sources` });
           const params: PackParams = { query, includeOpenFiles: false, sources };
           if (budget !== undefined) {
-            params.budget = { totalTokens: budget };
+            params.budget = packBudget(budget);
           }
           return this.server.request<PackResult>(Methods.packContext, params, token);
         },
@@ -119,8 +120,8 @@ export class Commands {
 
   /**
    * pickBudget asks for this pack's budget: the configured window, smaller
-   * presets, or a custom size. It returns the total to send (undefined: the
-   * configured one), or null when the user cancels the pack.
+   * presets, or a custom size. It returns the room the context may take
+   * (undefined: the configured window), or null when the user cancels the pack.
    */
   private async pickBudget(): Promise<number | undefined | null> {
     let status: BudgetStatus;
@@ -155,11 +156,11 @@ export class Commands {
     }
     if (!pick.choice.custom) {
       this.lastBudget = pick.label;
-      return pick.choice.totalTokens;
+      return pick.choice.room;
     }
     const text = await vscode.window.showInputBox({
       title: 'Acode: budget for this context',
-      prompt: `Tokens for the context (the window's ${status.total - status.available} reserved tokens are added).`,
+      prompt: 'Tokens the packed context may take (its whole budget: no reserves are taken from it).',
       placeHolder: 'e.g. 12000 or 12k',
       ignoreFocusOut: true,
       validateInput: (v) => parseBudget(v).error,
@@ -168,7 +169,7 @@ export class Commands {
     if (n === undefined) {
       return null;
     }
-    return customTotal(status, n);
+    return n;
   }
 
   private async show(result: PackResult, query: string, toolLabel?: string): Promise<void> {

@@ -14,8 +14,9 @@ export interface Range {
   end: Position;
 }
 
-/** BudgetLevel is how full the budget is: < 80 %, 80–90 %, > 90 %. */
-export type BudgetLevel = 'normal' | 'warning' | 'critical';
+import type { BudgetLevel, Thresholds } from './surface';
+
+export type { BudgetLevel, Thresholds } from './surface';
 
 /**
  * Estimate says how a count that is not exact was made (rule 1 of DESIGN.md):
@@ -42,6 +43,11 @@ export interface BudgetStatus {
   percent: number;
   level: BudgetLevel;
   openFiles: number;
+  /**
+   * thresholds, when the server sends them, are where the levels start
+   * (context.budget.warnings); the level labels then say them.
+   */
+  thresholds?: Thresholds;
 }
 
 /** SourceType is the category a packContext source belongs to. */

@@ -192,7 +192,7 @@ export function renderBudgetReport(
   const lines = [
     '# Acode budget',
     '',
-    `**Level:** ${levelLabel(s.level)}`,
+    `**Level:** ${levelLabel(s.level, s.percent, s.thresholds)}`,
     '',
     `**Open files:** ${s.openFiles} using ${formatNumber(s.used)} of ${formatNumber(s.available)} available tokens (${Number.isFinite(s.percent) ? s.percent.toFixed(1) : '?'} %)`,
     '',

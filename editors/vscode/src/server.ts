@@ -19,6 +19,7 @@ import {
 } from 'vscode-languageclient/node';
 import { Methods, type BudgetStatus } from './protocol';
 import { CrashBudget } from './crashBudget';
+import { errorText } from './errors';
 import { missingServerMessage, resolveServerPath } from './serverPath';
 import { serverSettings, type ServerSettings } from './settings';
 
@@ -200,10 +201,4 @@ function isExecutable(p: string): boolean {
   }
 }
 
-/** errorText is a one-line description of an error. */
-export function errorText(err: unknown): string {
-  if (err instanceof Error) {
-    return err.message;
-  }
-  return String(err);
-}
+export { errorText };

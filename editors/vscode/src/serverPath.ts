@@ -1,6 +1,7 @@
 // Where the acode-lsp binary is looked for when acode.serverPath is empty.
 
 import * as path from 'path';
+import { installHint } from './surface';
 
 /** BinaryName is the server's executable name on this platform. */
 export function binaryName(platform: NodeJS.Platform): string {
@@ -76,5 +77,5 @@ export function missingServerMessage(configured: string): string {
   if (configured.trim() !== '') {
     return `Acode: the language server "${configured}" (setting acode.serverPath) cannot be run. Fix the path, or clear the setting to use acode-lsp from PATH.`;
   }
-  return 'Acode: acode-lsp was not found on PATH, in $GOBIN, $GOPATH/bin or ~/go/bin. Install it with `go install github.com/acode-lsp/acode-lsp/cmd/acode-lsp@latest` (or `make install` in a checkout), or set acode.serverPath.';
+  return `Acode: acode-lsp was not found on PATH, in $GOBIN, $GOPATH/bin, ~/go/bin, ~/.local/bin or /usr/local/bin. To install it, ${installHint}; or set acode.serverPath.`;
 }

@@ -1,20 +1,12 @@
 // Translation of the acode.* settings into the server's settings object, the
 // shape sent both as initializationOptions and, under the section "acode",
-// in workspace/didChangeConfiguration.
+// in workspace/didChangeConfiguration. Which settings the server reads, and
+// their types, come from the generated table in surface.ts
+// (config/settings.go, `go generate ./config`).
 
-/** ServerSettings is what acode-lsp reads from the editor. Unset keys are left out. */
-export interface ServerSettings {
-  model?: string;
-  encoding?: string;
-  budget?: {
-    totalTokens?: number;
-    systemReserve?: number;
-    responseReserve?: number;
-    categories?: Record<string, number>;
-    redistribute?: boolean;
-  };
-  exclude?: string[];
-}
+import { settings, type ServerSettings, type SettingInfo } from './surface';
+
+export type { ServerSettings } from './surface';
 
 /** SettingsReader reads one setting under "acode" (e.g. "budget.totalTokens"). */
 export type SettingsReader = (key: string) => unknown;
@@ -23,53 +15,56 @@ export type SettingsReader = (key: string) => unknown;
  * serverSettings builds the server's settings from the editor's. Settings left
  * at their default (null or empty) are not sent, so `.agent/config.yml` keeps
  * deciding them: editor settings override the file only where the user set one.
+ * A value of the wrong type is left out as if unset.
  */
 export function serverSettings(get: SettingsReader): ServerSettings {
-  const out: ServerSettings = {};
-  const model = nonEmptyString(get('model'));
-  if (model !== undefined) {
-    out.model = model;
-  }
-  const encoding = nonEmptyString(get('encoding'));
-  if (encoding !== undefined) {
-    out.encoding = encoding;
-  }
-  const budget: NonNullable<ServerSettings['budget']> = {};
-  for (const key of ['totalTokens', 'systemReserve', 'responseReserve'] as const) {
-    const v = get(`budget.${key}`);
-    if (typeof v === 'number' && Number.isFinite(v)) {
-      budget[key] = v;
+  const out: Record<string, unknown> = {};
+  for (const s of settings) {
+    if (!s.server) {
+      continue;
     }
-  }
-  const categories = get('budget.categories');
-  if (categories !== null && typeof categories === 'object' && !Array.isArray(categories)) {
-    const cats: Record<string, number> = {};
-    for (const [k, v] of Object.entries(categories as Record<string, unknown>)) {
-      if (typeof v === 'number' && Number.isFinite(v)) {
-        cats[k] = v;
-      }
+    const v = settingValue(s, get(s.key));
+    if (v === undefined) {
+      continue;
     }
-    if (Object.keys(cats).length > 0) {
-      budget.categories = cats;
+    const path = s.key.split('.');
+    let at = out;
+    for (const part of path.slice(0, -1)) {
+      at = (at[part] ??= {}) as Record<string, unknown>;
     }
+    at[path[path.length - 1]] = v;
   }
-  const redistribute = get('budget.redistribute');
-  if (typeof redistribute === 'boolean') {
-    budget.redistribute = redistribute;
-  }
-  if (Object.keys(budget).length > 0) {
-    out.budget = budget;
-  }
-  const exclude = get('exclude');
-  if (Array.isArray(exclude)) {
-    const globs = exclude.filter((g): g is string => typeof g === 'string' && g !== '');
-    if (globs.length > 0) {
-      out.exclude = globs;
-    }
-  }
-  return out;
+  return out as ServerSettings;
 }
 
-function nonEmptyString(v: unknown): string | undefined {
-  return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+/** settingValue is v when it is a set value of the setting's type, else undefined. */
+export function settingValue(s: SettingInfo, v: unknown): unknown {
+  switch (s.type) {
+    case 'string':
+      return typeof v === 'string' && v.trim() !== '' ? v.trim() : undefined;
+    case 'integer':
+      return typeof v === 'number' && Number.isFinite(v) ? v : undefined;
+    case 'boolean':
+      return typeof v === 'boolean' ? v : undefined;
+    case 'object': {
+      if (v === null || typeof v !== 'object' || Array.isArray(v)) {
+        return undefined;
+      }
+      const nums: Record<string, number> = {};
+      for (const [k, n] of Object.entries(v as Record<string, unknown>)) {
+        if (typeof n === 'number' && Number.isFinite(n)) {
+          nums[k] = n;
+        }
+      }
+      return Object.keys(nums).length > 0 ? nums : undefined;
+    }
+    case 'array': {
+      if (!Array.isArray(v)) {
+        return undefined;
+      }
+      const items = v.filter((g): g is string => typeof g === 'string' && g !== '');
+      return items.length > 0 ? items : undefined;
+    }
+  }
+  return undefined;
 }

@@ -59,6 +59,28 @@ export interface GatherOptions {
   maxSymbolLines?: number;
   /** includeOpenEditors sends each open editor as an open_file source (default true). */
   includeOpenEditors?: boolean;
+  /**
+   * timeoutMs bounds each request to the other language servers (default
+   * 5000, setting acode.pack.sourceTimeoutMs): one that does not answer in
+   * time is reported and skipped, so a slow server cannot hold a pack (seed
+   * FR-016-30).
+   */
+  timeoutMs?: number;
+}
+
+/**
+ * withTimeout resolves as p does, or rejects with "timed out after N ms" when
+ * p takes longer than ms (≤ 0: no limit).
+ */
+export function withTimeout<T>(p: Promise<T>, ms: number): Promise<T> {
+  if (!(ms > 0)) {
+    return p;
+  }
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
+  });
+  return Promise.race([p, timeout]).finally(() => clearTimeout(timer));
 }
 
 /** Relevance given to each kind of gathered source (the server ranks the rest). */
@@ -81,6 +103,7 @@ export async function gatherSources(
   const maxRefs = opts.maxReferences ?? 30;
   const context = opts.contextLines ?? 3;
   const maxLines = opts.maxSymbolLines ?? 300;
+  const timeoutMs = opts.timeoutMs ?? 5000;
   const out: Source[] = [];
 
   if (opts.toolResult && opts.toolResult.content.trim() !== '') {
@@ -104,7 +127,7 @@ export async function gatherSources(
     const symbolsOf = (uri: string): Promise<SymbolRange[]> => {
       let p = symbolCache.get(uri);
       if (!p) {
-        p = view.symbols(uri).catch((err) => {
+        p = withTimeout(view.symbols(uri), timeoutMs).catch((err) => {
           onError(`document symbols of ${uri}`, err);
           return [];
         });
@@ -116,7 +139,7 @@ export async function gatherSources(
     const seen = new Set<string>();
     const taken: Location[] = [];
 
-    const defs = await view.definitions(active.uri, active.cursor).catch((err) => {
+    const defs = await withTimeout(view.definitions(active.uri, active.cursor), timeoutMs).catch((err) => {
       onError('definitions', err);
       return [] as Location[];
     });
@@ -131,7 +154,7 @@ export async function gatherSources(
       out.push({ type: 'reference', label: `definition of${what}`, uri: def.uri, range, relevance: Relevance.definition });
     }
 
-    const refs = await view.references(active.uri, active.cursor).catch((err) => {
+    const refs = await withTimeout(view.references(active.uri, active.cursor), timeoutMs).catch((err) => {
       onError('references', err);
       return [] as Location[];
     });

@@ -2,7 +2,7 @@
 // extension.ts applies them to a vscode.StatusBarItem.
 
 import { calibrateHint, estimateText } from './calibrate';
-import type { BudgetLevel, BudgetStatus } from './protocol';
+import type { BudgetLevel, BudgetStatus, Thresholds } from './protocol';
 
 /**
  * formatCount writes a token count compactly: 950, 12.3K, 90K, 1.2M.
@@ -46,7 +46,7 @@ export function statusTooltip(s: BudgetStatus): string {
   const percent = Number.isFinite(s.percent) ? s.percent.toFixed(1) : '?';
   const files = s.openFiles === 1 ? '1 open file' : `${s.openFiles} open files`;
   const lines = [
-    `**Acode context budget** — ${levelLabel(s.level)}`,
+    `**Acode context budget** — ${levelLabel(s.level, s.percent, s.thresholds)}`,
     '',
     `${s.exact ? '' : '≈'}${formatNumber(s.used)} of ${formatNumber(s.available)} available tokens (${percent} %) used by ${files}`,
     '',
@@ -62,16 +62,25 @@ export function statusTooltip(s: BudgetStatus): string {
   return lines.join('\n');
 }
 
-/** levelLabel names a budget level for people. */
-export function levelLabel(level: BudgetLevel | string): string {
-  switch (level) {
-    case 'warning':
-      return 'warning (80–90 % used)';
-    case 'critical':
-      return 'critical (over 90 % used)';
-    default:
-      return 'normal';
+/**
+ * levelLabel names a budget level for people. The thresholds are
+ * configurable (context.budget.warnings), so the label states them only when
+ * the server sent them; otherwise it says how much is used.
+ */
+export function levelLabel(level: BudgetLevel | string, percent?: number, t?: Thresholds): string {
+  const used = percent !== undefined && Number.isFinite(percent) ? `${percent.toFixed(1)} % used` : undefined;
+  if (t) {
+    switch (level) {
+      case 'warning':
+        return `warning (${t.warningPercent}–${t.criticalPercent} % used, or under ${formatNumber(t.minRemainingTokens)} tokens left)`;
+      case 'critical':
+        return `critical (over ${t.criticalPercent} % used)`;
+    }
   }
+  if (level === 'normal' || used === undefined) {
+    return level;
+  }
+  return `${level} (${used})`;
 }
 
 /** statusBackground is the theme colour id for a level, or undefined for normal. */

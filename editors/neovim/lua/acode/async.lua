@@ -70,13 +70,23 @@ function M.request(client, method, params, bufnr, timeout_ms)
     timer:close()
   end
   if err then
-    local msg = type(err) == 'table' and (err.message or vim.inspect(err)) or tostring(err)
-    if type(err) == 'table' and type(err.data) == 'table' and err.data.code then
-      msg = ('%s (%s)'):format(msg, err.data.code)
-    end
-    return nil, ('%s from %s: %s'):format(method, client.name, msg)
+    return nil, ('%s from %s: %s'):format(method, client.name, M.error_text(err))
   end
   return result, nil
+end
+
+--- error_text is the message of a request error, with "(ACODE-…: meaning)"
+--- when its data carries a code (the generated table of acode/surface.lua).
+---@param err any
+---@return string
+function M.error_text(err)
+  local msg = type(err) == 'table' and (err.message or vim.inspect(err)) or tostring(err)
+  local code = type(err) == 'table' and type(err.data) == 'table' and err.data.code or nil
+  if type(code) ~= 'string' or msg:find(code, 1, true) then
+    return msg
+  end
+  local meaning = require('acode.surface').error_codes[code]
+  return meaning and ('%s (%s: %s)'):format(msg, code, meaning) or ('%s (%s)'):format(msg, code)
 end
 
 return M

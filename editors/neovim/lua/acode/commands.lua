@@ -1,4 +1,4 @@
---- User commands: :AcodePack[!] [query], :[range]AcodeCount, :AcodeBudget,
+--- User commands: :AcodePack[!] [budget] [query], :[range]AcodeCount, :AcodeBudget,
 --- :[range]AcodeReportUsage {tokens}.
 local M = {}
 
@@ -6,8 +6,10 @@ local M = {}
 function M.create()
   vim.api.nvim_create_user_command('AcodePack', function(args)
     local pack = require('acode.pack')
+    local budget, query = pack.split_budget(args.args)
     local opts = {
-      query = args.args ~= '' and args.args or nil,
+      query = query ~= '' and query or nil,
+      budget = budget,
       range = args.range > 0 and { args.line1, args.line2 } or nil,
     }
     if args.bang then
@@ -22,7 +24,7 @@ function M.create()
     nargs = '*',
     range = true,
     bang = true,
-    desc = 'Pack context for a task (! asks for tool output; a range packs the selection first)',
+    desc = 'Pack context for a task within a budget (:AcodePack 8k why …; ! asks for tool output; a range packs the selection first)',
   })
   vim.api.nvim_create_user_command('AcodeCount', function(args)
     require('acode.pack').count({ line1 = args.line1, line2 = args.line2 })

@@ -2,11 +2,8 @@
 --- pieces of the language server config (command, root, settings).
 local M = {}
 
----@class acode.Settings Sent to acode-lsp as init_options and settings.acode.
----@field model? string
----@field encoding? string
----@field budget? {totalTokens?: integer, systemReserve?: integer, responseReserve?: integer, categories?: table<string, number>, redistribute?: boolean}
----@field exclude? string[]
+-- acode.Settings (what is sent to acode-lsp) is declared in the generated
+-- acode/surface.lua.
 
 ---@class acode.Options
 ---@field cmd? string[] Command that starts acode-lsp; nil: found on PATH, $GOBIN, ~/go/bin…
@@ -15,7 +12,7 @@ local M = {}
 ---@field settings acode.Settings
 ---@field codelens {enabled: boolean, events: string[]}
 ---@field statusline {highlight: boolean, prefix: string}
----@field pack {register: string, max_references: integer, context_lines: integer, max_symbol_lines: integer, timeout_ms: integer, open: 'tab'|'split'|'current'}
+---@field pack {register: string, max_references: integer, context_lines: integer, max_symbol_lines: integer, timeout_ms: integer, open: 'tab'|'split'|'current', ask_budget: boolean}
 
 ---@type acode.Options
 M.defaults = {
@@ -38,6 +35,7 @@ M.defaults = {
     max_symbol_lines = 300,
     timeout_ms = 5000,
     open = 'tab',
+    ask_budget = true,
   },
 }
 
@@ -52,7 +50,56 @@ function M.merge(opts)
     error(('acode: setup() takes a table of options, got %s'):format(type(opts)), 3)
   end
   M.options = vim.tbl_deep_extend('force', vim.deepcopy(M.defaults), opts or {})
+  for _, problem in ipairs(M.check_settings(M.options.settings)) do
+    vim.notify('acode: ' .. problem, vim.log.levels.WARN)
+  end
   return M.options
+end
+
+local json_types = { string = 'string', integer = 'number', boolean = 'boolean', object = 'table', array = 'table' }
+
+--- check_settings names what acode-lsp will not read in settings: unknown
+--- keys (a misspelt setting changes nothing) and values of the wrong type,
+--- from the generated table of acode/surface.lua.
+---@param settings table
+---@return string[]
+function M.check_settings(settings)
+  local known = {}
+  for _, s in ipairs(require('acode.surface').settings) do
+    known[s.key] = s
+  end
+  local out = {}
+  local function walk(tbl, prefix)
+    for k, v in pairs(tbl) do
+      local key = prefix .. tostring(k)
+      local s = known[key]
+      if s then
+        local ok = type(v) == json_types[s.type] and (s.type ~= 'integer' or v == math.floor(v))
+        if s.enum and ok and not vim.tbl_contains(s.enum, v) then
+          table.insert(out, ('settings.%s = %q is not one of %s'):format(key, v, table.concat(s.enum, ', ')))
+        elseif ok and s.min and v < s.min then
+          table.insert(out, ('settings.%s = %s must be at least %d'):format(key, v, s.min))
+        elseif ok and s.properties then
+          for name in pairs(v) do
+            if not vim.tbl_contains(s.properties, name) then
+              table.insert(out, ('settings.%s.%s is not one of %s'):format(key, name, table.concat(s.properties, ', ')))
+            end
+          end
+        elseif not ok then
+          table.insert(out, ('settings.%s must be a%s %s, got %s'):format(key, s.type == 'integer' and 'n' or '', s.type, type(v)))
+        end
+      elseif type(v) == 'table' and known[key .. '.'] == nil and vim.iter(known):any(function(kk)
+        return vim.startswith(kk, key .. '.')
+      end) then
+        walk(v, key .. '.')
+      else
+        table.insert(out, ('settings.%s is not a setting acode-lsp reads (it reads %s)'):format(key, table.concat(vim.tbl_keys(known), ', ')))
+      end
+    end
+  end
+  walk(settings or {}, '')
+  table.sort(out)
+  return out
 end
 
 --- candidates lists where acode-lsp is looked for: PATH, then where `go

@@ -27,8 +27,7 @@ function M.check()
     end
   else
     health.error(('acode-lsp not found (tried %s)'):format(table.concat(config.candidates(), ', ')), {
-      'go install github.com/acode-lsp/acode-lsp/cmd/acode-lsp@latest',
-      'or `make install` in a checkout of acode-lsp',
+      (require('acode.surface').install_hint:gsub('^%l', string.upper)),
       "or set the path: require('acode').setup({ cmd = { '/path/to/acode-lsp' } })",
     })
   end

@@ -129,8 +129,82 @@ function M.show(result, query, tool_label)
   return ctx, rep
 end
 
+--- parse_budget reads a number of tokens as a person types it: 8000,
+--- 8,000, 8k, 8K, 1.5m. Returns the whole number of tokens, or nil and
+--- what is wrong.
+---@param text string
+---@return integer? tokens, string? err
+function M.parse_budget(text)
+  local s = vim.trim(text or ''):gsub('[,_]', '')
+  local num, unit = s:match('^(%d+%.?%d*)([kKmM]?)$')
+  if not num then
+    return nil, ('%q is not a number of tokens: write e.g. 8000, 8k or 1.5m'):format(text or '')
+  end
+  local n = tonumber(num) * ({ [''] = 1, k = 1e3, m = 1e6 })[unit:lower()]
+  n = math.floor(n + 0.5)
+  if n <= 0 or n > 2 ^ 31 then
+    return nil, ('%q: a budget must be from 1 to 2,147,483,648 tokens'):format(text)
+  end
+  return n, nil
+end
+
+--- split_budget splits :AcodePack's arguments into a leading budget and the
+--- task: "8k why does it fail" → 8000, "why does it fail". The first word is
+--- a budget when it has a k/m suffix or is a number of at least 100 (so "2
+--- bugs in checkout" stays a task).
+---@param args string
+---@return integer? budget, string task
+function M.split_budget(args)
+  local first, rest = (args or ''):match('^%s*(%S+)%s*(.-)%s*$')
+  if not first then
+    return nil, ''
+  end
+  local n = M.parse_budget(first)
+  if n and (first:match('[kKmM]$') or n >= 100) then
+    return n, rest
+  end
+  return nil, vim.trim(args)
+end
+
+--- pack_budget is acode/packContext's budget for a pack whose context may
+--- take room tokens: the room is the whole budget, no reserves taken from it
+--- (DESIGN rule 2: an editor's per-pack budget is the room).
+---@param room integer
+function M.pack_budget(room)
+  return { totalTokens = room, systemReserve = 0, responseReserve = 0 }
+end
+
+--- The budget typed at the last prompt, offered again at the next.
+M.last_budget = ''
+
+--- ask_budget asks for the pack's budget (vim.ui.input). An empty answer
+--- keeps the configured window (cb(false)); a cancelled one cb(nil); a bad
+--- one is an error message and cb(nil).
+---@param cb fun(room: integer|false|nil)
+function M.ask_budget(cb)
+  vim.ui.input({
+    prompt = 'Acode budget — tokens the context may take (8k, 20000; empty: the whole window): ',
+    default = M.last_budget,
+  }, function(text)
+    if text == nil then
+      return cb(nil)
+    end
+    if vim.trim(text) == '' then
+      return cb(false)
+    end
+    local n, err = M.parse_budget(text)
+    if not n then
+      vim.notify('acode: ' .. err, vim.log.levels.ERROR)
+      return cb(nil)
+    end
+    M.last_budget = vim.trim(text)
+    cb(n)
+  end)
+end
+
 ---@class acode.PackOpts
 ---@field query? string the task; asked with vim.ui.input when nil
+---@field budget? integer|false tokens the context may take; nil: asked when pack.ask_budget, false: the configured window
 ---@field range? {integer, integer} 1-based first and last line of the selection
 ---@field tool_result? {label: string, content: string}
 ---@field bufnr? integer
@@ -155,6 +229,18 @@ function M.pack(opts)
     end)
   end
   local o = config.options.pack
+  if opts.budget == nil then
+    if not o.ask_budget then
+      opts.budget = false
+    else
+      return M.ask_budget(function(room)
+        if room == nil then
+          return done(nil, 'cancelled')
+        end
+        M.pack(vim.tbl_extend('force', opts, { budget = room }))
+      end)
+    end
+  end
   async.run(function()
     local view = require('acode.view').new(bufnr, { range = opts.range, timeout_ms = o.timeout_ms })
     local srcs = sources.gather(view, {
@@ -167,6 +253,9 @@ function M.pack(opts)
     end)
     vim.list_extend(srcs, M.take_pinned())
     local params = { query = opts.query, includeOpenFiles = false, sources = srcs }
+    if opts.budget then
+      params.budget = M.pack_budget(opts.budget)
+    end
     local result, err = async.request(client, 'acode/packContext', params, bufnr, math.max(o.timeout_ms, 60000))
     if err then
       vim.notify('acode: packing failed: ' .. err, vim.log.levels.ERROR)

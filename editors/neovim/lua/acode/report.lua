@@ -322,11 +322,23 @@ function M.pack_report(r, query, tool_label)
   return lines
 end
 
-local levels = {
-  normal = 'normal',
-  warning = 'warning (80–90 % used)',
-  critical = 'critical (over 90 % used)',
-}
+--- level_label names a budget level for people. The thresholds are
+--- configurable (context.budget.warnings): the label states them only when
+--- the status carries them (s.thresholds), otherwise how much is used.
+---@param s {level: string, percent?: number, thresholds?: {warningPercent: number, criticalPercent: number, minRemainingTokens: integer}}
+---@return string
+function M.level_label(s)
+  local t = s.thresholds
+  if type(t) == 'table' and s.level == 'warning' then
+    return ('warning (%s–%s %% used, or under %s tokens left)'):format(t.warningPercent, t.criticalPercent, M.number(t.minRemainingTokens))
+  elseif type(t) == 'table' and s.level == 'critical' then
+    return ('critical (over %s %% used)'):format(t.criticalPercent)
+  end
+  if s.level == 'normal' or tonumber(s.percent) == nil then
+    return tostring(s.level)
+  end
+  return ('%s (%.1f %% used)'):format(s.level, tonumber(s.percent))
+end
 
 --- stats_report renders an acode/packStats answer (packing since the server
 --- started) as markdown lines.
@@ -369,7 +381,7 @@ function M.budget_report(s, last, stats)
   local lines = {
     '# Acode budget',
     '',
-    '**Level:** ' .. (levels[s.level] or tostring(s.level)),
+    '**Level:** ' .. M.level_label(s),
     '',
     ('**Open files:** %d using %s of %s available tokens (%.1f %%)'):format(
       s.openFiles or 0,

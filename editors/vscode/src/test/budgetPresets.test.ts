@@ -1,6 +1,6 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { budgetPresets, customTotal, parseBudget } from '../budgetPresets';
+import { budgetPresets, packBudget, parseBudget } from '../budgetPresets';
 import type { BudgetStatus } from '../protocol';
 
 const status = (total: number, available: number): BudgetStatus => ({
@@ -19,14 +19,14 @@ describe('budgetPresets', () => {
   it('offers the window, sizes up to half of it, and a custom number', () => {
     const got = budgetPresets(status(100000, 90000));
     assert.deepEqual(
-      got.map((c) => [c.label, c.totalTokens, c.custom ?? false]),
+      got.map((c) => [c.label, c.room, c.custom ?? false]),
       [
         ['90,000 tokens', undefined, false],
-        ['2,000 tokens', 12000, false],
-        ['4,000 tokens', 14000, false],
-        ['8,000 tokens', 18000, false],
-        ['16,000 tokens', 26000, false],
-        ['32,000 tokens', 42000, false],
+        ['2,000 tokens', 2000, false],
+        ['4,000 tokens', 4000, false],
+        ['8,000 tokens', 8000, false],
+        ['16,000 tokens', 16000, false],
+        ['32,000 tokens', 32000, false],
         ['Custom…', undefined, true],
       ],
     );
@@ -60,5 +60,7 @@ describe('parseBudget', () => {
       assert.equal(got.error !== undefined, want === undefined);
     });
   }
-  it('customTotal adds the reserves', () => assert.equal(customTotal(status(100000, 90000), 5000), 15000));
+  // DESIGN rule 2: an editor's per-pack budget is the room the context may take.
+  it('packBudget sends the room with no reserves', () =>
+    assert.deepEqual(packBudget(5000), { totalTokens: 5000, systemReserve: 0, responseReserve: 0 }));
 });

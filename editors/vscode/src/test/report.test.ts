@@ -115,7 +115,8 @@ describe('renderBudgetReport', () => {
   };
   it('without a pack', () => {
     const got = renderBudgetReport(s);
-    assert.ok(got.includes('**Level:** warning (80–90 % used)'), got);
+    // The thresholds are configurable: without them from the server the label says the use.
+    assert.ok(got.includes('**Level:** warning (90.0 % used)'), got);
     assert.ok(got.includes('**Open files:** 2 using 81,000 of 90,000 available tokens (90.0 %)'), got);
     assert.ok(got.includes('estimated count'), got);
     assert.ok(got.includes('No context packed yet'), got);

@@ -1,6 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { serverSettings, type ServerSettings } from '../settings';
+import { settings } from '../surface';
 
 describe('serverSettings', () => {
   const cases: Array<{ name: string; set: Record<string, unknown>; want: ServerSettings }> = [
@@ -27,4 +28,32 @@ describe('serverSettings', () => {
   for (const c of cases) {
     it(c.name, () => assert.deepEqual(serverSettings((k) => c.set[k]), c.want));
   }
+});
+
+describe('the generated settings table', () => {
+  it('sends every server setting and none of the extension\'s own', () => {
+    const set: Record<string, unknown> = {
+      serverPath: '/x/acode-lsp',
+      'pack.askForBudget': false,
+      'trace.server': 'verbose',
+      model: 'qwen3-coder',
+      encoding: 'gemma3',
+      'budget.totalTokens': 32000,
+      'budget.systemReserve': 0,
+      'budget.responseReserve': 1000,
+      'budget.categories': { open_files: 100 },
+      'budget.redistribute': true,
+      exclude: ['vendor/**'],
+    };
+    assert.deepEqual(serverSettings((k) => set[k]), {
+      model: 'qwen3-coder',
+      encoding: 'gemma3',
+      budget: { totalTokens: 32000, systemReserve: 0, responseReserve: 1000, categories: { open_files: 100 }, redistribute: true },
+      exclude: ['vendor/**'],
+    });
+  });
+  it('acode.encoding offers the eight encodings', () => {
+    const enc = settings.find((s) => s.key === 'encoding');
+    assert.deepEqual(enc?.enum, ['o200k_base', 'cl100k_base', 'p50k_base', 'r50k_base', 'llama3', 'qwen3', 'deepseek_v3', 'gemma3']);
+  });
 });

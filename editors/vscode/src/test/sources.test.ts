@@ -7,6 +7,7 @@ import {
   lastLine,
   Relevance,
   wholeLines,
+  withTimeout,
   type ActiveEditor,
   type EditorView,
   type Location,
@@ -220,4 +221,34 @@ describe('lastLine', () => {
   for (const [range, want] of cases) {
     it(JSON.stringify(range), () => assert.equal(lastLine(range), want));
   }
+
+  // Seed FR-016-30: a language server that never answers cannot hold a pack.
+  it('skips a source that does not answer in time and goes on', async () => {
+    const view = new FakeView(
+      { uri: A, cursor: { line: 0, character: 0 } },
+      [A],
+      [],
+      [{ uri: B, range: r(13, 0, 13, 3) }],
+      { [B]: bSymbols },
+    );
+    view.definitions = () => new Promise<Location[]>(() => {}); // hangs
+    const errors: string[] = [];
+    const started = Date.now();
+    const got = await gatherSources(view, { timeoutMs: 50 }, (what, err) => errors.push(`${what}: ${(err as Error).message}`));
+    assert.ok(Date.now() - started < 5000, 'gathering waited for the hung request');
+    assert.deepEqual(errors, ['definitions: timed out after 50 ms']);
+    assert.deepEqual(
+      got.map((s) => [s.type, s.label ?? '', s.uri]),
+      [
+        ['reference', 'reference to', B],
+        ['open_file', '', A],
+      ],
+    );
+  });
+});
+
+describe('withTimeout', () => {
+  it('passes a value through', async () => assert.equal(await withTimeout(Promise.resolve(3), 100), 3));
+  it('no limit at 0', async () => assert.equal(await withTimeout(new Promise((ok) => setTimeout(() => ok(4), 20)), 0), 4));
+  it('rejects after the limit', async () => assert.rejects(withTimeout(new Promise(() => {}), 10), /timed out after 10 ms/));
 });

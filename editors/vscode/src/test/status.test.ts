@@ -1,7 +1,7 @@
 import * as assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { BudgetStatus } from '../protocol';
-import { formatCount, statusBackground, statusText, statusTooltip } from '../status';
+import { formatCount, levelLabel, statusBackground, statusText, statusTooltip } from '../status';
 
 const base: BudgetStatus = {
   model: 'gpt-4o',
@@ -110,5 +110,20 @@ describe('statusTooltip', () => {
         assert.ok(!tip.includes(h), `tooltip ${JSON.stringify(tip)} has ${JSON.stringify(h)}`);
       }
     });
+  }
+});
+
+describe('levelLabel', () => {
+  const t = { warningPercent: 60, criticalPercent: 75, minRemainingTokens: 5000 };
+  const cases: Array<[string, number | undefined, typeof t | undefined, string]> = [
+    ['normal', 12, undefined, 'normal'],
+    ['warning', 82.34, undefined, 'warning (82.3 % used)'],
+    ['critical', 97, undefined, 'critical (97.0 % used)'],
+    ['warning', 61, t, 'warning (60–75 % used, or under 5,000 tokens left)'],
+    ['critical', 80, t, 'critical (over 75 % used)'],
+    ['warning', undefined, undefined, 'warning'],
+  ];
+  for (const [level, percent, th, want] of cases) {
+    it(`${level} ${percent} ${th ? 'with' : 'without'} thresholds`, () => assert.equal(levelLabel(level, percent, th), want));
   }
 });
