@@ -3,7 +3,7 @@
 // client in its own process group, a private HOME, a copy of the sample
 // workspace, and a proxy on 127.0.0.1 that stands for "offline".
 import { spawn, execFileSync } from "node:child_process";
-import { cpSync, mkdtempSync, mkdirSync, realpathSync } from "node:fs";
+import { cpSync, existsSync, mkdtempSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { createServer } from "node:net";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -15,6 +15,7 @@ export const repo = resolve(here, "../..");
 export const bin = resolve(process.env.ACODE_BIN ?? join(repo, "bin/acode-lsp"));
 export const claudeBin = join(here, "node_modules/.bin/claude");
 export const inspectorBin = join(here, "node_modules/.bin/mcp-inspector");
+export const codexBin = join(here, "node_modules/.bin/codex");
 
 // OpenAI's tiktoken core, installed once for the repository in
 // tools/tiktoken-ref (make tokenizer-ref).
@@ -28,6 +29,56 @@ export function netHTTP() {
   if (process.env.ACODE_NET_HTTP) return process.env.ACODE_NET_HTTP;
   const goroot = execFileSync("go", ["env", "GOROOT"], { encoding: "utf8" }).trim();
   return join(goroot, "src/net/http");
+}
+
+/**
+ * packCases are the workspaces the agents pack, each with a question as a
+ * user would type it, the query the scripted model sends, and a line of code
+ * the answer cannot do without (the function the question is about) with
+ * the file that holds it. root(dir) gives the workspace (a copy under dir, or
+ * a read-only tree).
+ */
+export const packCases = [
+  {
+    name: "testdata/sample",
+    root: (dir) => copySample(dir),
+    prompt: "Why does checkout fail for an empty cart?",
+    query: "why does checkout fail for empty carts",
+    file: "cart/service.go",
+    mustShow: "func (s *CheckoutService) Checkout(ctx context.Context, c *Cart) (*Order, error) {",
+  },
+  {
+    name: "GOROOT/src/net/http",
+    root: () => netHTTP(),
+    prompt: "Fix the Transport retry of requests on reused connections.",
+    query:
+      "net/http: Transport should retry a request on a reused keep-alive connection the server closed; when does shouldRetryRequest allow the retry",
+    file: "transport.go",
+    mustShow: "func (pc *persistConn) shouldRetryRequest(req *Request, err error) bool {",
+  },
+];
+
+/**
+ * checkPackedCode asserts that text — what a model was given of a
+ * pack_context result — is packed code of root, not a JSON document: it has
+ * `## File:` sections naming files of the workspace, shows c.mustShow, and
+ * costs at most budget + 40 o200k tokens (the summary line). It returns the
+ * token count and the number of files.
+ */
+export function checkPackedCode(assert, text, root, c, budget) {
+  assert.ok(!/^\s*[{[]/.test(text), `the model got JSON, not code: ${text.slice(0, 300)}`);
+  assert.throws(() => JSON.parse(text), "the model got a JSON document");
+  assert.ok(text.includes(c.mustShow), `the model did not see ${c.mustShow}; it got: ${text.slice(0, 400)}`);
+  const headers = [...text.matchAll(/^## File: (\S+)/gm)].map((m) => m[1]);
+  assert.ok(headers.length > 0, "no `## File:` section");
+  for (const p of headers) assert.ok(existsSync(join(root, p)), `the context names ${p}, not a file of the workspace`);
+  assert.ok(
+    headers.some((p) => readFileSync(join(root, p), "utf8").includes(c.mustShow)),
+    `no packed file holds ${c.mustShow}`,
+  );
+  const tokens = count(text);
+  assert.ok(tokens <= budget + 40, `${tokens} tokens > budget ${budget} + 40`);
+  return { tokens, files: headers.length };
 }
 
 /** scratch makes a fresh temporary folder (real path: macOS /tmp is a link). */
