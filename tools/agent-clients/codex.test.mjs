@@ -72,8 +72,8 @@ for (const c of packCases) {
           ...set(`mcp_servers.acode.args=[${["mcp", "--root", root].map(toml).join(", ")}]`),
           ...set('mcp_servers.acode.default_tools_approval_mode="approve"'),
           ...set("mcp_servers.acode.tool_timeout_sec=120"),
-          "-m",
-          "gpt-5",
+          // Codex's default model (no -m): its metadata sets how much of a tool
+          // output Codex keeps (see docs/agent-clients.md).
           c.prompt,
         ],
         {
@@ -122,6 +122,7 @@ for (const c of packCases) {
       const packOut = outputText(byCall[packCall.call_id]);
       assert.match(packOut, CODEX_HEADER, "Codex's output header");
       const own = packOut.replace(CODEX_HEADER, "");
+      assert.ok(!/…\d+ tokens truncated…/.test(own), `Codex cut the output (model ${last.model})`);
       const { tokens, files } = checkPackedCode(assert, own, root, c, BUDGET);
       console.log(`${c.name}: the model got ${tokens} o200k tokens of packed code for budget ${BUDGET} (${files} files; Codex's header ${count(packOut) - tokens} more)`);
 
