@@ -19,7 +19,8 @@ import { createServer } from "node:http";
 
 /**
  * startStandin starts the server and resolves to
- * {url, requests, agentRequests(), close()}.
+ * {url, requests, agentRequests(), close()}; a request it had no answer for
+ * is marked unserved.
  * @param {{turns: Array<{tool?: string, input?: object, text?: string}>, model?: string}} script
  */
 export async function startStandin(script) {
@@ -104,7 +105,8 @@ export function resultText(block) {
   return (block.content ?? []).filter((c) => c.type === "text").map((c) => c.text).join("\n");
 }
 
-function route(script, { method, path, body }, res) {
+function route(script, entry, res) {
+  const { method, path, body } = entry;
   if (method === "HEAD" || method === "GET") {
     sendJSON(res, 200, {});
     return;
@@ -144,6 +146,7 @@ function route(script, { method, path, body }, res) {
       });
     return;
   }
+  entry.unserved = true;
   sendJSON(res, 404, { type: "error", error: { type: "not_found_error", message: `stand-in: no ${method} ${path}` } });
 }
 

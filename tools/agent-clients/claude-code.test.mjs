@@ -101,6 +101,11 @@ for (const c of packCases) {
       assert.equal(res.timedOut, false, `Claude Code hung: ${diag()}`);
       assert.equal(res.code, 0, diag());
       assert.deepEqual(proxy.attempts, [], "Claude Code tried to reach the internet");
+      assert.deepEqual(
+        standin.requests.filter((r) => r.unserved).map((r) => `${r.method} ${r.path}`),
+        [],
+        "requests the stand-in does not serve",
+      );
 
       // The run ended with the scripted final answer after both tool calls.
       const events = res.stdout.split("\n").filter(Boolean).map((l) => JSON.parse(l));
