@@ -49,7 +49,7 @@ fmt-check: ## fail when gofmt would change a file
 test-go: tokenizer-ref tokenizer-hf-ref ## Go tests of every package (with the npm tiktoken reference)
 	$(GO) test -count=1 ./...
 
-test: fmt-check vet test-go test-mcp test-editors ## everything: Go tests, the exactness test against OpenAI's core, the MCP client, real Neovim and VS Code
+test: fmt-check vet test-go test-mcp test-agents test-editors ## everything: Go tests, the exactness test against OpenAI's core, the MCP client, real Neovim and VS Code
 
 bench: ## Go benchmarks of every package (see docs/benchmarks.md)
 	$(GO) test -run '^$$' -bench . -benchmem ./...
