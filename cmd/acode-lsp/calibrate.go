@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -47,6 +48,11 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return 1
 	}
 	res, err := tokenizer.ReportUsage(tokenizer.UsageReport{Model: *model, Text: &text, Actual: *actual})
+	var re *tokenizer.RatioError
+	if errors.As(err, &re) {
+		// A report can only raise a factor (docs/design.md rule 1).
+		return flagError(stderr, "calibrate", "actual", fmt.Sprint(*actual), re.Error())
+	}
 	if res.Model == "" {
 		fmt.Fprintf(stderr, "acode-lsp calibrate: %v\n", err)
 		return 1
