@@ -38,7 +38,7 @@ func TestForFileMatchesEmbedded(t *testing.T) {
 
 // byteLevelJSON is a small byte-level BPE tokenizer.json with Llama 3's
 // pre-tokenizer; mutate adjusts it per case.
-func byteLevelJSON(t *testing.T, mutate func(m map[string]any)) string {
+func byteLevelJSON(t testing.TB, mutate func(m map[string]any)) string {
 	t.Helper()
 	vocab := map[string]any{}
 	for b := 0; b < 256; b++ {
