@@ -195,7 +195,7 @@ var ErrFileNotAllowed = errors.New("tokenizer: tokenizer file outside the worksp
 // configuration (context.tokenizer.file), which may be hostile: it must
 // resolve — links followed — inside one of the workspace roots or inside
 // userConfigDir (the user's own configuration, [UserConfigDir]; "" for
-// none). It returns the resolved path. A file that does not exist yet is
+// none), and be a regular file. It returns the resolved path. A file that does not exist yet is
 // checked by its cleaned absolute path (ForFile will then fail on it). The
 // error names the path and the allowed places, never anything in the file
 // (which is not read).
@@ -210,6 +210,8 @@ func CheckFileAllowed(path string, roots []string, userConfigDir string) (string
 			return "", fmt.Errorf("tokenizer: %s: %w", path, unwrapPath(err))
 		}
 		real = filepath.Clean(abs)
+	} else if fi, err := os.Stat(real); err == nil && !fi.Mode().IsRegular() {
+		return "", fmt.Errorf("tokenizer: %s is not a regular file (%s)", path, safeio.Kind(fi.Mode()))
 	}
 	allowed := append(append([]string(nil), roots...), userConfigDir)
 	var places []string
