@@ -248,8 +248,11 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 			n = int(id) + 1
 		}
 	}
-	if n > 1<<24 {
-		return nil, fmt.Errorf("tokenizer: tokenizer.json: token id %d is too large", n-1)
+	// Ids index tables of n entries: a few holes are fine, but an id far
+	// beyond the vocabulary's size would make a tiny file cost hundreds of
+	// MB (issue 21).
+	if n > 1<<24 || n > len(m.Vocab)+1<<16 {
+		return nil, fmt.Errorf("tokenizer: tokenizer.json: token id %d is too large for a vocabulary of %d tokens", n-1, len(m.Vocab))
 	}
 	vocab := make([]string, n)
 	for tok, id := range m.Vocab {
