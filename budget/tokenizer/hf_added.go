@@ -11,12 +11,11 @@ package tokenizer
 // its end, so that the state reached at position i is the longest reversed
 // token prefix ending the reversed text there, and out[state] is the
 // length of the longest token that starts at i — one amortised O(1) step
-// per byte (a failure link for each byte read at most). The text is done in
-// blocks of at least four times the longest token: the reverse scan of a
-// block starts maxLen bytes after it (the state depends on no more than
-// that), so the overhead is bounded and the memory is one int32 per byte of
-// a block.
+// per byte (a failure link for each byte read at most), over the stretches
+// of text where a token can start (see split), in blocks of at least four
+// times the longest token: the memory is one int32 per byte of a block.
 type addedSet struct {
+	first  [256]bool  // bytes that start a token
 	root   [256]int32 // root's child per byte, 0 for none
 	edges  edgeTable  // (node, byte) → child, for nodes other than the root
 	fail   []int32    // per node: the longest proper suffix that is a node
@@ -47,6 +46,7 @@ func newAddedSet(tokens []string) *addedSet {
 			continue
 		}
 		a.maxLen = max(a.maxLen, len(tok))
+		a.first[tok[0]] = true
 		node := int32(0)
 		for i := len(tok) - 1; i >= 0; i-- { // reversed
 			k := uint64(node)<<8 | uint64(tok[i])
@@ -107,10 +107,11 @@ func (a *addedSet) step(node int32, c byte) int32 {
 }
 
 // longest sets lens[k] to the length of the longest token starting at
-// s[lo+k], for lo ≤ lo+k < hi.
-func (a *addedSet) longest(s string, lo, hi int, lens []int32) {
+// s[lo+k], for lo ≤ lo+k < hi, reading s backwards from end (≥ hi): exact
+// at every position p with p+maxLen ≤ end or end = len(s).
+func (a *addedSet) longest(s string, lo, hi, end int, lens []int32) {
 	node := int32(0)
-	for i := min(len(s), hi+a.maxLen) - 1; i >= lo; i-- {
+	for i := end - 1; i >= lo; i-- {
 		node = a.step(node, s[i])
 		if i < hi {
 			lens[i-lo] = a.out[node]
@@ -120,6 +121,15 @@ func (a *addedSet) longest(s string, lo, hi int, lens []int32) {
 
 // split calls f for each section of s between added tokens (added false)
 // and for each added token (added true), in order.
+//
+// Only positions whose byte starts some token can start one, and in most
+// text they are rare: split skips to the next such candidate with a table
+// lookup per byte, gathers the candidates whose windows [i, i+maxLen)
+// overlap into one interval (at most a block long), runs the reverse
+// automaton over that interval alone — the state at a candidate needs the
+// maxLen bytes from it, all inside — and consumes it. Each byte is scanned
+// at most once per interval, and intervals overlap only at block edges (by
+// less than maxLen, a quarter of a block): linear in s.
 func (a *addedSet) split(s string, f func(sec string, added bool)) {
 	if a.empty() {
 		if s != "" {
@@ -130,20 +140,31 @@ func (a *addedSet) split(s string, f func(sec string, added bool)) {
 	block := max(addedBlock, 4*a.maxLen)
 	var stack [256]int32
 	lens := stack[:]
-	if len(s) > len(stack) {
-		lens = make([]int32, min(len(s), block))
-	}
 	start, i := 0, 0
-	for lo := 0; lo < len(s); lo += block {
-		hi := min(len(s), lo+block)
-		if i >= hi {
-			continue // inside a token that started in an earlier block
+	for i < len(s) {
+		// The next candidate.
+		c := i
+		for c < len(s) && !a.first[s[c]] {
+			c++
 		}
-		from := max(lo, i)
-		a.longest(s, from, hi, lens)
-		for i < hi {
-			m := int(lens[i-from])
-			if m == 0 {
+		if c == len(s) {
+			break
+		}
+		// The interval of overlapping candidate windows from c.
+		e := min(len(s), c+a.maxLen)
+		for j := c + 1; j < e && e-c < block; j++ {
+			if a.first[s[j]] {
+				e = min(len(s), j+a.maxLen)
+			}
+		}
+		hi := min(e, c+block) // positions computed: [c, hi)
+		if hi-c > len(lens) {
+			lens = make([]int32, block)
+		}
+		a.longest(s, c, hi, min(len(s), max(e, hi+a.maxLen)), lens)
+		for i = c; i < hi; {
+			m := int(lens[i-c])
+			if m == 0 || !a.first[s[i]] {
 				i++
 				continue
 			}
