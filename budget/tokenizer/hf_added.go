@@ -161,7 +161,13 @@ func (a *addedSet) split(s string, f func(sec string, added bool)) {
 		if hi-c > len(lens) {
 			lens = make([]int32, block)
 		}
-		a.longest(s, c, hi, min(len(s), max(e, hi+a.maxLen)), lens)
+		// Every candidate before e has its window inside e; a block cut
+		// at hi needs the windows of the candidates before hi.
+		end := e
+		if hi < e {
+			end = min(len(s), hi+a.maxLen)
+		}
+		a.longest(s, c, hi, end, lens)
 		for i = c; i < hi; {
 			m := int(lens[i-c])
 			if m == 0 || !a.first[s[i]] {
