@@ -15,6 +15,7 @@ import (
 	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector/safeio"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
@@ -190,7 +191,39 @@ func Parse(data []byte, name string) (Config, error) {
 		// context.tokenizer.file is relative to the config file.
 		cfg.Context.Tokenizer.File = filepath.Join(filepath.Dir(name), f)
 	}
+	if f := cfg.Context.Tokenizer.File; f != "" && name != "" {
+		// A repository's config may be hostile: its tokenizer file must
+		// resolve inside its workspace or the user's own configuration
+		// (issue 21; budget/tokenizer's CheckFileAllowed).
+		ws, user := workspaceOf(name), tokenizer.UserConfigDir()
+		if _, err := tokenizer.CheckFileAllowed(f, []string{ws}, user); err != nil {
+			rule := "names a file outside the workspace " + ws
+			if user != "" {
+				rule += " and " + user
+			}
+			if !errors.Is(err, tokenizer.ErrFileNotAllowed) {
+				rule = strings.TrimPrefix(err.Error(), "tokenizer: ")
+			}
+			return Default(), &Error{File: name, Problems: []Problem{{Kind: KindValue, Key: "context.tokenizer.file",
+				Line: v.Lines["context.tokenizer.file"], Rule: rule + " (a repository's config may only name a tokenizer.json inside them)",
+				Fix: "move the tokenizer.json into the workspace, or pass it with --tokenizer-file"}}}
+		}
+	}
 	return cfg, nil
+}
+
+// workspaceOf returns the workspace of a config file: the directory that
+// holds its .agent directory, else the file's own directory.
+func workspaceOf(name string) string {
+	abs, err := filepath.Abs(name)
+	if err != nil {
+		abs = name
+	}
+	dir := filepath.Dir(abs)
+	if filepath.Base(dir) == filepath.Dir(FileName) {
+		return filepath.Dir(dir)
+	}
+	return dir
 }
 
 // Validation is everything `config validate` says about a file.

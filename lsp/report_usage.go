@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"context"
+	"errors"
 	"strings"
 
 	"go.uber.org/zap"
@@ -62,6 +63,12 @@ func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokeni
 		r.Tokens = *p.EstimatedTokens
 	}
 	res, err := tokenizer.ReportUsage(r)
+	var re *tokenizer.RatioError
+	if errors.As(err, &re) {
+		// A report can only raise a factor: a ratio no tokenizer produces
+		// is a count of something else (or a lie) and is refused.
+		return nil, rpc.NewInvalidParams("actualTokens", "%v", re)
+	}
 	if res.Model == "" {
 		return nil, rpc.NewRequestFailed(errcode.TokenCount, err.Error(), nil)
 	}

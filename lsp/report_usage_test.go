@@ -5,6 +5,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 )
@@ -91,8 +92,45 @@ func TestReportUsage(t *testing.T) {
 			}
 		})
 	}
+	// A ratio outside [0.5, 4] is refused as invalid params naming the
+	// field, with the reason (docs/design.md rule 1: a report can only raise
+	// a factor). It was -32803 before issue 21.
 	m := c.call(methodReportUsage, map[string]any{"model": "claude-3-opus", "text": text, "actualTokens": basis * 100})
-	if m.Error == nil || m.Error.Code != -32803 {
-		t.Errorf("an impossible ratio: %+v, want -32803", m.Error)
+	if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "actualTokens") || !strings.Contains(m.Error.Message, "above 4") {
+		t.Errorf("an impossible ratio: %+v, want -32602 naming actualTokens and why", m.Error)
+	}
+}
+
+// TestReportUsageHostile replays issue 21's attack: five reports of
+// {estimatedTokens: 1e6, actualTokens: 1} used to set the Claude factor to
+// 0.021; each is refused and the factor stays the documented default.
+func TestReportUsageHostile(t *testing.T) {
+	state := filepath.Join(t.TempDir(), "calibration.json")
+	cal, _ := tokenizer.OpenCalibration(state)
+	old := tokenizer.DefaultCalibration()
+	tokenizer.UseCalibration(cal)
+	t.Cleanup(func() { tokenizer.UseCalibration(old) })
+
+	c := startServer(t, Options{}, nil)
+	c.initialize(nil, nil, tempRoot(t))
+	done := make(chan struct{})
+	go func() {
+		defer close(done)
+		for range 5 {
+			m := c.call(methodReportUsage, map[string]any{"model": "claude-sonnet-4-5", "estimatedTokens": 1_000_000, "actualTokens": 1})
+			if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "actualTokens") || !strings.Contains(m.Error.Message, "below 0.5") {
+				t.Errorf("hostile report: %+v, want -32602 naming actualTokens and why", m.Error)
+			}
+		}
+	}()
+	select {
+	case <-done:
+	case <-time.After(30 * time.Second):
+		t.Fatal("reportUsage did not answer within 30s")
+	}
+	var after countTokensResult
+	c.result(methodCountTokens, map[string]any{"text": "package main\n", "model": "claude-sonnet-4-5"}, &after)
+	if after.Estimate == nil || after.Estimate.Factor != tokenizer.FactorClaude || after.Estimate.Samples != 0 {
+		t.Errorf("after 5 hostile reports: %+v, want the default factor %v", after.Estimate, tokenizer.FactorClaude)
 	}
 }

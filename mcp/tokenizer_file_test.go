@@ -24,6 +24,14 @@ func TestConfigTokenizerFile(t *testing.T) {
 	for k, v := range sampleFiles {
 		files[k] = v
 	}
+	// A repository's config may only name a tokenizer file inside the
+	// workspace (issue 21): copy Llama 3's there.
+	data, err := os.ReadFile(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	abs = filepath.Join(root, "tokenizer.json")
+	files["tokenizer.json"] = string(data)
 	files[".agent/config.yml"] = "context:\n  tokenizer:\n    file: " + abs + "\n"
 	writeTree(t, root, files)
 	cs, _ := connect(t, Options{Root: root}, nil)

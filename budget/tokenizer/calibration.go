@@ -1,23 +1,35 @@
 package tokenizer
 
 import (
+	"context"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
 	"sort"
 	"sync"
 	"time"
+
+	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 // Calibration learns, per model without a public tokenizer, the largest
 // ratio between the provider's real token count and the o200k_base count
-// of the same text (acode/reportUsage, acode-lsp calibrate). It keeps
-// numbers only — never text — in a small JSON file in the user's state
-// directory, written atomically (a temporary file renamed over it); a
-// corrupt or unreadable file is ignored and replaced on the next report.
+// of the same text (acode/reportUsage, acode-lsp calibrate). A report can
+// only raise a factor, never lower it: the factor is the larger of the
+// model's documented default and the largest observed ratio plus
+// [CalibrationMargin], and a ratio outside [[MinRatio], [MaxRatio]] is
+// refused (a [*RatioError]). It keeps numbers only — never text — in a
+// small JSON file in the user's state directory, read through the safe read
+// (regular file only, no link followed, never blocking, at most
+// maxCalibrationFile bytes) and checked entry by entry; a file that fails
+// the checks is ignored and replaced on the next report. Writes hold a lock
+// file and re-read the file before writing it atomically (a temporary file
+// renamed over it), so concurrent writers — goroutines or processes — lose
+// no sample.
 type Calibration struct {
 	mu     sync.Mutex
 	path   string // "" keeps it in memory only
@@ -39,15 +51,51 @@ type calFile struct {
 const (
 	// CalibrationMargin is added to the largest observed ratio.
 	CalibrationMargin = 0.02
-	// calibrationTrusted is the number of samples after which the learned
-	// factor replaces the default even when it is lower.
-	calibrationTrusted = 5
+	// MinRatio and MaxRatio bound the ratio of a report (the provider's
+	// count / the o200k_base count of the same text). No tokenizer in use
+	// counts less than half or more than four times o200k on the same
+	// text: a ratio outside is a count of something else (cached prompt
+	// tokens left out, a system prompt or earlier turns included) or a lie,
+	// and is refused.
+	MinRatio = 0.5
+	MaxRatio = 4.0
 	// calibrationMaxModels bounds the file; the least recently updated
 	// model is dropped first.
 	calibrationMaxModels = 256
-	// maxRatio rejects reports that cannot be a token count of the text.
-	maxRatio = 10.0
+	// maxCalibrationFile caps the read of the state file (256 models take
+	// about 30 KB).
+	maxCalibrationFile = 1 << 20
+	// maxCalibrationSamples clamps a sample count read from the file.
+	maxCalibrationSamples = math.MaxInt32
 )
+
+// ErrRatioOutOfRange is wrapped by every [*RatioError].
+var ErrRatioOutOfRange = errors.New("tokenizer: calibration: ratio out of range")
+
+// RatioError refuses a usage report whose ratio (Actual / Basis, the
+// provider's count over the o200k_base count) is outside [MinRatio,
+// MaxRatio]. Its message says why and what to report instead.
+type RatioError struct {
+	Actual, Basis int
+	Ratio         float64
+}
+
+func (e *RatioError) Error() string {
+	if e.Ratio < MinRatio {
+		return fmt.Sprintf("the provider's %d tokens for a text of %d o200k_base tokens is a ratio of %.3f, below %g: "+
+			"no tokenizer counts less than half of o200k on the same text, so this is not the full input count "+
+			"(a count that leaves out cached prompt tokens — add cache_read_input_tokens and cache_creation_input_tokens to input_tokens — "+
+			"or the count of another text); nothing was learned (a report can only raise a factor)",
+			e.Actual, e.Basis, e.Ratio, MinRatio)
+	}
+	return fmt.Sprintf("the provider's %d tokens for a text of %d o200k_base tokens is a ratio of %.2f, above %g: "+
+		"no tokenizer counts more than four times o200k on the same text, so the count includes something else "+
+		"(a system prompt, tools, earlier turns); report the count of this text alone; nothing was learned",
+		e.Actual, e.Basis, e.Ratio, MaxRatio)
+}
+
+// Unwrap makes errors.Is(err, ErrRatioOutOfRange) true.
+func (e *RatioError) Unwrap() error { return ErrRatioOutOfRange }
 
 // CalibrationPath returns the default calibration file:
 // $XDG_STATE_HOME/acode-lsp/calibration.json, else
@@ -63,8 +111,10 @@ func CalibrationPath() string {
 }
 
 // OpenCalibration reads the calibration file at path ("" = in memory
-// only). A missing file is an empty calibration; a corrupt one is ignored
-// and reported as err (the calibration is still usable).
+// only). A missing file is an empty calibration; one that cannot be
+// trusted (not a regular file, a link, too large, not ours, corrupt) is
+// ignored and reported as err (the calibration is still usable, from the
+// documented defaults).
 func OpenCalibration(path string) (*Calibration, error) {
 	c := &Calibration{path: path, models: map[string]calEntry{}}
 	if path == "" {
@@ -78,13 +128,24 @@ func OpenCalibration(path string) (*Calibration, error) {
 	return c, nil
 }
 
+// readCalFile reads and checks the state file. It never blocks (a FIFO is
+// refused), never follows a link (a link to /dev/zero is refused) and
+// reads at most maxCalibrationFile bytes. Entries that fail the checks are
+// dropped: a ratio outside [MinRatio, MaxRatio] or not a number, no
+// samples, an empty or long model name. Even an accepted entry can only
+// raise a factor ([Calibration.Factor]).
 func readCalFile(path string) (map[string]calEntry, error) {
-	data, err := os.ReadFile(path)
+	ctx, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+	defer cancel()
+	data, err := safeio.ReadFile(ctx, path, maxCalibrationFile, safeio.Options{NoFollow: true})
 	if errors.Is(err, os.ErrNotExist) {
 		return map[string]calEntry{}, nil
 	}
+	if err == nil {
+		err = checkOwned(path)
+	}
 	if err != nil {
-		return map[string]calEntry{}, fmt.Errorf("tokenizer: calibration %s: %w", path, err)
+		return map[string]calEntry{}, fmt.Errorf("tokenizer: calibration %s is ignored: %s", path, calReadErr(err))
 	}
 	var f calFile
 	if err := json.Unmarshal(data, &f); err != nil || f.Version != 1 {
@@ -92,12 +153,28 @@ func readCalFile(path string) (map[string]calEntry, error) {
 	}
 	out := map[string]calEntry{}
 	for k, e := range f.Models {
-		if k == "" || len(k) > 200 || !(e.MaxRatio > 0 && e.MaxRatio <= maxRatio) || e.Samples <= 0 {
+		if k == "" || len(k) > 200 || k != normalizeModel(k) || !(e.MaxRatio >= MinRatio && e.MaxRatio <= MaxRatio) || e.Samples <= 0 {
 			continue
 		}
+		e.Samples = min(e.Samples, maxCalibrationSamples)
 		out[k] = e
+		if len(out) == calibrationMaxModels {
+			break
+		}
 	}
 	return out, nil
+}
+
+// calReadErr says why the state file was not read, without its content.
+func calReadErr(err error) string {
+	var pe *fs.PathError
+	switch {
+	case errors.Is(err, safeio.ErrNotRegular), errors.Is(err, safeio.ErrTooLarge):
+		return err.Error()
+	case errors.As(err, &pe):
+		return pe.Err.Error()
+	}
+	return err.Error()
 }
 
 var (
@@ -127,10 +204,11 @@ func UseCalibration(c *Calibration) {
 	calMu.Unlock()
 }
 
-// Factor returns the factor of a model: its default (DefaultFactor) until
-// reports arrive; then at least the largest reported ratio plus
-// CalibrationMargin; after calibrationTrusted reports the learned value
-// alone, even when it is below the default.
+// Factor returns the factor of a model: the larger of its documented
+// default ([DefaultFactor]) and the largest reported ratio plus
+// [CalibrationMargin] (rounded up to 0.001). It is never below the
+// default, whatever was reported or read from the file. calibrated says
+// that reports were received.
 func (c *Calibration) Factor(model string) (factor float64, calibrated bool, samples int) {
 	model = normalizeModel(model)
 	def := DefaultFactor(model)
@@ -141,14 +219,17 @@ func (c *Calibration) Factor(model string) (factor float64, calibrated bool, sam
 		return def, false, 0
 	}
 	learned := math.Ceil((e.MaxRatio+CalibrationMargin)*1000) / 1000
-	if e.Samples < calibrationTrusted && learned < def {
-		return def, true, e.Samples
+	if !(learned > def) { // NaN included
+		learned = def
 	}
 	return learned, true, e.Samples
 }
 
 // Report records that the provider counted actual tokens for a text whose
-// o200k_base count is basis, and returns the model's new factor.
+// o200k_base count is basis, and returns the model's new factor. A ratio
+// outside [MinRatio, MaxRatio] is a [*RatioError] and nothing is recorded.
+// A non-nil error with a factor > 0 means the report was learned but not
+// saved (it holds for this process).
 func (c *Calibration) Report(model string, basis, actual int) (factor float64, samples int, err error) {
 	model = normalizeModel(model)
 	switch {
@@ -160,36 +241,61 @@ func (c *Calibration) Report(model string, basis, actual int) (factor float64, s
 		return 0, 0, errors.New("tokenizer: calibration: the actual token count must be positive")
 	}
 	ratio := float64(actual) / float64(basis)
-	if ratio > maxRatio {
-		return 0, 0, fmt.Errorf("tokenizer: calibration: %d actual tokens for %d o200k tokens (ratio %.2f) cannot be the same text", actual, basis, ratio)
+	if !(ratio >= MinRatio && ratio <= MaxRatio) {
+		return 0, 0, &RatioError{Actual: actual, Basis: basis, Ratio: ratio}
 	}
 	c.mu.Lock()
+	var saveErr error
+	unlock := func() {}
 	if c.path != "" {
-		// Merge what other processes wrote since we read the file.
-		if disk, err := readCalFile(c.path); err == nil {
-			for k, d := range disk {
-				e := c.models[k]
-				e.MaxRatio = math.Max(e.MaxRatio, d.MaxRatio)
-				e.Samples = max(e.Samples, d.Samples)
-				if d.Updated.After(e.Updated) {
-					e.Updated = d.Updated
-				}
-				c.models[k] = e
-			}
+		// The file lock is taken and released inside c.mu (never the
+		// other way round).
+		var u func()
+		if u, saveErr = lockCalibration(c.path); saveErr == nil {
+			unlock = u
+			c.mergeDisk()
 		}
 	}
 	e := c.models[model]
 	e.MaxRatio = math.Max(e.MaxRatio, ratio)
-	if e.Samples < math.MaxInt32 {
+	if e.Samples < maxCalibrationSamples {
 		e.Samples++
 	}
 	e.Updated = time.Now().UTC()
 	c.models[model] = e
 	c.evict()
-	err = c.save()
+	if saveErr == nil {
+		saveErr = c.save()
+	}
+	unlock()
 	c.mu.Unlock()
 	f, _, n := c.Factor(model)
-	return f, n, err
+	return f, n, saveErr
+}
+
+// mergeDisk merges what other processes wrote since the file was read;
+// c.mu and the file lock are held. Per model the larger ratio, the larger
+// sample count and the later time win: the file is re-read under the lock
+// before every write, so each write starts from every sample written
+// before it.
+func (c *Calibration) mergeDisk() {
+	disk, err := readCalFile(c.path)
+	if err != nil {
+		return
+	}
+	for k, d := range disk {
+		e, ok := c.models[k]
+		if !ok {
+			c.models[k] = d
+			continue
+		}
+		e.MaxRatio = math.Max(e.MaxRatio, d.MaxRatio)
+		e.Samples = max(e.Samples, d.Samples)
+		if d.Updated.After(e.Updated) {
+			e.Updated = d.Updated
+		}
+		c.models[k] = e
+	}
 }
 
 // evict keeps at most calibrationMaxModels models.
@@ -207,7 +313,7 @@ func (c *Calibration) evict() {
 	}
 }
 
-// save writes the file atomically; c.mu is held.
+// save writes the file atomically; c.mu and the file lock are held.
 func (c *Calibration) save() error {
 	if c.path == "" {
 		return nil
@@ -217,9 +323,6 @@ func (c *Calibration) save() error {
 		return err
 	}
 	dir := filepath.Dir(c.path)
-	if err := os.MkdirAll(dir, 0o700); err != nil {
-		return fmt.Errorf("tokenizer: calibration: %w", err)
-	}
 	tmp, err := os.CreateTemp(dir, ".calibration-*.json")
 	if err != nil {
 		return fmt.Errorf("tokenizer: calibration: %w", err)

@@ -1,14 +1,10 @@
 package tokenizer
 
 import (
-	"context"
 	"embed"
-	"errors"
 	"fmt"
 	"strings"
 	"sync"
-
-	"github.com/acode-lsp/acode-lsp/collector/safeio"
 )
 
 //go:generate go run ./internal/genvocab -o vocab -ref ../../tools/hf-tokenizers-ref
@@ -65,53 +61,3 @@ func (e *hfEncoder) Encoding() string { return e.name }
 
 // Exact implements [Tokenizer]; it is always true.
 func (e *hfEncoder) Exact() bool { return true }
-
-var (
-	fileMu       sync.Mutex
-	fileEncoders = map[string]*hfEncoder{}
-)
-
-// ForFile returns the exact tokenizer of a Hugging Face tokenizer.json
-// (context.tokenizer.file, --tokenizer-file). The file is read and compiled
-// once per path and process. What the file uses that acode-lsp does not
-// implement is an error naming it. Its Encoding is "file:" + path.
-func ForFile(path string) (Tokenizer, error) {
-	fileMu.Lock()
-	e, ok := fileEncoders[path]
-	if !ok {
-		e = &hfEncoder{name: FilePrefix + path, read: func() ([]byte, error) {
-			data, err := readTokenizerFile(path)
-			if err != nil {
-				return nil, err
-			}
-			return CompileVocabulary(data)
-		}}
-		fileEncoders[path] = e
-	}
-	fileMu.Unlock()
-	if err := e.load(); err != nil {
-		return nil, err
-	}
-	return e, nil
-}
-
-// maxTokenizerFile bounds a configured tokenizer.json (the largest common
-// ones are ~35 MB).
-const maxTokenizerFile = 128 << 20
-
-// readTokenizerFile reads a regular file of at most maxTokenizerFile bytes
-// (a FIFO or a device named by a hostile config is refused unread).
-func readTokenizerFile(path string) ([]byte, error) {
-	// safeio opens without blocking and checks the descriptor: os.Open of
-	// a FIFO named by a hostile config would block forever (issue 15).
-	data, err := safeio.ReadFile(context.Background(), path, maxTokenizerFile, safeio.Options{})
-	switch {
-	case errors.Is(err, safeio.ErrNotRegular):
-		return nil, fmt.Errorf("tokenizer: %s is not a regular file", path)
-	case errors.Is(err, safeio.ErrTooLarge):
-		return nil, fmt.Errorf("tokenizer: %s is larger than %d MB", path, maxTokenizerFile>>20)
-	case err != nil:
-		return nil, fmt.Errorf("tokenizer: %w", err)
-	}
-	return data, nil
-}

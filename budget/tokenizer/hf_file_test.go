@@ -41,7 +41,7 @@ func TestForFileMatchesEmbedded(t *testing.T) {
 
 // byteLevelJSON is a small byte-level BPE tokenizer.json with Llama 3's
 // pre-tokenizer; mutate adjusts it per case.
-func byteLevelJSON(t *testing.T, mutate func(m map[string]any)) string {
+func byteLevelJSON(t testing.TB, mutate func(m map[string]any)) string {
 	t.Helper()
 	vocab := map[string]any{}
 	for b := 0; b < 256; b++ {
@@ -109,6 +109,10 @@ func TestForFile(t *testing.T) {
 		{"dangling merge", func(m map[string]any) {
 			m["model"].(map[string]any)["merges"] = []any{"x yz"}
 		}, `merge 0 ("x" "yz")`},
+		{"sparse id", func(m map[string]any) { m["model"].(map[string]any)["vocab"].(map[string]any)["zz"] = 1<<24 - 1 }, "token id 16777215 is too large"},
+		{"long added token quoted short", func(m map[string]any) {
+			m["added_tokens"] = []any{map[string]any{"id": 300, "content": strings.Repeat("s3cr3t", 1000), "rstrip": true, "special": false}}
+		}, `added token "s3cr3ts3cr3ts3cr3ts3cr3ts3cr3ts3cr3ts3cr3ts3cr3t…" with lstrip`},
 		{"lstrip", func(m map[string]any) {
 			m["added_tokens"] = []any{map[string]any{"id": 300, "content": "<x>", "lstrip": true, "special": false}}
 		}, `added token "<x>" with lstrip`},

@@ -9,6 +9,7 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"unicode/utf8"
 )
 
 // A compiled vocabulary is the part of a tokenizer.json that counting needs,
@@ -126,16 +127,16 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 		if m.Type == "" {
 			return nil, errors.New("tokenizer: tokenizer.json: no model.type (is this a Hugging Face tokenizer.json?)")
 		}
-		return nil, unsupported("model.type %q", m.Type)
+		return nil, unsupported("model.type %q", short(m.Type))
 	}
 	if m.Dropout != nil && *m.Dropout != 0 {
 		return nil, unsupported("model.dropout %v", *m.Dropout)
 	}
 	if m.ContinuingSubwordPrefix != nil && *m.ContinuingSubwordPrefix != "" {
-		return nil, unsupported("model.continuing_subword_prefix %q", *m.ContinuingSubwordPrefix)
+		return nil, unsupported("model.continuing_subword_prefix %q", short(*m.ContinuingSubwordPrefix))
 	}
 	if m.EndOfWordSuffix != nil && *m.EndOfWordSuffix != "" {
-		return nil, unsupported("model.end_of_word_suffix %q", *m.EndOfWordSuffix)
+		return nil, unsupported("model.end_of_word_suffix %q", short(*m.EndOfWordSuffix))
 	}
 	h := compiledHeader{IgnoreMerges: m.IgnoreMerges, ByteFallback: m.ByteFallback}
 	if m.UnkToken != nil {
@@ -159,7 +160,7 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 		case c.Type == "Replace":
 			p, re := c.pattern()
 			if re || p != " " || c.Content == nil || *c.Content != "▁" {
-				return nil, unsupported("normalizer Replace %q → %v", p, c.Content)
+				return nil, unsupported("normalizer Replace %q → %q", short(p), short(deref(c.Content)))
 			}
 			h.Norm = normMetaspace
 		default:
@@ -209,7 +210,7 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 		case deepseekDigits + "\x00" + deepseekCJK + "\x00" + deepseekRest:
 			h.Pre = preDeepseek
 		default:
-			return nil, unsupported("pre_tokenizer Split pattern(s) %q", pats)
+			return nil, unsupported("pre_tokenizer Split pattern(s) %q", shortAll(pats))
 		}
 		h.ByteLevel = true
 	default:
@@ -223,13 +224,21 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 			continue
 		}
 		if a.LStrip || a.RStrip || a.SingleWord {
-			return nil, unsupported("added token %q with lstrip, rstrip or single_word", a.Content)
+			return nil, unsupported("added token %q with lstrip, rstrip or single_word", short(a.Content))
 		}
 		if a.Normalized && hasNormalizer {
 			h.AddedNorm = append(h.AddedNorm, normalizeAdded(h.Norm, a.Content))
 		} else {
 			h.Added = append(h.Added, a.Content)
 		}
+	}
+
+	addedBytes := 0
+	for _, a := range append(h.Added[:len(h.Added):len(h.Added)], h.AddedNorm...) {
+		addedBytes += len(a)
+	}
+	if addedBytes > maxAddedBytes {
+		return nil, fmt.Errorf("tokenizer: tokenizer.json: its non-special added tokens hold %d bytes; more than %d is not supported", addedBytes, maxAddedBytes)
 	}
 
 	// Vocabulary by id.
@@ -239,8 +248,11 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 			n = int(id) + 1
 		}
 	}
-	if n > 1<<24 {
-		return nil, fmt.Errorf("tokenizer: tokenizer.json: token id %d is too large", n-1)
+	// Ids index tables of n entries: a few holes are fine, but an id far
+	// beyond the vocabulary's size would make a tiny file cost hundreds of
+	// MB (issue 21).
+	if n > 1<<24 || n > len(m.Vocab)+1<<16 {
+		return nil, fmt.Errorf("tokenizer: tokenizer.json: token id %d is too large for a vocabulary of %d tokens", n-1, len(m.Vocab))
 	}
 	vocab := make([]string, n)
 	for tok, id := range m.Vocab {
@@ -255,7 +267,7 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 			continue
 		}
 		if vocab[id] != "" {
-			return nil, fmt.Errorf("tokenizer: tokenizer.json: tokens %q and %q share id %d", vocab[id], b, id)
+			return nil, fmt.Errorf("tokenizer: tokenizer.json: tokens %q and %q share id %d", short(vocab[id]), short(b), id)
 		}
 		vocab[id] = b
 	}
@@ -287,7 +299,7 @@ func CompileVocabulary(tokenizerJSON []byte) ([]byte, error) {
 		ib, okb := m.Vocab[b]
 		iab, okab := m.Vocab[a+b]
 		if !oka || !okb || !okab {
-			return nil, fmt.Errorf("tokenizer: tokenizer.json: merge %d (%q %q): a part or the result is not in the vocabulary", i, a, b)
+			return nil, fmt.Errorf("tokenizer: tokenizer.json: merge %d (%q %q): a part or the result is not in the vocabulary", i, short(a), short(b))
 		}
 		putU(uint64(ia))
 		putU(uint64(ib))
@@ -323,9 +335,9 @@ func isJSONNull(r json.RawMessage) bool {
 func describe(r json.RawMessage) string {
 	var c component
 	if json.Unmarshal(r, &c) != nil {
-		return string(r)
+		return "(not a component object)"
 	}
-	return describeComponent(c)
+	return shortN(describeComponent(c), 240)
 }
 
 func describeComponent(c component) string {
@@ -335,7 +347,7 @@ func describeComponent(c component) string {
 		if re {
 			kind = "Regex"
 		}
-		s += fmt.Sprintf(" (%s %q)", kind, p)
+		s += fmt.Sprintf(" (%s %q)", kind, short(p))
 	}
 	if c.Type == "Sequence" {
 		var parts []string
@@ -366,13 +378,13 @@ func parseMerge(raw json.RawMessage) (string, string, error) {
 	if json.Unmarshal(raw, &s) == nil {
 		a, b, ok := strings.Cut(s, " ")
 		if !ok {
-			return "", "", fmt.Errorf("%q is not two tokens", s)
+			return "", "", fmt.Errorf("%q is not two tokens", short(s))
 		}
 		return a, b, nil
 	}
 	var pair []string
 	if err := json.Unmarshal(raw, &pair); err != nil || len(pair) != 2 {
-		return "", "", fmt.Errorf("%s is not a pair of tokens", raw)
+		return "", "", fmt.Errorf("%s is not a pair of tokens", short(string(raw)))
 	}
 	return pair[0], pair[1], nil
 }
@@ -525,4 +537,42 @@ func loadCompiled(spec string, gz []byte) (*hfModel, error) {
 		return nil, bad("trailing data")
 	}
 	return m, nil
+}
+
+// maxQuoted is how much of a value from a tokenizer.json an error quotes:
+// a short prefix, so that an error never carries a file's content.
+const maxQuoted = 48
+
+// short returns at most maxQuoted bytes of s (whole characters), with
+// "…" when it was cut.
+func short(s string) string { return shortN(s, maxQuoted) }
+
+func shortN(s string, n int) string {
+	if len(s) <= n {
+		return s
+	}
+	cut := n
+	for cut > 0 && !utf8.RuneStart(s[cut]) {
+		cut--
+	}
+	return s[:cut] + "…"
+}
+
+func shortAll(ss []string) []string {
+	out := make([]string, 0, min(len(ss), 4))
+	for i, s := range ss {
+		if i == 4 {
+			out = append(out, "…")
+			break
+		}
+		out = append(out, short(s))
+	}
+	return out
+}
+
+func deref(p *string) string {
+	if p == nil {
+		return ""
+	}
+	return *p
 }

@@ -3,6 +3,7 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,7 +15,9 @@ import (
 // (acode/reportUsage on the command line): for a model without a public
 // tokenizer the factor of its estimate becomes at least the observed ratio
 // plus a margin, kept in $XDG_STATE_HOME/acode-lsp/calibration.json; for a
-// model with an exact encoding the count is only checked.
+// model with an exact encoding the count is only checked. A ratio outside
+// [0.5, 4] is refused with exit 2 naming --actual (a report can only raise
+// a factor).
 func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("calibrate", flag.ContinueOnError)
 	model := fs.String("model", "", "the model `M` the provider counted for (required)")
@@ -25,6 +28,9 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		fmt.Fprint(fs.Output(), "usage: acode-lsp calibrate --model M --actual N FILE|-\n\n"+
 			"Records that the provider counted N tokens for the text of FILE, so that\n"+
 			"estimates for M (a model without a public tokenizer) are never below it.\n"+
+			"A report can only raise the factor: N below half or above four times the\n"+
+			"o200k_base count of FILE cannot be that text's full count and is refused (exit 2);\n"+
+			"with prompt caching, N is input_tokens + cache_read_input_tokens + cache_creation_input_tokens.\n"+
 			"State: $XDG_STATE_HOME/acode-lsp/calibration.json (numbers only, never text).\n\n")
 		printFlags(fs)
 	}
@@ -47,6 +53,11 @@ func runCalibrate(ctx context.Context, args []string, stdin io.Reader, stdout, s
 		return 1
 	}
 	res, err := tokenizer.ReportUsage(tokenizer.UsageReport{Model: *model, Text: &text, Actual: *actual})
+	var re *tokenizer.RatioError
+	if errors.As(err, &re) {
+		// A report can only raise a factor (docs/design.md rule 1).
+		return flagError(stderr, "calibrate", "actual", fmt.Sprint(*actual), re.Error())
+	}
 	if res.Model == "" {
 		fmt.Fprintf(stderr, "acode-lsp calibrate: %v\n", err)
 		return 1
