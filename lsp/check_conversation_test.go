@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"testing"
 
@@ -145,9 +146,17 @@ func TestConversationTokenizerFile(t *testing.T) {
 	if err := os.MkdirAll(filepath.Join(root, "models"), 0o755); err != nil {
 		t.Fatal(err)
 	}
-	if err := os.Symlink(abs, filepath.Join(root, "models", "tokenizer.json")); err != nil {
+	// A request's tokenizerFile must lie inside the workspace (or the
+	// user's configuration directory, issue 21): copy the file in.
+	data, err := os.ReadFile(abs)
+	if err != nil {
 		t.Fatal(err)
 	}
+	if err := os.WriteFile(filepath.Join(root, "models", "tokenizer.json"), data, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	outside := abs
+	abs = filepath.Join(root, "models", "tokenizer.json")
 	writeFiles(t, root, map[string]string{"models/bad.json": `{"model":{"type":"WordPiece","vocab":{}}}`})
 	c := startServer(t, Options{}, nil)
 	c.initialize(nil, nil, root)
@@ -187,8 +196,9 @@ func TestConversationTokenizerFile(t *testing.T) {
 		{"models/missing.json", "not a readable file"},
 		{"models", "not a readable file"},
 		{"models/bad.json", "WordPiece"},
+		{outside, "outside the workspace"},
 	} {
-		m := c.call(methodCheckConversation, json.RawMessage(`{"messages":[],"maxContextTokens":100,"tokenizerFile":"`+tt.file+`"}`))
+		m := c.call(methodCheckConversation, json.RawMessage(`{"messages":[],"maxContextTokens":100,"tokenizerFile":`+strconv.Quote(tt.file)+`}`))
 		if m.Error == nil || m.Error.Code != -32602 || !strings.Contains(m.Error.Message, "tokenizerFile") || !strings.Contains(m.Error.Message, tt.says) {
 			t.Errorf("%s: %+v, want -32602 on tokenizerFile saying %q", tt.file, m.Error, tt.says)
 		}

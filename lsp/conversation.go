@@ -1,6 +1,10 @@
 package lsp
 
 import (
+	"errors"
+	"path/filepath"
+	"strings"
+
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -30,7 +34,21 @@ func (s *Server) tokenizerFor(model, encoding string) (tokenizer.Tokenizer, erro
 // the same rule: the Hugging Face tokenizer.json it names in tokenizerFile
 // (a relative path is taken from the first workspace root), else its
 // model, else the configured one.
+//
+// The file must resolve inside a workspace root or the user's own
+// configuration directory (issue 21: a client could otherwise make the
+// server read and compile any file on the machine).
 func (s *Server) counterFor(model, file string) (tokenizer.Tokenizer, error) {
+	if file != "" {
+		roots := s.conf.rootsCopy()
+		path := file
+		if !filepath.IsAbs(path) && len(roots) > 0 {
+			path = filepath.Join(roots[0], path)
+		}
+		if _, err := tokenizer.CheckFileAllowed(path, roots, tokenizer.UserConfigDir()); err != nil && errors.Is(err, tokenizer.ErrFileNotAllowed) {
+			return nil, rpc.NewInvalidParams("tokenizerFile", "%s", strings.TrimPrefix(err.Error(), "tokenizer: "))
+		}
+	}
 	return s.conf.env().sess.Tokenizer(model, "", file)
 }
 
