@@ -32,14 +32,25 @@ func main() {
 	seed := flag.Uint64("seed", 1, "corpus seed")
 	showLeaks := flag.Bool("leaks", false, "print every leaked case")
 	showFP := flag.Bool("fp", false, "print every line changed in the real sources")
+	glOnly := flag.Bool("gitleaks-only", false, "run the gitleaks corpus only (no project corpus, no real sources)")
+	noGL := flag.Bool("no-gitleaks", false, "skip the gitleaks corpus")
+	repo := flag.String("repo", ".", "the repository whose tools/*/node_modules and editors/vscode/node_modules are scanned for false positives")
 	flag.Parse()
 	code := 0
-	if !corpus(*seed, *showLeaks) {
+	if !*glOnly && !corpus(*seed, *showLeaks) {
 		code = 1
+	}
+	if !*noGL {
+		if !gitleaksCorpus(*seed, *showLeaks) {
+			code = 1
+		}
+	}
+	if *glOnly {
+		os.Exit(code)
 	}
 	dirs := flag.Args()
 	if len(dirs) == 0 {
-		dirs = defaultTrees()
+		dirs = defaultTrees(*repo)
 	}
 	falsePositives(dirs, *showFP)
 	os.Exit(code)
@@ -98,24 +109,44 @@ func corpus(seed uint64, show bool) bool {
 	return leaked == 0
 }
 
-// defaultTrees are Go's net/http, crypto, encoding, os and cmd/go, and
-// npm's lib.
-func defaultTrees() []string {
+// defaultTrees are Go's whole src, npm's lib, and the node_modules the
+// repository's tests installed (tools/*/node_modules,
+// editors/vscode/node_modules); it says which were found.
+func defaultTrees(repo string) []string {
 	root := runtime.GOROOT()
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
 		root = strings.TrimSpace(string(out))
 	}
-	var dirs []string
-	for _, d := range []string{"net/http", "crypto", "encoding", "os", "cmd/go"} {
-		dirs = append(dirs, filepath.Join(root, "src", filepath.FromSlash(d)))
-	}
+	dirs := []string{filepath.Join(root, "src")}
 	if npm, err := exec.Command("npm", "root", "-g").Output(); err == nil {
 		lib := filepath.Join(strings.TrimSpace(string(npm)), "npm", "lib")
 		if _, err := os.Stat(lib); err == nil {
 			dirs = append(dirs, lib)
 		}
 	}
+	mods, _ := filepath.Glob(filepath.Join(repo, "tools", "*", "node_modules"))
+	mods = append(mods, filepath.Join(repo, "editors", "vscode", "node_modules"))
+	var found, missing []string
+	for _, m := range mods {
+		if st, err := os.Stat(m); err == nil && st.IsDir() {
+			dirs = append(dirs, m)
+			found = append(found, m)
+		} else {
+			missing = append(missing, m)
+		}
+	}
+	fmt.Printf("installed npm sources found: %s\n", listOrNone(found))
+	if len(missing) > 0 {
+		fmt.Printf("not installed (run npm ci there to include them): %s\n", strings.Join(missing, ", "))
+	}
 	return dirs
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
 
 // falsePositives redacts every text file under dirs and reports the lines
