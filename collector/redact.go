@@ -541,7 +541,7 @@ func findAssignments(line string) []span {
 			// (NAME=value and nothing else) the value runs to the end.
 			// A first piece too short to be a secret itself may be followed
 			// by what looks like more fields (w&LRM3…=): that is one value.
-			short := ve-vs < minSecretLen
+			short := ve-vs < minSecretLen && line[ve] == '&'
 			if le, ok := lineValue(line, opStart, vs, kind == passwordName || short); ok {
 				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
 					spans = append(spans, span{vs, le})
@@ -583,7 +583,7 @@ func lineValue(line string, op, vs int, password bool) (int, bool) {
 		end-- // code's trailing punctuation
 	}
 	v := line[vs:end]
-	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
+	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
 		return 0, false
 	}
 	if dottedIdentRe.MatchString(v) {
@@ -614,7 +614,7 @@ func isCodeExpr(v string) bool {
 			if depth < 0 {
 				return false
 			}
-		case isAlnum(c) || strings.IndexByte("_$.*&,:!", c) >= 0:
+		case isAlnum(c) || strings.IndexByte("_$.*&,:!-+", c) >= 0:
 		default:
 			return false
 		}
@@ -653,8 +653,18 @@ var callRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
 // like generated keys do (Django's SECRET_KEY): long, three classes or
 // more, high entropy.
 func symbolSecret(v string) bool {
-	return len(v) >= 24 && charClasses(v) >= 3 && entropy(v) >= 4 && !isPlaceholder(v)
+	return len(v) >= 24 && charClasses(v) >= 3 && entropy(v) >= 4 && !isPlaceholder(v) && !codeShape(v)
 }
+
+// codeShapeRe is a value that is code: a dereference or a cast
+// (*((*unsafe.Pointer)(p)), *(*float64)(ptr), &x), a call or a generic type
+// opened by a name (this.cache.getIdToken(, Required<NodeAuthOptions>,
+// Token<SyntaxKind.QuestionToken>), a constant (SIGN_IN_V2_SUBMIT_PASSWORD),
+// or a hexadecimal number (0x8031006C).
+var codeShapeRe = regexp.MustCompile(`^(?:[*&!]+[(A-Za-z_$]|\(+[*&]|[A-Za-z_$][A-Za-z0-9_$.]*(?:\?\.)?[(<\[]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[,;]?$|0[xX][0-9a-fA-F]{1,16}[uUlL]*[,;]?$|(?:new|await|typeof|yield\*?)[ (])`)
+
+// codeShape reports a value that is code (codeShapeRe).
+func codeShape(v string) bool { return codeShapeRe.MatchString(v) }
 
 // testOutputName reports "--- PASS:" and "=== PASS" of test output, which
 // name no password.
@@ -919,14 +929,25 @@ func secretValue(v string, quoted, password bool) bool {
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	if identWithSecretWord(v) || !quoted && !bareLiteral(v) {
+	if identWithSecretWord(v) || !quoted && (!bareLiteral(v) || codeShape(v)) || labelFields(v) {
 		return false
 	}
-	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || charClasses(v) < 2 {
+	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || camelWordsRe.MatchString(v) || charClasses(v) < 2 {
 		return false
 	}
 	return entropy(v) >= minEntropy
 }
+
+// labelFieldsRe finds a second name=value field in a label: a subtest
+// name (Key=int32/Elem=int32), a query (key=value&x=1).
+var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*)?(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+$`)
+
+// labelFields reports a value made of name=value fields.
+func labelFields(v string) bool { return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v) }
+
+// camelWordsRe is a camelCase identifier of letters only
+// (invalidUserNameOrPassword, overEvery, secureHeadersNonce).
+var camelWordsRe = regexp.MustCompile(`^[a-z]{2,}(?:[A-Z][a-z]+)+$`)
 
 // minPasswordLen is the shortest literal redacted as a password.
 const minPasswordLen = 8
@@ -936,14 +957,17 @@ const minPasswordLen = 8
 // URL; a bare value must not look like code (an identifier, a selector, an
 // expression) and must have a digit or a symbol.
 func passwordValue(v string, quoted bool) bool {
-	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] {
+	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
 		return false
+	}
+	if labelFields(v) || strings.Contains(v, `\x`) || strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || identWithSecretWord(v) || camelWordsRe.MatchString(v) {
+		return false // a label, a selector ([type=password]), escaped bytes, an identifier
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
 	if !quoted {
-		if !bareLiteral(v) || charClasses(v) < 2 || identWithSecretWord(v) {
+		if !bareLiteral(v) || charClasses(v) < 2 || codeShape(v) {
 			return false
 		}
 	}

@@ -136,7 +136,10 @@ var rules = []rule{
 	r("typeform-token", kw("tfp_"), `\b(tfp_[A-Za-z0-9_.=\-]{50,})`, nil),
 	r("contentful-token", kw("cfpat-"), `\b(CFPAT-[A-Za-z0-9_\-]{43})`, nil),
 	r("mapbox-secret-token", kw("sk.eyj"), `\b(sk\.eyJ[A-Za-z0-9._\-]{60,})`, nil),
-	r("twitter-bearer-token", kw("aaaaaaaaaaaaaaaaaaaaa"), `\b(A{21,23}[A-Za-z0-9%]{50,})`, nil),
+	r("twitter-bearer-token", kw("aaaaaaaaaaaaaaaaaaaaa"), `\b(A{21,23}[A-Za-z0-9%]{50,})`, func(s string) bool {
+		t := strings.TrimLeft(s, "A")
+		return len(t) >= 40 && entropy(t) >= 3.5 // not a run of zero bytes in base64 (AAAA…)
+	}),
 	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, hasDigitAndLetter), 60),
 	long(r("instagram-token", kw("igqv", "igaa"), `\b((?:IGQV|IGAA)[A-Za-z0-9_\-]{100,})`, nil), 100),
 	r("square-token", kw("sq0atp-", "sq0csp-"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43})`, nil),

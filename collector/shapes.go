@@ -45,7 +45,7 @@ func authSpans(line, lower string) []span {
 	if strings.Contains(lower, "authorization") {
 		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
 			v := line[m[2]:m[3]]
-			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 &&
+			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 && !codeVariable(line, m[2], m[3]) &&
 				(hasDigit(v) || len(v) >= 24) && entropy(v) >= 3 {
 				spans = append(spans, span{m[2], m[3]})
 			}
@@ -60,6 +60,21 @@ func authSpans(line, lower string) []span {
 		}
 	}
 	return spans
+}
+
+// codeVariable reports an unquoted short identifier that is the whole
+// value ('Authorization': type1msg): a variable of the code.
+func codeVariable(line string, start, end int) bool {
+	v := line[start:end]
+	if start > 0 && strings.IndexByte("\"'`", line[start-1]) >= 0 || len(v) >= 20 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	return isLetter(v[0]) && v[0] >= 'a'
 }
 
 // urlPasswordSpans finds the password of every URL with user info
@@ -178,6 +193,9 @@ func isPlaceholderPassword(v string) bool {
 	if placeholderWords[letters] || knownExamples[letters] {
 		return true
 	}
+	if leet := strings.NewReplacer("@", "a", "0", "o", "$", "s", "1", "i", "3", "e", "!", "i").Replace(l); leet == "password" || leet == "passwd" {
+		return true // p@ssword, passw0rd
+	}
 	for _, p := range []string{"xxx", "***", "...", "<", "{", "your", "pass", "secret", "example", "placeholder", "change", "redacted", "%s", "%v"} {
 		if strings.Contains(l, p) && !hasDigit(d) {
 			return true
@@ -246,12 +264,16 @@ func netrcSpans(line, lower string) []span {
 	var spans []span
 	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
 		v := line[m[2]:m[3]]
-		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") {
+		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") &&
+			strings.IndexByte("*&[(", v[0]) < 0 && !goTypeRe.MatchString(v) {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
 	return spans
 }
+
+// goTypeRe is a built-in type name (a struct field "Password uint16").
+var goTypeRe = regexp.MustCompile(`^(?:u?int(?:8|16|32|64|ptr)?|float(?:32|64)|complex(?:64|128)|uintptr|rune|byte|bool|string|DWORD|LPWSTR|LPCWSTR|PWSTR|HANDLE|Handle)$`)
 
 // xmlSpans finds <password>value</password> and key="password"
 // value="value" in markup.
