@@ -27,6 +27,9 @@ func redactBlocks(text string, lines []string) int {
 	if strings.Contains(text, "PRIVATE KEY") {
 		n += redactPEMBlocks(lines)
 	}
+	if strings.Contains(text, "variable") && strings.Contains(text, "default") {
+		n += redactTerraformDefaults(lines)
+	}
 	putty := strings.Contains(text, "Private-Lines:")
 	env := strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 	if !putty && !env {

@@ -80,7 +80,13 @@ const maxRedactPasses = 4
 // lines, and literals assigned to secret-looking names in the assignment
 // forms of many languages and formats (shapes.go). docs/security.md lists
 // the rules.
-func Redact(text string) (string, int) {
+func Redact(text string) (string, int) { return redactDepth(text, 0) }
+
+// maxBase64Depth bounds how deep base64 inside base64 is decoded.
+const maxBase64Depth = 2
+
+// redactDepth is Redact for a text found depth base64 envelopes deep.
+func redactDepth(text string, depth int) (string, int) {
 	if text == "" {
 		return text, 0
 	}
@@ -122,6 +128,11 @@ func Redact(text string) (string, int) {
 		for si < len(spans) && spans[si].start <= end {
 			si++ // a span at the newline itself
 		}
+		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
+			for _, sp := range base64Spans(text[off:end], depth) {
+				pre = append(pre, sp)
+			}
+		}
 		if len(pre) > 0 || g.flags[i] != 0 {
 			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
 				repl = append(repl, replacement{off, end, out})
@@ -148,7 +159,7 @@ func Redact(text string) (string, int) {
 // blocksPossible reports whether a text may hold a secret that spans
 // lines (redactBlocks), so that most texts are never split into lines.
 func blocksPossible(text string) bool {
-	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") ||
+	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") || strings.Contains(text, "variable \"") ||
 		strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 }
 
@@ -163,15 +174,19 @@ type gates struct {
 }
 
 // lineFlag says which line rules a line needs.
-type lineFlag uint8
+type lineFlag uint16 // (flags are bits of lineMarkers)
 
 const (
-	flagAssign lineFlag = 1 << iota // a secret word: assignments, pairs, markup
-	flagURL                         // "://": URL passwords
-	flagAuth                        // an HTTP authorization word
-	flagCLI                         // curl, mysql, sshpass, a -p or --password flag
-	flagNetrc                       // a .netrc word
-	flagXML                         // markup: "</" or value=
+	flagAssign   lineFlag = 1 << iota // a secret word: assignments, pairs, markup
+	flagURL                           // "://": URL passwords
+	flagAuth                          // an HTTP authorization word
+	flagCLI                           // curl, mysql, sshpass, a -p or --password flag
+	flagNetrc                         // a .netrc word
+	flagXML                           // markup: "</" or value=
+	flagPgpass                        // a .pgpass line (host:port:db:user:password)
+	flagProvider                      // a provider's name (asana, discord …): keyed values
+	flagNear                          // a provider's name on one of the three lines above
+	flagB64                           // base64 that may wrap JSON or KEY=value text
 )
 
 // lineMarkers are the lower-case markers of each flag, by their first two
@@ -191,6 +206,11 @@ var lineMarkers = func() map[uint16][]marker {
 	add(flagCLI, "curl", "mysql", "mariadb", "mongo", "sshpass", "wget", "--")
 	add(flagNetrc, "machine", "password ", "passwd ", "account ")
 	add(flagXML, "</", "value=")
+	add(flagAssign, "login", "identified by")
+	add(flagCLI, "redis-cli")
+	add(flagPgpass, ":5432:", ":*:")
+	add(flagProvider, providerWords...)
+	add(flagB64, "b64", "base64", "eyj", "eyi", "ewo", "eya", "ew0k")
 	return t
 }()
 
@@ -294,14 +314,33 @@ func (g *gates) scan(text string, nLines int) {
 		}
 		if len(bg.kw) > 0 && (i == 0 || !isAlnum(lower[i-1])) {
 			for _, k := range bg.kw {
-				if strings.HasPrefix(lower[i:], k.word) && (rules[k.rule].minRun == 0 || tokenRun(lower[i:]) >= rules[k.rule].minRun) {
+				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
 					h.addAt(k.rule, lineStart, i)
 				}
 			}
 		}
 	}
+	for i := len(g.flags) - 1; i >= 0; i-- {
+		if g.flags[i]&flagProvider != 0 {
+			for j := i + 1; j < len(g.flags) && j <= i+3; j++ {
+				g.flags[j] |= flagNear
+			}
+		}
+	}
 	g.hits = h.hits
 	g.active = activeRules(g.hits)
+}
+
+// kwRunOK checks a keyword's minRun at i.
+func kwRunOK(lower string, i int, k kwRule) bool {
+	ru := &rules[k.rule]
+	switch {
+	case ru.minRun == 0:
+		return true
+	case ru.runAfter:
+		return tokenRun(lower[i+len(k.word):]) >= ru.minRun
+	}
+	return tokenRun(lower[i:]) >= ru.minRun
 }
 
 // asciiLower lowers ASCII letters only, keeping every byte offset.
@@ -429,6 +468,9 @@ func redactLine(line, lower string, g *gates, pre []span, fl lineFlag) (string, 
 
 // findSecrets returns the merged spans of every secret on a line.
 func findSecrets(line, lower string, g *gates, fl lineFlag) []span {
+	if fl == 0 && len(g.active) == 0 {
+		return nil
+	}
 	return mergeSpans(append(ruleSpans(line, g.active), lineSecrets(line, lower, fl)...))
 }
 
@@ -449,9 +491,15 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 	if fl&flagNetrc != 0 {
 		spans = append(spans, netrcSpans(line, lower)...)
 	}
+	if fl&flagPgpass != 0 {
+		spans = append(spans, pgpassSpans(line)...)
+	}
+	if fl&(flagAssign|flagProvider|flagNear) != 0 {
+		spans = append(spans, findAssignments(line, fl)...)
+	}
 	if fl&flagAssign != 0 {
-		spans = append(spans, findAssignments(line)...)
 		spans = append(spans, pairSpans(line, lower)...)
+		spans = append(spans, callSpans(line, lower)...)
 		if fl&flagXML != 0 {
 			spans = append(spans, xmlSpans(line, lower)...)
 		}
@@ -468,7 +516,7 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 // a quoted value the span is inside the quotes. It is a hand-written
 // scanner rather than a regular expression because it runs on most lines
 // of most files.
-func findAssignments(line string) []span {
+func findAssignments(line string, fl lineFlag) []span {
 	var spans []span
 	for i := 0; i < len(line); i++ {
 		c := line[i]
@@ -507,11 +555,34 @@ func findAssignments(line string) []span {
 			}
 		}
 		name := assignedName(line, opStart)
-		if name == "" || !hasSecretWord(name) || testOutputName(line, opStart, name) {
+		if name == "" || testOutputName(line, opStart, name) {
+			i = opEnd - 1
+			continue
+		}
+		if !hasSecretWord(name) {
+			// A provider's value under a name that holds the provider
+			// (ASANA_CLIENT_ID) or below a line that names it.
+			if fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) {
+				if vs, ve, quoted := valueAfter(line, opEnd); vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
+					spans = append(spans, span{vs, ve})
+					i = ve
+					continue
+				}
+			}
 			i = opEnd - 1
 			continue
 		}
 		vs, ve, quoted := valueAfter(line, opEnd)
+		if vs >= 0 && !quoted {
+			// process.env.X || 'literal', os.getenv("X") or "literal"
+			if fs, fe, ok := fallbackValue(line, ve); ok {
+				if k := nameKind(name); k != notSecret && secretValue(line[fs:fe], true, k == passwordName) {
+					spans = append(spans, span{fs, fe})
+				}
+				i = fe
+				continue
+			}
+		}
 		if vs < 0 {
 			// A value that starts with a symbol (&l(CV0…) in a config line.
 			k := opEnd
@@ -553,7 +624,8 @@ func findAssignments(line string) []span {
 		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
 			continue // a call or an index expression
 		}
-		if secretValue(line[vs:ve], quoted, kind == passwordName) {
+		if secretValue(line[vs:ve], quoted, kind == passwordName) ||
+			fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(line[vs:ve], quoted) {
 			spans = append(spans, span{vs, ve})
 		}
 	}
@@ -943,7 +1015,9 @@ func secretValue(v string, quoted, password bool) bool {
 var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*)?(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+$`)
 
 // labelFields reports a value made of name=value fields.
-func labelFields(v string) bool { return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v) }
+func labelFields(v string) bool {
+	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)
+}
 
 // camelWordsRe is a camelCase identifier of letters only
 // (invalidUserNameOrPassword, overEvery, secureHeadersNonce).

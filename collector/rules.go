@@ -27,7 +27,13 @@ type rule struct {
 	// ([A-Za-z0-9_-]) a keyword must start: short keywords of long tokens
 	// ("pat" of Airtable) then skip the words they prefix ("path").
 	minRun int
+	// runAfter measures minRun after the keyword ("s." of Vault's
+	// legacy tokens, which code's "s.Field" would otherwise wake).
+	runAfter bool
 }
+
+// after sets a rule's minRun, measured after the keyword.
+func after(ru rule, n int) rule { ru.minRun, ru.runAfter = n, true; return ru }
 
 // long sets a rule's minRun.
 func long(ru rule, n int) rule { ru.minRun = n; return ru }
@@ -83,12 +89,18 @@ var rules = []rule{
 	long(r("grafana-api-key", kw("eyjrijoi"), `\b(eyJrIjoi[A-Za-z0-9]{60,400}={0,2})`, nil), 68),
 	r("new-relic-key", kw("nrak", "nrii", "nrjs", "nraa"), `\b(NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_\-]{32}|NRJS-[a-f0-9]{19}|NRAA-[a-f0-9]{27})`, nil),
 	r("sentry-token", kw("sntrys_", "sntryu_"), `\b(sntrys_eyJ[A-Za-z0-9+/=_\-]{60,}|sntryu_[a-f0-9]{64})`, nil),
-	r("dynatrace-token", kw("dt0c01", "dt0s01"), `\b(dt0[cs]01\.[A-Z0-9]{24}\.[A-Z0-9]{64})`, nil),
+	r("dynatrace-token", kw("dt0c01", "dt0s01"), `\b(dt0[cs]01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64})`, nil),
 	r("tailscale-key", kw("tskey-"), `\b(tskey-[a-z]+-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})`, nil),
 	long(r("yandex-key", kw("aqvn", "yc", "t1."), `\b(AQVN[A-Za-z0-9_\-]{35,38}|YC[A-Za-z0-9_\-]{38}|t1\.[A-Za-z0-9_\-]+={0,2}\.[A-Za-z0-9_\-]{86}={0,2})(?:[^A-Za-z0-9_+/=\-]|$)`, nil), 38),
 	r("scalingo-token", kw("tk-us-"), `\b(tk-us-[A-Za-z0-9_\-]{48})`, nil),
 	long(r("octopus-deploy-key", kw("api-"), `\b(API-[A-Z0-9]{26})\b`, nil), 30),
-	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20})`, nil),
+	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})`, nil),
+	r("aws-bedrock-key", kw("absk", "bedrock-api-key-"), `\b(ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/]{20,}={0,2})`, nil),
+	r("aws-a3t-key-id", kw("a3t"), `\b(A3T[A-Z0-9][A-Z2-7]{16})\b`, nil),
+	after(r("vault-legacy-token", kw("s."), `\b(s\.[A-Za-z0-9]{24})(?:[^A-Za-z0-9_.\-]|$)`, mixedOrDigitAll), 24),
+	litRule("go-sql-dsn-tcp", "@tcp(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@tcp\(`, notPlaceholderPassword),
+	litRule("go-sql-dsn-unix", "@unix(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@unix\(`, notPlaceholderPassword),
+	r("gitlab-session-cookie", kw("_gitlab_session="), `_gitlab_session=([0-9a-z]{32})`, nil),
 	r("infracost-key", kw("ico-"), `\b(ico-[A-Za-z0-9]{32})\b`, hasDigitAndLetter),
 	r("onepassword-token", kw("ops_eyj"), `\b(ops_eyJ[A-Za-z0-9+/=_\-]{100,})`, nil),
 	r("onepassword-secret-key", kw("a3-"), `\b(A3-[A-Z0-9]{6}-(?:[A-Z0-9]{6}|[A-Z0-9]{11})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})\b`, nil),
@@ -98,6 +110,7 @@ var rules = []rule{
 	r("github-fine-grained-token", kw("github_pat_"), `\b(github_pat_[A-Za-z0-9_]{22,})`, nil),
 	r("gitlab-token", kw("glpat", "gldt", "glrt", "glcbt", "glptt", "glft", "glimt", "glagent", "gloas", "glsoat", "glffct", "glwt", "glsa"),
 		`\b(gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct|wt)-[A-Za-z0-9_.\-]{20,})`, nil),
+	r("sourcegraph-local-token", kw("sgp_local_"), `\b(sgp_local_[a-fA-F0-9]{40})`, nil),
 	r("gitlab-runner-registration-token", kw("gr1348941"), `\b(GR1348941[A-Za-z0-9_\-]{20,})`, nil),
 	r("atlassian-token", kw("atatt", "atbb", "atctt", "atcott"), `\b((?:ATATT|ATBB|ATCTT|ATCOTT)[A-Za-z0-9_=.\-]{24,})`, nil),
 	r("circleci-token", kw("ccipat_", "ccirt_"), `\b(CCI(?:PAT|RT)_[A-Za-z0-9]{20,}_[a-f0-9]{40})`, nil),
@@ -117,8 +130,8 @@ var rules = []rule{
 	r("codecov-token", kw("codecov"), `(?i)\bcodecov[_\-]?token[ \t]*[=:][ \t]*["']?([a-f0-9\-]{36})`, nil),
 
 	// Chat and webhooks.
-	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{10,})`, hasDigit),
-	r("slack-app-token", kw("xapp-"), `\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
+	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, hasDigit),
+	r("slack-app-token", kw("xapp-"), `(?i)\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
 	r("slack-config-token", kw("xoxe"), `\b(xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9\-]{50,})`, nil),
 	r("slack-webhook", kw("hooks.slack"), `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{16,}`, nil),
 	r("discord-webhook", kw("discord.com/api/webhooks", "discordapp.com/api/webhooks"), `discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_\-]{20,})`, nil),
@@ -145,11 +158,12 @@ var rules = []rule{
 	r("square-token", kw("sq0atp-", "sq0csp-"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43})`, nil),
 
 	// Payment and commerce.
-	r("stripe-key", kw("sk_live_", "sk_test_", "rk_live_", "rk_test_"), `\b([rs]k_(?:live|test)_[0-9A-Za-z]{16,})`, nil),
+	r("stripe-key", kw("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"), `\b([rs]k_(?:live|test|prod)_[0-9A-Za-z]{10,})`, nil),
 	r("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[A-Za-z0-9+/=]{32,})`, nil),
 	r("braintree-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32})`, nil),
 	r("shopify-token", kw("shpat_", "shpca_", "shppa_", "shpss_"), `\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`, nil),
-	r("flutterwave-key", kw("flwseck"), `\b(FLWSECK(?:_TEST)?-[a-h0-9]{32}-X)`, nil),
+	r("flutterwave-key", kw("flwseck", "flwpubk"), `(?i)\b(FLW(?:SEC|PUB)K(?:_TEST)?-[a-h0-9]{32}-X)`, nil),
+	r("mailgun-public-key", kw("pubkey-"), `(?i)\b(pubkey-[a-f0-9]{32})\b`, nil),
 	r("plaid-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})`, nil),
 	r("shippo-token", kw("shippo_"), `\b(shippo_(?:live|test)_[a-f0-9]{40})`, nil),
 	r("easypost-key", kw("ezak", "eztk"), `\b(EZ[AT]K[A-Za-z0-9]{54})`, nil),
@@ -180,9 +194,17 @@ var rules = []rule{
 
 	// Private keys outside PEM, and tokens in any envelope.
 	r("age-secret-key", kw("age-secret-key-"), `\b(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})`, nil),
-	r("jwt", kw("eyj"), `\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`, nil),
+	long(r("jwt", kw("ey"), `\b(ey[A-Za-z0-9_\-]{17,}\.ey[A-Za-z0-9_\-]{17,}\.[A-Za-z0-9_\-]*)`, nil), 19),
 	r("jwt-base64", kw("zxlk"), `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, base64JWT),
 }
+
+// mixedOrDigitAll accepts a token with a digit or both cases.
+func mixedOrDigitAll(s string) bool {
+	return hasDigit(s) || strings.ToLower(s) != s && strings.ToUpper(s) != s
+}
+
+// notPlaceholderPassword accepts a password that is no stand-in.
+func notPlaceholderPassword(s string) bool { return !isPlaceholderPassword(s) }
 
 // discordToken accepts a bot token whose first part decodes to a user id.
 func discordToken(s string) bool {

@@ -22,6 +22,8 @@ var (
 	mysqlPassRe = regexp.MustCompile(`(?:^|[ \t])-p(?:["']([^"'\s]+)["']|([^\s"'-][^\s"']*))`)
 	// flagPassRe is a password or token flag followed by its value.
 	flagPassRe = regexp.MustCompile(`(?i)(?:^|[ \t])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)[ \t]+["']?([^\s"']{6,})`)
+	// redisPassRe is redis-cli -a PASSWORD (or --pass).
+	redisPassRe = regexp.MustCompile(`\bredis-cli\b.*?[ \t](?:-a|--pass)[ \t]+["']?([^\s"']+)`)
 	// sshpassRe is sshpass -p PASSWORD.
 	sshpassRe = regexp.MustCompile(`\bsshpass[ \t]+-p[ \t]*["']?([^\s"']+)`)
 	// netrcRe is a password in .netrc syntax.
@@ -233,6 +235,11 @@ func cliSpans(line, lower string) []span {
 	if strings.Contains(lower, "mysql") || strings.Contains(lower, "mariadb") || strings.Contains(lower, "mongo") {
 		for _, m := range mysqlPassRe.FindAllStringSubmatchIndex(line, -1) {
 			add(m, 1, 2)
+		}
+	}
+	if strings.Contains(lower, "redis-cli") {
+		for _, m := range redisPassRe.FindAllStringSubmatchIndex(line, -1) {
+			add(m, 1)
 		}
 	}
 	if strings.Contains(lower, "sshpass") {
