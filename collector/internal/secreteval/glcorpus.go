@@ -184,7 +184,7 @@ func GLCorpus(rules []*GLRule, seed uint64) (cases []GLCase, skipped []string) {
 		// base64 that wraps it).
 		add := func(shape, path, text, v, secret string, hostile bool) {
 			cases = append(cases, GLCase{
-				Case: Case{Family: family, Form: shape, Path: path, Text: text, Secrets: []string{secret}},
+				Case: Case{Family: family, Form: shape, Path: path, Text: text, Secrets: []string{secretPart(ru, secret)}},
 				Rule: ru.ID, Shape: shape, HeldOut: held, Hostile: hostile,
 				Flagged: ru.Finds(text, v), Documented: documented(v),
 			})
@@ -226,6 +226,26 @@ func GLCorpus(rules []*GLRule, seed uint64) (cases []GLCase, skipped []string) {
 		}
 	}
 	return cases, skipped
+}
+
+// secretPart is the part of a secret that must not survive: a PEM
+// block's body, or a value without the literal prefix its rule's whole
+// match starts with (_gitlab_session=).
+func secretPart(ru *GLRule, s string) string {
+	if i := strings.Index(s, "-----BEGIN"); i >= 0 {
+		body := s[i+len("-----BEGIN"):]
+		if j := strings.Index(body, "-----"); j >= 0 {
+			body = body[j+5:]
+		}
+		if j := strings.Index(body, "-----END"); j >= 0 {
+			body = body[:j]
+		}
+		return strings.TrimSpace(body)
+	}
+	if p, _ := ru.Regex.LiteralPrefix(); len(p) >= 4 && strings.HasPrefix(s, p) && len(s)-len(p) >= 8 {
+		return s[len(p):]
+	}
+	return s
 }
 
 // ruleKeyword is the word that names the provider: the rule's keyword

@@ -4,7 +4,6 @@ import (
 	"math"
 	"regexp/syntax"
 	"strings"
-	"unicode"
 )
 
 // regexGen draws strings that an expression matches, recording the text
@@ -32,9 +31,6 @@ func (rg *regexGen) walk(re *syntax.Regexp, b *strings.Builder) {
 	switch re.Op {
 	case syntax.OpLiteral:
 		for _, r := range re.Rune {
-			if re.Flags&syntax.FoldCase != 0 && rg.g.r.IntN(4) == 0 {
-				r = unicode.SimpleFold(r)
-			}
 			b.WriteRune(r)
 		}
 	case syntax.OpCharClass:
@@ -110,7 +106,9 @@ func (rg *regexGen) pick(ranges []rune) rune {
 // accepts the secret in the match (entropy, allow-lists) and the secret
 // can be quoted in code (no quote, backslash or newline).
 func drawSecret(g gen, ru *GLRule) (match, secret string, ok bool) {
-	re, err := syntax.Parse(ru.Source, syntax.Perl)
+	// Values are drawn with the letter case the expression is written in:
+	// (?i) lets gitleaks match any case, but providers issue one.
+	re, err := syntax.Parse(strings.ReplaceAll(ru.Source, "(?i)", ""), syntax.Perl)
 	if err != nil {
 		return "", "", false
 	}
