@@ -207,7 +207,7 @@ var lineMarkers = func() map[uint16][]marker {
 	add(flagNetrc, "machine", "password ", "passwd ", "account ")
 	add(flagXML, "</", "value=")
 	add(flagAssign, "login", "identified by")
-	add(flagCLI, "redis-cli")
+	add(flagCLI, "redis-cli", "-u ")
 	add(flagPgpass, ":5432:", ":*:")
 	add(flagProvider, providerWords...)
 	add(flagB64, "b64", "base64", "eyj", "eyi", "ewo", "eya", "ew0k")
@@ -497,9 +497,11 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 	if fl&(flagAssign|flagProvider|flagNear) != 0 {
 		spans = append(spans, findAssignments(line, fl)...)
 	}
-	if fl&flagAssign != 0 {
+	if fl&(flagAssign|flagProvider|flagNear) != 0 {
 		spans = append(spans, pairSpans(line, lower)...)
 		spans = append(spans, callSpans(line, lower)...)
+	}
+	if fl&flagAssign != 0 {
 		if fl&flagXML != 0 {
 			spans = append(spans, xmlSpans(line, lower)...)
 		}
@@ -563,7 +565,13 @@ func findAssignments(line string, fl lineFlag) []span {
 			// A provider's value under a name that holds the provider
 			// (ASANA_CLIENT_ID) or below a line that names it.
 			if fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) {
-				if vs, ve, quoted := valueAfter(line, opEnd); vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
+				vs, ve, quoted := valueAfter(line, opEnd)
+				if vs >= 0 && !quoted {
+					if fs, fe, ok := fallbackValue(line, ve); ok {
+						vs, ve, quoted = fs, fe, true
+					}
+				}
+				if vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
 					spans = append(spans, span{vs, ve})
 					i = ve
 					continue
@@ -759,6 +767,12 @@ var typeWords = map[string]bool{
 	"int": true, "bool": true, "byte": true, "rune": true, "error": true, "interface{}": true,
 }
 
+// declWords come before a declared name (export NAME=, ENV NAME=).
+var declWords = map[string]bool{
+	"export": true, "env": true, "arg": true, "readonly": true, "declare": true, "local": true, "static": true,
+	"public": true, "private": true, "protected": true, "internal": true, "define": true, "set": true, "typeset": true,
+}
+
 // assignedName returns the name assigned at the operator starting at op:
 // the name just before it, or, when that is a type (`var apiToken string =`,
 // `apiKey: string =`, `val x: String? =`), the name declared before the
@@ -784,7 +798,7 @@ func assignedName(line string, op int) string {
 		}
 	case isType && j < start:
 		// var name Type = value (Go)
-		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] {
+		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] && !declWords[strings.ToLower(prev)] {
 			return prev
 		}
 	}

@@ -70,7 +70,7 @@ func providerValue(v string, quoted bool) bool {
 	if isIdentifierLike(v) || identWithSecretWord(v) {
 		return false
 	}
-	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || len(v) >= 20 && charClasses(v) >= 2 && entropy(v) >= 3.5
+	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2
 }
 
 // fallbackValue finds the literal after a default operator that follows a
@@ -177,7 +177,8 @@ func callSpans(line, lower string) []span {
 	}
 	if strings.Contains(lower, "set ") {
 		for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], false) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}

@@ -101,6 +101,13 @@ var rules = []rule{
 	litRule("go-sql-dsn-tcp", "@tcp(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@tcp\(`, notPlaceholderPassword),
 	litRule("go-sql-dsn-unix", "@unix(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@unix\(`, notPlaceholderPassword),
 	r("gitlab-session-cookie", kw("_gitlab_session="), `_gitlab_session=([0-9a-z]{32})`, nil),
+	r("intra42-secret", kw("s-s4t2ud-", "s-s4t2af-"), `(?i)\b(s-s4t2(?:ud|af)-[a-f0-9]{64})`, nil),
+	r("settlemint-token", kw("sm_pat_", "sm_aat_", "sm_sat_"), `\b(sm_(?:pat|aat|sat)_[A-Za-z0-9]{16,})`, nil),
+	r("openshift-token", kw("sha256~"), `\b(sha256~[A-Za-z0-9_\-]{43})(?:[^A-Za-z0-9_\-]|$)`, nil),
+	long(r("clickhouse-secret", kw("4b1d"), `\b(4b1d[A-Za-z0-9]{38})\b`, nil), 42),
+	r("adobe-client-secret", kw("p8e-"), `(?i)\b(p8e-[a-z0-9]{32})`, hasDigitAndLetter),
+	litRule("maxmind-license-key", "_mmk", `\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)\b`, nil),
+	r("sidekiq-secret", kw("bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"), `(?i)BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]*[:=][ \t]*["']?([a-f0-9]{8}:[a-f0-9]{8})`, nil),
 	r("infracost-key", kw("ico-"), `\b(ico-[A-Za-z0-9]{32})\b`, hasDigitAndLetter),
 	r("onepassword-token", kw("ops_eyj"), `\b(ops_eyJ[A-Za-z0-9+/=_\-]{100,})`, nil),
 	r("onepassword-secret-key", kw("a3-"), `\b(A3-[A-Z0-9]{6}-(?:[A-Z0-9]{6}|[A-Z0-9]{11})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})\b`, nil),
@@ -123,14 +130,14 @@ var rules = []rule{
 	long(r("nuget-key", kw("oy2"), `\b(oy2[a-z0-9]{43})\b`, nil), 46),
 	r("clojars-token", kw("clojars_"), `\b(CLOJARS_[a-z0-9]{60})`, nil),
 	r("docker-hub-token", kw("dckr_"), `\b(dckr_(?:pat|oat)_[A-Za-z0-9_\-]{27,})`, nil),
-	long(r("jfrog-token", kw("akcp", "cmvmdgtu"), `\b(AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{40,})`, nil), 50),
+	long(r("jfrog-token", kw("akcp", "cmvmd"), `\b(AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})`, nil), 50),
 	r("postman-key", kw("pmak-"), `\b(PMAK-[a-f0-9]{24}-[a-f0-9]{34})`, nil),
 	r("prefect-key", kw("pnu_"), `\b(pnu_[A-Za-z0-9]{36})`, nil),
 	r("readme-key", kw("rdme_"), `\b(rdme_[a-z0-9]{70})`, nil),
 	r("codecov-token", kw("codecov"), `(?i)\bcodecov[_\-]?token[ \t]*[=:][ \t]*["']?([a-f0-9\-]{36})`, nil),
 
 	// Chat and webhooks.
-	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, hasDigit),
+	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, mixedOrDigitAll),
 	r("slack-app-token", kw("xapp-"), `(?i)\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
 	r("slack-config-token", kw("xoxe"), `\b(xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9\-]{50,})`, nil),
 	r("slack-webhook", kw("hooks.slack"), `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{16,}`, nil),
@@ -155,17 +162,17 @@ var rules = []rule{
 	}),
 	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, hasDigitAndLetter), 60),
 	long(r("instagram-token", kw("igqv", "igaa"), `\b((?:IGQV|IGAA)[A-Za-z0-9_\-]{100,})`, nil), 100),
-	r("square-token", kw("sq0atp-", "sq0csp-"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43})`, nil),
+	r("square-token", kw("sq0atp-", "sq0csp-", "eaaa"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}|EAAA[A-Za-z0-9_\-]{22,60})`, hasDigitOrMixed),
 
 	// Payment and commerce.
 	r("stripe-key", kw("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"), `\b([rs]k_(?:live|test|prod)_[0-9A-Za-z]{10,})`, nil),
 	r("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[A-Za-z0-9+/=]{32,})`, nil),
 	r("braintree-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32})`, nil),
 	r("shopify-token", kw("shpat_", "shpca_", "shppa_", "shpss_"), `\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`, nil),
-	r("flutterwave-key", kw("flwseck", "flwpubk"), `(?i)\b(FLW(?:SEC|PUB)K(?:_TEST)?-[a-h0-9]{32}-X)`, nil),
+	r("flutterwave-key", kw("flwseck", "flwpubk"), `(?i)\b(FLW(?:SEC|PUB)K(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST[a-h0-9]{12})`, nil),
 	r("mailgun-public-key", kw("pubkey-"), `(?i)\b(pubkey-[a-f0-9]{32})\b`, nil),
 	r("plaid-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})`, nil),
-	r("shippo-token", kw("shippo_"), `\b(shippo_(?:live|test)_[a-f0-9]{40})`, nil),
+	r("shippo-token", kw("shippo_"), `\b(shippo_(?:live|test)_[a-fA-F0-9]{40})`, nil),
 	r("easypost-key", kw("ezak", "eztk"), `\b(EZ[AT]K[A-Za-z0-9]{54})`, nil),
 	r("duffel-token", kw("duffel_"), `\b(duffel_(?:test|live)_[A-Za-z0-9_=\-]{43})`, nil),
 	long(r("gocardless-token", kw("live_"), `\b(live_[A-Za-z0-9_=\-]{40})`, hasDigitAndLetter), 45),
@@ -175,7 +182,7 @@ var rules = []rule{
 
 	// E-mail and messaging.
 	long(r("twilio-api-key", kw("sk"), `\b(SK[0-9a-fA-F]{32})\b`, hasDigitAndLetter), 34),
-	r("sendgrid-key", kw("sg."), `\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})`, nil),
+	r("sendgrid-key", kw("sg."), `\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}|SG\.[A-Za-z0-9=_\-.]{66})`, nil),
 	long(r("mailgun-key", kw("key-"), `\b(key-[a-f0-9]{32})\b`, hasDigitAndLetter), 36),
 	litRule("mailchimp-key", "-us", `\b([a-f0-9]{32}-us[0-9]{1,2})\b`, nil),
 	r("brevo-key", kw("xkeysib-", "xsmtpsib-"), `\b(x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16})`, nil),
@@ -194,7 +201,7 @@ var rules = []rule{
 
 	// Private keys outside PEM, and tokens in any envelope.
 	r("age-secret-key", kw("age-secret-key-"), `\b(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})`, nil),
-	long(r("jwt", kw("ey"), `\b(ey[A-Za-z0-9_\-]{17,}\.ey[A-Za-z0-9_\-]{17,}\.[A-Za-z0-9_\-]*)`, nil), 19),
+	long(r("jwt", kw("ey"), `\b(ey[A-Za-z0-9_\-]{17,}\.ey[A-Za-z0-9_/\-]{17,}\.[A-Za-z0-9_/\-]*)`, nil), 19),
 	r("jwt-base64", kw("zxlk"), `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, base64JWT),
 }
 
@@ -202,6 +209,10 @@ var rules = []rule{
 func mixedOrDigitAll(s string) bool {
 	return hasDigit(s) || strings.ToLower(s) != s && strings.ToUpper(s) != s
 }
+
+// hasDigitOrMixed accepts a token with a digit or both cases, past a
+// four-letter prefix.
+func hasDigitOrMixed(s string) bool { return len(s) > 4 && mixedOrDigitAll(s[4:]) }
 
 // notPlaceholderPassword accepts a password that is no stand-in.
 func notPlaceholderPassword(s string) bool { return !isPlaceholderPassword(s) }

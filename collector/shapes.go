@@ -17,7 +17,9 @@ var (
 	// or none).
 	authorizationRe = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
 	// curlUserRe is curl's -u/--user user:password.
-	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*:([^\s"']+)`)
+	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*["']?:["']?([^\s"']+)`)
+	// curlTokenRe is curl -u "TOKEN:": a token as the user, no password.
+	curlTokenRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)["']?([A-Za-z0-9_!@#$%^&*+=.\-]{12,}):["']?(?:[ \t]|$)`)
 	// mysqlPassRe is the password glued to -p of mysql and friends.
 	mysqlPassRe = regexp.MustCompile(`(?:^|[ \t])-p(?:["']([^"'\s]+)["']|([^\s"'-][^\s"']*))`)
 	// flagPassRe is a password or token flag followed by its value.
@@ -231,6 +233,11 @@ func cliSpans(line, lower string) []span {
 		for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
 			add(m, 1)
 		}
+		for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
+			if v := line[m[2]:m[3]]; looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3 {
+				add(m, 1)
+			}
+		}
 	}
 	if strings.Contains(lower, "mysql") || strings.Contains(lower, "mariadb") || strings.Contains(lower, "mongo") {
 		for _, m := range mysqlPassRe.FindAllStringSubmatchIndex(line, -1) {
@@ -331,7 +338,8 @@ func pairSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "\",") || strings.Contains(line, "',") || strings.Contains(line, "`,") {
 		for _, m := range pairRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
