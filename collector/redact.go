@@ -31,6 +31,10 @@ var (
 	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,]?[ \t]*\r?$`)
 	// pemHeaderRe is a header line inside a key block (Proc-Type, DEK-Info).
 	pemHeaderRe = regexp.MustCompile(`^[ \t]*[A-Za-z-]+: `)
+	// base64Run16Re is a run of base64 long enough for a key body (a
+	// one-line block "-----BEGIN PRIVATE KEY----- ... -----END" in prose
+	// has none).
+	base64Run16Re = regexp.MustCompile(`[A-Za-z0-9+/=]{16,}`)
 	// base64RunRe is a run of base64 characters.
 	base64RunRe = regexp.MustCompile(`[A-Za-z0-9+/=]{2,}`)
 )
@@ -66,6 +70,10 @@ const (
 	minSecretLen = 16
 	minEntropy   = 3.0
 )
+
+// maxCodeLine is the longest line read for assignments and other
+// positional shapes; longer lines are minified code or data.
+const maxCodeLine = 1000
 
 // maxRedactPasses bounds the passes over one line; a pass can uncover a key
 // that an overlapping match hid. Past the bound the whole line goes.
@@ -373,7 +381,7 @@ func redactPEMBlocks(lines []string) int {
 		head, rest := line[:from+loc[1]], line[from+loc[1]:]
 		if end := pemEndRe.FindStringIndex(rest); end != nil {
 			body := rest[:end[0]]
-			if strings.Trim(body, `\n "'+`) != "" && body != redacted {
+			if base64Run16Re.MatchString(body) && body != redacted {
 				body = redacted
 				count++
 			}
@@ -479,6 +487,12 @@ func findSecrets(line, lower string, g *gates, fl lineFlag) []span {
 // assignments to secret-looking names.
 func lineSecrets(line, lower string, fl lineFlag) []span {
 	var spans []span
+	if len(line) > maxCodeLine {
+		// Minified code: the heuristics for names and positions read
+		// code as assignments; provider formats (run by the caller), URL
+		// passwords and authorization values still apply.
+		fl &= flagURL | flagAuth
+	}
 	if fl&flagAuth != 0 {
 		spans = append(spans, authSpans(line, lower)...)
 	}

@@ -25,6 +25,10 @@ var providerWords = []string{
 // secret words: client and access ids, logins, licences.
 var keyedExtra = map[string]bool{"id": true, "sid": true, "login": true, "license": true, "licence": true, "clientid": true, "accessid": true, "appid": true}
 
+// idOwners are the words before "id" in the name of a provider's
+// credential id (client_id, access_id, app_id, api_id).
+var idOwners = map[string]bool{"client": true, "access": true, "app": true, "api": true, "application": true, "consumer": true, "key": true, "secret": true}
+
 // keyedName reports a name whose value is a provider's credential: a
 // credential word ends it (secret words, id, login) and the provider is
 // in the name, or (flagNear) on a line just above.
@@ -36,6 +40,12 @@ func keyedName(name string, fl lineFlag) bool {
 	last := words[len(words)-1]
 	if nameKind(name) == notSecret && !keyedExtra[last] {
 		return false
+	}
+	if last == "id" || last == "sid" {
+		// A client or access id, not a server's, a user's or a channel's.
+		if len(words) < 2 || !idOwners[words[len(words)-2]] {
+			return false
+		}
 	}
 	if fl&flagNear != 0 {
 		return true
@@ -116,7 +126,7 @@ var (
 	sqlPassRe = regexp.MustCompile(`(?i)\b(?:password|identified[ \t]+by)[ \t]+(?:E)?'([^'\s]+)'`)
 	// setRe is a command that sets a named value (aws configure set NAME
 	// VALUE, config set NAME VALUE).
-	setRe = regexp.MustCompile(`(?i)\bset[ \t]+["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]+["']?([^\s"']{6,})`)
+	setRe = regexp.MustCompile(`(?i)\b(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set[ \t]+["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]+["']?([^\s"']{6,})`)
 	// setterRe is a one-literal call whose name is a credential
 	// (.password("…"), setApiKey('…'), withToken("…")).
 	setterRe = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*\([ \t]*(?:"([^"\\]{6,})"|'([^'\\]{6,})')[ \t]*\)`)
@@ -144,7 +154,7 @@ func callSpans(line, lower string) []span {
 			if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
 				words = words[1:]
 			}
-			ok := len(words) > 0
+			ok := len(words) > 0 && !(len(words) == 1 && (words[0] == "pass" || words[0] == "auth"))
 			for _, w := range words {
 				ok = ok && setterWords[w]
 			}

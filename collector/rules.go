@@ -97,7 +97,7 @@ var rules = []rule{
 	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})`, nil),
 	r("aws-bedrock-key", kw("absk", "bedrock-api-key-"), `\b(ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/]{20,}={0,2})`, nil),
 	r("aws-a3t-key-id", kw("a3t"), `\b(A3T[A-Z0-9][A-Z2-7]{16})\b`, nil),
-	after(r("vault-legacy-token", kw("s."), `\b(s\.[A-Za-z0-9]{24})(?:[^A-Za-z0-9_.\-]|$)`, mixedOrDigitAll), 24),
+	after(r("vault-legacy-token", kw("s."), `\b(s\.[A-Za-z0-9]{24})(?:[^A-Za-z0-9_.\-]|$)`, vaultLegacy), 24),
 	litRule("go-sql-dsn-tcp", "@tcp(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@tcp\(`, notPlaceholderPassword),
 	litRule("go-sql-dsn-unix", "@unix(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@unix\(`, notPlaceholderPassword),
 	r("gitlab-session-cookie", kw("_gitlab_session="), `_gitlab_session=([0-9a-z]{32})`, nil),
@@ -158,9 +158,9 @@ var rules = []rule{
 	r("mapbox-secret-token", kw("sk.eyj"), `\b(sk\.eyJ[A-Za-z0-9._\-]{60,})`, nil),
 	r("twitter-bearer-token", kw("aaaaaaaaaaaaaaaaaaaaa"), `\b(A{21,23}[A-Za-z0-9%]{50,})`, func(s string) bool {
 		t := strings.TrimLeft(s, "A")
-		return len(t) >= 40 && entropy(t) >= 3.5 // not a run of zero bytes in base64 (AAAA…)
+		return len(t) >= 40 && entropy(t) >= 3.5 && noRun(t) // not a run of zero bytes in base64 (AAAA…)
 	}),
-	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, hasDigitAndLetter), 60),
+	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, func(s string) bool { return hasDigitAndLetter(s) && noRun(s) }), 60),
 	long(r("instagram-token", kw("igqv", "igaa"), `\b((?:IGQV|IGAA)[A-Za-z0-9_\-]{100,})`, nil), 100),
 	r("square-token", kw("sq0atp-", "sq0csp-", "eaaa"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}|EAAA[A-Za-z0-9_\-]{22,60})`, hasDigitOrMixed),
 
@@ -210,9 +210,42 @@ func mixedOrDigitAll(s string) bool {
 	return hasDigit(s) || strings.ToLower(s) != s && strings.ToUpper(s) != s
 }
 
+// vaultLegacy accepts a legacy Vault token (s. and 24 random letters and
+// digits), not a method of a receiver s (s.ReadUint16LengthPrefixed,
+// s.allowStaleOnFetchAbort): digits, both cases, no words.
+func vaultLegacy(s string) bool {
+	body := s[2:]
+	digits, upper := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		}
+	}
+	return digits >= 2 && upper >= 2 && upper < len(body)-digits && !isIdentifierLike(body) && entropy(body) >= 3.8
+}
+
+// noRun accepts a token without a run of five equal characters (base64
+// of binary data holds AAAAA; issued tokens do not).
+func noRun(s string) bool {
+	n := 1
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			if n++; n >= 5 {
+				return false
+			}
+		} else {
+			n = 1
+		}
+	}
+	return true
+}
+
 // hasDigitOrMixed accepts a token with a digit or both cases, past a
 // four-letter prefix.
-func hasDigitOrMixed(s string) bool { return len(s) > 4 && mixedOrDigitAll(s[4:]) }
+func hasDigitOrMixed(s string) bool { return len(s) > 4 && mixedOrDigitAll(s[4:]) && noRun(s) }
 
 // notPlaceholderPassword accepts a password that is no stand-in.
 func notPlaceholderPassword(s string) bool { return !isPlaceholderPassword(s) }
