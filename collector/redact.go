@@ -1040,12 +1040,18 @@ func secretValue(v string, quoted, password bool) bool {
 
 // labelFieldsRe finds a second name=value field in a label: a subtest
 // name (Key=int32/Elem=int32), a query (key=value&x=1).
-var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*)?(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+$`)
+var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+|(?:/[A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+)$`)
 
 // labelFields reports a value made of name=value fields.
 func labelFields(v string) bool {
+	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(percentRe.ReplaceAllString(v, ".")) {
+		return true // value%23still-query: words and escapes
+	}
 	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)
 }
+
+// percentRe is a URL escape.
+var percentRe = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
 
 // camelWordsRe is a camelCase identifier of letters only
 // (invalidUserNameOrPassword, overEvery, secureHeadersNonce).
