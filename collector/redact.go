@@ -204,7 +204,15 @@ var lineMarkers = func() map[uint16][]marker {
 	add := func(f lineFlag, words ...string) {
 		for _, w := range words {
 			k := uint16(w[0])<<8 | uint16(w[1])
-			t[k] = append(t[k], marker{w, f})
+			t[k] = append(t[k], marker{w, f, false})
+		}
+	}
+	// addWS adds markers that must start a word (not follow a letter or
+	// a digit): provider names are common bigrams inside words.
+	addWS := func(f lineFlag, words ...string) {
+		for _, w := range words {
+			k := uint16(w[0])<<8 | uint16(w[1])
+			t[k] = append(t[k], marker{w, f, true})
 		}
 	}
 	add(flagAssign, secretWordStems...)
@@ -217,8 +225,8 @@ var lineMarkers = func() map[uint16][]marker {
 	add(flagAssign, "login", "identified by")
 	add(flagCLI, "redis-cli", "-u ")
 	add(flagPgpass, ":5432:", ":*:")
-	add(flagProvider, providerWords...)
-	add(flagB64, "b64", "base64", "eyj", "eyi", "ewo", "eya", "ew0k")
+	addWS(flagProvider, providerWords...)
+	addWS(flagB64, "b64", "base64", "eyj", "eyi", "ewo", "eya", "ew0k")
 	return t
 }()
 
@@ -231,11 +239,23 @@ type bigram struct {
 }
 
 // bigramOn is the small filter in front of bigrams (64 KiB: it stays in
-// cache).
-var bigramOn = func() *[1 << 16]bool {
-	var t [1 << 16]bool
+// cache): 0 for none, 1 for markers or literals anywhere, 2 for entries
+// that must start a word (rule keywords, provider names).
+var bigramOn = func() *[1 << 16]uint8 {
+	var t [1 << 16]uint8
 	for k, b := range bigrams {
-		t[k] = b != nil
+		if b == nil {
+			continue
+		}
+		t[k] = 2
+		if len(b.lits) > 0 {
+			t[k] = 1
+		}
+		for _, m := range b.markers {
+			if !m.wordStart {
+				t[k] = 1
+			}
+		}
 	}
 	return &t
 }()
@@ -270,8 +290,9 @@ var bigrams = func() *[1 << 16]*bigram {
 }()
 
 type marker struct {
-	word string
-	flag lineFlag
+	word      string
+	flag      lineFlag
+	wordStart bool // only at the start of a word
 }
 
 func newGates(text string, nLines int) *gates {
@@ -301,16 +322,21 @@ func (g *gates) scan(text string, nLines int) {
 	for i := 0; i+1 < len(lower); i++ {
 		c := lower[i]
 		k := uint16(c)<<8 | uint16(lower[i+1])
-		if !on[k] {
+		v := on[k]
+		if v == 0 {
 			if c == '\n' {
 				ln++
 				lineStart = i + 1
 			}
 			continue
 		}
+		ws := i == 0 || !isAlnum(lower[i-1])
+		if v == 2 && !ws {
+			continue
+		}
 		bg := bigrams[k]
 		for _, m := range bg.markers {
-			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
+			if g.flags[ln]&m.flag == 0 && (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
 				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
 				g.flags[ln] |= m.flag
 			}
@@ -320,7 +346,7 @@ func (g *gates) scan(text string, nLines int) {
 				h.addAt(ri, lineStart, i)
 			}
 		}
-		if len(bg.kw) > 0 && (i == 0 || !isAlnum(lower[i-1])) {
+		if len(bg.kw) > 0 && ws {
 			for _, k := range bg.kw {
 				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
 					h.addAt(k.rule, lineStart, i)

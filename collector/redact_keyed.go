@@ -135,6 +135,62 @@ var (
 	loginRe = regexp.MustCompile(`(?i)\b(?:login|auth|basic_?auth|set_?basic_?auth|http_?basic_?auth|http_?digest_?auth|password_?authentication|network_?credential|username_?password_?credentials|plain_?auth)[ \t]*\([ \t]*(?:"[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*)[ \t]*,[ \t]*(?:"([^"\\]+)"|'([^'\\]+)')`)
 )
 
+// setVerbRe is the cheap gate of setRe.
+var setVerbRe = regexp.MustCompile(`(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set `)
+
+// loginNames are the calls loginRe reads (lower case, then "(").
+var loginNames = []string{"login(", "login (", "auth(", "auth (", "basicauth(", "basic_auth(", "passwordauthentication(", "networkcredential(", "usernamepasswordcredentials(", "plainauth(", "digestauth(", "digest_auth("}
+
+// loginCall reports a line that calls one of loginNames.
+func loginCall(lower string) bool {
+	for _, n := range loginNames {
+		if strings.Contains(lower, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// setterCalls finds name("literal") and name('literal'), one literal of
+// at least 6 characters and nothing else, as setterRe's submatch indexes
+// (name, double-quoted, single-quoted), without running the expression
+// on every line.
+func setterCalls(line string) [][]int {
+	var out [][]int
+	for i := 1; i+1 < len(line); i++ {
+		if line[i] != '(' {
+			continue
+		}
+		j := i + 1
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j >= len(line) || line[j] != '"' && line[j] != '\'' {
+			continue
+		}
+		k := i
+		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+			k--
+		}
+		ne := k
+		for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
+			k--
+		}
+		if k == ne {
+			continue
+		}
+		if m := setterRe.FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
+			for x := range m {
+				if m[x] >= 0 {
+					m[x] += k
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
 // setterWords may make up the name of a setter (after set, with, use).
 var setterWords = map[string]bool{
 	"api": true, "auth": true, "access": true, "client": true, "secret": true, "key": true, "token": true,
@@ -148,8 +204,8 @@ var setterWords = map[string]bool{
 // "set NAME VALUE" commands.
 func callSpans(line, lower string) []span {
 	var spans []span
-	if strings.Contains(line, "(") {
-		for _, m := range setterRe.FindAllStringSubmatchIndex(line, -1) {
+	if strings.Contains(line, "(\"") || strings.Contains(line, "('") {
+		for _, m := range setterCalls(line) {
 			words := splitWords(line[m[2]:m[3]])
 			if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
 				words = words[1:]
@@ -168,7 +224,9 @@ func callSpans(line, lower string) []span {
 				}
 			}
 		}
-		if strings.Contains(lower, "login") || strings.Contains(lower, "auth") || strings.Contains(lower, "credential") {
+	}
+	if strings.Contains(line, "(") && loginCall(lower) {
+		{
 			for _, m := range loginRe.FindAllStringSubmatchIndex(line, -1) {
 				for gi := 1; gi <= 2; gi++ {
 					if m[2*gi] >= 0 && passwordValue(line[m[2*gi]:m[2*gi+1]], true) {
@@ -178,14 +236,14 @@ func callSpans(line, lower string) []span {
 			}
 		}
 	}
-	if strings.Contains(lower, "password") || strings.Contains(lower, "identified") {
+	if strings.Contains(lower, "password '") || strings.Contains(lower, "password e'") || strings.Contains(lower, "identified by") {
 		for _, m := range sqlPassRe.FindAllStringSubmatchIndex(line, -1) {
 			if v := line[m[2]:m[3]]; passwordValue(v, true) {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if strings.Contains(lower, "set ") {
+	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
 		for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
 			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
 				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], false) {
