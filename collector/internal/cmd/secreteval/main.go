@@ -155,6 +155,12 @@ func falsePositives(dirs []string, show bool) {
 	var files, bytes, redactions, changedFiles int
 	var elapsed time.Duration
 	var changes []string
+	type slow struct {
+		path string
+		d    time.Duration
+		size int
+	}
+	var slowest []slow
 	for _, dir := range dirs {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !d.Type().IsRegular() {
@@ -167,7 +173,13 @@ func falsePositives(dirs []string, show bool) {
 			text := string(data)
 			start := cpuTime()
 			out, n := collector.Redact(text)
-			elapsed += cpuTime() - start
+			dt := cpuTime() - start
+			elapsed += dt
+			slowest = append(slowest, slow{p, dt, len(data)})
+			sort.Slice(slowest, func(i, j int) bool { return slowest[i].d > slowest[j].d })
+			if len(slowest) > 5 {
+				slowest = slowest[:5]
+			}
 			files++
 			bytes += len(data)
 			if n == 0 {
@@ -187,6 +199,9 @@ func falsePositives(dirs []string, show bool) {
 	sort.Strings(changes)
 	fmt.Printf("real sources: %d files, %.1f MB in %s: %d redactions in %d files, %d lines changed; %.0f MB/s of CPU time\n",
 		files, float64(bytes)/1e6, strings.Join(shortDirs(dirs), ", "), redactions, changedFiles, len(changes), float64(bytes)/1e6/elapsed.Seconds())
+	for _, s := range slowest {
+		fmt.Printf("  slowest: %s (%d KB) %s\n", s.path, s.size>>10, s.d.Round(time.Millisecond))
+	}
 	if show {
 		for _, c := range changes {
 			fmt.Println("  " + c)
