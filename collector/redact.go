@@ -28,7 +28,7 @@ var (
 	// as in source code ("MIIE...\n" +).
 	// A body line may carry a comment or list prefix ("# ", "// ",
 	// "- \"") when the key sits in a comment or a YAML list.
-	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,]?[ \t]*\r?$`)
+	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,\\]?[ \t]*\r?$`)
 	// pemHeaderRe is a header line inside a key block (Proc-Type, DEK-Info).
 	pemHeaderRe = regexp.MustCompile(`^[ \t]*[A-Za-z-]+: `)
 	// base64Run16Re is a run of base64 long enough for a key body (a
@@ -1049,8 +1049,8 @@ func secretValue(v string, quoted, password bool) bool {
 	if password {
 		return passwordValue(v, quoted)
 	}
-	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) {
-		return false
+	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ") {
+		return false // AGFzbQ: base64 of a WebAssembly module ("\0asm")
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
