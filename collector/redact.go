@@ -1049,6 +1049,9 @@ func secretValue(v string, quoted, password bool) bool {
 	if password {
 		return passwordValue(v, quoted)
 	}
+	if len(v) < minSecretLen && len(v) >= minShortKeyLen {
+		return shortKey(v, quoted)
+	}
 	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ") {
 		return false // AGFzbQ: base64 of a WebAssembly module ("\0asm")
 	}
@@ -1082,6 +1085,32 @@ var percentRe = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
 // camelWordsRe is a camelCase identifier of letters only
 // (invalidUserNameOrPassword, overEvery, secureHeadersNonce).
 var camelWordsRe = regexp.MustCompile(`^[a-z]{2,}(?:[A-Z][a-z]+)+$`)
+
+// minShortKeyLen is the shortest key value (gitleaks' generic rule takes
+// ten characters).
+const minShortKeyLen = 10
+
+// shortKey decides a key of 10 to 15 characters: random letters and
+// digits (at least three of each, or two of each and a symbol), high
+// entropy, nothing of a word, a path, a version or code.
+func shortKey(v string, quoted bool) bool {
+	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t.:-_,;()[]{}<>\"'`\\$%") || !quoted && (codeShape(v) || !bareLiteral(v)) {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case isLetter(c):
+			letters++
+		}
+	}
+	if digits < 2 || letters < 3 || digits+letters < len(v)-1 || identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
+		return false
+	}
+	return entropy(v) >= 3.3
+}
 
 // minPasswordLen is the shortest literal redacted as a password.
 const minPasswordLen = 8
