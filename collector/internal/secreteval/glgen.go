@@ -50,10 +50,13 @@ func (rg *regexGen) walk(re *syntax.Regexp, b *strings.Builder) {
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
 		lo, hi := 0, 0
 		switch re.Op {
-		case syntax.OpStar:
-			lo, hi = 0, 8
-		case syntax.OpPlus:
-			lo, hi = 1, 12
+		case syntax.OpStar, syntax.OpPlus:
+			// Unbounded: issued tokens are long, so 8 to 20.
+			n := 8 + rg.g.r.IntN(13)
+			for i := 0; i < n; i++ {
+				rg.walk(re.Sub[0], b)
+			}
+			return
 		case syntax.OpQuest:
 			lo, hi = 0, 1
 		default:
