@@ -176,7 +176,7 @@ func setterCalls(line string) [][]int {
 		for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
 			k--
 		}
-		if k == ne {
+		if k == ne || !hasSecretWord(line[k:ne]) {
 			continue
 		}
 		if m := setterRe.FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
@@ -225,7 +225,7 @@ func callSpans(line, lower string) []span {
 			}
 		}
 	}
-	if strings.Contains(line, "(") && loginCall(lower) {
+	if (strings.Contains(lower, "login") || strings.Contains(lower, "auth") || strings.Contains(lower, "credential")) && loginCall(lower) {
 		{
 			for _, m := range loginRe.FindAllStringSubmatchIndex(line, -1) {
 				for gi := 1; gi <= 2; gi++ {
