@@ -1,13 +1,19 @@
 // Command secreteval measures the secret scanner (collector.Redact): the
-// leak rate per family on the generated corpus of
-// collector/internal/secreteval, the false positives on real sources (every
-// line Redact changes in Go's own tree and in npm's lib), and the
-// throughput. docs/security.md records its numbers.
+// leak rate per family on the project's generated corpus
+// (collector/internal/secreteval), the leak rates on a corpus built from
+// gitleaks' rule set (by measure, family and shape, development and
+// held-out rules apart; gitleaks is read from $GITLEAKS_REPO, a checkout
+// or a bare mirror, never committed here), the false positives on real
+// sources (every line Redact changes) and the throughput.
+// docs/security.md records its numbers.
 //
-//	go run ./collector/internal/cmd/secreteval [-seed N] [-leaks] [-fp] [DIR…]
+//	go run ./collector/internal/cmd/secreteval [-seed N] [-leaks] [-fp] [-repo DIR] [-gitleaks-only|-no-gitleaks] [DIR…]
 //
-// Without DIRs the false-positive trees are $(go env GOROOT)/src/{net/http,
-// crypto,encoding,os,cmd/go} and npm's lib (found beside the npm on PATH).
+// Without DIRs the false-positive trees are $(go env GOROOT)/src, npm's lib
+// (found beside the npm on PATH) and the installed node_modules of the
+// repository at -repo (tools/*/node_modules, editors/vscode/node_modules);
+// it says which were found. -leaks prints the leaked cases of the
+// development rules only: held-out cases are counted, never shown.
 package main
 
 import (
