@@ -50,7 +50,8 @@ func redactBlocks(text string, lines []string) int {
 				continue
 			}
 			k := nameKind(m[1])
-			if k == notSecret {
+			keyed := k == notSecret && keyedName(m[1], flagProvider)
+			if k == notSecret && !keyed {
 				continue
 			}
 			for j := i + 1; j < len(lines) && j <= i+2; j++ {
@@ -61,7 +62,7 @@ func redactBlocks(text string, lines []string) int {
 				for gi := 1; gi <= 3; gi++ {
 					if vm[2*gi] >= 0 {
 						v := lines[j][vm[2*gi]:vm[2*gi+1]]
-						if v != redacted && markupValue(v, k == passwordName) {
+						if v != redacted && (!keyed && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
 							lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
 							n++
 						}

@@ -541,7 +541,7 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 		spans = append(spans, pairSpans(line, lower)...)
 		spans = append(spans, callSpans(line, lower)...)
 	}
-	if fl&flagAssign != 0 {
+	if fl&(flagAssign|flagProvider) != 0 {
 		if fl&flagXML != 0 {
 			spans = append(spans, xmlSpans(line, lower)...)
 		}

@@ -299,14 +299,16 @@ func xmlSpans(line, lower string) []span {
 			if open != close {
 				continue
 			}
-			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(localName(open), flagProvider) && providerValue(line[m[4]:m[5]], true) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") {
 		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
@@ -347,11 +349,12 @@ func pairSpans(line, lower string) []span {
 	if strings.Contains(lower, "value") && strings.Contains(lower, "name") {
 		for _, m := range nameValueRe.FindAllStringSubmatchIndex(line, -1) {
 			k := nameKind(line[m[2]:m[3]])
-			if k == notSecret {
+			keyed := k == notSecret && keyedName(line[m[2]:m[3]], flagProvider)
+			if k == notSecret && !keyed {
 				continue
 			}
 			for gi := 2; gi <= 4; gi++ {
-				if m[2*gi] >= 0 && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
+				if m[2*gi] >= 0 && (!keyed && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) || keyed && providerValue(line[m[2*gi]:m[2*gi+1]], true)) {
 					spans = append(spans, span{m[2*gi], m[2*gi+1]})
 				}
 			}
