@@ -1073,7 +1073,7 @@ var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?
 
 // labelFields reports a value made of name=value fields.
 func labelFields(v string) bool {
-	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(percentRe.ReplaceAllString(v, ".")) {
+	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) {
 		return true // value%23still-query: words and escapes
 	}
 	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)

@@ -81,6 +81,7 @@ func TestRedactIssue22(t *testing.T) {
 		{"test assertion", "  t.pass('worker is called with the right context')"},
 		{"one-line PEM placeholder", " * the PEM encoded private key (string should contain -----BEGIN PRIVATE KEY----- ... -----END PRIVATE KEY----- )"},
 		{"escaped query label", `  t.equal(reparsed.query, 'key=value%23still-query', 'hash remains query data')`},
+		{"escaped query and fragment", `    'x:/resource?key=value%23still-query#first%23still-fragment',`},
 		{"test output", "--- PASS: TestKey (0.00s)"},
 	}
 	for _, c := range clean {
