@@ -90,3 +90,32 @@ func TestRedactIssue22(t *testing.T) {
 		}
 	}
 }
+
+// TestASCIILower checks the eight-bytes-at-a-time lowering against the
+// byte loop, on every byte value and on text of every length.
+func TestASCIILower(t *testing.T) {
+	ref := func(s string) string {
+		b := []byte(s)
+		for i, c := range b {
+			if c >= 'A' && c <= 'Z' {
+				b[i] = c + 'a' - 'A'
+			}
+		}
+		return string(b)
+	}
+	var all []byte
+	for c := 0; c < 256; c++ {
+		all = append(all, byte(c))
+	}
+	for n := 0; n <= len(all); n++ {
+		for off := 0; off+n <= len(all) && off < 9; off++ {
+			s := string(all[off : off+n])
+			if got := asciiLower(s); got != ref(s) {
+				t.Fatalf("asciiLower(% x) = % x", s, got)
+			}
+		}
+	}
+	if got := asciiLower("Héllo WORLD @[`{ ZA"); got != "héllo world @[`{ za" {
+		t.Errorf("got %q", got)
+	}
+}
