@@ -168,7 +168,7 @@ func redactDepth(text string, depth int) (string, int) {
 // blocksPossible reports whether a text may hold a secret that spans
 // lines (redactBlocks), so that most texts are never split into lines.
 func blocksPossible(text string) bool {
-	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") || strings.Contains(text, "variable \"") ||
+	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") || strings.Contains(text, "variable \"") || k8sSecretPossible(text) ||
 		strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 }
 

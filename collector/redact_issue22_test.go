@@ -119,3 +119,18 @@ func TestASCIILower(t *testing.T) {
 		t.Errorf("got %q", got)
 	}
 }
+
+// TestRedactK8sSecretData redacts every value of a Secret's data maps
+// and nothing of other manifests.
+func TestRedactK8sSecretData(t *testing.T) {
+	v1, v2 := "YWRtaW46cGFzc3dvcmQ=", "Tango_orbit312/ihm"
+	in := "apiVersion: v1\nkind: Secret\nmetadata:\n  name: app\ndata:\n  extra: " + v1 + "\n  user: 'YWRtaW4='\nstringData:\n  DB_PASS: " + v2 + "\ntype: Opaque\n"
+	out, n := Redact(in)
+	if n < 3 || strings.Contains(out, v1) || strings.Contains(out, v2) || strings.Contains(out, "YWRtaW4=") || !strings.Contains(out, "name: app") || !strings.Contains(out, "type: Opaque") {
+		t.Errorf("%d redactions:\n%s", n, out)
+	}
+	cm := strings.Replace(in, "kind: Secret", "kind: ConfigMap", 1)
+	if out, _ := Redact(cm); !strings.Contains(out, "YWRtaW4=") {
+		t.Errorf("a ConfigMap's data redacted:\n%s", out)
+	}
+}
