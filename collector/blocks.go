@@ -27,7 +27,7 @@ func redactBlocks(text string, lines []string) int {
 	if strings.Contains(text, "PRIVATE KEY") {
 		n += redactPEMBlocks(lines)
 	}
-	if strings.Contains(text, "variable") && strings.Contains(text, "default") {
+	if strings.Contains(text, "variable \"") && strings.Contains(text, "default") {
 		n += redactTerraformDefaults(lines)
 	}
 	if k8sSecretPossible(text) {

@@ -278,6 +278,9 @@ var (
 func redactTerraformDefaults(lines []string) int {
 	n := 0
 	for i := 0; i < len(lines); i++ {
+		if !strings.Contains(lines[i], "variable") {
+			continue
+		}
 		m := tfVariableRe.FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
