@@ -799,10 +799,38 @@ func symbolSecret(v string) bool {
 // opened by a name (this.cache.getIdToken(, Required<NodeAuthOptions>,
 // Token<SyntaxKind.QuestionToken>), a constant (SIGN_IN_V2_SUBMIT_PASSWORD),
 // or a hexadecimal number (0x8031006C).
-var codeShapeRe = regexp.MustCompile(`^(?:[*&!]+[(A-Za-z_$]|\(+[*&]|[A-Za-z_$][A-Za-z0-9_$.]*(?:\?\.)?[(<\[]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[,;]?$|0[xX][0-9a-fA-F]{1,16}[uUlL]*[,;]?$|(?:new|await|typeof|yield\*?)[ (])`)
+var codeShapeRe = regexp.MustCompile(`^(?:[*&!]+\(|[*&!]+[A-Za-z_$][A-Za-z0-9_$.]*[,;)]*$|\(+[*&]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[,;]?$|0[xX][0-9a-fA-F]{1,16}[uUlL]*[,;]?$|(?:new|await|typeof|yield\*?)[ (])`)
 
-// codeShape reports a value that is code (codeShapeRe).
-func codeShape(v string) bool { return codeShapeRe.MatchString(v) }
+// wordNameRe is a name made of whole words (slice, Required,
+// NodeAuthOptions).
+var wordNameRe = regexp.MustCompile(`^(?:[a-z]{3,}|[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)$`)
+
+// callStartRe is a value opened by a call, an index or a generic type.
+var callStartRe = regexp.MustCompile(`^([A-Za-z_$][A-Za-z0-9_$.]*)(?:\?\.)?[(<\[]`)
+
+// codeShape reports a value that is code (codeShapeRe), or opens with a
+// call, an index or a generic type whose name reads as one (Required<,
+// this.cache.getIdToken(, crypto_1.default.createPublicKey(): a random
+// key with a bracket in it (jaB81qYM0(A=…) opens with no such name.
+func codeShape(v string) bool {
+	if codeShapeRe.MatchString(v) {
+		return true
+	}
+	m := callStartRe.FindStringSubmatch(v)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if wordNameRe.MatchString(name) || camelWordsRe.MatchString(name) {
+		return true // Required<, Token<, slice(, getIdToken(
+	}
+	for _, part := range strings.Split(strings.Trim(name, "."), ".") {
+		if part != "" && strings.Trim(part, lowerLetters+upperLetters+"_$") != "" && !isIdentifierLike(part) {
+			return false // a part with digits that reads as no words
+		}
+	}
+	return strings.Contains(name, ".") || isIdentifierLike(name)
+}
 
 // testOutputName reports "--- PASS:" and "=== PASS" of test output, which
 // name no password.
@@ -1091,14 +1119,14 @@ var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?
 
 // labelFields reports a value made of name=value fields.
 func labelFields(v string) bool {
-	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) {
+	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) && percentRe.MatchString(v) {
 		return true // value%23still-query: words and escapes
 	}
 	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)
 }
 
 // percentRe is a URL escape.
-var percentRe = regexp.MustCompile(`%[0-9A-Fa-f]{2}`)
+var percentRe = regexp.MustCompile(`%[2-7][0-9A-Fa-f]`)
 
 // camelWordsRe is a camelCase identifier of letters only
 // (invalidUserNameOrPassword, overEvery, secureHeadersNonce).
@@ -1141,7 +1169,7 @@ func passwordValue(v string, quoted bool) bool {
 	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
 		return false
 	}
-	if labelFields(v) || strings.Contains(v, `\x`) || strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || identWithSecretWord(v) || camelWordsRe.MatchString(v) {
+	if labelFields(v) && !strings.Contains(v, "/") || strings.Contains(v, `\x`) || strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || identWithSecretWord(v) || camelWordsRe.MatchString(v) {
 		return false // a label, a selector ([type=password]), escaped bytes, an identifier
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
