@@ -1115,7 +1115,7 @@ func secretValue(v string, quoted, password bool) bool {
 
 // labelFieldsRe finds a second name=value field in a label: a subtest
 // name (Key=int32/Elem=int32), a query (key=value&x=1).
-var labelFieldsRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+|(?:/[A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+)$`)
+var labelFieldsRe = regexp.MustCompile(`^[*&\[\]]*[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+|(?:/[A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+)$`)
 
 // labelFields reports a value made of name=value fields.
 func labelFields(v string) bool {

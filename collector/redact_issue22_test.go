@@ -62,6 +62,7 @@ func TestRedactIssue22(t *testing.T) {
 		{"call chain left open", "    key = crypto_1.default.createPublicKey({"},
 		{"camelCase label", `const key = "secureHeadersNonce";`},
 		{"subtest name", `	b.Run("Key=smallType/Elem=int32", benchSizes(benchmarkMapAssignFillHint[smallType, int32]))`},
+		{"subtest name with a pointer type", `	b.Run("Key=*int32/Elem=int32", benchSizes(benchmarkMapIter[*int32, int32]))`},
 		{"wasm module", `const wasmKey = Buffer.from('AGFzbQEAAAABBgFgAX8BfwMCAQAHBwEDYWRkAAAKCQEHACAAQQFqCw==', 'base64');`},
 		{"base64 fixture", strings.Repeat("A", 76) + "\nEAAZABhAAAAAAAAAAAAAAAAAAAA6AQAAEgAOAEAQAAAAAAAAIgAAAAAAAABxAQAAEAAZABBAAAAA"},
 		{"method of a receiver s", "\tif !s.ReadUint16LengthPrefixed(&extensions) || !s.Empty() {"},
