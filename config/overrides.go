@@ -33,49 +33,6 @@ type BudgetOverrides struct {
 	Redistribute    *bool          `json:"redistribute,omitempty"`
 }
 
-// UnmarshalJSON decodes the overrides; the token numbers (totalTokens,
-// systemReserve, responseReserve) are read with [DecodeTokens], so "8k"
-// is accepted as a person types it (docs/design.md rule 2). An error names
-// the field in its JSON name.
-func (o *BudgetOverrides) UnmarshalJSON(data []byte) error {
-	var raw struct {
-		TotalTokens     json.RawMessage `json:"totalTokens"`
-		SystemReserve   json.RawMessage `json:"systemReserve"`
-		ResponseReserve json.RawMessage `json:"responseReserve"`
-		Categories      map[string]int  `json:"categories"`
-		Redistribute    *bool           `json:"redistribute"`
-	}
-	if err := json.Unmarshal(data, &raw); err != nil {
-		return err
-	}
-	out := BudgetOverrides{Categories: raw.Categories, Redistribute: raw.Redistribute}
-	for _, f := range []struct {
-		name string
-		raw  json.RawMessage
-		dst  **int
-	}{{"totalTokens", raw.TotalTokens, &out.TotalTokens}, {"systemReserve", raw.SystemReserve, &out.SystemReserve}, {"responseReserve", raw.ResponseReserve, &out.ResponseReserve}} {
-		if len(f.raw) == 0 || string(f.raw) == "null" {
-			continue
-		}
-		n, err := DecodeTokens(f.raw)
-		if err != nil {
-			return &TokensError{Field: f.name, Err: err}
-		}
-		*f.dst = &n
-	}
-	*o = out
-	return nil
-}
-
-// TokensError is a token number of a JSON object that does not decode;
-// Field is its JSON name ("totalTokens").
-type TokensError struct {
-	Field string
-	Err   error
-}
-
-func (e *TokensError) Error() string { return e.Field + " " + e.Err.Error() }
-
 // Apply returns b with the overrides that are set (b's categories are
 // replaced by a copy of o's when o has any). A nil o changes nothing.
 func (o *BudgetOverrides) Apply(b Budget) Budget {

@@ -54,8 +54,6 @@ type Options struct {
 	Version string
 	// Stats records the packs of this server; nil means a new recorder.
 	Stats *pack.Recorder
-	// Tools names the tools offered (AllTools); nil means DefaultTools.
-	Tools []string
 	// WorkspaceIndex keeps the persistent workspace index of the roots in
 	// the user's cache directory (docs/index.md); the command turns it on
 	// unless --no-index.
@@ -133,55 +131,11 @@ func New(opts Options) (*Server, error) {
 		Capabilities:            &sdk.ServerCapabilities{},
 		RootsListChangedHandler: func(context.Context, *sdk.RootsListChangedRequest) { s.rootsChanged() },
 	})
-	tools := opts.Tools
-	if tools == nil {
-		tools = DefaultTools
-	}
-	for _, name := range tools {
-		switch name {
-		case "pack_context":
-			s.addPackContext()
-		case "count_tokens":
-			s.addCountTokens()
-		case "fit_tool_result":
-			s.addFitToolResult()
-		case "trim_conversation":
-			s.addTrimConversation()
-		default:
-			return nil, fmt.Errorf("mcp: unknown tool %q; the tools are %s", collector.EscapePath(name), strings.Join(AllTools, ", "))
-		}
-	}
+	s.addPackContext()
+	s.addCountTokens()
+	s.addFitToolResult()
+	s.addTrimConversation()
 	return s, nil
-}
-
-// AllTools are the tools the server can offer.
-var AllTools = []string{"pack_context", "count_tokens", "fit_tool_result", "trim_conversation"}
-
-// DefaultTools are the tools offered unless --tools names others:
-// trim_conversation serves harness code, not a model, and its schema would
-// cost every agent's model context on every turn.
-var DefaultTools = []string{"pack_context", "count_tokens", "fit_tool_result"}
-
-// ParseTools reads a --tools list ("pack_context,count_tokens"): names of
-// AllTools separated by commas, each at most once.
-func ParseTools(list string) ([]string, error) {
-	var out []string
-	for _, name := range strings.Split(list, ",") {
-		name = strings.TrimSpace(name)
-		if name == "" {
-			continue
-		}
-		if !slices.Contains(AllTools, name) {
-			return nil, fmt.Errorf("%q is not a tool; choose from %s", collector.EscapePath(name), strings.Join(AllTools, ", "))
-		}
-		if !slices.Contains(out, name) {
-			out = append(out, name)
-		}
-	}
-	if len(out) == 0 {
-		return nil, fmt.Errorf("names no tool; choose from %s", strings.Join(AllTools, ", "))
-	}
-	return out, nil
 }
 
 // Run serves one client on t until the client disconnects or ctx is done.

@@ -22,7 +22,7 @@ import (
 func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("fit", flag.ContinueOnError)
 	tool := fs.String("tool", "", "tool `KIND`: project_files, search_content, read_file, vcs_diff, vcs_log (others page by lines)")
-	maxTokens := tokensFlag(fs, "max", conversation.DefaultToolTokens, "tokens the page may use, `N` > 0, 8k accepted (maxTokens)")
+	maxTokens := fs.Int("max", conversation.DefaultToolTokens, "tokens the page may use, `N` > 0 (maxTokens)")
 	cursor := fs.String("cursor", "", "continuation `C` printed by the previous page")
 	mode := fs.String("mode", conversation.ModePage, "`page`, or history for a compressed summary")
 	path := fs.String("path", "", "file `PATH` shown in a read_file history summary")
@@ -30,8 +30,8 @@ func runFit(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 	tokFile := fs.String("tokenizer-file", "", "count with the Hugging Face tokenizer.json `F` (tokenizerFile) instead of the model's tokenizer")
 	pattern := fs.String("pattern", "", "the searched `PATTERN`, named in a search_content history summary")
 	maxChars := fs.Int("max-chars", conversation.DefaultHistoryEntryChars, "characters a history summary may use, `N` (0: no cap)")
-	historyTokens := tokensFlag(fs, "history-tokens", 0, "tokens the work history already holds, `N` (history mode)")
-	historyCap := tokensFlag(fs, "history-cap", conversation.DefaultHistoryCap, "the work history's cap in tokens, `N` (history mode)")
+	historyTokens := fs.Int("history-tokens", 0, "tokens the work history already holds, `N` (history mode)")
+	historyCap := fs.Int("history-cap", conversation.DefaultHistoryCap, "the work history's cap in tokens, `N` (history mode)")
 	asJSON := fs.Bool("json", false, "print the acode/fitToolResult result object instead of the content")
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp fit --tool KIND [--max N] [--cursor C] [--mode history] < output.txt\n\n"+

@@ -7,8 +7,6 @@ import (
 	"io"
 	"regexp"
 	"strings"
-
-	"github.com/acode-lsp/acode-lsp/config"
 )
 
 // parseFlags parses a subcommand's flags. -h prints the usage on stdout and
@@ -99,31 +97,4 @@ func printFlags(fs *flag.FlagSet) {
 		}
 		fmt.Fprintf(w, "%s\n      %s%s\n", head, usage, def)
 	})
-}
-
-// tokensValue is a flag holding a token number as a person types it:
-// 8000, 8k, 8K, 1.5m (config.ParseTokens, the parser of every door).
-type tokensValue struct{ n int }
-
-func (v *tokensValue) String() string {
-	if v == nil || v.n == 0 {
-		return "0"
-	}
-	return fmt.Sprint(v.n)
-}
-
-func (v *tokensValue) Set(s string) error {
-	n, err := config.ParseTokens(s)
-	if err != nil {
-		return err
-	}
-	v.n = n
-	return nil
-}
-
-// tokensFlag defines a token-number flag.
-func tokensFlag(fs *flag.FlagSet, name string, def int, usage string) *int {
-	v := &tokensValue{n: def}
-	fs.Var(v, name, usage)
-	return &v.n
 }

@@ -2,14 +2,13 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
-	"strings"
 
 	"go.uber.org/zap"
 
-	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/mcp"
 )
 
@@ -18,30 +17,30 @@ import (
 // to stdout, which carries only protocol.
 func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("mcp", flag.ContinueOnError)
-	tools := fs.String("tools", strings.Join(mcp.DefaultTools, ","), "the tools offered, a comma-separated `LIST` of "+strings.Join(mcp.AllTools, ", "))
-	root := fs.String("root", "", "workspace root `DIR` when the client offers no roots (default: the working directory)")
-	maxResult := tokensFlag(fs, "max-result-tokens", mcp.DefaultMaxResultTokens, "largest tool result, `N` tokens counted on everything a client may pass (25k accepted)")
-	logFile := fs.String("log-file", "", "write logs to the file `F` instead of stderr")
-	logLevel := fs.String("log-level", "info", "log `level`: debug, info, warn, error")
+	fs.SetOutput(stderr)
+	root := fs.String("root", "", "workspace root when the client offers no roots (default: the working directory)")
+	maxResult := fs.Int("max-result-tokens", mcp.DefaultMaxResultTokens, "largest tool result text, in tokens of the request's tokenizer")
+	logFile := fs.String("log-file", "", "write logs to this file instead of stderr")
+	logLevel := fs.String("log-level", "info", "log level: debug, info, warn, error")
 	noIndex := fs.Bool("no-index", false, "neither read nor write the workspace index in the user's cache directory (docs/index.md)")
 	fs.Usage = func() {
-		fmt.Fprint(fs.Output(), "usage: acode-lsp mcp [--root DIR] [--tools LIST] [--max-result-tokens N] [flags]\n\n"+
-			"Serves the Model Context Protocol on stdio for coding agents. Set-up: docs/agents.md.\n\n")
-		printFlags(fs)
+		fmt.Fprint(stderr, "usage: acode-lsp mcp [--root DIR] [--max-result-tokens N] [--log-file F] [--log-level L] [--no-index]\n\n"+
+			"Serves the Model Context Protocol on stdio (tools: pack_context, count_tokens,\nfit_tool_result, trim_conversation). Set-up for agents: docs/agents.md.\n\n")
+		fs.PrintDefaults()
 	}
-	if code, ok := parseFlags(fs, args, stdout, stderr); !ok {
-		return code
+	if err := fs.Parse(args); err != nil {
+		if errors.Is(err, flag.ErrHelp) {
+			return 0
+		}
+		return 2
 	}
 	if fs.NArg() > 0 {
-		fmt.Fprintf(stderr, "acode-lsp mcp: unexpected argument %q (use --root DIR)\n", collector.EscapePath(fs.Arg(0)))
+		fmt.Fprintf(stderr, "acode-lsp mcp: unexpected argument %q (use --root DIR)\n", fs.Arg(0))
 		return 2
 	}
 	if *maxResult <= 0 {
-		return flagError(stderr, "mcp", "max-result-tokens", fmt.Sprint(*maxResult), "must be a positive number of tokens, such as 25000 or 25k")
-	}
-	toolList, err := mcp.ParseTools(*tools)
-	if err != nil {
-		return flagError(stderr, "mcp", "tools", *tools, err.Error())
+		fmt.Fprintf(stderr, "acode-lsp mcp: --max-result-tokens must be positive, got %d\n", *maxResult)
+		return 2
 	}
 	logger, closeLog, err := newLogger(*logFile, *logLevel, stderr)
 	if err != nil {
@@ -49,7 +48,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 2
 	}
 	defer closeLog()
-	srv, err := mcp.New(mcp.Options{Root: *root, Tools: toolList, MaxResultTokens: *maxResult, Logger: logger, Version: version, WorkspaceIndex: !*noIndex})
+	srv, err := mcp.New(mcp.Options{Root: *root, MaxResultTokens: *maxResult, Logger: logger, Version: version, WorkspaceIndex: !*noIndex})
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp mcp: --root: %v\n", err)
 		return 2

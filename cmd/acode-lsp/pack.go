@@ -35,10 +35,9 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	regex := fs.Bool("regex", false, "treat --search as an RE2 regular expression")
 	fs.Var(&toolResults, "tool-result", "a `FILE` of tool output to include (- = stdin); repeatable")
 	fs.Var(&refs, "reference", "`PATH[:START-END]` to include as a reference; repeatable")
-	total := tokensFlag(fs, "budget", 0, "the tokens the context may take, `N` > 0 (8000, 8k, 1.5m); reserves subtract only when given")
-	window := tokensFlag(fs, "window", 0, "a model's context window, `N` > 0 (8k accepted): the config's reserves subtract")
-	sysRes := tokensFlag(fs, "system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: 0 with --budget, else the config's)")
-	respRes := tokensFlag(fs, "response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: 0 with --budget, else the config's)")
+	total := fs.Int("budget", 0, "total tokens, `N` > 0 (default: the config's total_tokens)")
+	sysRes := fs.Int("system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: the config's)")
+	respRes := fs.Int("response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: the config's)")
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
 	encoding := fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
 	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
@@ -59,13 +58,12 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		return code
 	}
 	switch {
-	case flagSet(fs, "budget") && flagSet(fs, "window"):
-		fmt.Fprintln(stderr, "acode-lsp pack: give --budget (the room the context may take) or --window (a model's window, less the reserves), not both")
-		return 2
 	case flagSet(fs, "budget") && *total <= 0:
-		return flagError(stderr, "pack", "budget", fmt.Sprint(*total), "must be a positive number of tokens, such as 8000 or 8k (leave it out to use the config's budget)")
-	case flagSet(fs, "window") && *window <= 0:
-		return flagError(stderr, "pack", "window", fmt.Sprint(*window), "must be a positive number of tokens, such as 128k (leave it out to use the config's total_tokens)")
+		return flagError(stderr, "pack", "budget", fmt.Sprint(*total), "must be a positive number of tokens (leave it out to use the config's total_tokens)")
+	case flagSet(fs, "system-reserve") && *sysRes < 0:
+		return flagError(stderr, "pack", "system-reserve", fmt.Sprint(*sysRes), "must not be negative")
+	case flagSet(fs, "response-reserve") && *respRes < 0:
+		return flagError(stderr, "pack", "response-reserve", fmt.Sprint(*respRes), "must not be negative")
 	case *maxFile <= 0:
 		return flagError(stderr, "pack", "max-file-size", fmt.Sprint(*maxFile), "must be a positive number of bytes")
 	case flagSet(fs, "search") && strings.TrimSpace(*search) == "":
@@ -137,12 +135,17 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		*encoding = tokenizer.FilePrefix + *tokFile
 	}
 	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
-	bf := budgetFlags{budget: *total, window: *window, sysRes: *sysRes, respRes: *respRes,
-		budgetSet: flagSet(fs, "budget"), windowSet: flagSet(fs, "window"), sysSet: flagSet(fs, "system-reserve"), respSet: flagSet(fs, "response-reserve")}
-	req.Budget = bf.overrides()
-	if msg := bf.check(cfg.Context.Budget); msg != "" {
-		fmt.Fprintf(stderr, "acode-lsp pack: %s\n", msg)
-		return 2
+	if flagSet(fs, "budget") || flagSet(fs, "system-reserve") || flagSet(fs, "response-reserve") {
+		req.Budget = &config.BudgetOverrides{}
+		if flagSet(fs, "budget") {
+			req.Budget.TotalTokens = total
+		}
+		if flagSet(fs, "system-reserve") {
+			req.Budget.SystemReserve = sysRes
+		}
+		if flagSet(fs, "response-reserve") {
+			req.Budget.ResponseReserve = respRes
+		}
 	}
 	if *search != "" {
 		req.Search = &pack.Search{Pattern: *search, Regex: *regex}
@@ -222,80 +225,8 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 // nothingFits says why a pack came out empty and what to change.
 func nothingFits(res *pack.Result) string {
 	b := res.Budget
-	if b.SystemReserve == 0 && b.ResponseReserve == 0 {
-		return fmt.Sprintf("no chunk fits the %s tokens available, so the context is empty: raise --budget (--report shows every chunk's size)", comma(int64(b.Available)))
-	}
-	return fmt.Sprintf("no chunk fits the %s tokens available (%s − reserves %s − %s), so the context is empty: raise --budget or --window, or lower --system-reserve/--response-reserve (--report shows every chunk's size)",
+	return fmt.Sprintf("no chunk fits the %s tokens available (--budget %s − reserves %s − %s), so the context is empty: raise --budget or lower --system-reserve/--response-reserve (--report shows every chunk's size)",
 		comma(int64(b.Available)), comma(int64(b.Total)), comma(int64(b.SystemReserve)), comma(int64(b.ResponseReserve)))
-}
-
-// budgetFlags are the budget flags of `pack` as given (docs/design.md
-// rule 2): --budget N is the room the context may take (reserves subtract
-// only when given), --window N a model's window (the config's reserves
-// subtract unless given); neither keeps the config's budget.
-type budgetFlags struct {
-	budget, window, sysRes, respRes       int
-	budgetSet, windowSet, sysSet, respSet bool
-}
-
-// overrides returns the pack's budget overrides; nil when no flag is set.
-func (f budgetFlags) overrides() *config.BudgetOverrides {
-	if !f.budgetSet && !f.windowSet && !f.sysSet && !f.respSet {
-		return nil
-	}
-	o := &config.BudgetOverrides{}
-	zero := 0
-	switch {
-	case f.budgetSet:
-		o.TotalTokens = &f.budget
-		o.SystemReserve, o.ResponseReserve = &zero, &zero
-	case f.windowSet:
-		o.TotalTokens = &f.window
-	}
-	if f.sysSet {
-		o.SystemReserve = &f.sysRes
-	}
-	if f.respSet {
-		o.ResponseReserve = &f.respRes
-	}
-	return o
-}
-
-// check returns, in the flags' own names, why the budget leaves no room
-// for the context ("" when it leaves some).
-func (f budgetFlags) check(cfg config.Budget) string {
-	b := f.overrides().Apply(cfg)
-	avail := b.TotalTokens - b.SystemPromptReserve - b.ResponseReserve
-	if avail > 0 {
-		return ""
-	}
-	var terms []string
-	raise := "--window"
-	switch {
-	case f.budgetSet:
-		terms, raise = append(terms, "--budget "+comma(int64(b.TotalTokens))), "--budget"
-	case f.windowSet:
-		terms = append(terms, "--window "+comma(int64(b.TotalTokens)))
-	default:
-		terms = append(terms, "the config's total_tokens "+comma(int64(b.TotalTokens)))
-	}
-	for _, r := range []struct {
-		flag, key string
-		v         int
-		set       bool
-	}{{"--system-reserve", "system_prompt_reserve", b.SystemPromptReserve, f.sysSet}, {"--response-reserve", "response_reserve", b.ResponseReserve, f.respSet}} {
-		switch {
-		case r.set:
-			terms = append(terms, r.flag+" "+comma(int64(r.v)))
-		case !f.budgetSet:
-			terms = append(terms, "the config's "+r.key+" "+comma(int64(r.v)))
-		}
-	}
-	fix := "raise " + raise + " or lower --system-reserve/--response-reserve"
-	if !f.budgetSet {
-		fix += ", or give --budget N: the room for the context alone"
-	}
-	return fmt.Sprintf("no room for the context: %s leaves %s tokens; %s", strings.Join(terms, " − "), comma(int64(avail)), fix)
 }
 
 // searchMatched reports whether the search gave any chunk, packed or not.

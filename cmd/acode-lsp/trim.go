@@ -19,12 +19,12 @@ import (
 // conversation cannot fit (ACODE-CTX-003).
 func runTrim(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("trim", flag.ContinueOnError)
-	maxTokens := tokensFlag(fs, "max", 0, "context window in tokens, `N` > 0, 128k accepted (maxContextTokens; default: the model's known window)")
-	reserve := tokensFlag(fs, "reserve", 0, "tokens reserved for the response, `N` ≥ 0 (reservedOutputTokens)")
+	maxTokens := fs.Int("max", 0, "context window in tokens, `N` > 0 (maxContextTokens; default: the model's known window)")
+	reserve := fs.Int("reserve", 0, "tokens reserved for the response, `N` ≥ 0 (reservedOutputTokens)")
 	model := fs.String("model", "", "model `M` whose tokenizer counts (default gpt-4o, or the input's \"model\")")
 	turns := fs.Int("preserve-turns", conversation.DefaultPreserveRecentTurns, "recent turns never dropped, `N` (preserveRecentTurns)")
 	maxAge := fs.Int("max-age", conversation.DefaultMaxAge, "assistant steps after which tool outputs are truncated first, `N` (maxAge)")
-	small := tokensFlag(fs, "small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under `N` tokens survive the first pass (smallOutputThreshold)")
+	small := fs.Int("small-output", conversation.DefaultSmallOutputThreshold, "tool outputs under `N` tokens survive the first pass (smallOutputThreshold)")
 	keepErrors := fs.Bool("preserve-errors", true, "error outputs survive the first pass (preserveErrors)")
 	asJSON := fs.Bool("json", false, "print the acode/trimConversation result object instead of the messages")
 	check := fs.Bool("check", false, "only measure: print the acode/checkConversation result (maxInputTokens, currentTokens, availableTokens, withinBudget, …), trim nothing")
