@@ -27,6 +27,12 @@ func redactBlocks(text string, lines []string) int {
 	if strings.Contains(text, "PRIVATE KEY") {
 		n += redactPEMBlocks(lines)
 	}
+	if strings.Contains(text, "variable \"") && strings.Contains(text, "default") {
+		n += redactTerraformDefaults(lines)
+	}
+	if k8sSecretPossible(text) {
+		n += redactK8sSecretData(lines)
+	}
 	putty := strings.Contains(text, "Private-Lines:")
 	env := strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 	if !putty && !env {
@@ -47,7 +53,8 @@ func redactBlocks(text string, lines []string) int {
 				continue
 			}
 			k := nameKind(m[1])
-			if k == notSecret {
+			keyed := k == notSecret && keyedName(m[1], flagProvider)
+			if k == notSecret && !keyed {
 				continue
 			}
 			for j := i + 1; j < len(lines) && j <= i+2; j++ {
@@ -58,7 +65,7 @@ func redactBlocks(text string, lines []string) int {
 				for gi := 1; gi <= 3; gi++ {
 					if vm[2*gi] >= 0 {
 						v := lines[j][vm[2*gi]:vm[2*gi+1]]
-						if v != redacted && markupValue(v, k == passwordName) {
+						if v != redacted && (!keyed && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
 							lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
 							n++
 						}
@@ -66,6 +73,63 @@ func redactBlocks(text string, lines []string) int {
 				}
 				break
 			}
+		}
+	}
+	return n
+}
+
+var (
+	// k8sSecretKindRe is the kind of a Kubernetes Secret manifest.
+	k8sSecretKindRe = regexp.MustCompile(`(?i)^[ \t]*kind:[ \t]*["']?secret["']?[ \t]*\r?$`)
+	// k8sDataRe opens its data or stringData map.
+	k8sDataRe = regexp.MustCompile(`^([ \t]*)(data|stringData):[ \t]*\r?$`)
+	// k8sEntryRe is one entry of the map.
+	k8sEntryRe = regexp.MustCompile(`^([ \t]+)["']?[A-Za-z0-9_.\-]+["']?[ \t]*:[ \t]*["']?([^"'\s]+)["']?[ \t]*\r?$`)
+	// k8sBase64Re is a data value.
+	k8sBase64Re = regexp.MustCompile(`^[A-Za-z0-9+/]{4,}={0,2}$`)
+)
+
+// k8sSecretPossible is the cheap gate of redactK8sSecretData.
+func k8sSecretPossible(text string) bool {
+	return strings.Contains(text, "kind:") && strings.Contains(text, "ata:") && (strings.Contains(text, "Secret") || strings.Contains(text, "secret"))
+}
+
+// redactK8sSecretData redacts the values of the data and stringData maps
+// of a Kubernetes Secret manifest (base64 or clear text: every value is a
+// secret, whatever its key).
+func redactK8sSecretData(lines []string) int {
+	secret := false
+	for _, l := range lines {
+		if k8sSecretKindRe.MatchString(l) {
+			secret = true
+			break
+		}
+	}
+	if !secret {
+		return 0
+	}
+	n := 0
+	for i := 0; i < len(lines); i++ {
+		m := k8sDataRe.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		indent, clear := len(m[1]), m[2] == "stringData"
+		for j := i + 1; j < len(lines); j++ {
+			l := lines[j]
+			if strings.TrimSpace(l) == "" {
+				continue
+			}
+			em := k8sEntryRe.FindStringSubmatchIndex(l)
+			if em == nil || em[3]-em[2] <= indent && !strings.Contains(l[em[2]:em[3]], "\t") {
+				break
+			}
+			v := l[em[4]:em[5]]
+			if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re.MatchString(v)) || clear && len(v) < 4 {
+				continue
+			}
+			lines[j] = l[:em[4]] + redacted + l[em[5]:]
+			n++
 		}
 	}
 	return n

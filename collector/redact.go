@@ -2,6 +2,7 @@ package collector
 
 import (
 	"crypto/sha256"
+	"encoding/binary"
 	"io"
 	"math"
 	"regexp"
@@ -28,9 +29,13 @@ var (
 	// as in source code ("MIIE...\n" +).
 	// A body line may carry a comment or list prefix ("# ", "// ",
 	// "- \"") when the key sits in a comment or a YAML list.
-	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,]?[ \t]*\r?$`)
+	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,\\]?[ \t]*\r?$`)
 	// pemHeaderRe is a header line inside a key block (Proc-Type, DEK-Info).
 	pemHeaderRe = regexp.MustCompile(`^[ \t]*[A-Za-z-]+: `)
+	// base64Run16Re is a run of base64 long enough for a key body (a
+	// one-line block "-----BEGIN PRIVATE KEY----- ... -----END" in prose
+	// has none).
+	base64Run16Re = regexp.MustCompile(`[A-Za-z0-9+/=]{16,}`)
 	// base64RunRe is a run of base64 characters.
 	base64RunRe = regexp.MustCompile(`[A-Za-z0-9+/=]{2,}`)
 )
@@ -67,6 +72,10 @@ const (
 	minEntropy   = 3.0
 )
 
+// maxCodeLine is the longest line read for assignments and other
+// positional shapes; longer lines are minified code or data.
+const maxCodeLine = 1000
+
 // maxRedactPasses bounds the passes over one line; a pass can uncover a key
 // that an overlapping match hid. Past the bound the whole line goes.
 const maxRedactPasses = 4
@@ -80,7 +89,13 @@ const maxRedactPasses = 4
 // lines, and literals assigned to secret-looking names in the assignment
 // forms of many languages and formats (shapes.go). docs/security.md lists
 // the rules.
-func Redact(text string) (string, int) {
+func Redact(text string) (string, int) { return redactDepth(text, 0) }
+
+// maxBase64Depth bounds how deep base64 inside base64 is decoded.
+const maxBase64Depth = 2
+
+// redactDepth is Redact for a text found depth base64 envelopes deep.
+func redactDepth(text string, depth int) (string, int) {
 	if text == "" {
 		return text, 0
 	}
@@ -122,6 +137,11 @@ func Redact(text string) (string, int) {
 		for si < len(spans) && spans[si].start <= end {
 			si++ // a span at the newline itself
 		}
+		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
+			for _, sp := range base64Spans(text[off:end], depth) {
+				pre = append(pre, sp)
+			}
+		}
 		if len(pre) > 0 || g.flags[i] != 0 {
 			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
 				repl = append(repl, replacement{off, end, out})
@@ -148,7 +168,7 @@ func Redact(text string) (string, int) {
 // blocksPossible reports whether a text may hold a secret that spans
 // lines (redactBlocks), so that most texts are never split into lines.
 func blocksPossible(text string) bool {
-	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") ||
+	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") || strings.Contains(text, "variable \"") || k8sSecretPossible(text) ||
 		strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
 }
 
@@ -163,15 +183,19 @@ type gates struct {
 }
 
 // lineFlag says which line rules a line needs.
-type lineFlag uint8
+type lineFlag uint16 // (flags are bits of lineMarkers)
 
 const (
-	flagAssign lineFlag = 1 << iota // a secret word: assignments, pairs, markup
-	flagURL                         // "://": URL passwords
-	flagAuth                        // an HTTP authorization word
-	flagCLI                         // curl, mysql, sshpass, a -p or --password flag
-	flagNetrc                       // a .netrc word
-	flagXML                         // markup: "</" or value=
+	flagAssign   lineFlag = 1 << iota // a secret word: assignments, pairs, markup
+	flagURL                           // "://": URL passwords
+	flagAuth                          // an HTTP authorization word
+	flagCLI                           // curl, mysql, sshpass, a -p or --password flag
+	flagNetrc                         // a .netrc word
+	flagXML                           // markup: "</" or value=
+	flagPgpass                        // a .pgpass line (host:port:db:user:password)
+	flagProvider                      // a provider's name (asana, discord …): keyed values
+	flagNear                          // a provider's name on one of the three lines above
+	flagB64                           // base64 that may wrap JSON or KEY=value text
 )
 
 // lineMarkers are the lower-case markers of each flag, by their first two
@@ -181,7 +205,15 @@ var lineMarkers = func() map[uint16][]marker {
 	add := func(f lineFlag, words ...string) {
 		for _, w := range words {
 			k := uint16(w[0])<<8 | uint16(w[1])
-			t[k] = append(t[k], marker{w, f})
+			t[k] = append(t[k], marker{w, f, false})
+		}
+	}
+	// addWS adds markers that must start a word (not follow a letter or
+	// a digit): provider names are common bigrams inside words.
+	addWS := func(f lineFlag, words ...string) {
+		for _, w := range words {
+			k := uint16(w[0])<<8 | uint16(w[1])
+			t[k] = append(t[k], marker{w, f, true})
 		}
 	}
 	add(flagAssign, secretWordStems...)
@@ -191,6 +223,11 @@ var lineMarkers = func() map[uint16][]marker {
 	add(flagCLI, "curl", "mysql", "mariadb", "mongo", "sshpass", "wget", "--")
 	add(flagNetrc, "machine", "password ", "passwd ", "account ")
 	add(flagXML, "</", "value=")
+	add(flagAssign, "login", "identified by")
+	add(flagCLI, "redis-cli", "-u ")
+	add(flagPgpass, ":5432:", ":*:")
+	addWS(flagProvider, providerWords...)
+	addWS(flagB64, "b64", "base64", "eyj", "eyi", "ewo", "eya", "ew0k")
 	return t
 }()
 
@@ -203,11 +240,23 @@ type bigram struct {
 }
 
 // bigramOn is the small filter in front of bigrams (64 KiB: it stays in
-// cache).
-var bigramOn = func() *[1 << 16]bool {
-	var t [1 << 16]bool
+// cache): 0 for none, 1 for markers or literals anywhere, 2 for entries
+// that must start a word (rule keywords, provider names).
+var bigramOn = func() *[1 << 16]uint8 {
+	var t [1 << 16]uint8
 	for k, b := range bigrams {
-		t[k] = b != nil
+		if b == nil {
+			continue
+		}
+		t[k] = 2
+		if len(b.lits) > 0 {
+			t[k] = 1
+		}
+		for _, m := range b.markers {
+			if !m.wordStart {
+				t[k] = 1
+			}
+		}
 	}
 	return &t
 }()
@@ -242,8 +291,9 @@ var bigrams = func() *[1 << 16]*bigram {
 }()
 
 type marker struct {
-	word string
-	flag lineFlag
+	word      string
+	flag      lineFlag
+	wordStart bool // only at the start of a word
 }
 
 func newGates(text string, nLines int) *gates {
@@ -273,16 +323,21 @@ func (g *gates) scan(text string, nLines int) {
 	for i := 0; i+1 < len(lower); i++ {
 		c := lower[i]
 		k := uint16(c)<<8 | uint16(lower[i+1])
-		if !on[k] {
+		v := on[k]
+		if v == 0 {
 			if c == '\n' {
 				ln++
 				lineStart = i + 1
 			}
 			continue
 		}
+		ws := i == 0 || !isAlnum(lower[i-1])
+		if v == 2 && !ws {
+			continue
+		}
 		bg := bigrams[k]
 		for _, m := range bg.markers {
-			if g.flags[ln]&m.flag == 0 && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
+			if g.flags[ln]&m.flag == 0 && (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
 				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
 				g.flags[ln] |= m.flag
 			}
@@ -292,11 +347,18 @@ func (g *gates) scan(text string, nLines int) {
 				h.addAt(ri, lineStart, i)
 			}
 		}
-		if len(bg.kw) > 0 && (i == 0 || !isAlnum(lower[i-1])) {
+		if len(bg.kw) > 0 && ws {
 			for _, k := range bg.kw {
-				if strings.HasPrefix(lower[i:], k.word) && (rules[k.rule].minRun == 0 || tokenRun(lower[i:]) >= rules[k.rule].minRun) {
+				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
 					h.addAt(k.rule, lineStart, i)
 				}
+			}
+		}
+	}
+	for i := len(g.flags) - 1; i >= 0; i-- {
+		if g.flags[i]&flagProvider != 0 {
+			for j := i + 1; j < len(g.flags) && j <= i+3; j++ {
+				g.flags[j] |= flagNear
 			}
 		}
 	}
@@ -304,10 +366,29 @@ func (g *gates) scan(text string, nLines int) {
 	g.active = activeRules(g.hits)
 }
 
+// kwRunOK checks a keyword's minRun at i.
+func kwRunOK(lower string, i int, k kwRule) bool {
+	ru := &rules[k.rule]
+	switch {
+	case ru.minRun == 0:
+		return true
+	case ru.runAfter:
+		return tokenRun(lower[i+len(k.word):]) >= ru.minRun
+	}
+	return tokenRun(lower[i:]) >= ru.minRun
+}
+
 // asciiLower lowers ASCII letters only, keeping every byte offset.
 func asciiLower(s string) string {
 	b := make([]byte, len(s))
-	for i := 0; i < len(s); i++ {
+	i := 0
+	// Eight bytes at a time: find the bytes in A–Z (high bit clear) and
+	// set their 0x20 bit.
+	for ; i+8 <= len(s); i += 8 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i:]), 8))
+		binary.LittleEndian.PutUint64(b[i:], lower8(w))
+	}
+	for ; i < len(s); i++ {
 		c := s[i]
 		if c >= 'A' && c <= 'Z' {
 			c += 'a' - 'A'
@@ -315,6 +396,16 @@ func asciiLower(s string) string {
 		b[i] = c
 	}
 	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
+}
+
+// lower8 lowers the ASCII capitals among eight bytes.
+func lower8(w uint64) uint64 {
+	const ones, high = 0x0101010101010101, 0x8080808080808080
+	h := w &^ high
+	geA := h + (0x80-'A')*ones   // high bit set where the byte is ≥ 'A'
+	gtZ := h + (0x80-'Z'-1)*ones // high bit set where the byte is > 'Z'
+	upper := (geA &^ gtZ) &^ w & high
+	return w | upper>>2
 }
 
 // redactPEMBlocks redacts the bodies of private key blocks in place: a block
@@ -334,7 +425,7 @@ func redactPEMBlocks(lines []string) int {
 		head, rest := line[:from+loc[1]], line[from+loc[1]:]
 		if end := pemEndRe.FindStringIndex(rest); end != nil {
 			body := rest[:end[0]]
-			if strings.Trim(body, `\n "'+`) != "" && body != redacted {
+			if base64Run16Re.MatchString(body) && body != redacted {
 				body = redacted
 				count++
 			}
@@ -429,6 +520,9 @@ func redactLine(line, lower string, g *gates, pre []span, fl lineFlag) (string, 
 
 // findSecrets returns the merged spans of every secret on a line.
 func findSecrets(line, lower string, g *gates, fl lineFlag) []span {
+	if fl == 0 && len(g.active) == 0 {
+		return nil
+	}
 	return mergeSpans(append(ruleSpans(line, g.active), lineSecrets(line, lower, fl)...))
 }
 
@@ -437,6 +531,12 @@ func findSecrets(line, lower string, g *gates, fl lineFlag) []span {
 // assignments to secret-looking names.
 func lineSecrets(line, lower string, fl lineFlag) []span {
 	var spans []span
+	if len(line) > maxCodeLine {
+		// Minified code: the heuristics for names and positions read
+		// code as assignments; provider formats (run by the caller), URL
+		// passwords and authorization values still apply.
+		fl &= flagURL | flagAuth
+	}
 	if fl&flagAuth != 0 {
 		spans = append(spans, authSpans(line, lower)...)
 	}
@@ -449,9 +549,17 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 	if fl&flagNetrc != 0 {
 		spans = append(spans, netrcSpans(line, lower)...)
 	}
-	if fl&flagAssign != 0 {
-		spans = append(spans, findAssignments(line)...)
+	if fl&flagPgpass != 0 {
+		spans = append(spans, pgpassSpans(line)...)
+	}
+	if fl&(flagAssign|flagProvider|flagNear) != 0 {
+		spans = append(spans, findAssignments(line, fl)...)
+	}
+	if fl&(flagAssign|flagProvider|flagNear) != 0 {
 		spans = append(spans, pairSpans(line, lower)...)
+		spans = append(spans, callSpans(line, lower)...)
+	}
+	if fl&(flagAssign|flagProvider) != 0 {
 		if fl&flagXML != 0 {
 			spans = append(spans, xmlSpans(line, lower)...)
 		}
@@ -468,7 +576,7 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 // a quoted value the span is inside the quotes. It is a hand-written
 // scanner rather than a regular expression because it runs on most lines
 // of most files.
-func findAssignments(line string) []span {
+func findAssignments(line string, fl lineFlag) []span {
 	var spans []span
 	for i := 0; i < len(line); i++ {
 		c := line[i]
@@ -507,11 +615,40 @@ func findAssignments(line string) []span {
 			}
 		}
 		name := assignedName(line, opStart)
-		if name == "" || !hasSecretWord(name) || testOutputName(line, opStart, name) {
+		if name == "" || testOutputName(line, opStart, name) {
+			i = opEnd - 1
+			continue
+		}
+		if !hasSecretWord(name) {
+			// A provider's value under a name that holds the provider
+			// (ASANA_CLIENT_ID) or below a line that names it.
+			if fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) {
+				vs, ve, quoted := valueAfter(line, opEnd)
+				if vs >= 0 && !quoted {
+					if fs, fe, ok := fallbackValue(line, ve); ok {
+						vs, ve, quoted = fs, fe, true
+					}
+				}
+				if vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
+					spans = append(spans, span{vs, ve})
+					i = ve
+					continue
+				}
+			}
 			i = opEnd - 1
 			continue
 		}
 		vs, ve, quoted := valueAfter(line, opEnd)
+		if vs >= 0 && !quoted {
+			// process.env.X || 'literal', os.getenv("X") or "literal"
+			if fs, fe, ok := fallbackValue(line, ve); ok {
+				if k := nameKind(name); k != notSecret && secretValue(line[fs:fe], true, k == passwordName) {
+					spans = append(spans, span{fs, fe})
+				}
+				i = fe
+				continue
+			}
+		}
 		if vs < 0 {
 			// A value that starts with a symbol (&l(CV0…) in a config line.
 			k := opEnd
@@ -541,7 +678,7 @@ func findAssignments(line string) []span {
 			// (NAME=value and nothing else) the value runs to the end.
 			// A first piece too short to be a secret itself may be followed
 			// by what looks like more fields (w&LRM3…=): that is one value.
-			short := ve-vs < minSecretLen
+			short := ve-vs < minSecretLen && line[ve] == '&'
 			if le, ok := lineValue(line, opStart, vs, kind == passwordName || short); ok {
 				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
 					spans = append(spans, span{vs, le})
@@ -553,7 +690,8 @@ func findAssignments(line string) []span {
 		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
 			continue // a call or an index expression
 		}
-		if secretValue(line[vs:ve], quoted, kind == passwordName) {
+		if secretValue(line[vs:ve], quoted, kind == passwordName) ||
+			fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(line[vs:ve], quoted) {
 			spans = append(spans, span{vs, ve})
 		}
 	}
@@ -583,7 +721,7 @@ func lineValue(line string, op, vs int, password bool) (int, bool) {
 		end-- // code's trailing punctuation
 	}
 	v := line[vs:end]
-	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
+	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
 		return 0, false
 	}
 	if dottedIdentRe.MatchString(v) {
@@ -614,7 +752,7 @@ func isCodeExpr(v string) bool {
 			if depth < 0 {
 				return false
 			}
-		case isAlnum(c) || strings.IndexByte("_$.*&,:!", c) >= 0:
+		case isAlnum(c) || strings.IndexByte("_$.*&,:!-+", c) >= 0:
 		default:
 			return false
 		}
@@ -653,7 +791,45 @@ var callRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
 // like generated keys do (Django's SECRET_KEY): long, three classes or
 // more, high entropy.
 func symbolSecret(v string) bool {
-	return len(v) >= 24 && charClasses(v) >= 3 && entropy(v) >= 4 && !isPlaceholder(v)
+	return len(v) >= 24 && charClasses(v) >= 3 && entropy(v) >= 4 && !isPlaceholder(v) && !codeShape(v)
+}
+
+// codeShapeRe is a value that is code: a dereference or a cast
+// (*((*unsafe.Pointer)(p)), *(*float64)(ptr), &x), a call or a generic type
+// opened by a name (this.cache.getIdToken(, Required<NodeAuthOptions>,
+// Token<SyntaxKind.QuestionToken>), a constant (SIGN_IN_V2_SUBMIT_PASSWORD),
+// or a hexadecimal number (0x8031006C).
+var codeShapeRe = regexp.MustCompile(`^(?:[*&!]+\(|[*&!]+[A-Za-z_$][A-Za-z0-9_$.]*[,;)]*$|\(+[*&]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[,;]?$|0[xX][0-9a-fA-F]{1,16}[uUlL]*[,;]?$|(?:new|await|typeof|yield\*?)[ (])`)
+
+// wordNameRe is a name made of whole words (slice, Required,
+// NodeAuthOptions).
+var wordNameRe = regexp.MustCompile(`^(?:[a-z]{3,}|[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)$`)
+
+// callStartRe is a value opened by a call, an index or a generic type.
+var callStartRe = regexp.MustCompile(`^([A-Za-z_$][A-Za-z0-9_$.]*)(?:\?\.)?[(<\[]`)
+
+// codeShape reports a value that is code (codeShapeRe), or opens with a
+// call, an index or a generic type whose name reads as one (Required<,
+// this.cache.getIdToken(, crypto_1.default.createPublicKey(): a random
+// key with a bracket in it (jaB81qYM0(A=…) opens with no such name.
+func codeShape(v string) bool {
+	if codeShapeRe.MatchString(v) {
+		return true
+	}
+	m := callStartRe.FindStringSubmatch(v)
+	if m == nil {
+		return false
+	}
+	name := m[1]
+	if wordNameRe.MatchString(name) || camelWordsRe.MatchString(name) {
+		return true // Required<, Token<, slice(, getIdToken(
+	}
+	for _, part := range strings.Split(strings.Trim(name, "."), ".") {
+		if part != "" && strings.Trim(part, lowerLetters+upperLetters+"_$") != "" && !isIdentifierLike(part) {
+			return false // a part with digits that reads as no words
+		}
+	}
+	return strings.Contains(name, ".") || isIdentifierLike(name)
 }
 
 // testOutputName reports "--- PASS:" and "=== PASS" of test output, which
@@ -675,6 +851,12 @@ var typeWords = map[string]bool{
 	"charsequence": true, "any": true, "object": true, "dynamic": true, "secret": true, "final": true,
 	"optional": true, "nullable": true, "const": true, "let": true, "var": true, "val": true,
 	"int": true, "bool": true, "byte": true, "rune": true, "error": true, "interface{}": true,
+}
+
+// declWords come before a declared name (export NAME=, ENV NAME=).
+var declWords = map[string]bool{
+	"export": true, "env": true, "arg": true, "readonly": true, "declare": true, "local": true, "static": true,
+	"public": true, "private": true, "protected": true, "internal": true, "define": true, "set": true, "typeset": true,
 }
 
 // assignedName returns the name assigned at the operator starting at op:
@@ -702,7 +884,7 @@ func assignedName(line string, op int) string {
 		}
 	case isType && j < start:
 		// var name Type = value (Go)
-		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] {
+		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] && !declWords[strings.ToLower(prev)] {
 			return prev
 		}
 	}
@@ -913,19 +1095,67 @@ func secretValue(v string, quoted, password bool) bool {
 	if password {
 		return passwordValue(v, quoted)
 	}
-	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) {
-		return false
+	if len(v) < minSecretLen && len(v) >= minShortKeyLen {
+		return shortKey(v, quoted)
+	}
+	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ") {
+		return false // AGFzbQ: base64 of a WebAssembly module ("\0asm")
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	if identWithSecretWord(v) || !quoted && !bareLiteral(v) {
+	if identWithSecretWord(v) || !quoted && (!bareLiteral(v) || codeShape(v)) || labelFields(v) {
 		return false
 	}
-	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || charClasses(v) < 2 {
+	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || camelWordsRe.MatchString(v) || charClasses(v) < 2 {
 		return false
 	}
 	return entropy(v) >= minEntropy
+}
+
+// labelFieldsRe finds a second name=value field in a label: a subtest
+// name (Key=int32/Elem=int32), a query (key=value&x=1).
+var labelFieldsRe = regexp.MustCompile(`^[*&\[\]]*[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+|(?:/[A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+)$`)
+
+// labelFields reports a value made of name=value fields.
+func labelFields(v string) bool {
+	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) && percentRe.MatchString(v) {
+		return true // value%23still-query: words and escapes
+	}
+	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)
+}
+
+// percentRe is a URL escape.
+var percentRe = regexp.MustCompile(`%[2-7][0-9A-Fa-f]`)
+
+// camelWordsRe is a camelCase identifier of letters only
+// (invalidUserNameOrPassword, overEvery, secureHeadersNonce).
+var camelWordsRe = regexp.MustCompile(`^[a-z]{2,}(?:[A-Z][a-z]+)+$`)
+
+// minShortKeyLen is the shortest key value (gitleaks' generic rule takes
+// ten characters).
+const minShortKeyLen = 10
+
+// shortKey decides a key of 10 to 15 characters: random letters and
+// digits (at least three of each, or two of each and a symbol), high
+// entropy, nothing of a word, a path, a version or code.
+func shortKey(v string, quoted bool) bool {
+	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t.:-_,;()[]{}<>\"'`\\$%") || !quoted && (codeShape(v) || !bareLiteral(v)) {
+		return false
+	}
+	letters, digits := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case isLetter(c):
+			letters++
+		}
+	}
+	if digits < 2 || letters < 3 || digits+letters < len(v)-1 || identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
+		return false
+	}
+	return entropy(v) >= 3.3
 }
 
 // minPasswordLen is the shortest literal redacted as a password.
@@ -936,14 +1166,17 @@ const minPasswordLen = 8
 // URL; a bare value must not look like code (an identifier, a selector, an
 // expression) and must have a digit or a symbol.
 func passwordValue(v string, quoted bool) bool {
-	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] {
+	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
 		return false
+	}
+	if labelFields(v) && !strings.Contains(v, "/") || strings.Contains(v, `\x`) || strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || identWithSecretWord(v) || camelWordsRe.MatchString(v) {
+		return false // a label, a selector ([type=password]), escaped bytes, an identifier
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
 	if !quoted {
-		if !bareLiteral(v) || charClasses(v) < 2 || identWithSecretWord(v) {
+		if !bareLiteral(v) || charClasses(v) < 2 || codeShape(v) {
 			return false
 		}
 	}

@@ -27,7 +27,13 @@ type rule struct {
 	// ([A-Za-z0-9_-]) a keyword must start: short keywords of long tokens
 	// ("pat" of Airtable) then skip the words they prefix ("path").
 	minRun int
+	// runAfter measures minRun after the keyword ("s." of Vault's
+	// legacy tokens, which code's "s.Field" would otherwise wake).
+	runAfter bool
 }
+
+// after sets a rule's minRun, measured after the keyword.
+func after(ru rule, n int) rule { ru.minRun, ru.runAfter = n, true; return ru }
 
 // long sets a rule's minRun.
 func long(ru rule, n int) rule { ru.minRun = n; return ru }
@@ -83,12 +89,25 @@ var rules = []rule{
 	long(r("grafana-api-key", kw("eyjrijoi"), `\b(eyJrIjoi[A-Za-z0-9]{60,400}={0,2})`, nil), 68),
 	r("new-relic-key", kw("nrak", "nrii", "nrjs", "nraa"), `\b(NRAK-[A-Z0-9]{27}|NRII-[A-Za-z0-9_\-]{32}|NRJS-[a-f0-9]{19}|NRAA-[a-f0-9]{27})`, nil),
 	r("sentry-token", kw("sntrys_", "sntryu_"), `\b(sntrys_eyJ[A-Za-z0-9+/=_\-]{60,}|sntryu_[a-f0-9]{64})`, nil),
-	r("dynatrace-token", kw("dt0c01", "dt0s01"), `\b(dt0[cs]01\.[A-Z0-9]{24}\.[A-Z0-9]{64})`, nil),
+	r("dynatrace-token", kw("dt0c01", "dt0s01"), `\b(dt0[cs]01\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{64})`, nil),
 	r("tailscale-key", kw("tskey-"), `\b(tskey-[a-z]+-[A-Za-z0-9]{6,}-[A-Za-z0-9]{20,})`, nil),
 	long(r("yandex-key", kw("aqvn", "yc", "t1."), `\b(AQVN[A-Za-z0-9_\-]{35,38}|YC[A-Za-z0-9_\-]{38}|t1\.[A-Za-z0-9_\-]+={0,2}\.[A-Za-z0-9_\-]{86}={0,2})(?:[^A-Za-z0-9_+/=\-]|$)`, nil), 38),
 	r("scalingo-token", kw("tk-us-"), `\b(tk-us-[A-Za-z0-9_\-]{48})`, nil),
 	long(r("octopus-deploy-key", kw("api-"), `\b(API-[A-Z0-9]{26})\b`, nil), 30),
-	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[a-f0-9]{24}\.[A-Za-z0-9]{20})`, nil),
+	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})`, nil),
+	r("aws-bedrock-key", kw("absk", "bedrock-api-key-"), `\b(ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/]{20,}={0,2})`, nil),
+	r("aws-a3t-key-id", kw("a3t"), `\b(A3T[A-Z0-9][A-Z2-7]{16})\b`, nil),
+	after(r("vault-legacy-token", kw("s."), `\b(s\.[A-Za-z0-9]{24})(?:[^A-Za-z0-9_.\-]|$)`, vaultLegacy), 24),
+	litRule("go-sql-dsn-tcp", "@tcp(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@tcp\(`, notPlaceholderPassword),
+	litRule("go-sql-dsn-unix", "@unix(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@unix\(`, notPlaceholderPassword),
+	r("gitlab-session-cookie", kw("_gitlab_session="), `_gitlab_session=([0-9a-z]{32})`, nil),
+	r("intra42-secret", kw("s-s4t2ud-", "s-s4t2af-"), `(?i)\b(s-s4t2(?:ud|af)-[a-f0-9]{64})`, nil),
+	r("settlemint-token", kw("sm_pat_", "sm_aat_", "sm_sat_"), `\b(sm_(?:pat|aat|sat)_[A-Za-z0-9]{16,})`, nil),
+	r("openshift-token", kw("sha256~"), `\b(sha256~[A-Za-z0-9_\-]{43})(?:[^A-Za-z0-9_\-]|$)`, nil),
+	long(r("clickhouse-secret", kw("4b1d"), `\b(4b1d[A-Za-z0-9]{38})\b`, nil), 42),
+	r("adobe-client-secret", kw("p8e-"), `(?i)\b(p8e-[a-z0-9]{32})`, hasDigitAndLetter),
+	litRule("maxmind-license-key", "_mmk", `\b([A-Za-z0-9]{6}_[A-Za-z0-9]{29}_mmk)\b`, nil),
+	r("sidekiq-secret", kw("bundle_enterprise__contribsys__com", "bundle_gems__contribsys__com"), `(?i)BUNDLE_(?:ENTERPRISE|GEMS)__CONTRIBSYS__COM["']?[ \t]*[:=][ \t]*["']?([a-f0-9]{8}:[a-f0-9]{8})`, nil),
 	r("infracost-key", kw("ico-"), `\b(ico-[A-Za-z0-9]{32})\b`, hasDigitAndLetter),
 	r("onepassword-token", kw("ops_eyj"), `\b(ops_eyJ[A-Za-z0-9+/=_\-]{100,})`, nil),
 	r("onepassword-secret-key", kw("a3-"), `\b(A3-[A-Z0-9]{6}-(?:[A-Z0-9]{6}|[A-Z0-9]{11})-[A-Z0-9]{5}-[A-Z0-9]{5}-[A-Z0-9]{5})\b`, nil),
@@ -98,6 +117,7 @@ var rules = []rule{
 	r("github-fine-grained-token", kw("github_pat_"), `\b(github_pat_[A-Za-z0-9_]{22,})`, nil),
 	r("gitlab-token", kw("glpat", "gldt", "glrt", "glcbt", "glptt", "glft", "glimt", "glagent", "gloas", "glsoat", "glffct", "glwt", "glsa"),
 		`\b(gl(?:pat|dt|rt|cbt|ptt|ft|imt|agent|oas|soat|ffct|wt)-[A-Za-z0-9_.\-]{20,})`, nil),
+	r("sourcegraph-local-token", kw("sgp_local_"), `\b(sgp_local_[a-fA-F0-9]{40})`, nil),
 	r("gitlab-runner-registration-token", kw("gr1348941"), `\b(GR1348941[A-Za-z0-9_\-]{20,})`, nil),
 	r("atlassian-token", kw("atatt", "atbb", "atctt", "atcott"), `\b((?:ATATT|ATBB|ATCTT|ATCOTT)[A-Za-z0-9_=.\-]{24,})`, nil),
 	r("circleci-token", kw("ccipat_", "ccirt_"), `\b(CCI(?:PAT|RT)_[A-Za-z0-9]{20,}_[a-f0-9]{40})`, nil),
@@ -110,15 +130,15 @@ var rules = []rule{
 	long(r("nuget-key", kw("oy2"), `\b(oy2[a-z0-9]{43})\b`, nil), 46),
 	r("clojars-token", kw("clojars_"), `\b(CLOJARS_[a-z0-9]{60})`, nil),
 	r("docker-hub-token", kw("dckr_"), `\b(dckr_(?:pat|oat)_[A-Za-z0-9_\-]{27,})`, nil),
-	long(r("jfrog-token", kw("akcp", "cmvmdgtu"), `\b(AKCp[A-Za-z0-9]{69}|cmVmdGtuOjAxOj[A-Za-z0-9]{40,})`, nil), 50),
+	long(r("jfrog-token", kw("akcp", "cmvmd"), `\b(AKCp[A-Za-z0-9]{69}|cmVmd[A-Za-z0-9]{59})`, nil), 50),
 	r("postman-key", kw("pmak-"), `\b(PMAK-[a-f0-9]{24}-[a-f0-9]{34})`, nil),
 	r("prefect-key", kw("pnu_"), `\b(pnu_[A-Za-z0-9]{36})`, nil),
 	r("readme-key", kw("rdme_"), `\b(rdme_[a-z0-9]{70})`, nil),
 	r("codecov-token", kw("codecov"), `(?i)\bcodecov[_\-]?token[ \t]*[=:][ \t]*["']?([a-f0-9\-]{36})`, nil),
 
 	// Chat and webhooks.
-	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{10,})`, hasDigit),
-	r("slack-app-token", kw("xapp-"), `\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
+	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, mixedOrDigitAll),
+	r("slack-app-token", kw("xapp-"), `(?i)\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
 	r("slack-config-token", kw("xoxe"), `\b(xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9\-]{50,})`, nil),
 	r("slack-webhook", kw("hooks.slack"), `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{16,}`, nil),
 	r("discord-webhook", kw("discord.com/api/webhooks", "discordapp.com/api/webhooks"), `discord(?:app)?\.com/api/webhooks/([0-9]{5,}/[A-Za-z0-9_\-]{20,})`, nil),
@@ -136,19 +156,23 @@ var rules = []rule{
 	r("typeform-token", kw("tfp_"), `\b(tfp_[A-Za-z0-9_.=\-]{50,})`, nil),
 	r("contentful-token", kw("cfpat-"), `\b(CFPAT-[A-Za-z0-9_\-]{43})`, nil),
 	r("mapbox-secret-token", kw("sk.eyj"), `\b(sk\.eyJ[A-Za-z0-9._\-]{60,})`, nil),
-	r("twitter-bearer-token", kw("aaaaaaaaaaaaaaaaaaaaa"), `\b(A{21,23}[A-Za-z0-9%]{50,})`, nil),
-	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, hasDigitAndLetter), 60),
+	r("twitter-bearer-token", kw("aaaaaaaaaaaaaaaaaaaaa"), `\b(A{21,23}[A-Za-z0-9%]{50,})`, func(s string) bool {
+		t := strings.TrimLeft(s, "A")
+		return len(t) >= 40 && entropy(t) >= 3.5 && noRun(t) // not a run of zero bytes in base64 (AAAA…)
+	}),
+	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, func(s string) bool { return hasDigitAndLetter(s) && noRun(s) }), 60),
 	long(r("instagram-token", kw("igqv", "igaa"), `\b((?:IGQV|IGAA)[A-Za-z0-9_\-]{100,})`, nil), 100),
-	r("square-token", kw("sq0atp-", "sq0csp-"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43})`, nil),
+	r("square-token", kw("sq0atp-", "sq0csp-", "eaaa"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}|EAAA[A-Za-z0-9_\-]{22,60})`, hasDigitOrMixed),
 
 	// Payment and commerce.
-	r("stripe-key", kw("sk_live_", "sk_test_", "rk_live_", "rk_test_"), `\b([rs]k_(?:live|test)_[0-9A-Za-z]{16,})`, nil),
+	r("stripe-key", kw("sk_live_", "sk_test_", "sk_prod_", "rk_live_", "rk_test_", "rk_prod_"), `\b([rs]k_(?:live|test|prod)_[0-9A-Za-z]{10,})`, nil),
 	r("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[A-Za-z0-9+/=]{32,})`, nil),
 	r("braintree-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32})`, nil),
 	r("shopify-token", kw("shpat_", "shpca_", "shppa_", "shpss_"), `\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`, nil),
-	r("flutterwave-key", kw("flwseck"), `\b(FLWSECK(?:_TEST)?-[a-h0-9]{32}-X)`, nil),
+	r("flutterwave-key", kw("flwseck", "flwpubk"), `(?i)\b(FLW(?:SEC|PUB)K(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST[a-h0-9]{12})`, nil),
+	r("mailgun-public-key", kw("pubkey-"), `(?i)\b(pubkey-[a-f0-9]{32})\b`, nil),
 	r("plaid-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})`, nil),
-	r("shippo-token", kw("shippo_"), `\b(shippo_(?:live|test)_[a-f0-9]{40})`, nil),
+	r("shippo-token", kw("shippo_"), `\b(shippo_(?:live|test)_[a-fA-F0-9]{40})`, nil),
 	r("easypost-key", kw("ezak", "eztk"), `\b(EZ[AT]K[A-Za-z0-9]{54})`, nil),
 	r("duffel-token", kw("duffel_"), `\b(duffel_(?:test|live)_[A-Za-z0-9_=\-]{43})`, nil),
 	long(r("gocardless-token", kw("live_"), `\b(live_[A-Za-z0-9_=\-]{40})`, hasDigitAndLetter), 45),
@@ -158,7 +182,7 @@ var rules = []rule{
 
 	// E-mail and messaging.
 	long(r("twilio-api-key", kw("sk"), `\b(SK[0-9a-fA-F]{32})\b`, hasDigitAndLetter), 34),
-	r("sendgrid-key", kw("sg."), `\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43})`, nil),
+	r("sendgrid-key", kw("sg."), `\b(SG\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9_\-]{43}|SG\.[A-Za-z0-9=_\-.]{66})`, nil),
 	long(r("mailgun-key", kw("key-"), `\b(key-[a-f0-9]{32})\b`, hasDigitAndLetter), 36),
 	litRule("mailchimp-key", "-us", `\b([a-f0-9]{32}-us[0-9]{1,2})\b`, nil),
 	r("brevo-key", kw("xkeysib-", "xsmtpsib-"), `\b(x(?:keysib|smtpsib)-[a-f0-9]{64}-[A-Za-z0-9]{16})`, nil),
@@ -177,9 +201,54 @@ var rules = []rule{
 
 	// Private keys outside PEM, and tokens in any envelope.
 	r("age-secret-key", kw("age-secret-key-"), `\b(AGE-SECRET-KEY-1[QPZRY9X8GF2TVDW0S3JN54KHCE6MUA7L]{58})`, nil),
-	r("jwt", kw("eyj"), `\b(eyJ[A-Za-z0-9_\-]{8,}\.eyJ[A-Za-z0-9_\-]{8,}\.[A-Za-z0-9_\-]*)`, nil),
+	long(r("jwt", kw("ey"), `\b(ey[A-Za-z0-9_\-]{17,}\.ey[A-Za-z0-9_/\-]{17,}\.[A-Za-z0-9_/\-]*)`, nil), 19),
 	r("jwt-base64", kw("zxlk"), `\b(ZXlK[A-Za-z0-9+/]{40,}={0,2})`, base64JWT),
 }
+
+// mixedOrDigitAll accepts a token with a digit or both cases.
+func mixedOrDigitAll(s string) bool {
+	return hasDigit(s) || strings.ToLower(s) != s && strings.ToUpper(s) != s
+}
+
+// vaultLegacy accepts a legacy Vault token (s. and 24 random letters and
+// digits), not a method of a receiver s (s.ReadUint16LengthPrefixed,
+// s.allowStaleOnFetchAbort): digits, both cases, no words.
+func vaultLegacy(s string) bool {
+	body := s[2:]
+	digits, upper := 0, 0
+	for i := 0; i < len(body); i++ {
+		switch c := body[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'A' && c <= 'Z':
+			upper++
+		}
+	}
+	return digits >= 2 && upper >= 2 && upper < len(body)-digits && !isIdentifierLike(body) && entropy(body) >= 3.8
+}
+
+// noRun accepts a token without a run of five equal characters (base64
+// of binary data holds AAAAA; issued tokens do not).
+func noRun(s string) bool {
+	n := 1
+	for i := 1; i < len(s); i++ {
+		if s[i] == s[i-1] {
+			if n++; n >= 5 {
+				return false
+			}
+		} else {
+			n = 1
+		}
+	}
+	return true
+}
+
+// hasDigitOrMixed accepts a token with a digit or both cases, past a
+// four-letter prefix.
+func hasDigitOrMixed(s string) bool { return len(s) > 4 && mixedOrDigitAll(s[4:]) && noRun(s) }
+
+// notPlaceholderPassword accepts a password that is no stand-in.
+func notPlaceholderPassword(s string) bool { return !isPlaceholderPassword(s) }
 
 // discordToken accepts a bot token whose first part decodes to a user id.
 func discordToken(s string) bool {

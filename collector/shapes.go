@@ -17,11 +17,15 @@ var (
 	// or none).
 	authorizationRe = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
 	// curlUserRe is curl's -u/--user user:password.
-	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*:([^\s"']+)`)
+	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*["']?:["']?([^\s"']+)`)
+	// curlTokenRe is curl -u "TOKEN:": a token as the user, no password.
+	curlTokenRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)["']?([A-Za-z0-9_!@#$%^&*+=.\-]{12,}):["']?(?:[ \t]|$)`)
 	// mysqlPassRe is the password glued to -p of mysql and friends.
 	mysqlPassRe = regexp.MustCompile(`(?:^|[ \t])-p(?:["']([^"'\s]+)["']|([^\s"'-][^\s"']*))`)
 	// flagPassRe is a password or token flag followed by its value.
 	flagPassRe = regexp.MustCompile(`(?i)(?:^|[ \t])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)[ \t]+["']?([^\s"']{6,})`)
+	// redisPassRe is redis-cli -a PASSWORD (or --pass).
+	redisPassRe = regexp.MustCompile(`\bredis-cli\b.*?[ \t](?:-a|--pass)[ \t]+["']?([^\s"']+)`)
 	// sshpassRe is sshpass -p PASSWORD.
 	sshpassRe = regexp.MustCompile(`\bsshpass[ \t]+-p[ \t]*["']?([^\s"']+)`)
 	// netrcRe is a password in .netrc syntax.
@@ -45,7 +49,7 @@ func authSpans(line, lower string) []span {
 	if strings.Contains(lower, "authorization") {
 		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
 			v := line[m[2]:m[3]]
-			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 &&
+			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 && !codeVariable(line, m[2], m[3]) &&
 				(hasDigit(v) || len(v) >= 24) && entropy(v) >= 3 {
 				spans = append(spans, span{m[2], m[3]})
 			}
@@ -60,6 +64,21 @@ func authSpans(line, lower string) []span {
 		}
 	}
 	return spans
+}
+
+// codeVariable reports an unquoted short identifier that is the whole
+// value ('Authorization': type1msg): a variable of the code.
+func codeVariable(line string, start, end int) bool {
+	v := line[start:end]
+	if start > 0 && strings.IndexByte("\"'`", line[start-1]) >= 0 || len(v) >= 20 {
+		return false
+	}
+	for i := 0; i < len(v); i++ {
+		if !isAlnum(v[i]) && v[i] != '_' {
+			return false
+		}
+	}
+	return isLetter(v[0]) && v[0] >= 'a'
 }
 
 // urlPasswordSpans finds the password of every URL with user info
@@ -178,6 +197,9 @@ func isPlaceholderPassword(v string) bool {
 	if placeholderWords[letters] || knownExamples[letters] {
 		return true
 	}
+	if leet := strings.NewReplacer("@", "a", "0", "o", "$", "s", "1", "i", "3", "e", "!", "i").Replace(l); leet == "password" || leet == "passwd" {
+		return true // p@ssword, passw0rd
+	}
 	for _, p := range []string{"xxx", "***", "...", "<", "{", "your", "pass", "secret", "example", "placeholder", "change", "redacted", "%s", "%v"} {
 		if strings.Contains(l, p) && !hasDigit(d) {
 			return true
@@ -211,10 +233,20 @@ func cliSpans(line, lower string) []span {
 		for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
 			add(m, 1)
 		}
+		for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
+			if v := line[m[2]:m[3]]; looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3 {
+				add(m, 1)
+			}
+		}
 	}
 	if strings.Contains(lower, "mysql") || strings.Contains(lower, "mariadb") || strings.Contains(lower, "mongo") {
 		for _, m := range mysqlPassRe.FindAllStringSubmatchIndex(line, -1) {
 			add(m, 1, 2)
+		}
+	}
+	if strings.Contains(lower, "redis-cli") {
+		for _, m := range redisPassRe.FindAllStringSubmatchIndex(line, -1) {
+			add(m, 1)
 		}
 	}
 	if strings.Contains(lower, "sshpass") {
@@ -246,12 +278,16 @@ func netrcSpans(line, lower string) []span {
 	var spans []span
 	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
 		v := line[m[2]:m[3]]
-		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") {
+		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") &&
+			strings.IndexByte("*&[(", v[0]) < 0 && !goTypeRe.MatchString(v) {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
 	return spans
 }
+
+// goTypeRe is a built-in type name (a struct field "Password uint16").
+var goTypeRe = regexp.MustCompile(`^(?:u?int(?:8|16|32|64|ptr)?|float(?:32|64)|complex(?:64|128)|uintptr|rune|byte|bool|string|DWORD|LPWSTR|LPCWSTR|PWSTR|HANDLE|Handle)$`)
 
 // xmlSpans finds <password>value</password> and key="password"
 // value="value" in markup.
@@ -263,14 +299,16 @@ func xmlSpans(line, lower string) []span {
 			if open != close {
 				continue
 			}
-			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(localName(open), flagProvider) && providerValue(line[m[4]:m[5]], true) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") {
 		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
@@ -302,7 +340,8 @@ func pairSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "\",") || strings.Contains(line, "',") || strings.Contains(line, "`,") {
 		for _, m := range pairRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
@@ -310,11 +349,12 @@ func pairSpans(line, lower string) []span {
 	if strings.Contains(lower, "value") && strings.Contains(lower, "name") {
 		for _, m := range nameValueRe.FindAllStringSubmatchIndex(line, -1) {
 			k := nameKind(line[m[2]:m[3]])
-			if k == notSecret {
+			keyed := k == notSecret && keyedName(line[m[2]:m[3]], flagProvider)
+			if k == notSecret && !keyed {
 				continue
 			}
 			for gi := 2; gi <= 4; gi++ {
-				if m[2*gi] >= 0 && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
+				if m[2*gi] >= 0 && (!keyed && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) || keyed && providerValue(line[m[2*gi]:m[2*gi+1]], true)) {
 					spans = append(spans, span{m[2*gi], m[2*gi+1]})
 				}
 			}

@@ -1,13 +1,19 @@
 // Command secreteval measures the secret scanner (collector.Redact): the
-// leak rate per family on the generated corpus of
-// collector/internal/secreteval, the false positives on real sources (every
-// line Redact changes in Go's own tree and in npm's lib), and the
-// throughput. docs/security.md records its numbers.
+// leak rate per family on the project's generated corpus
+// (collector/internal/secreteval), the leak rates on a corpus built from
+// gitleaks' rule set (by measure, family and shape, development and
+// held-out rules apart; gitleaks is read from $GITLEAKS_REPO, a checkout
+// or a bare mirror, never committed here), the false positives on real
+// sources (every line Redact changes) and the throughput.
+// docs/security.md records its numbers.
 //
-//	go run ./collector/internal/cmd/secreteval [-seed N] [-leaks] [-fp] [DIR…]
+//	go run ./collector/internal/cmd/secreteval [-seed N] [-leaks] [-fp] [-repo DIR] [-gitleaks-only|-no-gitleaks] [DIR…]
 //
-// Without DIRs the false-positive trees are $(go env GOROOT)/src/{net/http,
-// crypto,encoding,os,cmd/go} and npm's lib (found beside the npm on PATH).
+// Without DIRs the false-positive trees are $(go env GOROOT)/src, npm's lib
+// (found beside the npm on PATH) and the installed node_modules of the
+// repository at -repo (tools/*/node_modules, editors/vscode/node_modules);
+// it says which were found. -leaks prints the leaked cases of the
+// development rules only: held-out cases are counted, never shown.
 package main
 
 import (
@@ -32,14 +38,25 @@ func main() {
 	seed := flag.Uint64("seed", 1, "corpus seed")
 	showLeaks := flag.Bool("leaks", false, "print every leaked case")
 	showFP := flag.Bool("fp", false, "print every line changed in the real sources")
+	glOnly := flag.Bool("gitleaks-only", false, "run the gitleaks corpus only (no project corpus, no real sources)")
+	noGL := flag.Bool("no-gitleaks", false, "skip the gitleaks corpus")
+	repo := flag.String("repo", ".", "the repository whose tools/*/node_modules and editors/vscode/node_modules are scanned for false positives")
 	flag.Parse()
 	code := 0
-	if !corpus(*seed, *showLeaks) {
+	if !*glOnly && !corpus(*seed, *showLeaks) {
 		code = 1
+	}
+	if !*noGL {
+		if !gitleaksCorpus(*seed, *showLeaks) {
+			code = 1
+		}
+	}
+	if *glOnly {
+		os.Exit(code)
 	}
 	dirs := flag.Args()
 	if len(dirs) == 0 {
-		dirs = defaultTrees()
+		dirs = defaultTrees(*repo)
 	}
 	falsePositives(dirs, *showFP)
 	os.Exit(code)
@@ -98,24 +115,44 @@ func corpus(seed uint64, show bool) bool {
 	return leaked == 0
 }
 
-// defaultTrees are Go's net/http, crypto, encoding, os and cmd/go, and
-// npm's lib.
-func defaultTrees() []string {
+// defaultTrees are Go's whole src, npm's lib, and the node_modules the
+// repository's tests installed (tools/*/node_modules,
+// editors/vscode/node_modules); it says which were found.
+func defaultTrees(repo string) []string {
 	root := runtime.GOROOT()
 	if out, err := exec.Command("go", "env", "GOROOT").Output(); err == nil {
 		root = strings.TrimSpace(string(out))
 	}
-	var dirs []string
-	for _, d := range []string{"net/http", "crypto", "encoding", "os", "cmd/go"} {
-		dirs = append(dirs, filepath.Join(root, "src", filepath.FromSlash(d)))
-	}
+	dirs := []string{filepath.Join(root, "src")}
 	if npm, err := exec.Command("npm", "root", "-g").Output(); err == nil {
 		lib := filepath.Join(strings.TrimSpace(string(npm)), "npm", "lib")
 		if _, err := os.Stat(lib); err == nil {
 			dirs = append(dirs, lib)
 		}
 	}
+	mods, _ := filepath.Glob(filepath.Join(repo, "tools", "*", "node_modules"))
+	mods = append(mods, filepath.Join(repo, "editors", "vscode", "node_modules"))
+	var found, missing []string
+	for _, m := range mods {
+		if st, err := os.Stat(m); err == nil && st.IsDir() {
+			dirs = append(dirs, m)
+			found = append(found, m)
+		} else {
+			missing = append(missing, m)
+		}
+	}
+	fmt.Printf("installed npm sources found: %s\n", listOrNone(found))
+	if len(missing) > 0 {
+		fmt.Printf("not installed (run npm ci there to include them): %s\n", strings.Join(missing, ", "))
+	}
 	return dirs
+}
+
+func listOrNone(s []string) string {
+	if len(s) == 0 {
+		return "none"
+	}
+	return strings.Join(s, ", ")
 }
 
 // falsePositives redacts every text file under dirs and reports the lines
@@ -124,6 +161,12 @@ func falsePositives(dirs []string, show bool) {
 	var files, bytes, redactions, changedFiles int
 	var elapsed time.Duration
 	var changes []string
+	type slow struct {
+		path string
+		d    time.Duration
+		size int
+	}
+	var slowest []slow
 	for _, dir := range dirs {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 			if err != nil || d.IsDir() || !d.Type().IsRegular() {
@@ -136,7 +179,13 @@ func falsePositives(dirs []string, show bool) {
 			text := string(data)
 			start := cpuTime()
 			out, n := collector.Redact(text)
-			elapsed += cpuTime() - start
+			dt := cpuTime() - start
+			elapsed += dt
+			slowest = append(slowest, slow{p, dt, len(data)})
+			sort.Slice(slowest, func(i, j int) bool { return slowest[i].d > slowest[j].d })
+			if len(slowest) > 5 {
+				slowest = slowest[:5]
+			}
 			files++
 			bytes += len(data)
 			if n == 0 {
@@ -156,6 +205,9 @@ func falsePositives(dirs []string, show bool) {
 	sort.Strings(changes)
 	fmt.Printf("real sources: %d files, %.1f MB in %s: %d redactions in %d files, %d lines changed; %.0f MB/s of CPU time\n",
 		files, float64(bytes)/1e6, strings.Join(shortDirs(dirs), ", "), redactions, changedFiles, len(changes), float64(bytes)/1e6/elapsed.Seconds())
+	for _, s := range slowest {
+		fmt.Printf("  slowest: %s (%d KB) %s\n", s.path, s.size>>10, s.d.Round(time.Millisecond))
+	}
 	if show {
 		for _, c := range changes {
 			fmt.Println("  " + c)

@@ -1,0 +1,150 @@
+package main
+
+import (
+	"fmt"
+	"os"
+	"sort"
+	"strings"
+
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/collector/internal/secreteval"
+)
+
+// tally counts planted and leaked cases.
+type tally struct{ cases, leaked int }
+
+func (t *tally) add(leaked bool) {
+	t.cases++
+	if leaked {
+		t.leaked++
+	}
+}
+
+func (t tally) String() string {
+	if t.cases == 0 {
+		return "      —      "
+	}
+	return fmt.Sprintf("%4d/%-5d %5.1f%%", t.leaked, t.cases, 100*float64(t.leaked)/float64(t.cases))
+}
+
+// split is a tally for the development and the held-out rules.
+type split [2]tally
+
+func (s *split) add(held, leaked bool) {
+	i := 0
+	if held {
+		i = 1
+	}
+	s[i].add(leaked)
+}
+
+// gitleaksCorpus runs the corpus built from gitleaks' rules and reports
+// leak rates by measure, family and shape, development and held-out rules
+// apart; show prints the leaked development cases (never the held-out
+// ones). It returns false when a target is missed on the held-out rules.
+func gitleaksCorpus(seed uint64, show bool) bool {
+	src, err := secreteval.FindGitleaks()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "secreteval:", err)
+		return false
+	}
+	rules, err := src.Rules()
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "secreteval:", err)
+		return false
+	}
+	cases, skipped := secreteval.GLCorpus(rules, seed)
+	var all, flagged, documented, hostile, samples split
+	byFamily, byShape := map[string]*split{}, map[string]*split{}
+	heldRules, devRules := map[string]bool{}, map[string]bool{}
+	var leaks []string
+	for _, c := range cases {
+		out, _ := collector.Redact(c.Text)
+		l := len(secreteval.Leaked(c.Case, out)) > 0
+		if c.HeldOut {
+			heldRules[c.Rule] = true
+		} else {
+			devRules[c.Rule] = true
+		}
+		all.add(c.HeldOut, l)
+		if c.Flagged {
+			flagged.add(c.HeldOut, l)
+		}
+		if c.Documented {
+			documented.add(c.HeldOut, l)
+		}
+		if c.Hostile {
+			hostile.add(c.HeldOut, l)
+		}
+		if c.Shape == "gitleaks-sample" {
+			samples.add(c.HeldOut, l)
+		}
+		for _, m := range []struct {
+			by  map[string]*split
+			key string
+		}{{byFamily, c.Family}, {byShape, c.Shape}} {
+			if m.by[m.key] == nil {
+				m.by[m.key] = &split{}
+			}
+			m.by[m.key].add(c.HeldOut, l)
+		}
+		if l && show && !c.HeldOut {
+			leaks = append(leaks, fmt.Sprintf("--- %s / %s (%s)%s\n%s", c.Rule, c.Shape, c.Path, flags(c), out))
+		}
+	}
+	fmt.Printf("\ngitleaks corpus (%s; seed %d): %d rules (%d development, %d held out), %d files; %d rules left out\n",
+		src.Dir(), seed, len(devRules)+len(heldRules), len(devRules), len(heldRules), len(cases), len(skipped))
+	fmt.Printf("  %-40s %-18s %-18s %s\n", "measure", "development", "held out", "target (held out)")
+	row := func(name string, s split, target string) {
+		fmt.Printf("  %-40s %-18s %-18s %s\n", name, s[0], s[1], target)
+	}
+	row("all placements", all, "")
+	row("values gitleaks flags in place", flagged, "≤ 1 %")
+	row("formats docs/security.md names", documented, "0")
+	row("hostile shapes (issue 22)", hostile, "≤ 5 %")
+	row("gitleaks' own true-positive samples", samples, "")
+	fmt.Println("  by shape:")
+	for _, k := range sortedKeys(byShape) {
+		row("  "+k, *byShape[k], "")
+	}
+	fmt.Println("  families with leaks:")
+	for _, k := range sortedKeys(byFamily) {
+		if s := byFamily[k]; s[0].leaked+s[1].leaked > 0 {
+			row("  "+k, *s, "")
+		}
+	}
+	if len(skipped) > 0 {
+		fmt.Printf("  left out: %s\n", strings.Join(skipped, "; "))
+	}
+	if show {
+		fmt.Println(strings.Join(leaks, "\n"))
+	}
+	h := func(t tally) float64 { return float64(t.leaked) / float64(max(t.cases, 1)) }
+	return h(flagged[1]) <= 0.01 && documented[1].leaked == 0 && h(hostile[1]) <= 0.05
+}
+
+func flags(c secreteval.GLCase) string {
+	var f []string
+	if c.Flagged {
+		f = append(f, "flagged")
+	}
+	if c.Documented {
+		f = append(f, "documented")
+	}
+	if c.Hostile {
+		f = append(f, "hostile")
+	}
+	if len(f) == 0 {
+		return ""
+	}
+	return " [" + strings.Join(f, " ") + "]"
+}
+
+func sortedKeys(m map[string]*split) []string {
+	var out []string
+	for k := range m {
+		out = append(out, k)
+	}
+	sort.Strings(out)
+	return out
+}

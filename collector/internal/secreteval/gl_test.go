@@ -1,0 +1,114 @@
+package secreteval
+
+import (
+	"math/rand/v2"
+	"strings"
+	"testing"
+)
+
+const sampleTOML = `title = "gitleaks config"
+
+[allowlist]
+regexes = [
+    '''^x$''',
+]
+
+[[rules]]
+id = "acme-api-token"
+description = "Acme"
+regex = '''(?i)[\w.-]{0,50}?(?:acme)(?:[ \t\w.-]{0,20})[\s'"]{0,3}(?:=|:)[\x60'"\s=]{0,5}([a-z0-9]{32})(?:[\x60'"\s;]|$)'''
+entropy = 3
+keywords = [
+    "acme",
+]
+[[rules.allowlists]]
+regexes = [
+    '''^0+$''',
+]
+stopwords = ["deadbeef"]
+
+[[rules]]
+id = "zeta-token"
+regex = '''\b(zt_[A-Z0-9]{20})\b'''
+keywords = ["zt_"]
+
+[[rules]]
+id = "some-file"
+path = '''(?i)\.p12$'''
+`
+
+// TestParseGitleaksTOML reads the subset of TOML gitleaks' configuration
+// uses, allow-lists and stopwords included.
+func TestParseGitleaksTOML(t *testing.T) {
+	var b strings.Builder
+	b.WriteString(sampleTOML)
+	for i := 0; i < 100; i++ { // the parser refuses fewer than 100 rules
+		b.WriteString("\n[[rules]]\nid = \"filler-" + string(rune('a'+i%26)) + string(rune('a'+i/26)) + "\"\nregex = '''fill" + "er'''\nkeywords = [\"filler\"]\n")
+	}
+	rules, err := parseGitleaksTOML([]byte(b.String()))
+	if err != nil {
+		t.Fatal(err)
+	}
+	byID := map[string]*GLRule{}
+	for _, r := range rules {
+		byID[r.ID] = r
+	}
+	acme := byID["acme-api-token"]
+	if acme == nil || acme.Entropy != 3 || len(acme.Keywords) != 1 || len(acme.Allow) != 1 || len(acme.Stopwords) != 1 {
+		t.Fatalf("acme rule read as %+v", acme)
+	}
+	if !byID["some-file"].PathOnly || byID["zeta-token"].PathOnly {
+		t.Error("path-only rules misread")
+	}
+	if s := acme.Secret(`ACME_KEY = "ab12cd34ef56ab12cd34ef56ab12cd34"`); s != "ab12cd34ef56ab12cd34ef56ab12cd34" {
+		t.Errorf("secret = %q", s)
+	}
+	if s := acme.Secret(`ACME_KEY = "00000000000000000000000000000000"`); s != "" {
+		t.Errorf("allow-listed secret found: %q", s)
+	}
+	if s := acme.Secret(`OTHER_KEY = "ab12cd34ef56ab12cd34ef56ab12cd34"`); s != "" {
+		t.Errorf("secret found without the keyword: %q", s)
+	}
+	// Values drawn from the expression are found by the rule itself.
+	g := gen{rand.New(rand.NewPCG(1, 2))}
+	for _, id := range []string{"acme-api-token", "zeta-token"} {
+		m, s, ok := drawSecret(g, byID[id])
+		if !ok || byID[id].Secret(m) != s || len(s) < 8 {
+			t.Errorf("%s: drew %q / %q (%v)", id, m, s, ok)
+		}
+	}
+}
+
+// TestSampleStrings reads the true and false positives of a rule file.
+func TestSampleStrings(t *testing.T) {
+	src := "package rules\n\nfunc R() {\n\ttps := []string{\n\t\t`token = \"zt_ABCDEFGHIJ0123456789\"`,\n\t\tutils.GenerateSampleSecrets(\"x\", \"zt_ABCDEFGHIJ0123456789\")[0],\n\t}\n\tfps := []string{\"zt_EXAMPLEEXAMPLE\"}\n\ttps = append(tps, \"more zt_ZZZZZZZZZZ0123456789\")\n\t_ = fps\n}\n"
+	tps, fps := sampleStrings([]byte(src))
+	if len(tps) != 2 || tps[0] != `token = "zt_ABCDEFGHIJ0123456789"` || len(fps) != 1 {
+		t.Errorf("tps %q fps %q", tps, fps)
+	}
+}
+
+// TestHeldOut splits rules by a fixed hash, about three in ten held out.
+func TestHeldOut(t *testing.T) {
+	held := 0
+	for i := 0; i < 1000; i++ {
+		id := "rule-" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
+		if HeldOut(id) != HeldOut(id) {
+			t.Fatal("not deterministic")
+		}
+		if HeldOut(id) {
+			held++
+		}
+	}
+	if held < 250 || held > 350 {
+		t.Errorf("%d of 1000 held out, want about 300", held)
+	}
+}
+
+// TestUnmark keeps the base64 wrapping as the secret of a shape.
+func TestUnmark(t *testing.T) {
+	text, blob := unmark("x: " + b64Mark("a=b") + "\n")
+	if text != "x: YT1i\n" || blob != "YT1i" {
+		t.Errorf("%q %q", text, blob)
+	}
+}

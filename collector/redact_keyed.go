@@ -1,0 +1,310 @@
+package collector
+
+import (
+	"regexp"
+	"strings"
+)
+
+// providerWords name providers whose keys have no prefix of their own:
+// a value is theirs when the name it is assigned to holds the provider
+// (ASANA_CLIENT_ID, linkedinClientSecret) or a line just above names it
+// (asana: / client_id: …). Learned from the keyword rules of gitleaks.
+var providerWords = []string{
+	"adafruit", "adobe", "airtable", "algolia", "alibaba", "artifactory", "asana", "atlassian", "beamer",
+	"bintray", "bitbucket", "bittrex", "cloudflare", "codecov", "cohere", "coinbase", "confluent",
+	"contentful", "contribsys", "datadog", "discord", "droneci", "dropbox", "etsy", "facebook", "fastly",
+	"finicity", "finnhub", "flickr", "freshbooks", "gitter", "gocardless", "heroku", "hubspot", "intercom",
+	"jfrog", "kraken", "kucoin", "launchdarkly", "linkedin", "linked_in", "looker", "mailchimp", "mailgun",
+	"mapbox", "mattermost", "meraki", "messagebird", "message_bird", "netlify", "newrelic", "new_relic",
+	"nytimes", "okta", "plaid", "privateai", "private_ai", "rapidapi", "sendbird", "sentry", "snyk",
+	"sonar", "squarespace", "sumologic", "sumo_", "telegram", "travis", "twitch", "twitter", "typeform",
+	"yandex", "zendesk",
+}
+
+// keyedExtra are last words that name a provider's credential besides the
+// secret words: client and access ids, logins, licences.
+var keyedExtra = map[string]bool{"id": true, "sid": true, "login": true, "license": true, "licence": true, "clientid": true, "accessid": true, "appid": true}
+
+// idOwners are the words before "id" in the name of a provider's
+// credential id (client_id, access_id, app_id, api_id).
+var idOwners = map[string]bool{"client": true, "access": true, "app": true, "api": true, "application": true, "consumer": true, "key": true, "secret": true}
+
+// keyedName reports a name whose value is a provider's credential: a
+// credential word ends it (secret words, id, login) and the provider is
+// in the name, or (flagNear) on a line just above.
+func keyedName(name string, fl lineFlag) bool {
+	words := splitWords(name)
+	if len(words) == 0 {
+		return false
+	}
+	last := words[len(words)-1]
+	if nameKind(name) == notSecret && !keyedExtra[last] {
+		return false
+	}
+	if last == "id" || last == "sid" {
+		// A client or access id, not a server's, a user's or a channel's.
+		if len(words) < 2 || !idOwners[words[len(words)-2]] {
+			return false
+		}
+	}
+	if fl&flagNear != 0 {
+		return true
+	}
+	for i := range words {
+		rest := strings.Join(words[i:], "_")
+		flat := strings.Join(words[i:], "")
+		for _, p := range providerWords {
+			if strings.HasPrefix(flat, p) || strings.HasPrefix(rest, p) {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// providerValue decides a value under a provider's credential name: at
+// least 10 characters, random-looking (a long number, letters mixed with
+// digits, or long and of high entropy), not a placeholder, a path, a URL,
+// a label or code.
+func providerValue(v string, quoted bool) bool {
+	if len(v) < 10 || len(v) > 200 || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t") ||
+		strings.Contains(v, "://") || isPathLike(v) || camelWordsRe.MatchString(v) || labelFields(v) {
+		return false
+	}
+	if !quoted && (codeShape(v) || dottedIdentRe.MatchString(v) || isCall(v) || isCodeExpr(v)) {
+		return false
+	}
+	if strings.Trim(v, "0123456789") == "" {
+		return len(v) >= 12 && entropy(v) >= 2.5 // a numeric id
+	}
+	if isIdentifierLike(v) || identWithSecretWord(v) {
+		return false
+	}
+	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2
+}
+
+// fallbackValue finds the literal after a default operator that follows a
+// bare value (process.env.X || 'literal', os.getenv("X") or "literal",
+// config.key ?? "literal"): the literal is what the name gets when the
+// environment is empty.
+func fallbackValue(line string, ve int) (int, int, bool) {
+	k := ve
+	// The rest of the expression: a call's arguments, an index.
+	for n := 0; k < len(line) && n < 120 && (isNameByte(line[k]) || strings.IndexByte("()[]$\"'", line[k]) >= 0); n++ {
+		k++
+	}
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	switch {
+	case strings.HasPrefix(line[k:], "||"), strings.HasPrefix(line[k:], "??"), strings.HasPrefix(line[k:], "?:"):
+		k += 2
+	case strings.HasPrefix(line[k:], "or ") || strings.HasPrefix(line[k:], "or\t"):
+		k += 3
+	default:
+		return 0, 0, false
+	}
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	if k >= len(line) || strings.IndexByte("\"'`", line[k]) < 0 {
+		return 0, 0, false
+	}
+	q := line[k]
+	e := strings.IndexByte(line[k+1:], q)
+	if e < 0 {
+		return 0, 0, false
+	}
+	return k + 1, k + 1 + e, true
+}
+
+var (
+	// pgpassRe is a .pgpass line: host:port:database:user:password.
+	pgpassRe = regexp.MustCompile(`^[ \t]*[A-Za-z0-9_.\-*]+:(?:[0-9]{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t\r]*$`)
+	// sqlPassRe is a password in SQL (CREATE USER … PASSWORD '…',
+	// IDENTIFIED BY '…').
+	sqlPassRe = regexp.MustCompile(`(?i)\b(?:password|identified[ \t]+by)[ \t]+(?:E)?'([^'\s]+)'`)
+	// setRe is a command that sets a named value (aws configure set NAME
+	// VALUE, config set NAME VALUE).
+	setRe = regexp.MustCompile(`(?i)\b(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set[ \t]+["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]+["']?([^\s"']{6,})`)
+	// setterRe is a one-literal call whose name is a credential
+	// (.password("…"), setApiKey('…'), withToken("…")).
+	setterRe = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*\([ \t]*(?:"([^"\\]{6,})"|'([^'\\]{6,})')[ \t]*\)`)
+	// loginRe is a call that takes a user and a password
+	// (smtp.login('u', '…'), SetBasicAuth("u", "…")).
+	loginRe = regexp.MustCompile(`(?i)\b(?:login|auth|basic_?auth|set_?basic_?auth|http_?basic_?auth|http_?digest_?auth|password_?authentication|network_?credential|username_?password_?credentials|plain_?auth)[ \t]*\([ \t]*(?:"[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*)[ \t]*,[ \t]*(?:"([^"\\]+)"|'([^'\\]+)')`)
+)
+
+// setVerbRe is the cheap gate of setRe.
+var setVerbRe = regexp.MustCompile(`(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set `)
+
+// loginNames are the calls loginRe reads (lower case, then "(").
+var loginNames = []string{"login(", "login (", "auth(", "auth (", "basicauth(", "basic_auth(", "passwordauthentication(", "networkcredential(", "usernamepasswordcredentials(", "plainauth(", "digestauth(", "digest_auth("}
+
+// loginCall reports a line that calls one of loginNames.
+func loginCall(lower string) bool {
+	for _, n := range loginNames {
+		if strings.Contains(lower, n) {
+			return true
+		}
+	}
+	return false
+}
+
+// setterCalls finds name("literal") and name('literal'), one literal of
+// at least 6 characters and nothing else, as setterRe's submatch indexes
+// (name, double-quoted, single-quoted), without running the expression
+// on every line.
+func setterCalls(line string) [][]int {
+	var out [][]int
+	for i := 1; i+1 < len(line); i++ {
+		if line[i] != '(' {
+			continue
+		}
+		j := i + 1
+		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
+			j++
+		}
+		if j >= len(line) || line[j] != '"' && line[j] != '\'' {
+			continue
+		}
+		k := i
+		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
+			k--
+		}
+		ne := k
+		for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
+			k--
+		}
+		if k == ne || !hasSecretWord(line[k:ne]) {
+			continue
+		}
+		if m := setterRe.FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
+			for x := range m {
+				if m[x] >= 0 {
+					m[x] += k
+				}
+			}
+			out = append(out, m)
+		}
+	}
+	return out
+}
+
+// setterWords may make up the name of a setter (after set, with, use).
+var setterWords = map[string]bool{
+	"api": true, "auth": true, "access": true, "client": true, "secret": true, "key": true, "token": true,
+	"password": true, "passwd": true, "pass": true, "pwd": true, "private": true, "bearer": true, "app": true,
+	"master": true, "refresh": true, "session": true, "encryption": true, "signing": true, "credential": true,
+	"credentials": true, "passphrase": true, "db": true, "admin": true, "root": true, "user": true, "apikey": true,
+}
+
+// callSpans finds credentials passed to calls: setters and builders
+// (.password("…")), login calls (smtp.login('u', '…')), SQL passwords and
+// "set NAME VALUE" commands.
+func callSpans(line, lower string) []span {
+	var spans []span
+	if strings.Contains(line, "(\"") || strings.Contains(line, "('") {
+		for _, m := range setterCalls(line) {
+			words := splitWords(line[m[2]:m[3]])
+			if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
+				words = words[1:]
+			}
+			ok := len(words) > 0 && !(len(words) == 1 && (words[0] == "pass" || words[0] == "auth"))
+			for _, w := range words {
+				ok = ok && setterWords[w]
+			}
+			if !ok {
+				continue
+			}
+			k := nameKind(strings.Join(words, "_"))
+			for gi := 2; gi <= 3; gi++ {
+				if m[2*gi] >= 0 && k != notSecret && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
+					spans = append(spans, span{m[2*gi], m[2*gi+1]})
+				}
+			}
+		}
+	}
+	if (strings.Contains(lower, "login") || strings.Contains(lower, "auth") || strings.Contains(lower, "credential")) && loginCall(lower) {
+		{
+			for _, m := range loginRe.FindAllStringSubmatchIndex(line, -1) {
+				for gi := 1; gi <= 2; gi++ {
+					if m[2*gi] >= 0 && passwordValue(line[m[2*gi]:m[2*gi+1]], true) {
+						spans = append(spans, span{m[2*gi], m[2*gi+1]})
+					}
+				}
+			}
+		}
+	}
+	if strings.Contains(lower, "password '") || strings.Contains(lower, "password e'") || strings.Contains(lower, "identified by") {
+		for _, m := range sqlPassRe.FindAllStringSubmatchIndex(line, -1) {
+			if v := line[m[2]:m[3]]; passwordValue(v, true) {
+				spans = append(spans, span{m[2], m[3]})
+			}
+		}
+	}
+	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
+		for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
+			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
+				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], false) {
+				spans = append(spans, span{m[4], m[5]})
+			}
+		}
+	}
+	return spans
+}
+
+// pgpassSpans finds the password of a .pgpass line in a file of any name.
+func pgpassSpans(line string) []span {
+	m := pgpassRe.FindStringSubmatchIndex(line)
+	if m == nil {
+		return nil
+	}
+	if v := line[m[2]:m[3]]; v == redacted || isPlaceholderPassword(v) {
+		return nil
+	}
+	return []span{{m[2], m[3]}}
+}
+
+var (
+	// tfVariableRe opens a Terraform variable block.
+	tfVariableRe = regexp.MustCompile(`^[ \t]*variable[ \t]+"([A-Za-z_][A-Za-z0-9_\-]*)"[ \t]*\{`)
+	// tfDefaultRe is the default of a variable.
+	tfDefaultRe = regexp.MustCompile(`^[ \t]*default[ \t]*=[ \t]*"([^"]*)"`)
+)
+
+// redactTerraformDefaults redacts the default of a Terraform variable
+// whose name is a credential (variable "client_secret" { default = "…" }).
+func redactTerraformDefaults(lines []string) int {
+	n := 0
+	for i := 0; i < len(lines); i++ {
+		if !strings.Contains(lines[i], "variable") {
+			continue
+		}
+		m := tfVariableRe.FindStringSubmatch(lines[i])
+		if m == nil {
+			continue
+		}
+		k := nameKind(m[1])
+		keyed := keyedName(m[1], flagProvider)
+		if k == notSecret && !keyed {
+			continue
+		}
+		for j := i + 1; j < len(lines) && j <= i+12; j++ {
+			if strings.HasPrefix(strings.TrimSpace(lines[j]), "}") {
+				break
+			}
+			dm := tfDefaultRe.FindStringSubmatchIndex(lines[j])
+			if dm == nil {
+				continue
+			}
+			v := lines[j][dm[2]:dm[3]]
+			if v != redacted && (k != notSecret && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
+				lines[j] = lines[j][:dm[2]] + redacted + lines[j][dm[3]:]
+				n++
+			}
+			break
+		}
+	}
+	return n
+}
