@@ -75,23 +75,14 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 			}
 			out = append(out, srcs...)
 		} else {
-			srcs, excls, err := ws.Walk(walkProgress(p.ctx, p.progress, 0), collector.OpenFile, p.req.Paths...)
+			srcs, err := p.walkAll()
 			if err != nil {
 				if le := walkLimit(err); le != nil {
 					return nil, le
 				}
 				return nil, fmt.Errorf("walk: %w", err)
 			}
-			for _, x := range excls {
-				if included(p.req.Include, x.Path) {
-					p.exclude(x)
-				}
-			}
-			for _, s := range srcs {
-				if included(p.req.Include, s.Path) {
-					out = append(out, source{Source: s})
-				}
-			}
+			out = append(out, srcs...)
 		}
 	}
 	if p.req.IncludeOpenFiles == nil || *p.req.IncludeOpenFiles {
@@ -153,6 +144,60 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 		return nil, err
 	}
 	return coalesceRanges(out), nil
+}
+
+// walkAll reads every file under the request's paths that the include
+// globs let in, as [collector.Workspace.Walk] would (same sources, same
+// exclusions, same MaxWalkBytes limit), but keeps each file's listing so
+// that chunking can consult the index: without it a pack with no query
+// re-parses every file on every run (docs/benchmarks.md, "Scale").
+func (p *pipeline) walkAll() ([]source, error) {
+	ws := p.e.ws
+	refs, listed, err := ws.List(p.ctx, collector.OpenFile, p.req.Paths...)
+	if err != nil {
+		return nil, err
+	}
+	var excls []collector.Exclusion
+	for _, x := range listed {
+		if included(p.req.Include, x.Path) {
+			excls = append(excls, x)
+		}
+	}
+	var last time.Time
+	var out []source
+	var bytes int64
+	for i := range refs {
+		if !included(p.req.Include, refs[i].Path) {
+			continue
+		}
+		if err := p.ctx.Err(); err != nil {
+			return nil, fmt.Errorf("collector: walk: %w", err)
+		}
+		s, x := ws.ReadRef(p.ctx, collector.OpenFile, refs[i])
+		if x != nil {
+			excls = append(excls, *x)
+			continue
+		}
+		out = append(out, source{Source: s, ref: &refs[i]})
+		bytes += int64(len(s.Content))
+		if now := time.Now(); now.Sub(last) >= progressEvery {
+			last = now
+			p.progress(fmt.Sprintf("collecting sources: %s files (%s) read", num(len(out)+len(excls)), mb(bytes)), 0)
+		}
+		if bytes > collector.MaxWalkBytes {
+			return nil, &collector.WalkLimitError{Max: collector.MaxWalkBytes, Size: bytes}
+		}
+	}
+	slices.SortFunc(excls, func(a, b collector.Exclusion) int {
+		if c := strings.Compare(a.Path, b.Path); c != 0 {
+			return c
+		}
+		return strings.Compare(string(a.Reason), string(b.Reason))
+	})
+	for _, x := range excls {
+		p.exclude(x)
+	}
+	return out, nil
 }
 
 // explicit turns one request source into a collected source.

@@ -139,3 +139,75 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 		t.Fatal("after an edit, the pack with the index differs from the pack without")
 	}
 }
+
+// TestPackWithoutQueryUsesIndex packs a tree with no query — the walk
+// that reads every file — without an index, with a cold one and with a
+// warm one, then after an edit: the outputs are identical byte for byte,
+// and the warm pack cuts no file the index already holds (before the walk
+// kept each file's listing, every warm pack re-parsed every file).
+func TestPackWithoutQueryUsesIndex(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	sample, err := filepath.Abs("../../testdata/sample")
+	if err != nil {
+		t.Fatal(err)
+	}
+	var last index.Stats
+	indexClosed = func(st index.Stats) { last = st }
+	t.Cleanup(func() { indexClosed = nil })
+	root := t.TempDir()
+	copyTree(t, sample, root)
+	for i := 0; i < 20; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package gen\n\n")
+		for j := 0; j < 20; j++ {
+			fmt.Fprintf(&b, "// step %d of file %d\nfunc f%d_%d() int { return %d }\n\n", j, i, i, j, i*j)
+		}
+		p := filepath.Join(root, "gen", fmt.Sprintf("f%03d.go", i))
+		write(t, p, b.String())
+		old := time.Now().Add(-time.Hour)
+		os.Chtimes(p, old, old)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	time.Sleep(2100 * time.Millisecond) // let the copy settle (docs/index.md)
+	args := []string{"pack", root, "--root", root, "--budget", "7000"}
+	pack := func(extra ...string) string {
+		t.Helper()
+		code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		return out
+	}
+	none := pack("--no-index")
+	last = index.Stats{}
+	cold := pack()
+	coldStats := last
+	warm := pack()
+	if cold != none || warm != none {
+		t.Fatalf("packs differ: without index %d bytes, cold %d, warm %d", len(none), len(cold), len(warm))
+	}
+	if coldStats.ChunkMisses < 20 {
+		t.Errorf("cold pack: %+v, want a chunk miss (and put) for every generated file", coldStats)
+	}
+	// cart/service.go holds a key that redaction replaces: never stored,
+	// so cut again on every pack (DESIGN rule 10).
+	if last.ChunkHits < 20 || last.ChunkMisses > 1 {
+		t.Errorf("warm pack: %+v (cold: %+v), want only chunk hits", last, coldStats)
+	}
+	p := filepath.Join(root, "gen", "f007.go")
+	b, err := os.ReadFile(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(strings.Replace(string(b), "step 3 ", "stage 3 ", 1)), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	edited := pack()
+	if last.ChunkMisses < 1 || last.ChunkMisses > 2 {
+		t.Errorf("after an edit of one file: %+v, want one chunk miss more", last)
+	}
+	if after := pack("--no-index"); edited != after {
+		t.Fatal("after an edit, the pack with the index differs from the pack without")
+	}
+}
