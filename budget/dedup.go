@@ -21,6 +21,24 @@ type DedupOptions struct {
 	OverlapThreshold float64
 	// MergeOverlapping merges such chunks into one spanning both.
 	MergeOverlapping bool
+	// MaxTokens, when positive, is the largest chunk a merge may make
+	// (max_chunk_tokens, docs/design.md#rule-4): two overlapping chunks
+	// whose joined span would count more stay apart, and selection still
+	// emits each source line once.
+	MaxTokens int
+}
+
+// fits reports whether the span joining a and b (same file) stays within
+// MaxTokens. A span that is one of the two adds no line and always fits.
+func (o DedupOptions) fits(a, b *Item, count func(string) int) bool {
+	if o.MaxTokens <= 0 {
+		return true
+	}
+	lo, hi := min(a.StartLine, b.StartLine), max(a.EndLine, b.EndLine)
+	if (lo == a.StartLine && hi == a.EndLine) || (lo == b.StartLine && hi == b.EndLine) {
+		return true
+	}
+	return count(a.Source.Slice(lo, hi)) <= o.MaxTokens
 }
 
 // DedupStats counts what deduplication removed.
@@ -43,8 +61,8 @@ type Removed struct {
 // Dedup removes exact duplicates (same whitespace-normalised SHA-256, from
 // any source or path: the best-ranked copy stays), packs a tool result that
 // holds a file's text once (see [toolCopies]), and merges chunks of one
-// file whose overlap reaches the threshold into one chunk spanning both,
-// re-cut from the source text and recounted, with the higher score. It
+// file whose overlap reaches the threshold into one chunk spanning both
+// (when that span fits [DedupOptions.MaxTokens]), re-cut from the source text and recounted, with the higher score. It
 // returns the remaining items in rank order ([Less]).
 func Dedup(items []*Item, opts DedupOptions, count func(string) int) ([]*Item, []Removed, DedupStats) {
 	out, removed, stats, _ := DedupContext(context.Background(), items, opts, count)
@@ -98,7 +116,7 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 		// The first kept chunk of the file (in the order kept) that it
 		// overlaps enough.
 		into := g.first(it.StartLine, it.EndLine, nil, -1, func(k *Item) bool {
-			return sameText(k, it) && Overlap(k, it) >= opts.OverlapThreshold
+			return sameText(k, it) && Overlap(k, it) >= opts.OverlapThreshold && opts.fits(k, it, count)
 		})
 		if into == nil {
 			g.add(it)
@@ -119,7 +137,7 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 			pos := -1
 			for {
 				other := g.first(into.StartLine, into.EndLine, into, pos, func(k *Item) bool {
-					return sameText(k, into) && Overlap(k, into) >= opts.OverlapThreshold
+					return sameText(k, into) && Overlap(k, into) >= opts.OverlapThreshold && opts.fits(k, into, count)
 				})
 				if other == nil {
 					break

@@ -53,7 +53,7 @@ var categoryOf = map[collector.SourceType]string{
 // the output does not depend on scheduling.
 func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	ch := p.e.cfg.Context.Chunking
-	opts := chunker.Options{MaxTokens: rankedChunkTokens(ch.MaxChunkTokens, p.req.Query, p.e.Ablate), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
+	opts := chunker.Options{MaxTokens: p.chunkTokens(), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
 	texts := make([]*budget.Text, len(srcs))
 	cut := make([][]chunker.Chunk, len(srcs))
 	// Sources that share a text (one file named by many references) share
@@ -153,6 +153,12 @@ func rankedChunkTokens(max int, query string, ablate []string) int {
 		}
 	}
 	return fineChunkTokens
+}
+
+// chunkTokens is the largest chunk of this pack, for the chunker and for
+// dedup's merges of overlapping chunks (docs/design.md#rule-4).
+func (p *pipeline) chunkTokens() int {
+	return rankedChunkTokens(p.e.cfg.Context.Chunking.MaxChunkTokens, p.req.Query, p.e.Ablate)
 }
 
 // cutSource chunks one source of n lines; it is safe for concurrent use.

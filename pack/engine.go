@@ -264,7 +264,7 @@ func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats
 		return nil, budget.DedupStats{}, err
 	}
 	dd := p.e.cfg.Context.Dedup
-	cands, removed, dstats, err := budget.DedupContext(p.ctx, items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping}, p.tok.Count)
+	cands, removed, dstats, err := budget.DedupContext(p.ctx, items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping, MaxTokens: p.chunkTokens()}, p.tok.Count)
 	if err != nil {
 		return nil, budget.DedupStats{}, err
 	}
