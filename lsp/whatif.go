@@ -369,6 +369,22 @@ type coverage struct {
 	// left holds the chunks left out for another reason than the budget
 	// (a duplicate of another file's lines, …), by path.
 	left map[string][]pack.Entry
+	// dup holds the chunks left out as exact duplicates of lines the pack
+	// takes from elsewhere (a shared licence header), by path: a target
+	// that has other lines is judged by those (docs/ranking.md "What-if
+	// lenses and duplicates").
+	dup map[string][]pack.Entry
+}
+
+// duplicate reports whether line l of the file at rel is in a chunk left
+// out as an exact duplicate.
+func (c *coverage) duplicate(rel string, l int) bool {
+	for _, it := range c.dup[rel] {
+		if it.StartLine <= l && l <= it.EndLine {
+			return true
+		}
+	}
+	return false
 }
 
 // leftReason is why a chunk overlapping t was left out for another reason
@@ -386,17 +402,26 @@ func (c *coverage) leftReason(t *whatIfTarget) string {
 }
 
 // covers reports whether every non-blank line of t is included, and the best
-// score among the items that include it.
+// score among the items that include it. Lines of chunks left out as exact
+// duplicates do not count, unless t has no other non-blank line: a file
+// that shares only its licence header with another is judged by the rest,
+// and a chunk or file that is all duplicate is not covered.
 func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 	items := c.spans[t.rel]
 	if len(items) == 0 {
 		return false, 0
 	}
 	best := 0.0
+	checked, dups := 0, 0
 	for l := t.start; l <= t.end; l++ {
 		if l-1 < len(t.lines) && strings.TrimSpace(t.lines[l-1]) == "" {
 			continue
 		}
+		if c.duplicate(t.rel, l) {
+			dups++
+			continue
+		}
+		checked++
 		found := false
 		for _, it := range items {
 			if it.StartLine <= l && l <= it.EndLine {
@@ -408,6 +433,9 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 		if !found {
 			return false, 0
 		}
+	}
+	if checked == 0 && dups > 0 {
+		return false, 0
 	}
 	return true, best
 }
@@ -523,7 +551,7 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 	}
 	defer release()
 	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
-	cov := &coverage{spans: map[string][]pack.Entry{}, reason: map[string]string{}, left: map[string][]pack.Entry{}}
+	cov := &coverage{spans: map[string][]pack.Entry{}, reason: map[string]string{}, left: map[string][]pack.Entry{}, dup: map[string][]pack.Entry{}}
 	if err != nil {
 		if errors.Is(err, errcode.NoContent) {
 			return cov, nil // every open file was excluded: nothing covers
@@ -538,6 +566,9 @@ func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total
 	for _, it := range res.Excluded {
 		if it.Path != "" && it.StartLine != 0 && it.Reason != "over_budget" {
 			cov.left[it.Path] = append(cov.left[it.Path], it)
+			if it.Reason == "duplicate" {
+				cov.dup[it.Path] = append(cov.dup[it.Path], it)
+			}
 		}
 		if it.Path == "" || it.StartLine != 0 || it.Reason == "" {
 			continue // chunks left out, not whole files

@@ -282,6 +282,67 @@ func TestWhatIfDuplicate(t *testing.T) {
 	}
 }
 
+// licenceHeader is a 14-line licence comment, as many repositories start
+// every file with.
+const licenceHeader = `// Copyright 2026 The Acode Authors. All rights reserved.
+//
+// Licensed under the Apache License, Version 2.0 (the "License");
+// you may not use this file except in compliance with the License.
+// You may obtain a copy of the License at
+//
+//     http://www.apache.org/licenses/LICENSE-2.0
+//
+// Unless required by applicable law or agreed to in writing, software
+// distributed under the License is distributed on an "AS IS" BASIS,
+// WITHOUT WARRANTIES OR CONDITIONS OF ANY KIND, either express or implied.
+// See the License for the specific language governing permissions and
+// limitations under the License.
+
+`
+
+// TestWhatIfSharedLicenceHeader: two files that share only their licence
+// header are both in context. The second copy of the header is left out as
+// a duplicate (its lines are in the context once), which its own chunk
+// lens may say, but the file's lens does not call the file "not packed".
+func TestWhatIfSharedLicenceHeader(t *testing.T) {
+	root := tempRoot(t)
+	c := startServer(t, Options{}, nil)
+	c.initialize(map[string]any{"workspace": map[string]any{"codeLens": map[string]any{"refreshSupport": true}}}, nil, root)
+	srcA := licenceHeader + "package a\n\n// Total sums the items.\nfunc Total(items []int) int {\n\tt := 0\n\tfor _, it := range items {\n\t\tt += it\n\t}\n\treturn t\n}\n"
+	srcB := licenceHeader + "package a\n\n// Count counts the positive items.\nfunc Count(items []int) int {\n\tn := 0\n\tfor _, it := range items {\n\t\tif it > 0 {\n\t\t\tn++\n\t\t}\n\t}\n\treturn n\n}\n"
+	a := c.open(filepath.Join(root, "command.go"), "go", srcA)
+	b := c.open(filepath.Join(root, "count.go"), "go", srcB)
+	waitRefresh(t, c, b, 0)
+	waitRefresh(t, c, a, 0)
+	var titles []string
+	dupChunks := 0
+	for _, u := range []string{a, b} {
+		ls := getFullLenses(t, c, u)
+		for _, l := range ls {
+			titles = append(titles, l.Title)
+			if strings.Contains(l.Title, "not packed: duplicate") {
+				dupChunks++
+			}
+		}
+		// The file lens is the one whose arguments span the whole file.
+		file := 0
+		for _, l := range ls {
+			if len(l.Args) == 1 && l.Args[0].WholeFile {
+				file++
+				if !strings.HasSuffix(l.Title, " · ✓ in context") {
+					t.Errorf("%s: file lens %q, want it in context", u, l.Title)
+				}
+			}
+		}
+		if file != 1 {
+			t.Fatalf("%s: %d file lenses, want 1:\n%s", u, file, strings.Join(titles, "\n"))
+		}
+	}
+	if dupChunks > 1 {
+		t.Errorf("%d lenses say duplicate, want at most the header chunk's:\n%s", dupChunks, strings.Join(titles, "\n"))
+	}
+}
+
 // BenchmarkWhatIf measures one what-if computation after an edit: five open
 // Go files (one of 5,000 lines, ≈34K tokens, four of 500), the default
 // budget, so that the big file does not fit and its chunks are bisected.
