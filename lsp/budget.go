@@ -24,6 +24,9 @@ type budgetStatusResult struct {
 	Percent   float64 `json:"percent"`
 	Level     string  `json:"level"`
 	OpenFiles int     `json:"openFiles"`
+	// Thresholds are where the levels start (context.budget.warnings), so
+	// the editors' level labels say the configured percentages.
+	Thresholds budget.Thresholds `json:"thresholds"`
 	// Estimate is rule 1's estimate object when the counts are not exact.
 	Estimate *tokenizer.Estimate `json:"estimate,omitempty"`
 }
@@ -44,16 +47,17 @@ func (s *Server) currentBudget(ctx context.Context) (*budgetStatusResult, error)
 	available := e.cfg.Available()
 	th := e.cfg.Context.Budget.Warnings.Thresholds()
 	return &budgetStatusResult{
-		Model:     e.model,
-		Encoding:  e.tok.Encoding(),
-		Exact:     e.exact(),
-		Total:     e.cfg.Context.Budget.TotalTokens,
-		Available: available,
-		Used:      used,
-		Percent:   percentOf(used, available),
-		Level:     budget.Level(used, available, th),
-		OpenFiles: len(docs),
-		Estimate:  tokenizer.EstimateOf(e.tok),
+		Model:      e.model,
+		Encoding:   e.tok.Encoding(),
+		Exact:      e.exact(),
+		Total:      e.cfg.Context.Budget.TotalTokens,
+		Available:  available,
+		Used:       used,
+		Percent:    percentOf(used, available),
+		Level:      budget.Level(used, available, th),
+		OpenFiles:  len(docs),
+		Thresholds: th,
+		Estimate:   tokenizer.EstimateOf(e.tok),
 	}, nil
 }
 

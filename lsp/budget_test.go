@@ -38,7 +38,7 @@ func TestBudgetNotifications(t *testing.T) {
 	tok, _ := tokenizer.ForModel("gpt-4o")
 
 	first, next := waitBudget(t, c, 0, func(budgetStatusResult) bool { return true })
-	want := budgetStatusResult{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: 100000, Available: 90000, Level: budget.LevelNormal}
+	want := budgetStatusResult{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, Total: 100000, Available: 90000, Level: budget.LevelNormal, Thresholds: budget.DefaultThresholds()}
 	if diff := cmp.Diff(want, first); diff != "" {
 		t.Errorf("first acode/budget (-want +got):\n%s", diff)
 	}
@@ -101,11 +101,12 @@ func TestBudgetLevelThresholdsFromConfig(t *testing.T) {
 		name     string
 		warnings string
 		want     string
+		th       budget.Thresholds // sent with the level, for the editors' labels
 	}{
-		{"defaults: under 80 percent", "", budget.LevelNormal},
-		{"warning from 20 percent", "    warnings: {warning_percent: 20, critical_percent: 90}\n", budget.LevelWarning},
-		{"critical from 20 percent", "    warnings: {warning_percent: 10, critical_percent: 20}\n", budget.LevelCritical},
-		{"fewer than 950 tokens remaining", "    warnings: {min_remaining_tokens: 950}\n", budget.LevelWarning},
+		{"defaults: under 80 percent", "", budget.LevelNormal, budget.DefaultThresholds()},
+		{"warning from 20 percent", "    warnings: {warning_percent: 20, critical_percent: 90}\n", budget.LevelWarning, budget.Thresholds{WarningPercent: 20, CriticalPercent: 90, MinRemainingTokens: 20000}},
+		{"critical from 20 percent", "    warnings: {warning_percent: 10, critical_percent: 20}\n", budget.LevelCritical, budget.Thresholds{WarningPercent: 10, CriticalPercent: 20, MinRemainingTokens: 20000}},
+		{"fewer than 950 tokens remaining", "    warnings: {min_remaining_tokens: 950}\n", budget.LevelWarning, budget.Thresholds{WarningPercent: 80, CriticalPercent: 90, MinRemainingTokens: 950}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
@@ -118,6 +119,13 @@ func TestBudgetLevelThresholdsFromConfig(t *testing.T) {
 			c.result(methodBudgetStatus, nil, &st)
 			if st.Used != n || st.Level != tt.want {
 				t.Errorf("used %d level %s, want used %d level %s", st.Used, st.Level, n, tt.want)
+			}
+			if st.Thresholds != tt.th {
+				t.Errorf("acode/budgetStatus thresholds %+v, want %+v", st.Thresholds, tt.th)
+			}
+			note, _ := waitBudget(t, c, 0, func(s budgetStatusResult) bool { return s.OpenFiles == 1 })
+			if note.Thresholds != tt.th || note.Level != tt.want {
+				t.Errorf("acode/budget level %s thresholds %+v, want %s %+v", note.Level, note.Thresholds, tt.want, tt.th)
 			}
 		})
 	}

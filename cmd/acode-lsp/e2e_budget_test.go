@@ -11,8 +11,9 @@ import (
 	"github.com/google/go-cmp/cmp"
 )
 
-// budgetFields are the fields of acode/budget, exactly (docs/design.md).
-var budgetFields = []string{"available", "encoding", "exact", "level", "model", "openFiles", "percent", "total", "used"}
+// budgetFields are the fields of acode/budget, exactly (docs/design.md,
+// with the thresholds the editors' level labels say, docs/protocol.md).
+var budgetFields = []string{"available", "encoding", "exact", "level", "model", "openFiles", "percent", "thresholds", "total", "used"}
 
 // budgetStatus is the payload of acode/budget.
 type budgetStatus struct {
