@@ -6,11 +6,12 @@ import (
 	"testing"
 
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 	"go.uber.org/zap/zaptest/observer"
 )
 
-// TestLogsCarryNoRequestValues: failed requests are logged at debug level
-// with the field path and sizes, never the values the client sent.
+// TestLogsCarryNoRequestValues: failed requests are logged with the field
+// path and sizes, never the values the client sent.
 func TestLogsCarryNoRequestValues(t *testing.T) {
 	core, logs := observer.New(zap.DebugLevel)
 	c := startServer(t, Options{Logger: zap.New(core)}, nil)
@@ -52,4 +53,51 @@ func TestLogsCarryNoRequestValues(t *testing.T) {
 func fmtAny(v any) string {
 	b, _ := json.Marshal(v)
 	return string(b)
+}
+
+// TestFailedCountsTrimsFitsLoggedAtError (seed 001 NFR-016-57): a count,
+// trim, fit or pack that fails is logged at error level, so a server run at
+// the default level shows it, with the method and code and without the
+// values the request carried.
+func TestFailedCountsTrimsFitsLoggedAtError(t *testing.T) {
+	core, logs := observer.New(zap.DebugLevel)
+	c := startServer(t, Options{Logger: zap.New(core)}, nil)
+	c.initialize(nil, nil)
+	const canary = "CANARY-91c2-secret"
+	calls := []struct {
+		method string
+		params string
+	}{
+		{methodCountTokens, `{"uri":"ftp://` + canary + `"}`},
+		{methodTrimConversation, `{"messages":"` + canary + `"}`},
+		{methodFitToolResult, `{"tool":"` + canary + `","maxTokens":-1}`},
+		{methodPackContext, `{"sources":[{"type":"` + canary + `"}]}`},
+	}
+	for _, tt := range calls {
+		if m := c.call(tt.method, json.RawMessage(tt.params)); m.Error == nil {
+			t.Fatalf("%s %s: want an error, got %+v", tt.method, tt.params, m)
+		}
+	}
+	for _, tt := range calls {
+		var found []observer.LoggedEntry
+		for _, e := range logs.FilterMessage("request failed").All() {
+			if e.ContextMap()["method"] == tt.method {
+				found = append(found, e)
+			}
+		}
+		if len(found) != 1 {
+			t.Errorf("%s: %d request failed entries, want 1", tt.method, len(found))
+			continue
+		}
+		e := found[0]
+		if e.Level != zapcore.ErrorLevel {
+			t.Errorf("%s failed: logged at %s, want error", tt.method, e.Level)
+		}
+		if _, ok := e.ContextMap()["code"]; !ok {
+			t.Errorf("%s failed: no code in %v", tt.method, e.ContextMap())
+		}
+		if strings.Contains(fmtAny(e.ContextMap()), canary) {
+			t.Errorf("%s failed: the log echoes a request value: %v", tt.method, e.ContextMap())
+		}
+	}
 }

@@ -257,10 +257,14 @@ func addTool[In any](s *Server, t *sdk.Tool, h handler[In]) {
 			}
 		}()
 		fail := func(err error) (*sdk.CallToolResult, error) {
+			te := toolError(err)
 			if ctx.Err() == nil {
-				log.Debug("tool failed", zap.Duration("took", time.Since(start)))
+				// Error level: a failed count, fit or pack is worth seeing
+				// at the default level (seed NFR-016-57); the kind only,
+				// never the message (it may quote request values).
+				log.Error("tool failed", zap.String("kind", failureKind(te)), zap.Duration("took", time.Since(start)))
 			}
-			return errorResult(toolError(err)), nil
+			return errorResult(te), nil
 		}
 		in := new(In)
 		if err := decodeArgs(req.Params.Arguments, in, t.InputSchema.(*jsonschema.Schema)); err != nil {
@@ -399,6 +403,22 @@ func toolError(err error) error {
 		return domainError(c.Code, c.Message, c.Data)
 	}
 	return &toolErr{msg: "internal error: " + err.Error()}
+}
+
+// failureKind is the kind of a tool error for the log, without its
+// details: "invalid params", "request cancelled", "internal error" or the
+// ACODE-* code.
+func failureKind(err error) string {
+	msg := err.Error()
+	for _, k := range []string{"invalid params", "request cancelled", "internal error"} {
+		if strings.HasPrefix(msg, k) {
+			return k
+		}
+	}
+	if code, _, ok := strings.Cut(msg, ":"); ok && strings.HasPrefix(code, "ACODE-") && !strings.ContainsAny(code, " /\\") {
+		return code
+	}
+	return "other"
 }
 
 // toolErr is an error already in the words a tool result shows.

@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/jsonrpc2"
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+	"go.uber.org/zap/zapcore"
 )
 
 // RequestFunc handles a request; its result is encoded as the response.
@@ -211,6 +212,18 @@ func (c *Conn) handle(ctx context.Context, reply jsonrpc2.Replier, req jsonrpc2.
 	return nil
 }
 
+// failureLevel is the log level of a failed request: error (a count, trim,
+// fit or pack that failed is something to see at the default level, seed
+// NFR-016-57), except a request the client cancelled, which is no failure
+// of the server (debug). The fields never carry request values
+// ([errorFields]).
+func failureLevel(e *Error) zapcore.Level {
+	if e.Code == RequestCancelled {
+		return zapcore.DebugLevel
+	}
+	return zapcore.ErrorLevel
+}
+
 // handleCall answers a request. initialize and shutdown run on the read
 // loop so that the state they set holds for every later message; every
 // other request runs in its own goroutine and replies from there.
@@ -228,7 +241,7 @@ func (c *Conn) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *jso
 		rerr := toError(ctx, err, c.h.MapError)
 		if rerr != nil {
 			result = nil
-			c.log.Debug("request failed", append([]zap.Field{methodField(method), zap.Stringer("id", idString(call.ID())),
+			c.log.Log(failureLevel(rerr), "request failed", append([]zap.Field{methodField(method), zap.Stringer("id", idString(call.ID())),
 				zap.Int32("code", int32(rerr.Code))}, errorFields(rerr)...)...)
 		} else {
 			c.log.Debug("request done", methodField(method), zap.Stringer("id", idString(call.ID())), zap.Duration("took", time.Since(start)))

@@ -5,6 +5,8 @@ import (
 	"errors"
 	"fmt"
 	"testing"
+
+	"go.uber.org/zap/zapcore"
 )
 
 func TestRPCErrorMapping(t *testing.T) {
@@ -52,5 +54,24 @@ func TestMapErrorAndWire(t *testing.T) {
 	}
 	if w := NewError(InvalidRequest, "x").wire(); w.Data != nil {
 		t.Errorf("an error without data got data %s", *w.Data)
+	}
+}
+
+// TestFailureLevel: a failed request is logged at error level (seed 001
+// NFR-016-57), a cancelled one, which the client asked for, at debug.
+func TestFailureLevel(t *testing.T) {
+	tests := []struct {
+		err  *Error
+		want zapcore.Level
+	}{
+		{NewError(InvalidParams, "invalid params: uri: bad"), zapcore.ErrorLevel},
+		{NewError(InternalError, "boom"), zapcore.ErrorLevel},
+		{NewError(ServerNotInitialized, "server not initialized"), zapcore.ErrorLevel},
+		{errCancelled(), zapcore.DebugLevel},
+	}
+	for _, tt := range tests {
+		if got := failureLevel(tt.err); got != tt.want {
+			t.Errorf("failureLevel(%d %q) = %s, want %s", tt.err.Code, tt.err.Message, got, tt.want)
+		}
 	}
 }
