@@ -60,18 +60,22 @@ func TestDedupOverlapMerge(t *testing.T) {
 		name      string
 		a, b      [2]int
 		threshold float64
+		max       int // DedupOptions.MaxTokens; a line is 3 words
 		want      []span3
 		merged    int
 	}{
-		{"80% of the smaller merges", [2]int{1, 10}, [2]int{3, 20}, 0.8, []span3{{"f.go", 1, 20}}, 1},
-		{"below threshold stays apart", [2]int{1, 10}, [2]int{8, 30}, 0.8, []span3{{"f.go", 1, 10}, {"f.go", 8, 30}}, 0},
-		{"contained merges", [2]int{5, 6}, [2]int{1, 30}, 0.8, []span3{{"f.go", 1, 30}}, 1},
-		{"disjoint", [2]int{1, 5}, [2]int{6, 9}, 0.1, []span3{{"f.go", 1, 5}, {"f.go", 6, 9}}, 0},
+		{"80% of the smaller merges", [2]int{1, 10}, [2]int{3, 20}, 0.8, 0, []span3{{"f.go", 1, 20}}, 1},
+		{"below threshold stays apart", [2]int{1, 10}, [2]int{8, 30}, 0.8, 0, []span3{{"f.go", 1, 10}, {"f.go", 8, 30}}, 0},
+		{"contained merges", [2]int{5, 6}, [2]int{1, 30}, 0.8, 0, []span3{{"f.go", 1, 30}}, 1},
+		{"disjoint", [2]int{1, 5}, [2]int{6, 9}, 0.1, 0, []span3{{"f.go", 1, 5}, {"f.go", 6, 9}}, 0},
+		{"merge up to max tokens", [2]int{1, 10}, [2]int{3, 20}, 0.8, 60, []span3{{"f.go", 1, 20}}, 1},
+		{"merge past max tokens stays apart", [2]int{1, 10}, [2]int{3, 20}, 0.8, 59, []span3{{"f.go", 1, 10}, {"f.go", 3, 20}}, 0},
+		{"contained merges past max (adds no line)", [2]int{5, 6}, [2]int{1, 30}, 0.8, 10, []span3{{"f.go", 1, 30}}, 1},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			items := []*Item{item(src, OpenFiles, "f.go", tt.a[0], tt.a[1], 0.9), item(src, References, "f.go", tt.b[0], tt.b[1], 0.5)}
-			kept, _, stats := Dedup(items, DedupOptions{Enabled: true, OverlapThreshold: tt.threshold, MergeOverlapping: true}, words)
+			kept, _, stats := Dedup(items, DedupOptions{Enabled: true, OverlapThreshold: tt.threshold, MergeOverlapping: true, MaxTokens: tt.max}, words)
 			if diff := cmp.Diff(tt.want, spans(kept)); diff != "" {
 				t.Errorf("kept (-want +got):\n%s", diff)
 			}
