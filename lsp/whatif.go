@@ -388,14 +388,18 @@ func (c *coverage) duplicate(rel string, l int) bool {
 }
 
 // leftReason is why a chunk overlapping t was left out for another reason
-// than the budget, or "".
+// than the budget, or "". A reason other than "duplicate" comes first: a
+// file left out for its own content is not described by its shared
+// licence header.
 func (c *coverage) leftReason(t *whatIfTarget) string {
-	for _, it := range c.left[t.rel] {
-		if it.StartLine <= t.end && it.EndLine >= t.start {
-			if it.Detail != "" {
-				return it.Reason + " (" + it.Detail + ")"
+	for _, dup := range []bool{false, true} {
+		for _, it := range c.left[t.rel] {
+			if it.StartLine <= t.end && it.EndLine >= t.start && (it.Reason == "duplicate") == dup {
+				if it.Detail != "" {
+					return it.Reason + " (" + it.Detail + ")"
+				}
+				return it.Reason
 			}
-			return it.Reason
 		}
 	}
 	return ""

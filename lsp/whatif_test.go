@@ -12,6 +12,8 @@ import (
 
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // whatIfSrc has top-level functions of a few hundred tokens each, so that a
@@ -340,6 +342,34 @@ func TestWhatIfSharedLicenceHeader(t *testing.T) {
 	}
 	if dupChunks > 1 {
 		t.Errorf("%d lenses say duplicate, want at most the header chunk's:\n%s", dupChunks, strings.Join(titles, "\n"))
+	}
+}
+
+// TestCoverageDuplicates: lines of chunks left out as exact duplicates do
+// not decide a target that has other lines; a target that is all duplicate
+// is not covered; a file's own reason comes before its header's.
+func TestCoverageDuplicates(t *testing.T) {
+	lines := strings.Split(strings.Repeat("// licence\n", 14)+"\npackage a\n\nfunc F() {}\n", "\n")
+	header := pack.Entry{Path: "b.go", StartLine: 1, EndLine: 14, Reason: "duplicate", Detail: "same lines as a.go lines 1-14"}
+	rest := pack.Entry{Path: "b.go", StartLine: 15, EndLine: 18, Score: 0.5}
+	cov := &coverage{spans: map[string][]pack.Entry{"b.go": {rest}}, left: map[string][]pack.Entry{"b.go": {header}}, dup: map[string][]pack.Entry{"b.go": {header}}}
+	file := &whatIfTarget{rel: "b.go", start: 1, end: 18, lines: lines}
+	if in, score := cov.covers(file); !in || score != 0.5 {
+		t.Errorf("file sharing only its header: covers = %v %v, want true 0.5", in, score)
+	}
+	if in, _ := cov.covers(&whatIfTarget{rel: "b.go", start: 1, end: 14, lines: lines}); in {
+		t.Errorf("the duplicate header chunk itself is covered, want not")
+	}
+	cov.spans["b.go"] = []pack.Entry{{Path: "b.go", StartLine: 15, EndLine: 16}} // F left out
+	if in, _ := cov.covers(file); in {
+		t.Errorf("file whose function is left out is covered")
+	}
+	cov.left["b.go"] = append(cov.left["b.go"], pack.Entry{Path: "b.go", StartLine: 17, EndLine: 18, Reason: "redacted"})
+	if got := cov.leftReason(file); got != "redacted" {
+		t.Errorf("leftReason = %q, want the file's own reason before its header's", got)
+	}
+	if got := cov.leftReason(&whatIfTarget{rel: "b.go", start: 1, end: 14}); got != "duplicate (same lines as a.go lines 1-14)" {
+		t.Errorf("header leftReason = %q", got)
 	}
 }
 
