@@ -261,6 +261,86 @@ var bigramOn = func() *[1 << 16]uint8 {
 	return &t
 }()
 
+// trigrams is the filter in front of bigramOn: two bit sets by a hash of
+// three lower-case bytes (trigramKey). any has a bit set where a marker
+// or a literal that may match anywhere starts with those bytes; on has
+// those bits and those of the words that must start a word (rule
+// keywords, provider names). A two-byte word sets the bits of all 256
+// third bytes. A collision only lets a position through to the exact
+// bigram checks of scan, so the filter never changes what is found.
+type trigramSet [1 << (trigramBits - 6)]uint64
+
+var trigrams = func() (t struct{ on, any trigramSet }) {
+	for k, b := range bigrams {
+		if b == nil {
+			continue
+		}
+		c, d := byte(k>>8), byte(k)
+		if c == '\n' {
+			panic("collector: a marker starts with a newline") // scan counts lines only at candidates
+		}
+		add := func(w string, anywhere bool) {
+			if len(w) < 2 || w[0] != c || w[1] != d {
+				panic("collector: word " + w + " under the wrong bigram")
+			}
+			set := func(h uint32) {
+				t.on[h>>6] |= 1 << (h & 63)
+				if anywhere {
+					t.any[h>>6] |= 1 << (h & 63)
+				}
+			}
+			if len(w) == 2 {
+				for e := 0; e < 256; e++ {
+					set(trigramKey(c, d, byte(e)))
+				}
+				return
+			}
+			set(trigramKey(c, d, w[2]))
+		}
+		for _, m := range b.markers {
+			add(m.word, !m.wordStart)
+		}
+		for _, ri := range b.lits {
+			add(asciiLower(rules[ri].lit), true)
+		}
+		for _, kw := range b.kw {
+			add(kw.word, false)
+		}
+	}
+	return t
+}()
+
+// trigramBits is the size of the trigram bit sets' hash, in bits: 2^18 bits take
+// 32 KiB and leave about 2 % of the bits set.
+const trigramBits = 18
+
+// trigramKey hashes three bytes into the trigram bit sets.
+func trigramKey(c, d, e byte) uint32 {
+	return trigramHash(uint32(c) | uint32(d)<<8 | uint32(e)<<16)
+}
+
+// trigramHash hashes three bytes held little-endian in the low 24 bits.
+func trigramHash(w uint32) uint32 {
+	return w * 0x9E3779B1 >> (32 - trigramBits)
+}
+
+// nextCandidate returns the first position from i on that trigrams let
+// through: a trigram of a word that may match anywhere, or one of a word
+// at the start of a word. The last three positions of s are always
+// candidates (they lack the bytes of a four-byte load).
+func nextCandidate(s string, i int) int {
+	on, anywhere := &trigrams.on, &trigrams.any
+	for ; i+4 <= len(s); i++ {
+		w := binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
+		h := trigramHash(w & 0xFFFFFF)
+		bit := uint64(1) << (h & 63)
+		if on[h>>6]&bit != 0 && (anywhere[h>>6]&bit != 0 || i == 0 || !isAlnum(s[i-1])) {
+			return i
+		}
+	}
+	return i
+}
+
 // bigrams is indexed by the first two bytes of a marker or keyword; nil
 // entries (most) cost one load.
 var bigrams = func() *[1 << 16]*bigram {
@@ -320,17 +400,21 @@ func (g *gates) scan(text string, nLines int) {
 	h := newHitSet(text)
 	lower, ln, lineStart := g.lower, 0, 0
 	on := bigramOn
-	for i := 0; i+1 < len(lower); i++ {
+	counted := 0 // lines are counted up to here
+	for i := nextCandidate(lower, 0); i+1 < len(lower); i = nextCandidate(lower, i+1) {
 		c := lower[i]
 		k := uint16(c)<<8 | uint16(lower[i+1])
 		v := on[k]
 		if v == 0 {
-			if c == '\n' {
-				ln++
-				lineStart = i + 1
-			}
 			continue
 		}
+		// No marker starts with a newline (trigrams checks), so the
+		// lines before i are counted only here, at a candidate.
+		if nl := strings.Count(lower[counted:i], "\n"); nl > 0 {
+			ln += nl
+			lineStart = counted + strings.LastIndexByte(lower[counted:i], '\n') + 1
+		}
+		counted = i
 		ws := i == 0 || !isAlnum(lower[i-1])
 		if v == 2 && !ws {
 			continue
