@@ -261,16 +261,16 @@ var bigramOn = func() *[1 << 16]uint8 {
 	return &t
 }()
 
-// trigrams is the filter in front of bigramOn: two bit sets by a hash of
-// three lower-case bytes (trigramKey). any has a bit set where a marker
-// or a literal that may match anywhere starts with those bytes; on has
-// those bits and those of the words that must start a word (rule
-// keywords, provider names). A two-byte word sets the bits of all 256
-// third bytes. A collision only lets a position through to the exact
-// bigram checks of scan, so the filter never changes what is found.
-type trigramSet [1 << (trigramBits - 6)]uint64
-
-var trigrams = func() (t struct{ on, any trigramSet }) {
+// trigrams is the filter in front of bigramOn: a bit set by a hash of
+// three lower-case bytes and whether they start a word (trigramKey). A
+// marker or a literal that may match anywhere sets the bits of its first
+// three bytes both at and inside a word; a word that must start a word
+// (rule keywords, provider names) sets only the first. A two-byte word
+// sets the bits of all 256 third bytes. A collision only lets a position
+// through to the exact bigram checks of scan, so the filter never changes
+// what is found.
+var trigrams = func() *[1 << (trigramBits - 6)]uint64 {
+	var t [1 << (trigramBits - 6)]uint64
 	for k, b := range bigrams {
 		if b == nil {
 			continue
@@ -283,19 +283,21 @@ var trigrams = func() (t struct{ on, any trigramSet }) {
 			if len(w) < 2 || w[0] != c || w[1] != d {
 				panic("collector: word " + w + " under the wrong bigram")
 			}
-			set := func(h uint32) {
-				t.on[h>>6] |= 1 << (h & 63)
-				if anywhere {
-					t.any[h>>6] |= 1 << (h & 63)
+			set := func(e byte) {
+				for _, ws := range []bool{true, false} {
+					if ws || anywhere {
+						h := trigramKey(c, d, e, ws)
+						t[h>>6] |= 1 << (h & 63)
+					}
 				}
 			}
 			if len(w) == 2 {
 				for e := 0; e < 256; e++ {
-					set(trigramKey(c, d, byte(e)))
+					set(byte(e))
 				}
 				return
 			}
-			set(trigramKey(c, d, w[2]))
+			set(w[2])
 		}
 		for _, m := range b.markers {
 			add(m.word, !m.wordStart)
@@ -307,34 +309,50 @@ var trigrams = func() (t struct{ on, any trigramSet }) {
 			add(kw.word, false)
 		}
 	}
+	return &t
+}()
+
+// trigramBits is the size of the trigram bit set's index, in bits: 2^18
+// bits take 32 KiB and leave about 3 % of the bits set.
+const trigramBits = 18
+
+// trigramKey is the index in the trigram bit set of three bytes, at the
+// start of a word (ws) or not.
+func trigramKey(c, d, e byte, ws bool) uint32 {
+	var p byte = 'a' // a letter before: not at the start of a word
+	if ws {
+		p = ' '
+	}
+	return trigramIndex(uint32(p) | uint32(c)<<8 | uint32(d)<<16 | uint32(e)<<24)
+}
+
+// trigramIndex is trigramKey of four bytes held little-endian: the byte
+// before and the three of the trigram.
+func trigramIndex(w uint32) uint32 {
+	return (w>>8)*0x9E3779B1>>(32-trigramBits)&^1 | uint32(notAlnum[byte(w)])
+}
+
+// notAlnum is 1 for the bytes that are not ASCII letters or digits.
+var notAlnum = func() (t [256]uint8) {
+	for c := range t {
+		if !isAlnum(byte(c)) {
+			t[c] = 1
+		}
+	}
 	return t
 }()
 
-// trigramBits is the size of the trigram bit sets' hash, in bits: 2^18 bits take
-// 32 KiB and leave about 2 % of the bits set.
-const trigramBits = 18
-
-// trigramKey hashes three bytes into the trigram bit sets.
-func trigramKey(c, d, e byte) uint32 {
-	return trigramHash(uint32(c) | uint32(d)<<8 | uint32(e)<<16)
-}
-
-// trigramHash hashes three bytes held little-endian in the low 24 bits.
-func trigramHash(w uint32) uint32 {
-	return w * 0x9E3779B1 >> (32 - trigramBits)
-}
-
 // nextCandidate returns the first position from i on that trigrams let
-// through: a trigram of a word that may match anywhere, or one of a word
-// at the start of a word. The last three positions of s are always
-// candidates (they lack the bytes of a four-byte load).
+// through. Position 0 and the last two positions of s are always
+// candidates (they lack a byte of the four-byte load).
 func nextCandidate(s string, i int) int {
-	on, anywhere := &trigrams.on, &trigrams.any
-	for ; i+4 <= len(s); i++ {
-		w := binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i:]), 4))
-		h := trigramHash(w & 0xFFFFFF)
-		bit := uint64(1) << (h & 63)
-		if on[h>>6]&bit != 0 && (anywhere[h>>6]&bit != 0 || i == 0 || !isAlnum(s[i-1])) {
+	if i == 0 {
+		return 0
+	}
+	t := trigrams
+	for ; i+3 <= len(s); i++ {
+		h := trigramIndex(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i-1:]), 4)))
+		if t[h>>6]&(1<<(h&63)) != 0 {
 			return i
 		}
 	}
