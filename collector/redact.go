@@ -9,6 +9,7 @@ import (
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -169,7 +170,22 @@ func redactDepth(text string, depth int) (string, int) {
 // lines (redactBlocks), so that most texts are never split into lines.
 func blocksPossible(text string) bool {
 	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") || strings.Contains(text, "variable \"") || k8sSecretPossible(text) ||
-		strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
+		valueKeyPossible(text)
+}
+
+// valueKeyPossible reports whether text holds "value:", "value\":" or
+// "value':", in one pass over the text.
+func valueKeyPossible(text string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "value")
+		if j < 0 {
+			return false
+		}
+		i += j + len("value")
+		if rest := text[i:]; strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "\":") || strings.HasPrefix(rest, "':") {
+			return true
+		}
+	}
 }
 
 // gates records which rules can match anywhere in a text, and on which
@@ -1162,6 +1178,48 @@ func nameKind(name string) nameClass {
 
 // splitWords splits an identifier into lower-case words.
 func splitWords(name string) []string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return splitWordsRunes(name)
+		}
+	}
+	// ASCII: the same split over bytes, the words cut from one lower-case
+	// copy (splitWordsRunes is the reference, TestSplitWordsASCII).
+	lower := asciiLower(name)
+	words := make([]string, 0, 4)
+	start := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '.' || c == '-':
+			if i > start {
+				words = append(words, lower[start:i])
+			}
+			start = i + 1
+			continue
+		case isUpperASCII(c) && i > start:
+			prev := name[i-1]
+			nextLower := i+1 < len(name) && isLowerASCII(name[i+1])
+			if isLowerASCII(prev) || prev >= '0' && prev <= '9' || (isUpperASCII(prev) && nextLower) {
+				words = append(words, lower[start:i])
+				start = i
+			}
+		}
+	}
+	if len(name) > start {
+		words = append(words, lower[start:])
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	return words
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLowerASCII(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// splitWordsRunes is splitWords for any text.
+func splitWordsRunes(name string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {

@@ -9,6 +9,7 @@ import (
 	"runtime"
 	"strings"
 	"testing"
+	"unicode/utf8"
 
 	"github.com/acode-lsp/acode-lsp/collector/internal/secreteval"
 )
@@ -153,5 +154,51 @@ func TestScanDifferential(t *testing.T) {
 		if !reflect.DeepEqual(got.flags, want.flags) || !reflect.DeepEqual(got.hits, want.hits) || !reflect.DeepEqual(got.active, want.active) {
 			t.Errorf("scan differs on %q:\nflags %v, want %v\nhits %v, want %v", text, got.flags, want.flags, got.hits, want.hits)
 		}
+	}
+}
+
+// TestSplitWordsASCII holds splitWords' ASCII path to the rune-based
+// split on names cut from the corpus and on random names.
+func TestSplitWordsASCII(t *testing.T) {
+	var names []string
+	for _, text := range scanTexts(t) {
+		names = append(names, strings.FieldsFunc(text, func(r rune) bool {
+			return !(r == '_' || r == '.' || r == '-' || r < utf8.RuneSelf && isAlnum(byte(r)))
+		})...)
+	}
+	r := rand.New(rand.NewSource(2))
+	const chars = "aAbBzZ09_.-kKeEyY"
+	for range 20000 {
+		b := make([]byte, r.Intn(12))
+		for i := range b {
+			b[i] = chars[r.Intn(len(chars))]
+		}
+		names = append(names, string(b))
+	}
+	if len(names) < 100000 {
+		t.Fatalf("only %d names", len(names))
+	}
+	for _, n := range names {
+		if got, want := splitWords(n), splitWordsRunes(n); !reflect.DeepEqual(got, want) {
+			t.Errorf("splitWords(%q) = %q, want %q", n, got, want)
+		}
+	}
+}
+
+// TestValueKeyPossible holds the one-pass search to the three it replaced.
+func TestValueKeyPossible(t *testing.T) {
+	texts := append(scanTexts(t), "", "value", "value:", "valuevalue\":", "value'value':", "value'", "xvalue\"", "value\"x:")
+	seen := 0
+	for _, text := range texts {
+		want := strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
+		if want {
+			seen++
+		}
+		if got := valueKeyPossible(text); got != want {
+			t.Errorf("valueKeyPossible(%q) = %v, want %v", text, got, want)
+		}
+	}
+	if seen < 4 {
+		t.Fatalf("only %d texts with a value key", seen)
 	}
 }
