@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
 	"regexp"
 	"sort"
 	"strings"
@@ -366,6 +367,18 @@ func nextCandidate(s string, i int) int {
 		return 0
 	}
 	t := trigrams
+	// Five positions per eight-byte load (each reads the byte before it
+	// and its three), tested without a branch between them.
+	for ; i+7 <= len(s); i += 5 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i-1:]), 8))
+		h0, h1, h2 := trigramIndex(uint32(w)), trigramIndex(uint32(w>>8)), trigramIndex(uint32(w>>16))
+		h3, h4 := trigramIndex(uint32(w>>24)), trigramIndex(uint32(w>>32))
+		m := t[h0>>6]>>(h0&63)&1 | t[h1>>6]>>(h1&63)&1<<1 | t[h2>>6]>>(h2&63)&1<<2 |
+			t[h3>>6]>>(h3&63)&1<<3 | t[h4>>6]>>(h4&63)&1<<4
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)
+		}
+	}
 	for ; i+3 <= len(s); i++ {
 		h := trigramIndex(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i-1:]), 4)))
 		if t[h>>6]&(1<<(h&63)) != 0 {
