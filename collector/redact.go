@@ -455,32 +455,38 @@ func (g *gates) scan(text string, nLines int) {
 		if v == 0 {
 			continue
 		}
-		// No marker starts with a newline (trigrams checks), so the
-		// lines before i are counted only here, at a candidate.
-		if nl := strings.Count(lower[counted:i], "\n"); nl > 0 {
-			ln += nl
-			lineStart = counted + strings.LastIndexByte(lower[counted:i], '\n') + 1
-		}
-		counted = i
 		ws := i == 0 || !isAlnum(lower[i-1])
 		if v == 2 && !ws {
 			continue
 		}
+		// No marker starts with a newline (trigrams checks), so the
+		// lines before i are counted only where a marker, literal or
+		// keyword matches.
+		lineAt := func() {
+			if nl := strings.Count(lower[counted:i], "\n"); nl > 0 {
+				ln += nl
+				lineStart = counted + strings.LastIndexByte(lower[counted:i], '\n') + 1
+			}
+			counted = i
+		}
 		bg := bigrams[k]
 		for _, m := range bg.markers {
-			if g.flags[ln]&m.flag == 0 && (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
+			if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
 				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
+				lineAt()
 				g.flags[ln] |= m.flag
 			}
 		}
 		for _, ri := range bg.lits {
 			if strings.HasPrefix(text[i:], rules[ri].lit) {
+				lineAt()
 				h.addAt(ri, lineStart, i)
 			}
 		}
 		if len(bg.kw) > 0 && ws {
 			for _, k := range bg.kw {
 				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
+					lineAt()
 					h.addAt(k.rule, lineStart, i)
 				}
 			}
