@@ -202,3 +202,33 @@ func TestValueKeyPossible(t *testing.T) {
 		t.Fatalf("only %d texts with a value key", seen)
 	}
 }
+
+// TestAuthValuePossible checks that the filter in front of authHeaderRe
+// never turns away a line the expression matches, and that it does turn
+// lines away.
+func TestAuthValuePossible(t *testing.T) {
+	lines := []string{"token \u212Aabcdefghijk", "Bearer \u017Fabcdefghijk", "basic\tabcdefghijkl", "token abcdefghijk"}
+	for _, text := range scanTexts(t) {
+		lines = append(lines, strings.Split(text, "\n")...)
+	}
+	matched, refused := 0, 0
+	for _, l := range lines {
+		m := authHeaderRe.MatchString(l)
+		p := authValuePossible(l)
+		if m {
+			matched++
+			if !p {
+				t.Errorf("authValuePossible(%q) = false, authHeaderRe matches", l)
+			}
+		}
+		if !p {
+			refused++
+		}
+	}
+	if matched < 10 || refused < len(lines)/2 {
+		t.Fatalf("%d lines matched, %d of %d refused", matched, refused, len(lines))
+	}
+	if authValuePossible("token abcdefghijk") {
+		t.Error("eleven value bytes pass")
+	}
+}
