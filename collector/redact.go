@@ -5,10 +5,12 @@ import (
 	"encoding/binary"
 	"io"
 	"math"
+	"math/bits"
 	"regexp"
 	"sort"
 	"strings"
 	"unicode"
+	"unicode/utf8"
 	"unsafe"
 
 	lru "github.com/hashicorp/golang-lru/v2"
@@ -169,7 +171,22 @@ func redactDepth(text string, depth int) (string, int) {
 // lines (redactBlocks), so that most texts are never split into lines.
 func blocksPossible(text string) bool {
 	return strings.Contains(text, "PRIVATE KEY") || strings.Contains(text, "Private-Lines:") || strings.Contains(text, "variable \"") || k8sSecretPossible(text) ||
-		strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
+		valueKeyPossible(text)
+}
+
+// valueKeyPossible reports whether text holds "value:", "value\":" or
+// "value':", in one pass over the text.
+func valueKeyPossible(text string) bool {
+	for i := 0; ; {
+		j := strings.Index(text[i:], "value")
+		if j < 0 {
+			return false
+		}
+		i += j + len("value")
+		if rest := text[i:]; strings.HasPrefix(rest, ":") || strings.HasPrefix(rest, "\":") || strings.HasPrefix(rest, "':") {
+			return true
+		}
+	}
 }
 
 // gates records which rules can match anywhere in a text, and on which
@@ -261,6 +278,116 @@ var bigramOn = func() *[1 << 16]uint8 {
 	return &t
 }()
 
+// trigrams is the filter in front of bigramOn: a bit set by a hash of
+// three lower-case bytes and whether they start a word (trigramKey). A
+// marker or a literal that may match anywhere sets the bits of its first
+// three bytes both at and inside a word; a word that must start a word
+// (rule keywords, provider names) sets only the first. A two-byte word
+// sets the bits of all 256 third bytes. A collision only lets a position
+// through to the exact bigram checks of scan, so the filter never changes
+// what is found.
+var trigrams = func() *[1 << (trigramBits - 6)]uint64 {
+	var t [1 << (trigramBits - 6)]uint64
+	for k, b := range bigrams {
+		if b == nil {
+			continue
+		}
+		c, d := byte(k>>8), byte(k)
+		if c == '\n' {
+			panic("collector: a marker starts with a newline") // scan counts lines only at candidates
+		}
+		add := func(w string, anywhere bool) {
+			if len(w) < 2 || w[0] != c || w[1] != d {
+				panic("collector: word " + w + " under the wrong bigram")
+			}
+			set := func(e byte) {
+				for _, ws := range []bool{true, false} {
+					if ws || anywhere {
+						h := trigramKey(c, d, e, ws)
+						t[h>>6] |= 1 << (h & 63)
+					}
+				}
+			}
+			if len(w) == 2 {
+				for e := 0; e < 256; e++ {
+					set(byte(e))
+				}
+				return
+			}
+			set(w[2])
+		}
+		for _, m := range b.markers {
+			add(m.word, !m.wordStart)
+		}
+		for _, ri := range b.lits {
+			add(asciiLower(rules[ri].lit), true)
+		}
+		for _, kw := range b.kw {
+			add(kw.word, false)
+		}
+	}
+	return &t
+}()
+
+// trigramBits is the size of the trigram bit set's index, in bits: 2^18
+// bits take 32 KiB and leave about 3 % of the bits set.
+const trigramBits = 18
+
+// trigramKey is the index in the trigram bit set of three bytes, at the
+// start of a word (ws) or not.
+func trigramKey(c, d, e byte, ws bool) uint32 {
+	var p byte = 'a' // a letter before: not at the start of a word
+	if ws {
+		p = ' '
+	}
+	return trigramIndex(uint32(p) | uint32(c)<<8 | uint32(d)<<16 | uint32(e)<<24)
+}
+
+// trigramIndex is trigramKey of four bytes held little-endian: the byte
+// before and the three of the trigram.
+func trigramIndex(w uint32) uint32 {
+	return (w>>8)*0x9E3779B1>>(32-trigramBits)&^1 | uint32(notAlnum[byte(w)])
+}
+
+// notAlnum is 1 for the bytes that are not ASCII letters or digits.
+var notAlnum = func() (t [256]uint8) {
+	for c := range t {
+		if !isAlnum(byte(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
+
+// nextCandidate returns the first position from i on that trigrams let
+// through. Position 0 and the last two positions of s are always
+// candidates (they lack a byte of the four-byte load).
+func nextCandidate(s string, i int) int {
+	if i == 0 {
+		return 0
+	}
+	t := trigrams
+	// Five positions per eight-byte load (each reads the byte before it
+	// and its three), tested without a branch between them.
+	for ; i+7 <= len(s); i += 5 {
+		w := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(s[i-1:]), 8))
+		h0, h1, h2 := trigramIndex(uint32(w)), trigramIndex(uint32(w>>8)), trigramIndex(uint32(w>>16))
+		h3, h4 := trigramIndex(uint32(w>>24)), trigramIndex(uint32(w>>32))
+		m := t[h0>>6]>>(h0&63)&1 | t[h1>>6]>>(h1&63)&1<<1 | t[h2>>6]>>(h2&63)&1<<2 |
+			t[h3>>6]>>(h3&63)&1<<3 | t[h4>>6]>>(h4&63)&1<<4
+		if m != 0 {
+			return i + bits.TrailingZeros64(m)
+		}
+	}
+	for ; i+3 <= len(s); i++ {
+		h := trigramIndex(binary.LittleEndian.Uint32(unsafe.Slice(unsafe.StringData(s[i-1:]), 4)))
+		if t[h>>6]&(1<<(h&63)) != 0 {
+			return i
+		}
+	}
+	return i
+}
+
 // bigrams is indexed by the first two bytes of a marker or keyword; nil
 // entries (most) cost one load.
 var bigrams = func() *[1 << 16]*bigram {
@@ -320,36 +447,46 @@ func (g *gates) scan(text string, nLines int) {
 	h := newHitSet(text)
 	lower, ln, lineStart := g.lower, 0, 0
 	on := bigramOn
-	for i := 0; i+1 < len(lower); i++ {
+	counted := 0 // lines are counted up to here
+	for i := nextCandidate(lower, 0); i+1 < len(lower); i = nextCandidate(lower, i+1) {
 		c := lower[i]
 		k := uint16(c)<<8 | uint16(lower[i+1])
 		v := on[k]
 		if v == 0 {
-			if c == '\n' {
-				ln++
-				lineStart = i + 1
-			}
 			continue
 		}
 		ws := i == 0 || !isAlnum(lower[i-1])
 		if v == 2 && !ws {
 			continue
 		}
+		// No marker starts with a newline (trigrams checks), so the
+		// lines before i are counted only where a marker, literal or
+		// keyword matches.
+		lineAt := func() {
+			if nl := strings.Count(lower[counted:i], "\n"); nl > 0 {
+				ln += nl
+				lineStart = counted + strings.LastIndexByte(lower[counted:i], '\n') + 1
+			}
+			counted = i
+		}
 		bg := bigrams[k]
 		for _, m := range bg.markers {
-			if g.flags[ln]&m.flag == 0 && (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
+			if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
 				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
+				lineAt()
 				g.flags[ln] |= m.flag
 			}
 		}
 		for _, ri := range bg.lits {
 			if strings.HasPrefix(text[i:], rules[ri].lit) {
+				lineAt()
 				h.addAt(ri, lineStart, i)
 			}
 		}
 		if len(bg.kw) > 0 && ws {
 			for _, k := range bg.kw {
 				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
+					lineAt()
 					h.addAt(k.rule, lineStart, i)
 				}
 			}
@@ -1060,6 +1197,48 @@ func nameKind(name string) nameClass {
 
 // splitWords splits an identifier into lower-case words.
 func splitWords(name string) []string {
+	for i := 0; i < len(name); i++ {
+		if name[i] >= utf8.RuneSelf {
+			return splitWordsRunes(name)
+		}
+	}
+	// ASCII: the same split over bytes, the words cut from one lower-case
+	// copy (splitWordsRunes is the reference, TestSplitWordsASCII).
+	lower := asciiLower(name)
+	words := make([]string, 0, 4)
+	start := 0
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		switch {
+		case c == '_' || c == '.' || c == '-':
+			if i > start {
+				words = append(words, lower[start:i])
+			}
+			start = i + 1
+			continue
+		case isUpperASCII(c) && i > start:
+			prev := name[i-1]
+			nextLower := i+1 < len(name) && isLowerASCII(name[i+1])
+			if isLowerASCII(prev) || prev >= '0' && prev <= '9' || (isUpperASCII(prev) && nextLower) {
+				words = append(words, lower[start:i])
+				start = i
+			}
+		}
+	}
+	if len(name) > start {
+		words = append(words, lower[start:])
+	}
+	if len(words) == 0 {
+		return nil
+	}
+	return words
+}
+
+func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
+func isLowerASCII(c byte) bool { return c >= 'a' && c <= 'z' }
+
+// splitWordsRunes is splitWords for any text.
+func splitWordsRunes(name string) []string {
 	var words []string
 	var cur []rune
 	flush := func() {

@@ -55,7 +55,7 @@ func authSpans(line, lower string) []span {
 			}
 		}
 	}
-	if !strings.Contains(lower, "bearer") && !strings.Contains(lower, "basic") && !strings.Contains(lower, "token") && !strings.Contains(lower, "digest") && !strings.Contains(lower, "key") {
+	if !strings.Contains(lower, "bearer") && !strings.Contains(lower, "basic") && !strings.Contains(lower, "token") && !strings.Contains(lower, "digest") && !strings.Contains(lower, "key") || !authValuePossible(line) {
 		return spans
 	}
 	for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
@@ -64,6 +64,27 @@ func authSpans(line, lower string) []span {
 		}
 	}
 	return spans
+}
+
+// authValuePossible reports whether line may hold authHeaderRe's value:
+// a space or a tab, then twelve bytes that may be value characters. Any
+// byte from 0x80 counts as one: under (?i) the class also takes the
+// Kelvin sign and the long s. Most code lines with "key" fail it, and the
+// regular expression does not run on them.
+func authValuePossible(line string) bool {
+	run := 0
+	for i := 0; i < len(line); i++ {
+		c := line[i]
+		if isAlnum(c) || c >= 0x80 || strings.IndexByte("._~+/:-", c) >= 0 {
+			run++
+			if run == 12 && i >= 12 && (line[i-12] == ' ' || line[i-12] == '\t') {
+				return true
+			}
+			continue
+		}
+		run = 0
+	}
+	return false
 }
 
 // codeVariable reports an unquoted short identifier that is the whole
