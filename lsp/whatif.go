@@ -126,6 +126,10 @@ type whatIf struct {
 	docs    map[protocol.DocumentURI]*docWhatIf
 
 	run sync.Mutex // one computation at a time
+
+	// onPreview, when set (benchmarks), is called before each pack a
+	// computation runs.
+	onPreview func()
 }
 
 // newWhatIf returns an empty what-if cache that computes delay after the
@@ -376,17 +380,6 @@ type coverage struct {
 	dup map[string][]pack.Entry
 }
 
-// duplicate reports whether line l of the file at rel is in a chunk left
-// out as an exact duplicate.
-func (c *coverage) duplicate(rel string, l int) bool {
-	for _, it := range c.dup[rel] {
-		if it.StartLine <= l && l <= it.EndLine {
-			return true
-		}
-	}
-	return false
-}
-
 // leftReason is why a chunk overlapping t was left out for another reason
 // than the budget, or "". A reason other than "duplicate" comes first: a
 // file left out for its own content is not described by its shared
@@ -415,28 +408,43 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 	if len(items) == 0 {
 		return false, 0
 	}
+	// first[l-t.start] is 1 + the index of the first item that includes
+	// line l (0: none), dup[l-t.start] whether l is in a duplicate: one
+	// pass over the items, not one per line (a file's target has
+	// thousands of lines, its pack hundreds of items).
+	n := max(0, t.end-t.start+1)
+	first := make([]int32, n)
+	for i := len(items) - 1; i >= 0; i-- {
+		it := items[i]
+		for l := max(it.StartLine, t.start); l <= min(it.EndLine, t.end); l++ {
+			first[l-t.start] = int32(i + 1)
+		}
+	}
+	var dup []bool
+	if dups := c.dup[t.rel]; len(dups) > 0 {
+		dup = make([]bool, n)
+		for _, it := range dups {
+			for l := max(it.StartLine, t.start); l <= min(it.EndLine, t.end); l++ {
+				dup[l-t.start] = true
+			}
+		}
+	}
 	best := 0.0
 	checked, dups := 0, 0
 	for l := t.start; l <= t.end; l++ {
 		if l-1 < len(t.lines) && strings.TrimSpace(t.lines[l-1]) == "" {
 			continue
 		}
-		if c.duplicate(t.rel, l) {
+		if dup != nil && dup[l-t.start] {
 			dups++
 			continue
 		}
 		checked++
-		found := false
-		for _, it := range items {
-			if it.StartLine <= l && l <= it.EndLine {
-				found = true
-				best = max(best, it.Score)
-				break
-			}
-		}
-		if !found {
+		i := first[l-t.start]
+		if i == 0 {
 			return false, 0
 		}
+		best = max(best, items[i-1].Score)
 	}
 	if checked == 0 && dups > 0 {
 		return false, 0
@@ -451,10 +459,16 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 // workspace's overlay).
 func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts []string, targets []*whatIfTarget) error {
 	total := e.cfg.Context.Budget.TotalTokens
+	// The packs of one computation differ only in their budget: their
+	// collection, chunks, ranks and dedup are prepared once.
+	ps := e.engine.Previews(ctx, whatIfRequest(total), open)
 	previews := 0
 	at := func(extra int) (*coverage, error) {
 		previews++
-		return w.preview(ctx, e, open, total+extra)
+		if w.onPreview != nil {
+			w.onPreview()
+		}
+		return w.preview(ctx, ps, total+extra)
 	}
 	base, err := at(0)
 	if err != nil {
@@ -545,16 +559,17 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts [
 	return bisect(0, hi, fits)
 }
 
-// preview selects what a pack of the open documents at a total budget of
-// total tokens (the rest of the configuration as it is) would include: the
-// pipeline's own selection (pack.Engine.Preview), without formatting.
-func (w *whatIf) preview(ctx context.Context, e *env, open []pack.OpenDoc, total int) (*coverage, error) {
+// preview is what a pack of the open documents at a total budget of total
+// tokens (the rest of the configuration as it is) includes: the pack
+// pipeline's own outcome (pack.Previews.At, the very result of
+// pack.Engine.Preview), without its text.
+func (w *whatIf) preview(ctx context.Context, ps *pack.Previews, total int) (*coverage, error) {
 	release, err := w.s.acquire(ctx)
 	if err != nil {
 		return nil, err
 	}
 	defer release()
-	res, err := e.engine.Preview(ctx, whatIfRequest(total), open)
+	res, err := ps.At(whatIfRequest(total).Budget)
 	cov := &coverage{spans: map[string][]pack.Entry{}, reason: map[string]string{}, left: map[string][]pack.Entry{}, dup: map[string][]pack.Entry{}}
 	if err != nil {
 		if errors.Is(err, errcode.NoContent) {

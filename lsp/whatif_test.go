@@ -374,14 +374,25 @@ func TestCoverageDuplicates(t *testing.T) {
 }
 
 // BenchmarkWhatIf measures one what-if computation after an edit: five open
-// Go files (one of 5,000 lines, ≈34K tokens, four of 500), the default
-// budget, so that the big file does not fit and its chunks are bisected.
-// It runs in the background; lens requests never wait for it.
+// Go files (one of 5,000 lines, ≈34K tokens, four of 500 whose lines repeat
+// the big file's), reserves of 4,000 tokens, at two total budgets.
+// "total=30000": the big file fits once the pack's dedup has dropped its
+// near-duplicate functions (≈9.5K tokens), so the computation is one pack
+// at the budget and three at larger ones for the duplicates.
+// "total=20000": it does not, and its chunks are bisected — the most packs
+// a computation runs (maxWhatIfPreviews). It runs in the background; lens
+// requests never wait for it. previews/op is the packs per computation.
 func BenchmarkWhatIf(b *testing.B) {
+	for _, total := range []int{30000, 20000} {
+		b.Run(fmt.Sprintf("total=%d", total), func(b *testing.B) { benchWhatIf(b, total) })
+	}
+}
+
+func benchWhatIf(b *testing.B, total int) {
 	root := b.TempDir()
 	var srv *Server
 	c := startServer(b, Options{Logger: zap.NewNop(), BudgetDebounce: time.Hour}, func(s *Server) { srv = s })
-	c.initialize(nil, map[string]any{"budget": map[string]any{"totalTokens": 30000, "systemReserve": 1000, "responseReserve": 3000}}, root)
+	c.initialize(nil, map[string]any{"budget": map[string]any{"totalTokens": total, "systemReserve": 1000, "responseReserve": 3000}}, root)
 	big := goFile(5000)
 	u := c.open(filepath.Join(root, "big.go"), "go", big)
 	for i := 0; i < 4; i++ {
@@ -390,6 +401,9 @@ func BenchmarkWhatIf(b *testing.B) {
 	line := strings.Count(big, "\n") / 2
 	tokens := srv.counts.get(mustDoc(b, srv, u), srv.conf.env().tok)
 	b.ReportMetric(float64(tokens), "big-file-tokens")
+	previews := 0
+	srv.whatif.onPreview = func() { previews++ }
+	cpu0, cpuOK := processCPU()
 	b.ResetTimer()
 	for i := 0; i < b.N; i++ {
 		change(c, u, i+2, map[string]any{"range": rng(line, 1, line, 1), "text": strconv.Itoa(i % 10)})
@@ -397,6 +411,14 @@ func BenchmarkWhatIf(b *testing.B) {
 		if _, err := srv.whatif.compute(context.Background()); err != nil {
 			b.Fatal(err)
 		}
+	}
+	b.StopTimer()
+	b.ReportMetric(float64(previews)/float64(b.N), "previews/op")
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		// CPU time of the whole process per computation (the edit, its
+		// answer and the computation): steadier than the wall time on a
+		// shared machine.
+		b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 	}
 }
 

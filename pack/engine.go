@@ -129,6 +129,10 @@ type pipeline struct {
 	reads     map[readKey]readResult // files read in this request (limits.go)
 	charged   map[textKey]bool       // texts counted in bytesRead
 	bytesRead int64
+
+	// outlines, when not nil, keeps the outlines of files across the
+	// packs of one [Previews] (they do not depend on the budget).
+	outlines map[*budget.Text][]chunker.LineRange
 }
 
 func (p *pipeline) time(stage string) {
@@ -147,6 +151,12 @@ func (p *pipeline) pack(open []OpenDoc) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
+	return p.finish(cands, dstats)
+}
+
+// finish runs the pipeline from selection on: the stages that depend on
+// the budget.
+func (p *pipeline) finish(cands []*budget.Item, dstats budget.DedupStats) (*Result, error) {
 	f := newFormatter(p.tok.Count)
 	packed, err := p.fit(cands, f) // select → render → exact count → re-select → drop
 	if err != nil {
@@ -281,27 +291,10 @@ func (p *pipeline) resolve() error {
 	if err := p.checkFormat(); err != nil {
 		return err
 	}
-	cfg := p.e.cfg
-	b := p.req.Budget.Apply(cfg.Context.Budget)
-	total, sys, resp := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve
-	p.redistribute = b.Redistribute
-	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), b.Categories)
-	if err != nil {
-		var be *budget.Error
-		if !errors.As(err, &be) {
-			return err
-		}
-		pr := be.Problems[0]
-		// The request's field has the editor setting's name (acode.budget.x).
-		field := strings.TrimPrefix(config.SettingName(pr.Key), "acode.")
-		msg := fmt.Sprintf("%s = %s: %s; %s", field, pr.Value, pr.Rule, pr.Fix)
-		if int64(total)-int64(sys)-int64(resp) <= 0 && total > 0 && sys >= 0 && resp >= 0 {
-			return &Error{Code: errcode.Budget, Message: "no budget available: " + msg, Data: map[string]any{"available": int64(total) - int64(sys) - int64(resp)}}
-		}
-		return &ParamError{Field: field, Message: msg}
+	if err := p.allocate(); err != nil {
+		return err
 	}
-	p.alloc = alloc
-
+	cfg := p.e.cfg
 	model, enc := ConfiguredTokenizer(cfg)
 	if p.req.Model != "" {
 		model, enc = p.req.Model, ""
@@ -326,6 +319,32 @@ func (p *pipeline) resolve() error {
 		}
 		p.warnings = append(p.warnings, fmt.Sprintf("model %q has no public tokenizer: token counts are upper-bound estimates (%.3g × o200k_base); report the provider's real counts with acode/reportUsage or acode-lsp calibrate to calibrate them, or name an encoding for exact counts", model, factor))
 	}
+	return nil
+}
+
+// allocate shares the request's budget out over the configuration's
+// (p.alloc, p.redistribute).
+func (p *pipeline) allocate() error {
+	cfg := p.e.cfg
+	b := p.req.Budget.Apply(cfg.Context.Budget)
+	total, sys, resp := b.TotalTokens, b.SystemPromptReserve, b.ResponseReserve
+	p.redistribute = b.Redistribute
+	alloc, err := budget.Allocate(int64(total), int64(sys), int64(resp), b.Categories)
+	if err != nil {
+		var be *budget.Error
+		if !errors.As(err, &be) {
+			return err
+		}
+		pr := be.Problems[0]
+		// The request's field has the editor setting's name (acode.budget.x).
+		field := strings.TrimPrefix(config.SettingName(pr.Key), "acode.")
+		msg := fmt.Sprintf("%s = %s: %s; %s", field, pr.Value, pr.Rule, pr.Fix)
+		if int64(total)-int64(sys)-int64(resp) <= 0 && total > 0 && sys >= 0 && resp >= 0 {
+			return &Error{Code: errcode.Budget, Message: "no budget available: " + msg, Data: map[string]any{"available": int64(total) - int64(sys) - int64(resp)}}
+		}
+		return &ParamError{Field: field, Message: msg}
+	}
+	p.alloc = alloc
 	return nil
 }
 

@@ -21,7 +21,9 @@ const featOutline = "outline"
 // counted and marked Outline, with the candidate's score, category and
 // source. A file without a grammar or declarations, or whose outline would
 // hold more than half of its lines, has none. Outlines are computed once
-// per file and pack (selection may run more than once).
+// per file and pack (selection may run more than once), or once per file
+// and [Previews] when p.outlines is set; either way a pack asks for at most
+// maxOutlineFiles files.
 func (p *pipeline) outliner() func(best *budget.Item) []*budget.Item {
 	for _, a := range p.e.Ablate {
 		if a == featOutline {
@@ -38,7 +40,14 @@ func (p *pipeline) outliner() func(best *budget.Item) []*budget.Item {
 			return nil // selection asks in rank order: the best files had their chance
 		}
 		if !ok {
-			rs, _ = chunker.Outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
+			rs, ok = p.outlines[best.Source]
+			if !ok {
+				var err error
+				rs, err = chunker.Outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
+				if err == nil && p.outlines != nil {
+					p.outlines[best.Source] = rs
+				}
+			}
 			cache[best.Source] = rs
 		}
 		lines := 0

@@ -2,10 +2,12 @@ package pack
 
 import (
 	"context"
+	"fmt"
 	"os"
 	"path/filepath"
 	"runtime"
 	"strconv"
+	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
@@ -103,5 +105,110 @@ func TestPreviewIsThePack(t *testing.T) {
 				})
 			}
 		}
+	}
+}
+
+// TestPreviewsAtIsThePreview: the previews of one request at several
+// budgets, its collection, chunks and dedup prepared once, are each the
+// preview of that request at that budget (and so the pack), in any order
+// of budgets — outlines kept across budgets included; over a query's
+// file-first walk (whose files depend on the budget) too.
+func TestPreviewsAtIsThePreview(t *testing.T) {
+	sample, err := filepath.Abs(filepath.Join("..", "testdata", "sample"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	outlines := t.TempDir()
+	var big strings.Builder
+	for _, name := range []string{"checkout", "refund", "reserve", "release", "total"} {
+		fmt.Fprintf(&big, "def %s(cart):\n    \"\"\"Run the %s step of a cart.\"\"\"\n", name, name)
+		for i := 0; i < 60; i++ {
+			fmt.Fprintf(&big, "    cart.log(\"%s step %d of the cart\", cart.id, %d)\n", name, i, i)
+		}
+		big.WriteString("    return None\n\n\n")
+	}
+	if err := os.WriteFile(filepath.Join(outlines, "checkout.py"), []byte(big.String()), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	rel := 0.9
+	spaces := []struct {
+		name, root, query string
+		sources           []Source
+	}{
+		{"sample", sample, "why does checkout fail for empty carts", nil},
+		{"sample-no-query", sample, "", nil},
+		{"files-first", fileFirstTree(t, 40), "checkout empty cart", nil},
+		// Each function is a ~900-token chunk: at 700 and 1,500 tokens
+		// the file's outline goes in instead.
+		{"outline", outlines, "", []Source{{Type: "reference", Path: "checkout.py", Relevance: &rel}}},
+	}
+	// Out of order and repeated: At must not carry one budget's selection
+	// into another's.
+	totals := []int{8000, 60, 30000, 700, 3000, 1500, 8000}
+	for _, w := range spaces {
+		ws, err := collector.New(collector.Options{Roots: []string{w.root}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		e := NewEngine(config.Default(), ws)
+		e.Index = newMemIndex()
+		for _, format := range []string{FormatMarkdown, FormatXML} {
+			t.Run(w.name+"/"+format, func(t *testing.T) {
+				budgetAt := func(total int) *config.BudgetOverrides {
+					return &config.BudgetOverrides{TotalTokens: intp(total), SystemReserve: intp(0), ResponseReserve: intp(0)}
+				}
+				req := Request{Query: w.query, Format: format, Budget: budgetAt(totals[0]), Sources: w.sources}
+				if w.sources == nil {
+					req.Paths = []string{w.root}
+				}
+				ps := e.Previews(context.Background(), req, nil)
+				outlined := 0
+				for _, total := range totals {
+					got, err := ps.At(budgetAt(total))
+					if err != nil {
+						t.Fatalf("At(%d): %v", total, err)
+					}
+					req.Budget = budgetAt(total)
+					want, err := e.Preview(context.Background(), req, nil)
+					if err != nil {
+						t.Fatalf("Preview at %d: %v", total, err)
+					}
+					if diff := cmp.Diff(want, got); diff != "" {
+						t.Errorf("at %d (-preview +At):\n%s", total, diff)
+					}
+					for _, it := range got.Included {
+						if it.Detail == "outline" {
+							outlined++
+						}
+					}
+				}
+				if w.name == "outline" && outlined == 0 {
+					t.Errorf("no outline item at any budget: the outlines kept across budgets are not tested")
+				}
+			})
+		}
+	}
+}
+
+// TestPreviewsAtBadBudget: a budget At cannot share out is the error the
+// preview of that budget returns.
+func TestPreviewsAtBadBudget(t *testing.T) {
+	root, err := filepath.Abs(filepath.Join("..", "testdata", "sample"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(config.Default(), ws)
+	req := Request{Paths: []string{root}}
+	ps := e.Previews(context.Background(), req, nil)
+	bad := &config.BudgetOverrides{TotalTokens: intp(100), SystemReserve: intp(80), ResponseReserve: intp(40)}
+	_, got := ps.At(bad)
+	req.Budget = bad
+	_, want := e.Preview(context.Background(), req, nil)
+	if got == nil || want == nil || got.Error() != want.Error() {
+		t.Fatalf("At: %v; Preview: %v", got, want)
 	}
 }
