@@ -30,7 +30,7 @@ func (p *pipeline) outliner() func(best *budget.Item) []*budget.Item {
 	}
 	cache := map[*budget.Text][]chunker.LineRange{}
 	return func(best *budget.Item) []*budget.Item {
-		if best.Path == "" || best.Source == nil || chunker.Language(best.Path) == "" || p.ctx.Err() != nil {
+		if best.Outline || best.Path == "" || best.Source == nil || chunker.Language(best.Path) == "" || p.ctx.Err() != nil {
 			return nil
 		}
 		rs, ok := cache[best.Source]
