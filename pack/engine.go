@@ -124,11 +124,12 @@ type pipeline struct {
 	seenExcl    map[string]bool
 	warnings    []string
 
-	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
-	repoMap   *repoMap               // a no-query pack's file centrality (repomap.go); nil: not a map
-	hist      *historyOnce           // the workspace's git history (history.go), read at most once
-	reads     map[readKey]readResult // files read in this request (limits.go)
-	charged   map[textKey]bool       // texts counted in bytesRead
+	files     *fileSelection                       // a file-first walk's ranking (filescore.go); nil: none
+	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
+	outlines  map[*budget.Text][]chunker.LineRange // outline ranges parsed in this pack, by file (outline.go)
+	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
+	reads     map[readKey]readResult               // files read in this request (limits.go)
+	charged   map[textKey]bool                     // texts counted in bytesRead
 	bytesRead int64
 }
 

@@ -5,7 +5,6 @@ import (
 	"sort"
 
 	"github.com/acode-lsp/acode-lsp/budget"
-	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
 // A pack with no query is a map of the repository (docs/ranking.md
@@ -24,6 +23,11 @@ const (
 	// mapOutlineShare is the part of the budget the map's outlines may
 	// take; whole chunks fill the rest.
 	mapOutlineShare = 2
+	// mapMaxParses bounds the files a map parses for outlines.
+	mapMaxParses = 4
+	// mapMinRoom is the least share (tokens) worth parsing one more
+	// file's outline for.
+	mapMinRoom = 64
 	// mapWarning tells the caller the pack is a map, not an answer.
 	mapWarning = "no query: packed a map of the repository (central files first); give --query for a pack about a task"
 )
@@ -113,7 +117,8 @@ func (m *repoMap) relevance(path string) float64 {
 // above the least central), in map
 // order, ranked above every whole chunk, within 1/mapOutlineShare of the
 // available budget (estimated; the first outline may take up to all of
-// it) and at most maxOutlineFiles parses. cands
+// it) and at most mapMaxParses parses (each is a tree-sitter parse on the
+// pack's serial path; a map asks selection for no other outline). cands
 // are the ranked candidates (one of each file gives the outline its
 // category, type and source).
 func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Item {
@@ -131,25 +136,19 @@ func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Ite
 	w := p.e.cfg.Context.Ranking
 	room := p.alloc.Available / mapOutlineShare
 	var out []*budget.Item
-	parsed := 0
 	for _, path := range p.repoMap.order {
-		best := first[path]
-		if p.repoMap.central[path] <= 0 {
-			break // the rest are the least central (or there is no graph): no map outline
+		if p.repoMap.central[path] <= 0 || room < mapMinRoom || p.ctx.Err() != nil {
+			break // the rest are the least central (or there is no graph), or the share is spent
 		}
-		if best == nil || best.Source == nil || chunker.Language(path) == "" {
+		best := first[path]
+		if best == nil {
 			continue
 		}
-		if parsed >= maxOutlineFiles || p.ctx.Err() != nil {
+		if len(p.outlines) >= mapMaxParses {
 			break
 		}
-		parsed++
-		rs, _ := chunker.Outline(p.ctx, path, []byte(best.Source.String())) // an error (cancelled) means no outline
-		lines := 0
-		for _, r := range rs {
-			lines += r.End - r.Start + 1
-		}
-		if len(rs) == 0 || 2*lines > best.Source.Lines() {
+		rs := p.outlineOf(best)
+		if len(rs) == 0 {
 			continue
 		}
 		rel := mapChunkShare + (1-mapChunkShare)*p.repoMap.central[path]
