@@ -51,7 +51,10 @@ type arc struct {
 // at g when f's text uses a name g defines (with a back arc of
 // graphBackWeight); nil when there are fewer than two files or no name
 // worth following.
-func buildGraph(items []*budget.Item) *refGraph {
+// perFile, when above 0, bounds the text scanned for uses in each file (its
+// chunks in order until that many bytes): the cost of a graph of a large
+// tree stays bounded.
+func buildGraph(items []*budget.Item, perFile int) *refGraph {
 	// Files and the names each defines.
 	fileIdx := map[string]int{}
 	var files []string
@@ -104,6 +107,7 @@ func buildGraph(items []*budget.Item) *refGraph {
 		out[i] = map[int]float64{}
 	}
 	used := make([]map[string]bool, n)
+	scanned := make([]int, n)
 	for _, it := range items {
 		if it.Path == "" {
 			continue
@@ -112,7 +116,17 @@ func buildGraph(items []*budget.Item) *refGraph {
 		if used[f] == nil {
 			used[f] = map[string]bool{}
 		}
-		identifiers(it.Content, func(w string) {
+		text := it.Content
+		if perFile > 0 {
+			if scanned[f] >= perFile {
+				continue
+			}
+			if len(text) > perFile-scanned[f] {
+				text = text[:perFile-scanned[f]]
+			}
+			scanned[f] += len(text)
+		}
+		identifiers(text, func(w string) {
 			if len(w) < graphMinName || used[f][w] {
 				return
 			}
@@ -179,7 +193,7 @@ func (g *refGraph) pagerank(pers []float64) []float64 {
 // PageRank relative to the best file outside the seeds (capped at 1) for
 // the files the walk reaches; fileBest holds the files' lexical scores.
 func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
-	g := buildGraph(items)
+	g := buildGraph(items, 0)
 	if g == nil {
 		return nil
 	}

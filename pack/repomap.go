@@ -23,6 +23,12 @@ const (
 	// mapOutlineShare is the part of the budget the map's outlines may
 	// take; whole chunks fill the rest.
 	mapOutlineShare = 2
+	// mapScanBytes bounds the text a map's graph scans for uses, shared
+	// out between the files, each scanned from its start (imports and
+	// top-level declarations first) for at least mapScanMin bytes: on
+	// Go's src (≈ 10,000 files) a whole scan added half to a warm pack.
+	mapScanBytes = 8 << 20
+	mapScanMin   = 1 << 10
 	// mapMaxParses bounds the files a map parses for outlines.
 	mapMaxParses = 4
 	// mapMinRoom is the least share (tokens) worth parsing one more
@@ -66,7 +72,11 @@ func (p *pipeline) wantsMap(srcs []source) bool {
 // fall back to path order. nil when there are no files.
 func newRepoMap(items []*budget.Item) *repoMap {
 	m := &repoMap{central: map[string]float64{}}
-	g := buildGraph(items)
+	files := map[string]bool{}
+	for _, it := range items {
+		files[it.Path] = true
+	}
+	g := buildGraph(items, max(mapScanMin, mapScanBytes/max(1, len(files))))
 	if g != nil {
 		n := len(g.files)
 		pers := make([]float64, n)
