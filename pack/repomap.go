@@ -20,8 +20,8 @@ const (
 	// file; an outline of a file ranks at mapChunkShare + that file's
 	// share, so every map outline ranks above every whole chunk.
 	mapChunkShare = 0.5
-	// mapOutlineShare is the part of the budget the map's outlines may
-	// take; whole chunks fill the rest.
+	// The map's outlines may take 1/mapOutlineShare of the available
+	// budget (the first one more); whole chunks fill the rest.
 	mapOutlineShare = 2
 	// mapScanBytes bounds the text a map's graph scans for uses, shared
 	// out between the files, each scanned from its start (imports and
