@@ -56,15 +56,17 @@ func TestPackWithoutQueryIsAMap(t *testing.T) {
 	zero := 0
 	for _, tc := range []struct {
 		name    string
+		format  string
 		total   int
 		outline bool // the first item is store.go's outline
 	}{
-		{"small budget", 250, true},
-		{"large budget", 4000, true},
+		{"small budget", FormatMarkdown, 250, true},
+		{"large budget", FormatMarkdown, 4000, true},
+		{"small budget xml", FormatXML, 250, true},
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			total := tc.total
-			req := Request{Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+			req := Request{Format: tc.format, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
 			res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
 			checkInvariants(t, res)
 			if len(res.Included) == 0 {
@@ -77,7 +79,7 @@ func TestPackWithoutQueryIsAMap(t *testing.T) {
 			if tc.outline && first.Detail != "outline" {
 				t.Errorf("store/store.go included as %q first, want its outline", first.Detail)
 			}
-			if !strings.HasPrefix(res.Content, "## File: store/store.go") {
+			if opening := strings.SplitN(strings.TrimPrefix(res.Content, "<context>\n"), "\n", 2)[0]; !strings.Contains(opening, "store/store.go") {
 				t.Errorf("the pack does not open with store/store.go:\n%s", res.Content)
 			}
 			found := false
