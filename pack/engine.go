@@ -124,10 +124,12 @@ type pipeline struct {
 	seenExcl    map[string]bool
 	warnings    []string
 
-	files     *fileSelection         // a file-first walk's ranking (filescore.go); nil: none
-	hist      *historyOnce           // the workspace's git history (history.go), read at most once
-	reads     map[readKey]readResult // files read in this request (limits.go)
-	charged   map[textKey]bool       // texts counted in bytesRead
+	files     *fileSelection                       // a file-first walk's ranking (filescore.go); nil: none
+	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
+	parsed    map[*budget.Text][]chunker.LineRange // outline ranges looked up in this pack, by file (outline.go)
+	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
+	reads     map[readKey]readResult               // files read in this request (limits.go)
+	charged   map[textKey]bool                     // texts counted in bytesRead
 	bytesRead int64
 
 	// outlines, when not nil, keeps the outlines of files across the
@@ -158,6 +160,14 @@ func (p *pipeline) pack(open []OpenDoc) (*Result, error) {
 // the budget.
 func (p *pipeline) finish(cands []*budget.Item, dstats budget.DedupStats) (*Result, error) {
 	f := newFormatter(p.tok.Count)
+	if p.repoMap != nil {
+		// A map (repomap.go): the central files' outlines rank first.
+		if outs := p.mapOutlines(cands, f); len(outs) > 0 {
+			cands = append(cands, outs...)
+			sort.SliceStable(cands, func(i, j int) bool { return budget.Less(cands[i], cands[j]) })
+		}
+		p.warnings = append(p.warnings, mapWarning)
+	}
 	packed, err := p.fit(cands, f) // select → render → exact count → re-select → drop
 	if err != nil {
 		return nil, err

@@ -34,10 +34,27 @@ const (
 	graphWeight = 0.3
 )
 
-// graphFactors returns, by path, 1 + graphWeight × a file's personalised
-// PageRank relative to the best file outside the seeds (capped at 1) for
-// the files the walk reaches; fileBest holds the files' lexical scores.
-func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
+// refGraph is the definition/reference graph of a set of chunks' files:
+// arcs[f] are f's out-arcs with weights summing to 1 (none: dangling).
+type refGraph struct {
+	files []string
+	idx   map[string]int
+	arcs  [][]arc
+}
+
+type arc struct {
+	to int
+	w  float64
+}
+
+// buildGraph builds the reference graph of the files of items: f points
+// at g when f's text uses a name g defines (with a back arc of
+// graphBackWeight); nil when there are fewer than two files or no name
+// worth following.
+// perFile, when above 0, bounds the text scanned for uses in each file (its
+// chunks in order until that many bytes): the cost of a graph of a large
+// tree stays bounded.
+func buildGraph(items []*budget.Item, perFile int) *refGraph {
 	// Files and the names each defines.
 	fileIdx := map[string]int{}
 	var files []string
@@ -90,6 +107,7 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64, weight floa
 		out[i] = map[int]float64{}
 	}
 	used := make([]map[string]bool, n)
+	scanned := make([]int, n)
 	for _, it := range items {
 		if it.Path == "" {
 			continue
@@ -98,7 +116,17 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64, weight floa
 		if used[f] == nil {
 			used[f] = map[string]bool{}
 		}
-		identifiers(it.Content, func(w string) {
+		text := it.Content
+		if perFile > 0 {
+			if scanned[f] >= perFile {
+				continue
+			}
+			if len(text) > perFile-scanned[f] {
+				text = text[:perFile-scanned[f]]
+			}
+			scanned[f] += len(text)
+		}
+		identifiers(text, func(w string) {
 			if len(w) < graphMinName || used[f][w] {
 				return
 			}
@@ -117,6 +145,59 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64, weight floa
 			}
 		})
 	}
+	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
+	arcs := make([][]arc, n)
+	for f := range out {
+		sum := 0.0
+		for g, w := range out[f] {
+			arcs[f] = append(arcs[f], arc{g, w})
+			sum += w
+		}
+		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
+		for k := range arcs[f] {
+			arcs[f][k].w /= sum
+		}
+	}
+	return &refGraph{files: files, idx: fileIdx, arcs: arcs}
+}
+
+// pagerank runs graphIterations rounds of PageRank restarting at pers (a
+// distribution over the files); a dangling file's rank restarts too.
+func (g *refGraph) pagerank(pers []float64) []float64 {
+	n := len(g.files)
+	rank := append([]float64(nil), pers...)
+	next := make([]float64, n)
+	for range graphIterations {
+		dangling := 0.0
+		for i := range next {
+			next[i] = 0
+		}
+		for f, r := range rank {
+			if len(g.arcs[f]) == 0 {
+				dangling += r
+				continue
+			}
+			for _, a := range g.arcs[f] {
+				next[a.to] += graphDamping * r * a.w
+			}
+		}
+		for i := range next {
+			next[i] += (1-graphDamping)*pers[i] + graphDamping*dangling*pers[i]
+		}
+		rank, next = next, rank
+	}
+	return rank
+}
+
+// graphFactors returns, by path, 1 + graphWeight × a file's personalised
+// PageRank relative to the best file outside the seeds (capped at 1) for
+// the files the walk reaches; fileBest holds the files' lexical scores.
+func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
+	g := buildGraph(items, 0)
+	if g == nil {
+		return nil
+	}
+	files, fileIdx, n := g.files, g.idx, len(g.files)
 	// Seeds: the best files by lexical score.
 	type fs struct {
 		i int
@@ -150,44 +231,7 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64, weight floa
 		pers[s.i] = s.s / tot
 		isSeed[s.i] = true
 	}
-	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
-	type arc struct {
-		to int
-		w  float64
-	}
-	arcs := make([][]arc, n)
-	for f := range out {
-		sum := 0.0
-		for g, w := range out[f] {
-			arcs[f] = append(arcs[f], arc{g, w})
-			sum += w
-		}
-		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
-		for k := range arcs[f] {
-			arcs[f][k].w /= sum
-		}
-	}
-	rank := append([]float64(nil), pers...)
-	next := make([]float64, n)
-	for range graphIterations {
-		dangling := 0.0
-		for i := range next {
-			next[i] = 0
-		}
-		for f, r := range rank {
-			if len(arcs[f]) == 0 {
-				dangling += r
-				continue
-			}
-			for _, a := range arcs[f] {
-				next[a.to] += graphDamping * r * a.w
-			}
-		}
-		for i := range next {
-			next[i] += (1-graphDamping)*pers[i] + graphDamping*dangling*pers[i]
-		}
-		rank, next = next, rank
-	}
+	rank := g.pagerank(pers)
 	best := 0.0
 	for i, r := range rank {
 		if !isSeed[i] {

@@ -21,40 +21,23 @@ const featOutline = "outline"
 // counted and marked Outline, with the candidate's score, category and
 // source. A file without a grammar or declarations, or whose outline would
 // hold more than half of its lines, has none. Outlines are computed once
-// per file and pack (selection may run more than once), or once per file
-// and [Previews] when p.outlines is set; either way a pack asks for at most
-// maxOutlineFiles files.
+// per file and pack (selection may run more than once; outlineOf), or once
+// per file and [Previews] when p.outlines is set; either way a pack asks
+// for at most maxOutlineFiles files.
 func (p *pipeline) outliner() func(best *budget.Item) []*budget.Item {
 	for _, a := range p.e.Ablate {
 		if a == featOutline {
 			return nil
 		}
 	}
-	cache := map[*budget.Text][]chunker.LineRange{}
 	return func(best *budget.Item) []*budget.Item {
-		if best.Path == "" || best.Source == nil || chunker.Language(best.Path) == "" || p.ctx.Err() != nil {
+		if best.Outline || p.repoMap != nil {
+			// A map (repomap.go) chose its outlines among its candidates;
+			// the rest of its budget goes to whole chunks.
 			return nil
 		}
-		rs, ok := cache[best.Source]
-		if !ok && len(cache) >= maxOutlineFiles {
-			return nil // selection asks in rank order: the best files had their chance
-		}
-		if !ok {
-			rs, ok = p.outlines[best.Source]
-			if !ok {
-				var err error
-				rs, err = chunker.Outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
-				if err == nil && p.outlines != nil {
-					p.outlines[best.Source] = rs
-				}
-			}
-			cache[best.Source] = rs
-		}
-		lines := 0
-		for _, r := range rs {
-			lines += r.End - r.Start + 1
-		}
-		if len(rs) == 0 || 2*lines > best.Source.Lines() {
+		rs := p.outlineOf(best)
+		if len(rs) == 0 {
 			return nil
 		}
 		out := make([]*budget.Item, 0, len(rs))
@@ -68,4 +51,40 @@ func (p *pipeline) outliner() func(best *budget.Item) []*budget.Item {
 		}
 		return out
 	}
+}
+
+// outlineOf returns the outline ranges of best's file, or nil when it has
+// none, it would hold more than half of the file's lines, or the pack has
+// parsed maxOutlineFiles files for outlines already (the map's outlines
+// and selection's share the bound and the cache).
+func (p *pipeline) outlineOf(best *budget.Item) []chunker.LineRange {
+	if best.Path == "" || best.Source == nil || chunker.Language(best.Path) == "" || p.ctx.Err() != nil {
+		return nil
+	}
+	rs, ok := p.parsed[best.Source]
+	if !ok && len(p.parsed) >= maxOutlineFiles {
+		return nil // asked in rank order: the best files had their chance
+	}
+	if !ok {
+		rs, ok = p.outlines[best.Source] // kept across the packs of one Previews
+		if !ok {
+			var err error
+			rs, err = chunker.Outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
+			if err == nil && p.outlines != nil {
+				p.outlines[best.Source] = rs
+			}
+		}
+		if p.parsed == nil {
+			p.parsed = map[*budget.Text][]chunker.LineRange{}
+		}
+		p.parsed[best.Source] = rs
+	}
+	lines := 0
+	for _, r := range rs {
+		lines += r.End - r.Start + 1
+	}
+	if 2*lines > best.Source.Lines() {
+		return nil
+	}
+	return rs
 }

@@ -73,6 +73,13 @@ func writeFile(t *testing.T, path string, data []byte) {
 // walked as open_file sources.
 func packDir(t *testing.T, root string, args caseArgs) *Result {
 	t.Helper()
+	return packDirAblated(t, root, args, nil)
+}
+
+// packDirAblated is packDir with the relevance features of ablate off
+// (Engine.Ablate).
+func packDirAblated(t *testing.T, root string, args caseArgs, ablate []string) *Result {
+	t.Helper()
 	cfg, err := config.Load(config.FilePath(root))
 	if err != nil {
 		t.Fatal(err)
@@ -102,7 +109,9 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 	if err != nil {
 		t.Fatal(err)
 	}
-	res, err := NewEngine(cfg, ws).Pack(context.Background(), req, open, nil)
+	e := NewEngine(cfg, ws)
+	e.Ablate = ablate
+	res, err := e.Pack(context.Background(), req, open, nil)
 	if err != nil {
 		t.Fatalf("Pack: %v", err)
 	}

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"context"
+	"maps"
 	"slices"
 	"time"
 
@@ -126,6 +127,7 @@ func (ps *Previews) At(b *config.BudgetOverrides) (*Preview, error) {
 	p.excluded = slices.Clip(p.excluded)
 	p.warnings = slices.Clip(p.warnings)
 	p.stats.Timings = slices.Clip(p.stats.Timings)
+	p.parsed = maps.Clone(p.parsed) // the files this pack looked up for outlines count toward its own bound
 	if err := p.allocate(); err != nil {
 		return nil, ps.e.failed(ps.ctx, err)
 	}

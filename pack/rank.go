@@ -38,6 +38,9 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	if q != nil {
 		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))
 	}
+	if q == nil && p.wantsMap(srcs) {
+		p.repoMap = newRepoMap(items)
+	}
 	if p.debug() {
 		p.factors = make(map[int]factors, len(items))
 	}
@@ -49,6 +52,8 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 			rel = *s.Relevance
 		case q != nil:
 			rel = q.relevance(it)
+		case p.repoMap != nil:
+			rel = p.repoMap.relevance(it.Path)
 		}
 		rec := 0.0
 		switch {

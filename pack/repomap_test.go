@@ -1,0 +1,128 @@
+package pack
+
+import (
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/acode-lsp/acode-lsp/config"
+)
+
+// writeMapTree writes a small Go tree where store/store.go defines what
+// every other file uses; the other files sort before it by path.
+func writeMapTree(t *testing.T) string {
+	t.Helper()
+	root := t.TempDir()
+	write := func(name, text string) {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/maptree\n\ngo 1.22\n")
+	var st strings.Builder
+	st.WriteString("// Package store keeps the records every handler reads and writes.\npackage store\n\n")
+	st.WriteString("// Records keeps values by key.\ntype Records struct {\n\tdata map[string]string\n\tlog  []string\n}\n\n")
+	for _, fn := range []string{"Lookup", "Insert", "Remove", "Snapshot"} {
+		fmt.Fprintf(&st, "// %s runs the %s step on the records.\nfunc (r *Records) %s(key string) string {\n", fn, strings.ToLower(fn), fn)
+		for i := 0; i < 12; i++ {
+			fmt.Fprintf(&st, "\tr.log = append(r.log, \"%s step %d for \"+key)\n", strings.ToLower(fn), i)
+		}
+		st.WriteString("\treturn r.data[key]\n}\n\n")
+	}
+	write("store/store.go", st.String())
+	for _, name := range []string{"alpha", "beta", "gamma", "delta", "epsilon"} {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package %s\n\nimport \"example.com/maptree/store\"\n\n", name)
+		fmt.Fprintf(&b, "// Serve%s answers %s requests from the records.\nfunc Serve%s(r *store.Records, key string) string {\n", name, name, name)
+		b.WriteString("\tr.Insert(key)\n\tr.Remove(key)\n\tr.Snapshot(key)\n\treturn r.Lookup(key)\n}\n")
+		write("a_"+name+"/"+name+".go", b.String())
+	}
+	return root
+}
+
+// TestPackWithoutQueryIsAMap packs a tree with no query: the file every
+// other file uses ranks first, and with a small budget it comes as an
+// outline (signatures and doc comments) before any whole chunk; the pack
+// says it is a map, and every rule holds (exact count, hard limit, no
+// line twice). With the map ablated, files come in path order.
+func TestPackWithoutQueryIsAMap(t *testing.T) {
+	root := writeMapTree(t)
+	zero := 0
+	for _, tc := range []struct {
+		name    string
+		format  string
+		total   int
+		outline bool // the first item is store.go's outline
+	}{
+		{"small budget", FormatMarkdown, 250, true},
+		{"large budget", FormatMarkdown, 4000, true},
+		{"small budget xml", FormatXML, 250, true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			total := tc.total
+			req := Request{Format: tc.format, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+			res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
+			checkInvariants(t, res)
+			if len(res.Included) == 0 {
+				t.Fatalf("nothing included: %+v", res.Excluded)
+			}
+			first := res.Included[0]
+			if first.Path != "store/store.go" {
+				t.Errorf("first included %s, want store/store.go (every file uses it): %+v", first.Path, res.Included)
+			}
+			if tc.outline && first.Detail != "outline" {
+				t.Errorf("store/store.go included as %q first, want its outline", first.Detail)
+			}
+			if opening := strings.SplitN(strings.TrimPrefix(res.Content, "<context>\n"), "\n", 2)[0]; !strings.Contains(opening, "store/store.go") {
+				t.Errorf("the pack does not open with store/store.go:\n%s", res.Content)
+			}
+			found := false
+			for _, w := range res.Warnings {
+				found = found || w == mapWarning
+			}
+			if !found {
+				t.Errorf("warnings %q lack the map's note", res.Warnings)
+			}
+			// Outlines of the map rank above every whole chunk.
+			seenFull := false
+			for _, it := range res.Included {
+				switch {
+				case it.Detail == "full":
+					seenFull = true
+				case seenFull:
+					t.Errorf("outline of %s after a whole chunk: %+v", it.Path, res.Included)
+				}
+			}
+		})
+	}
+	t.Run("ablated", func(t *testing.T) {
+		total := 4000
+		req := Request{Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+		res := packDirAblated(t, root, caseArgs{Request: req, Paths: []string{"."}}, []string{featMap})
+		checkInvariants(t, res)
+		if res.Included[0].Path != "a_alpha/alpha.go" {
+			t.Errorf("ablated: first %s, want a_alpha/alpha.go (path order)", res.Included[0].Path)
+		}
+		for _, w := range res.Warnings {
+			if w == mapWarning {
+				t.Errorf("ablated pack still says it is a map")
+			}
+		}
+	})
+	t.Run("query", func(t *testing.T) {
+		total := 4000
+		req := Request{Query: "epsilon requests", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+		res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
+		for _, w := range res.Warnings {
+			if w == mapWarning {
+				t.Errorf("a pack with a query says it is a map")
+			}
+		}
+	})
+}
