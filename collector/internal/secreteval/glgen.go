@@ -141,7 +141,10 @@ func drawSecret(g gen, ru *GLRule) (match, secret string, ok bool) {
 	return "", "", false
 }
 
-// entropyOf is the Shannon entropy of s in bits per character.
+// entropyOf is the Shannon entropy of s in bits per character, as
+// gitleaks' rules apply it to a drawn value. It is kept apart from the
+// scanner's own entropy (collector/redact.go) on purpose: the evaluation
+// must not lean on the code it judges.
 func entropyOf(s string) float64 {
 	counts := map[rune]int{}
 	n := 0
