@@ -141,41 +141,20 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 	if err != nil {
 		return nil, err
 	}
-	var warnings []string
-	limit, assumed := req.ContextLimit, false
-	switch {
-	case limit < 0:
-		return nil, paramErrorf("contextLimit", "must be positive, got %d", limit)
-	case limit == 0 && req.Model == "":
-		return nil, paramErrorf("contextLimit", "is required (or name a known model in \"model\")")
-	case limit == 0:
-		l, ok := req.Limits.Lookup(req.Model)
-		if !ok {
-			l, assumed = FallbackContextLimit, true
-			warnings = append(warnings, fmt.Sprintf(
-				"model %q has no known context window: assuming %d tokens; pass contextLimit (or add the model to the context-limit table) for the real one",
-				req.Model, FallbackContextLimit))
-		}
-		limit = l
+	limit, assumed, warnings, err := contextLimit(req)
+	if err != nil {
+		return nil, err
 	}
-	safety := p.safety
-	if req.Safety != nil {
-		safety = *req.Safety
-		if math.IsNaN(safety) || safety <= 0 || safety > 1 {
-			return nil, paramErrorf("safety", "must be in (0,1], got %g (0.8 keeps a 20%% buffer)", safety)
-		}
+	safety, err := safetyOf(p, req.Safety)
+	if err != nil {
+		return nil, err
 	}
 	ratios, err := mergeRatios(p, req.Ratios)
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range sortedKeys(req.Used) {
-		if _, ok := ratios[name]; !ok {
-			return nil, paramErrorf("used."+name, "unknown section of preset %s; sections are %s", p.name, strings.Join(p.sections, ", "))
-		}
-		if req.Used[name] < 0 {
-			return nil, paramErrorf("used."+name, "must not be negative, got %d", req.Used[name])
-		}
+	if err := checkUsed(p, ratios, req.Used); err != nil {
+		return nil, err
 	}
 	th, err := resolveThresholds(req.Thresholds, req.BaseThresholds)
 	if err != nil {
@@ -198,30 +177,9 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 		SessionID:           req.SessionID,
 		Warnings:            append([]string{}, warnings...),
 	}
-	for _, name := range p.sections {
-		alloc := floorTokens(float64(total) * ratios[name])
-		res.Sections[name] = alloc
-		used := req.Used[name]
-		res.Used[name] = used
-		res.UsedTotal += used
-		res.Available[name] = max(alloc-used, 0)
-		if used > alloc {
-			res.Warnings = append(res.Warnings, fmt.Sprintf(
-				"%s uses %d tokens, %d over its allocation of %d: compress it or raise ratios.%s",
-				name, used, used-alloc, alloc, name))
-		}
-	}
+	res.allocate(p.sections, req.Used)
 	if p.sections[0] == SectionSystemPrompt {
-		res.ContextBudget = &ContextBudget{
-			SystemPrompt:        res.Sections[SectionSystemPrompt],
-			Goal:                res.Sections[SectionGoal],
-			Memory:              res.Sections[SectionMemory],
-			WorkingState:        res.Sections[SectionWorkingState],
-			ConversationSummary: res.Sections[SectionConversationSummary],
-			RetrievedContext:    res.Sections[SectionRetrievedContext],
-			RecentMessages:      res.Sections[SectionRecentMessages],
-			ScaffoldingReminder: res.Sections[SectionScaffoldingReminder],
-		}
+		res.ContextBudget = contextBudgetOf(res.Sections)
 	}
 	res.Remaining = max(total-res.UsedTotal, 0)
 	if total > 0 {
@@ -234,6 +192,84 @@ func SectionBudget(req SectionBudgetRequest) (*SectionBudgetResult, error) {
 	}
 	res.Hints = Hints(min(res.Available[p.tools], res.Remaining), DefaultToolTokens, p.tools)
 	return res, nil
+}
+
+// contextLimit is the request's context window: contextLimit, else the
+// model's from the limit table, else [FallbackContextLimit] with a warning
+// (assumed).
+func contextLimit(req SectionBudgetRequest) (limit int, assumed bool, warnings []string, err error) {
+	limit = req.ContextLimit
+	switch {
+	case limit < 0:
+		return 0, false, nil, paramErrorf("contextLimit", "must be positive, got %d", limit)
+	case limit == 0 && req.Model == "":
+		return 0, false, nil, paramErrorf("contextLimit", "is required (or name a known model in \"model\")")
+	case limit > 0:
+		return limit, false, nil, nil
+	}
+	if l, ok := req.Limits.Lookup(req.Model); ok {
+		return l, false, nil, nil
+	}
+	return FallbackContextLimit, true, []string{fmt.Sprintf(
+		"model %q has no known context window: assuming %d tokens; pass contextLimit (or add the model to the context-limit table) for the real one",
+		req.Model, FallbackContextLimit)}, nil
+}
+
+// safetyOf is the request's safety factor, else the preset's.
+func safetyOf(p preset, safety *float64) (float64, error) {
+	if safety == nil {
+		return p.safety, nil
+	}
+	if s := *safety; math.IsNaN(s) || s <= 0 || s > 1 {
+		return 0, paramErrorf("safety", "must be in (0,1], got %g (0.8 keeps a 20%% buffer)", s)
+	}
+	return *safety, nil
+}
+
+// checkUsed refuses a used count for a section the preset does not have,
+// or a negative one.
+func checkUsed(p preset, ratios map[string]float64, used map[string]int) error {
+	for _, name := range sortedKeys(used) {
+		if _, ok := ratios[name]; !ok {
+			return paramErrorf("used."+name, "unknown section of preset %s; sections are %s", p.name, strings.Join(p.sections, ", "))
+		}
+		if used[name] < 0 {
+			return paramErrorf("used."+name, "must not be negative, got %d", used[name])
+		}
+	}
+	return nil
+}
+
+// allocate gives each section its share of res.Total, records what it
+// uses and what is left, and warns of a section over its allocation.
+func (res *SectionBudgetResult) allocate(sections []string, used map[string]int) {
+	for _, name := range sections {
+		alloc := floorTokens(float64(res.Total) * res.Ratios[name])
+		res.Sections[name] = alloc
+		u := used[name]
+		res.Used[name] = u
+		res.UsedTotal += u
+		res.Available[name] = max(alloc-u, 0)
+		if u > alloc {
+			res.Warnings = append(res.Warnings, fmt.Sprintf(
+				"%s uses %d tokens, %d over its allocation of %d: compress it or raise ratios.%s",
+				name, u, u-alloc, alloc, name))
+		}
+	}
+}
+
+// contextBudgetOf is the eight-section preset's allocation as a struct.
+func contextBudgetOf(sections map[string]int) *ContextBudget {
+	return &ContextBudget{
+		SystemPrompt:        sections[SectionSystemPrompt],
+		Goal:                sections[SectionGoal],
+		Memory:              sections[SectionMemory],
+		WorkingState:        sections[SectionWorkingState],
+		ConversationSummary: sections[SectionConversationSummary],
+		RetrievedContext:    sections[SectionRetrievedContext],
+		RecentMessages:      sections[SectionRecentMessages],
+		ScaffoldingReminder: sections[SectionScaffoldingReminder],
+	}
 }
 
 // Rescale returns old's budget for a new context window, as when a client

@@ -108,20 +108,29 @@ func (req *TrimRequest) options() (trimOptions, error) {
 	case o.smallThreshold < 0:
 		return o, paramErrorf("smallOutputThreshold", "must not be negative, got %d", o.smallThreshold)
 	}
-	for i, m := range req.Messages {
+	if err := checkMessages(req.Messages); err != nil {
+		return o, err
+	}
+	o.target = o.maxContext - o.reserved
+	return o, nil
+}
+
+// checkMessages refuses a message that failed to decode or has no known
+// role, naming it by index.
+func checkMessages(msgs []Message) error {
+	for i, m := range msgs {
 		if pe := m.Err(); pe != nil {
-			return o, paramErrorf(fmt.Sprintf("messages[%d].%s", i, pe.Field), "%s", pe.Message)
+			return paramErrorf(fmt.Sprintf("messages[%d].%s", i, pe.Field), "%s", pe.Message)
 		}
 		switch m.Role {
 		case RoleSystem, RoleDeveloper, RoleUser, RoleAssistant, RoleTool:
 		case "":
-			return o, paramErrorf(fmt.Sprintf("messages[%d].role", i), "is required (system, user, assistant or tool)")
+			return paramErrorf(fmt.Sprintf("messages[%d].role", i), "is required (system, user, assistant or tool)")
 		default:
-			return o, paramErrorf(fmt.Sprintf("messages[%d].role", i), "unknown role %q (system, user, assistant or tool)", m.Role)
+			return paramErrorf(fmt.Sprintf("messages[%d].role", i), "unknown role %q (system, user, assistant or tool)", m.Role)
 		}
 	}
-	o.target = o.maxContext - o.reserved
-	return o, nil
+	return nil
 }
 
 func intOr(p *int, def int) int {
@@ -210,10 +219,8 @@ func newTrimmer(ctx context.Context, c Counter, msgs []Message, o trimOptions) (
 		total: ListOverhead,
 	}
 	for i, m := range msgs {
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return nil, fmt.Errorf("conversation: trim: %w", err)
-			}
+		if err := checkCancel(ctx, i); err != nil {
+			return nil, err
 		}
 		t.ctok[i] = ContentTokens(c, m.Content)
 		t.cost[i] = MessageOverhead + t.ctok[i]
@@ -228,36 +235,33 @@ func newTrimmer(ctx context.Context, c Counter, msgs []Message, o trimOptions) (
 
 // group tags steps and builds the units and turns.
 func (t *trimmer) group() {
+	t.groupUnits()
+	t.assignTurns()
+}
+
+// groupUnits tags each message with its assistant step and gathers the
+// units: one message, or an assistant tool call with its results (matched
+// by tool_call id, else the results right after the call).
+func (t *trimmer) groupUnits() {
 	callUnit := map[string]int{} // tool_call id → unit index
 	stepOfUnit := map[int]int{}
 	lastCaller := -1 // unit of the assistant call the current tool block answers
 	for i, m := range t.msgs {
-		if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
+		calls := m.Role == RoleAssistant && len(m.ToolCalls) > 0
+		if calls {
 			t.steps++
 		}
 		t.step[i] = t.steps
-		switch {
-		case m.IsSystem():
-			t.units = append(t.units, unit{members: []int{i}, system: true})
-			lastCaller = -1
-			continue
-		case m.Role == RoleTool:
-			u, ok := -1, false
-			if m.ToolCallID != "" {
-				u, ok = callUnit[m.ToolCallID]
-			}
-			if !ok && lastCaller >= 0 {
-				u, ok = lastCaller, true
-			}
-			if ok {
+		if m.Role == RoleTool {
+			if u, ok := t.callerOf(m, callUnit, lastCaller); ok {
 				t.units[u].members = append(t.units[u].members, i)
 				t.step[i] = stepOfUnit[u]
 				continue
 			}
 		}
-		t.units = append(t.units, unit{members: []int{i}})
+		t.units = append(t.units, unit{members: []int{i}, system: m.IsSystem()})
 		lastCaller = -1
-		if m.Role == RoleAssistant && len(m.ToolCalls) > 0 {
+		if calls {
 			u := len(t.units) - 1
 			lastCaller = u
 			stepOfUnit[u] = t.steps
@@ -268,9 +272,24 @@ func (t *trimmer) group() {
 			}
 		}
 	}
-	// Turns by position: a turn ends with an assistant message and the
-	// tool results right after it. A unit belongs to the newest turn any of
-	// its messages is in, so a late result keeps its call with it.
+}
+
+// callerOf finds the unit of the call a tool result answers: by its
+// tool_call id, else the call the current block of results follows.
+func (t *trimmer) callerOf(m Message, callUnit map[string]int, lastCaller int) (int, bool) {
+	if m.ToolCallID != "" {
+		if u, ok := callUnit[m.ToolCallID]; ok {
+			return u, true
+		}
+	}
+	return lastCaller, lastCaller >= 0
+}
+
+// assignTurns sets each unit's turn by position: a turn ends with an
+// assistant message and the tool results right after it. A unit belongs to
+// the newest turn any of its messages is in, so a late result keeps its
+// call with it.
+func (t *trimmer) assignTurns() {
 	turn, open := 0, false
 	posTurn := make([]int, len(t.msgs))
 	for i, m := range t.msgs {
@@ -296,13 +315,38 @@ func (t *trimmer) group() {
 
 func (t *trimmer) fits() bool { return t.total <= t.o.target }
 
+// run applies the passes of [Trim] until the messages fit.
 func (t *trimmer) run(ctx context.Context) error {
-	// Pass 1: old tool outputs, except small ones and errors.
+	if err := t.placeholdOld(ctx); err != nil {
+		return err
+	}
+	if err := t.placeholdAll(ctx); err != nil || t.fits() {
+		return err
+	}
+	t.dropOldest()
+	if !t.fits() {
+		return t.overflow(t.total)
+	}
+	return nil
+}
+
+// checkCancel checks ctx every 64 messages.
+func checkCancel(ctx context.Context, i int) error {
+	if i%64 != 0 {
+		return nil
+	}
+	if err := ctx.Err(); err != nil {
+		return fmt.Errorf("conversation: trim: %w", err)
+	}
+	return nil
+}
+
+// placeholdOld is pass 1: tool outputs older than maxAge steps, except
+// small ones and (with preserveErrors) errors.
+func (t *trimmer) placeholdOld(ctx context.Context) error {
 	for i, m := range t.msgs {
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("conversation: trim: %w", err)
-			}
+		if err := checkCancel(ctx, i); err != nil {
+			return err
 		}
 		if m.Role != RoleTool || t.steps-t.step[i] <= t.o.maxAge || t.ctok[i] < t.o.smallThreshold {
 			continue
@@ -312,21 +356,29 @@ func (t *trimmer) run(ctx context.Context) error {
 		}
 		t.placeholder(i)
 	}
-	// Pass 2: every remaining tool output, oldest first.
+	return nil
+}
+
+// placeholdAll is pass 2: every remaining tool output, oldest first, until
+// the messages fit.
+func (t *trimmer) placeholdAll(ctx context.Context) error {
 	for i, m := range t.msgs {
 		if t.fits() {
 			return nil
 		}
-		if i%64 == 0 {
-			if err := ctx.Err(); err != nil {
-				return fmt.Errorf("conversation: trim: %w", err)
-			}
+		if err := checkCancel(ctx, i); err != nil {
+			return err
 		}
 		if m.Role == RoleTool && !t.ph[i] {
 			t.placeholder(i)
 		}
 	}
-	// Pass 3: drop the oldest units outside the preserved turns.
+	return nil
+}
+
+// dropOldest is pass 3: drop the oldest units outside the preserved turns
+// until the messages fit.
+func (t *trimmer) dropOldest() {
 	lastTurn := -1
 	for _, u := range t.units {
 		if !u.system {
@@ -336,7 +388,7 @@ func (t *trimmer) run(ctx context.Context) error {
 	firstKept := lastTurn - t.o.preserveTurns + 1
 	for _, u := range t.units {
 		if t.fits() {
-			return nil
+			return
 		}
 		if u.system || u.turn >= firstKept {
 			continue
@@ -351,10 +403,6 @@ func (t *trimmer) run(ctx context.Context) error {
 			}
 		}
 	}
-	if !t.fits() {
-		return t.overflow(t.total)
-	}
-	return nil
 }
 
 // placeholder replaces tool output i when the placeholder is cheaper.
