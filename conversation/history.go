@@ -4,6 +4,7 @@ import (
 	"context"
 	"fmt"
 	"path"
+	"slices"
 	"sort"
 	"strings"
 	"unicode/utf8"
@@ -33,60 +34,18 @@ func Compress(ctx context.Context, c Counter, req FitRequest) (*FitResult, error
 	if req.MaxTokens == 0 {
 		req.MaxTokens, defaulted = DefaultToolTokens, DefaultToolTokens
 	}
-	if req.MaxTokens < 0 {
-		return nil, paramErrorf("maxTokens", "must be positive, got %d (leave it out for the default %d)", req.MaxTokens, DefaultToolTokens)
-	}
-	maxChars := DefaultHistoryEntryChars
-	if req.MaxChars != nil {
-		if maxChars = *req.MaxChars; maxChars < 0 {
-			return nil, paramErrorf("maxChars", "must not be negative, got %d (0 turns the cap off, default %d)", maxChars, DefaultHistoryEntryChars)
-		}
-	}
-	historyCap := req.HistoryCap
-	switch {
-	case historyCap < 0:
-		return nil, paramErrorf("historyCap", "must be positive, got %d (default %d)", historyCap, DefaultHistoryCap)
-	case historyCap == 0:
-		historyCap = DefaultHistoryCap
-	}
-	before := 0
-	if req.HistoryTokens != nil {
-		if before = *req.HistoryTokens; before < 0 {
-			return nil, paramErrorf("historyTokens", "must not be negative, got %d", before)
-		}
-	}
-	kind := itemKind(req.Tool)
-	items := splitItems(kind, req.Content)
-	lines := splitLines(req.Content)
-	var build func(detail int) string
-	switch kind {
-	case ToolProjectFiles:
-		build = summariseFiles(req.Content, lines)
-	case ToolSearchContent:
-		build = summariseSearch(req.Content, lines, items, req.Pattern)
-	case ToolVCSDiff:
-		build = summariseDiff(req.Content, lines)
-	case ToolVCSLog:
-		build = summariseLog(req.Content, lines, items)
-	default:
-		label := "Output"
-		var outline []string
-		if kind == ToolReadFile {
-			label = "Read file"
-			if req.Path != "" {
-				label = "Read " + req.Path
-			}
-			if req.Outline != nil {
-				outline = req.Outline(ctx, req.Path, req.Content)
-			}
-		}
-		build = summariseText(label, req.Content, lines, outline)
-	}
-	text, tokens, err := fitSummary(ctx, c, build, req.MaxTokens, maxChars)
+	o, err := historyOptionsOf(req)
 	if err != nil {
 		return nil, err
 	}
-	after := before + tokens
+	kind := itemKind(req.Tool)
+	items := splitItems(kind, req.Content)
+	build := summariser(ctx, req, kind, items)
+	text, tokens, err := fitSummary(ctx, c, build, req.MaxTokens, o.maxChars)
+	if err != nil {
+		return nil, err
+	}
+	after := o.before + tokens
 	res := &FitResult{
 		Content:       text,
 		Tokens:        tokens,
@@ -95,13 +54,69 @@ func Compress(ctx context.Context, c Counter, req FitRequest) (*FitResult, error
 		Note:          fmt.Sprintf("history summary of %d %s", len(items), itemNoun(kind)),
 		MaxTokens:     defaulted,
 		HistoryTokens: &after,
-		HistoryCap:    historyCap,
-		HistoryOver:   max(after-historyCap, 0),
+		HistoryCap:    o.historyCap,
+		HistoryOver:   max(after-o.historyCap, 0),
 	}
 	if res.HistoryOver > 0 {
-		res.Note += fmt.Sprintf("; the work history is over its %d-token cap by %d tokens with this entry: drop its oldest entries", historyCap, res.HistoryOver)
+		res.Note += fmt.Sprintf("; the work history is over its %d-token cap by %d tokens with this entry: drop its oldest entries", o.historyCap, res.HistoryOver)
 	}
 	return res, nil
+}
+
+// historyOptions are a history request's checked limits: the entry's
+// character cap, the history's token cap and its tokens before the entry.
+type historyOptions struct{ maxChars, historyCap, before int }
+
+func historyOptionsOf(req FitRequest) (historyOptions, error) {
+	o := historyOptions{maxChars: DefaultHistoryEntryChars, historyCap: req.HistoryCap}
+	if req.MaxTokens < 0 {
+		return o, paramErrorf("maxTokens", "must be positive, got %d (leave it out for the default %d)", req.MaxTokens, DefaultToolTokens)
+	}
+	if req.MaxChars != nil {
+		if o.maxChars = *req.MaxChars; o.maxChars < 0 {
+			return o, paramErrorf("maxChars", "must not be negative, got %d (0 turns the cap off, default %d)", o.maxChars, DefaultHistoryEntryChars)
+		}
+	}
+	switch {
+	case o.historyCap < 0:
+		return o, paramErrorf("historyCap", "must be positive, got %d (default %d)", o.historyCap, DefaultHistoryCap)
+	case o.historyCap == 0:
+		o.historyCap = DefaultHistoryCap
+	}
+	if req.HistoryTokens != nil {
+		if o.before = *req.HistoryTokens; o.before < 0 {
+			return o, paramErrorf("historyTokens", "must not be negative, got %d", o.before)
+		}
+	}
+	return o, nil
+}
+
+// summariser picks the summary of a tool kind: it renders the summary at
+// a level of detail.
+func summariser(ctx context.Context, req FitRequest, kind string, items []span) func(detail int) string {
+	lines := splitLines(req.Content)
+	switch kind {
+	case ToolProjectFiles:
+		return summariseFiles(req.Content, lines)
+	case ToolSearchContent:
+		return summariseSearch(req.Content, lines, items, req.Pattern)
+	case ToolVCSDiff:
+		return summariseDiff(req.Content, lines)
+	case ToolVCSLog:
+		return summariseLog(req.Content, lines, items)
+	}
+	label := "Output"
+	var outline []string
+	if kind == ToolReadFile {
+		label = "Read file"
+		if req.Path != "" {
+			label = "Read " + req.Path
+		}
+		if req.Outline != nil {
+			outline = req.Outline(ctx, req.Path, req.Content)
+		}
+	}
+	return summariseText(label, req.Content, lines, outline)
 }
 
 // detailLevels are the list lengths tried, most detailed first.
@@ -248,32 +263,8 @@ func summariseSearch(content string, lines []span, items []span, pattern string)
 	perFile := map[string]int{}
 	matchLines := 0
 	for _, it := range items {
-		file, heading := "", ""
-		for _, l := range splitLines(content[it.start:it.end]) {
-			t := lineText(content[it.start:it.end], l)
-			switch {
-			case t == "" || t == "--":
-				heading = ""
-			case matchLine.MatchString(t):
-				colon := strings.IndexByte(t, ':')
-				rest := t[colon+1:]
-				if num := strings.IndexAny(rest, ":-"); rest[num] == ':' { // a match, not a context line
-					matchLines++
-					if file == "" {
-						file = t[:colon]
-					}
-				}
-			case lineNumberLine.MatchString(t):
-				if num := strings.IndexAny(t, ":-"); t[num] == ':' {
-					matchLines++
-					if file == "" {
-						file = heading
-					}
-				}
-			case heading == "":
-				heading = t
-			}
-		}
+		file, n := searchItem(content[it.start:it.end])
+		matchLines += n
 		if file != "" {
 			perFile[file]++
 		}
@@ -300,106 +291,131 @@ func summariseSearch(content string, lines []span, items []span, pattern string)
 	}
 }
 
-func summariseDiff(content string, lines []span) func(int) string {
-	type stat struct{ add, del int }
-	var order []string
-	stats := map[string]*stat{}
-	cur := ""
-	file := func(name string) {
-		cur = name
-		if stats[name] == nil {
-			stats[name] = &stat{}
-			order = append(order, name)
-		}
-	}
-	adds, dels := 0, 0
-	for _, l := range lines {
-		t := lineText(content, l)
+// searchItem reads one search result (grep's "file:line:text", or a
+// heading line followed by "line:text"; context lines use '-') and returns
+// the file of its first match and how many matching lines it has.
+func searchItem(item string) (file string, matches int) {
+	heading := ""
+	for _, l := range splitLines(item) {
+		t := lineText(item, l)
 		switch {
-		case strings.HasPrefix(t, "diff --git "):
-			f := strings.Fields(t)
-			file(strings.TrimPrefix(f[len(f)-1], "b/"))
-		case strings.HasPrefix(t, "+++ "):
-			name := strings.TrimPrefix(strings.TrimSpace(t[4:]), "b/")
-			if name == "/dev/null" {
-				continue
+		case t == "" || t == "--":
+			heading = ""
+		case matchLine.MatchString(t):
+			colon := strings.IndexByte(t, ':')
+			rest := t[colon+1:]
+			if num := strings.IndexAny(rest, ":-"); rest[num] == ':' { // a match, not a context line
+				matches++
+				if file == "" {
+					file = t[:colon]
+				}
 			}
-			if cur == "" || stats[cur] == nil || name != cur {
-				file(name)
+		case lineNumberLine.MatchString(t):
+			if num := strings.IndexAny(t, ":-"); t[num] == ':' {
+				matches++
+				if file == "" {
+					file = heading
+				}
 			}
-		case strings.HasPrefix(t, "--- "):
-		case strings.HasPrefix(t, "+"):
-			adds++
-			if cur == "" {
-				file("(unnamed)")
-			}
-			stats[cur].add++
-		case strings.HasPrefix(t, "-"):
-			dels++
-			if cur == "" {
-				file("(unnamed)")
-			}
-			stats[cur].del++
+		case heading == "":
+			heading = t
 		}
 	}
-	return func(d int) string {
-		var b strings.Builder
-		fmt.Fprintf(&b, "Diff: %s, +%d/-%d lines.", plural(len(order), "file", "files"), adds, dels)
-		if d > 0 && len(order) > 0 {
-			b.WriteString(" Files: ")
-			for i, name := range order {
-				if i == d {
-					fmt.Fprintf(&b, ", … %d more", len(order)-d)
-					break
-				}
-				if i > 0 {
-					b.WriteString(", ")
-				}
-				fmt.Fprintf(&b, "%s (+%d/-%d)", name, stats[name].add, stats[name].del)
-			}
-			b.WriteString(".")
-		}
-		return b.String()
+	return file, matches
+}
+
+func summariseDiff(content string, lines []span) func(int) string {
+	ds := diffStats{files: map[string]*diffFile{}}
+	for _, l := range lines {
+		ds.line(lineText(content, l))
+	}
+	return ds.render
+}
+
+// diffStats counts a unified diff's added and deleted lines, per file in
+// the order the files come.
+type diffStats struct {
+	order      []string
+	files      map[string]*diffFile
+	cur        string
+	adds, dels int
+}
+
+type diffFile struct{ add, del int }
+
+// file makes name the current file.
+func (ds *diffStats) file(name string) {
+	ds.cur = name
+	if ds.files[name] == nil {
+		ds.files[name] = &diffFile{}
+		ds.order = append(ds.order, name)
 	}
 }
 
-func summariseLog(content string, lines []span, items []span) func(int) string {
-	type commit struct{ hash, subject string }
-	var commits []commit
-	authors := map[string]int{}
-	full := false
-	for _, l := range lines {
-		if commitLine.MatchString(lineText(content, l)) {
-			full = true
-			break
-		}
+// current is the current file's counts ("(unnamed)" before any header).
+func (ds *diffStats) current() *diffFile {
+	if ds.cur == "" {
+		ds.file("(unnamed)")
 	}
-	if full {
-		for _, it := range items {
-			var c commit
-			for _, l := range splitLines(content[it.start:it.end]) {
-				t := lineText(content[it.start:it.end], l)
-				switch {
-				case commitLine.MatchString(t):
-					c.hash = strings.Fields(t)[1]
-				case strings.HasPrefix(t, "Author:"):
-					a := strings.TrimSpace(strings.TrimPrefix(t, "Author:"))
-					if lt := strings.IndexByte(a, '<'); lt > 0 {
-						a = strings.TrimSpace(a[:lt])
-					}
-					authors[a]++
-				case c.subject == "" && strings.HasPrefix(t, "    ") && strings.TrimSpace(t) != "":
-					c.subject = strings.TrimSpace(t)
-				}
+	return ds.files[ds.cur]
+}
+
+// line counts one line of the diff.
+func (ds *diffStats) line(t string) {
+	switch {
+	case strings.HasPrefix(t, "diff --git "):
+		f := strings.Fields(t)
+		ds.file(strings.TrimPrefix(f[len(f)-1], "b/"))
+	case strings.HasPrefix(t, "+++ "):
+		name := strings.TrimPrefix(strings.TrimSpace(t[4:]), "b/")
+		if name != "/dev/null" && (name != ds.cur || ds.cur == "") {
+			ds.file(name)
+		}
+	case strings.HasPrefix(t, "--- "):
+	case strings.HasPrefix(t, "+"):
+		ds.adds++
+		ds.current().add++
+	case strings.HasPrefix(t, "-"):
+		ds.dels++
+		ds.current().del++
+	}
+}
+
+// render is the summary at detail d: the totals, and up to d files with
+// their counts.
+func (ds *diffStats) render(d int) string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "Diff: %s, +%d/-%d lines.", plural(len(ds.order), "file", "files"), ds.adds, ds.dels)
+	if d > 0 && len(ds.order) > 0 {
+		b.WriteString(" Files: ")
+		for i, name := range ds.order {
+			if i == d {
+				fmt.Fprintf(&b, ", … %d more", len(ds.order)-d)
+				break
 			}
-			if c.hash != "" {
+			if i > 0 {
+				b.WriteString(", ")
+			}
+			fmt.Fprintf(&b, "%s (+%d/-%d)", name, ds.files[name].add, ds.files[name].del)
+		}
+		b.WriteString(".")
+	}
+	return b.String()
+}
+
+func summariseLog(content string, lines []span, items []span) func(int) string {
+	var commits []logCommit
+	authors := map[string]int{}
+	if slices.ContainsFunc(lines, func(l span) bool { return commitLine.MatchString(lineText(content, l)) }) {
+		for _, it := range items {
+			if c := fullLogCommit(content[it.start:it.end], authors); c.hash != "" {
 				commits = append(commits, c)
 			}
 		}
 	} else {
 		for _, t := range nonEmptyLines(content, lines) {
 			hash, subject, _ := strings.Cut(t, " ")
-			commits = append(commits, commit{hash, subject})
+			commits = append(commits, logCommit{hash, subject})
 		}
 	}
 	short := func(h string) string { return h[:min(len(h), 10)] }
@@ -418,6 +434,31 @@ func summariseLog(content string, lines []span, items []span) func(int) string {
 		}
 		return b.String()
 	}
+}
+
+// logCommit is a commit of a log: its hash and subject.
+type logCommit struct{ hash, subject string }
+
+// fullLogCommit reads one commit of `git log`'s full form ("commit <hash>",
+// "Author: name <mail>", the indented message) and counts its author.
+func fullLogCommit(item string, authors map[string]int) logCommit {
+	var c logCommit
+	for _, l := range splitLines(item) {
+		t := lineText(item, l)
+		switch {
+		case commitLine.MatchString(t):
+			c.hash = strings.Fields(t)[1]
+		case strings.HasPrefix(t, "Author:"):
+			a := strings.TrimSpace(strings.TrimPrefix(t, "Author:"))
+			if lt := strings.IndexByte(a, '<'); lt > 0 {
+				a = strings.TrimSpace(a[:lt])
+			}
+			authors[a]++
+		case c.subject == "" && strings.HasPrefix(t, "    ") && strings.TrimSpace(t) != "":
+			c.subject = strings.TrimSpace(t)
+		}
+	}
+	return c
 }
 
 func summariseText(label, content string, lines []span, outline []string) func(int) string {

@@ -42,51 +42,60 @@ func (m *Message) UnmarshalJSON(data []byte) error {
 		return fmt.Errorf("conversation: message: %w", err)
 	}
 	*m = Message{keys: keys}
-	// A field of the wrong type does not fail decoding: it is recorded and
-	// reported by [Trim] with the message's index ("messages[3].role").
-	bad := func(field, msg string) {
-		if m.bad == nil {
-			m.bad = &ParamError{Field: field, Message: msg}
-		}
-	}
 	for _, k := range keys {
 		raw := fields[k]
-		switch k {
-		case "role":
-			if err := json.Unmarshal(raw, &m.Role); err != nil {
-				bad("role", "must be a string")
-			}
-		case "content":
-			if err := json.Unmarshal(raw, &m.Content); err != nil {
-				var pe *ParamError
-				if !errors.As(err, &pe) {
-					pe = &ParamError{Message: err.Error()}
-				}
-				bad("content", pe.Message)
-			}
-		case "tool_calls":
-			if isNull(raw) {
-				continue
-			}
-			if err := json.Unmarshal(raw, &m.ToolCalls); err != nil {
-				bad("tool_calls", "must be a list of tool calls: "+err.Error())
-			}
-		case "tool_call_id":
-			if !isNull(raw) && json.Unmarshal(raw, &m.ToolCallID) != nil {
-				bad("tool_call_id", "must be a string")
-			}
-		case "name":
-			if !isNull(raw) && json.Unmarshal(raw, &m.Name) != nil {
-				bad("name", "must be a string")
-			}
-		default:
+		known, problem := m.decodeField(k, raw)
+		switch {
+		case !known:
 			if m.extra == nil {
 				m.extra = map[string]json.RawMessage{}
 			}
 			m.extra[k] = raw
+		case problem != "" && m.bad == nil:
+			// A field of the wrong type does not fail decoding: it is
+			// recorded and reported by [Trim] with the message's index
+			// ("messages[3].role").
+			m.bad = &ParamError{Field: k, Message: problem}
 		}
 	}
 	return nil
+}
+
+// decodeField decodes the modelled field k: known is false for a field
+// Message does not model, problem says why a known one did not decode.
+func (m *Message) decodeField(k string, raw json.RawMessage) (known bool, problem string) {
+	switch k {
+	case "role":
+		if json.Unmarshal(raw, &m.Role) != nil {
+			return true, "must be a string"
+		}
+	case "content":
+		if err := json.Unmarshal(raw, &m.Content); err != nil {
+			var pe *ParamError
+			if errors.As(err, &pe) {
+				return true, pe.Message
+			}
+			return true, err.Error()
+		}
+	case "tool_calls":
+		if isNull(raw) {
+			break
+		}
+		if err := json.Unmarshal(raw, &m.ToolCalls); err != nil {
+			return true, "must be a list of tool calls: " + err.Error()
+		}
+	case "tool_call_id":
+		if !isNull(raw) && json.Unmarshal(raw, &m.ToolCallID) != nil {
+			return true, "must be a string"
+		}
+	case "name":
+		if !isNull(raw) && json.Unmarshal(raw, &m.Name) != nil {
+			return true, "must be a string"
+		}
+	default:
+		return false, ""
+	}
+	return true, ""
 }
 
 // MarshalJSON encodes the message with its original key order and unknown

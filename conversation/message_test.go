@@ -90,6 +90,9 @@ func TestMessageDecodeErrors(t *testing.T) {
 		{"part not an object", `{"role":"user","content":["x"]}`, "messages[1].content"},
 		{"tool calls object", `{"role":"assistant","tool_calls":{}}`, "messages[1].tool_calls"},
 		{"tool call id number", `{"role":"tool","tool_call_id":1,"content":"x"}`, "messages[1].tool_call_id"},
+		{"name number", `{"role":"user","name":1,"content":"x"}`, "messages[1].name"},
+		{"the first bad field is named", `{"name":1,"role":7,"content":"x"}`, "messages[1].name"},
+		{"nulls are fine, the role is not", `{"role":null,"tool_calls":null,"tool_call_id":null,"name":null,"content":"x"}`, "messages[1].role"},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
