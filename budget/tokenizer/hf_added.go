@@ -150,22 +150,9 @@ func (a *addedSet) split(s string, f func(sec string, added bool)) {
 		if c == len(s) {
 			break
 		}
-		// The interval of overlapping candidate windows from c.
-		e := min(len(s), c+a.maxLen)
-		for j := c + 1; j < e && e-c < block; j++ {
-			if a.first[s[j]] {
-				e = min(len(s), j+a.maxLen)
-			}
-		}
-		hi := min(e, c+block) // positions computed: [c, hi)
+		hi, end := a.interval(s, c, block)
 		if hi-c > len(lens) {
 			lens = make([]int32, block)
-		}
-		// Every candidate before e has its window inside e; a block cut
-		// at hi needs the windows of the candidates before hi.
-		end := e
-		if hi < e {
-			end = min(len(s), hi+a.maxLen)
 		}
 		a.longest(s, c, hi, end, lens)
 		for i = c; i < hi; {
@@ -185,6 +172,25 @@ func (a *addedSet) split(s string, f func(sec string, added bool)) {
 	if start < len(s) {
 		f(s[start:], false)
 	}
+}
+
+// interval gathers the candidates from c whose windows overlap, at most a
+// block of them: split computes the positions [c, hi), whose windows end
+// by end.
+func (a *addedSet) interval(s string, c, block int) (hi, end int) {
+	e := min(len(s), c+a.maxLen)
+	for j := c + 1; j < e && e-c < block; j++ {
+		if a.first[s[j]] {
+			e = min(len(s), j+a.maxLen)
+		}
+	}
+	hi = min(e, c+block)
+	// Every candidate before e has its window inside e; a block cut at hi
+	// needs the windows of the candidates before hi.
+	if hi < e {
+		return hi, min(len(s), hi+a.maxLen)
+	}
+	return hi, e
 }
 
 // edgeTable maps (node, byte) to a child node: open addressing with linear

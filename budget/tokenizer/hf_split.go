@@ -101,12 +101,7 @@ func nextDeepseekRest(s string, i int) int {
 // deepseekMatch tries the alternatives of deepseekRest at s[i].
 func deepseekMatch(s string, i int) (int, bool) {
 	c, w := classAt(s, i)
-	// [ASCII punctuation][A-Za-z]+
-	if b := s[i]; b < 0x80 && isASCIIPunct(b) && i+1 < len(s) && isASCIILetter(s[i+1]) {
-		j := i + 2
-		for j < len(s) && isASCIILetter(s[j]) {
-			j++
-		}
+	if j := punctLetters(s, i); j > 0 {
 		return j, true
 	}
 	// [^\r\n\p{L}\p{P}\p{S}]?[\p{L}\p{M}]+
@@ -131,6 +126,19 @@ func deepseekMatch(s string, i int) (int, bool) {
 		return spaces(s, i, true), true
 	}
 	return 0, false
+}
+
+// punctLetters matches deepseekRest's first alternative,
+// [ASCII punctuation][A-Za-z]+, at s[i]: its end, or 0.
+func punctLetters(s string, i int) int {
+	if b := s[i]; b >= 0x80 || !isASCIIPunct(b) || i+1 >= len(s) || !isASCIILetter(s[i+1]) {
+		return 0
+	}
+	j := i + 2
+	for j < len(s) && isASCIILetter(s[j]) {
+		j++
+	}
+	return j
 }
 
 func crlfRun(s string, j int) int {

@@ -78,41 +78,51 @@ func SafeCut(text string, p int) bool {
 func spanCut(encoding string) func(text string, p int) bool {
 	switch encoding {
 	case P50kBase, R50kBase:
-		return func(text string, p int) bool {
-			if lineStart(text, p) != p {
-				return false
-			}
-			if p >= 2 {
-				switch c := text[p-2]; {
-				case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
-					return false
-				case c >= 0x80:
-					return false // possibly Unicode white space (U+0085, U+2028 …)
-				}
-			}
-			return true
-		}
+		return gpt2Cut
 	case O200kBase:
-		return func(text string, p int) bool {
-			k := lineStart(text, p)
-			if k < 0 {
-				return false
-			}
-			if k > p || text[p] != '/' {
-				return true
-			}
-			q := p - 1
-			for q > 0 && (text[q-1] == '\n' || text[q-1] == '\r') {
-				q--
-			}
-			if q == 0 {
-				return true
-			}
-			c := text[q-1]
-			return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t'
+		return o200kCut
+	}
+	return lineCut
+}
+
+// lineCut is spanCut's rule for cl100k_base, llama3, qwen3 and
+// deepseek_v3.
+func lineCut(text string, p int) bool { return lineStart(text, p) >= 0 }
+
+// gpt2Cut is spanCut's rule for p50k_base and r50k_base.
+func gpt2Cut(text string, p int) bool {
+	if lineStart(text, p) != p {
+		return false
+	}
+	if p >= 2 {
+		switch c := text[p-2]; {
+		case c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f':
+			return false
+		case c >= 0x80:
+			return false // possibly Unicode white space (U+0085, U+2028 …)
 		}
 	}
-	return func(text string, p int) bool { return lineStart(text, p) >= 0 }
+	return true
+}
+
+// o200kCut is spanCut's rule for o200k_base.
+func o200kCut(text string, p int) bool {
+	k := lineStart(text, p)
+	if k < 0 {
+		return false
+	}
+	if k > p || text[p] != '/' {
+		return true
+	}
+	q := p - 1
+	for q > 0 && (text[q-1] == '\n' || text[q-1] == '\r') {
+		q--
+	}
+	if q == 0 {
+		return true
+	}
+	c := text[q-1]
+	return c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' || c >= '0' && c <= '9' || c == ' ' || c == '\t'
 }
 
 // lineStart returns, when p starts a line (after a '\n') whose first

@@ -63,37 +63,40 @@ func firstInvalid(s string) int {
 // ill-formed sequence at the start of s: the longest prefix that is the
 // start of some well-formed sequence, or one byte if there is none.
 func maximalSubpart(s string) int {
-	c := s[0]
-	var need int
-	lo, hi := byte(0x80), byte(0xBF) // allowed range of the second byte
-	switch {
-	case c >= 0xC2 && c <= 0xDF:
-		need = 1
-	case c == 0xE0:
-		need, lo = 2, 0xA0
-	case c >= 0xE1 && c <= 0xEC, c == 0xEE, c == 0xEF:
-		need = 2
-	case c == 0xED:
-		need, hi = 2, 0x9F
-	case c == 0xF0:
-		need, lo = 3, 0x90
-	case c >= 0xF1 && c <= 0xF3:
-		need = 3
-	case c == 0xF4:
-		need, hi = 3, 0x8F
-	default: // 0x80..0xC1, 0xF5..0xFF: never the start of a sequence
-		return 1
+	l := utf8Lead[s[0]]
+	if l.need == 0 {
+		return 1 // 0x80..0xC1, 0xF5..0xFF: never the start of a sequence
 	}
+	lo, hi := l.lo, l.hi
 	n := 1
-	for k := 0; k < need && n < len(s); k++ {
-		b := s[n]
-		if k > 0 {
-			lo, hi = 0x80, 0xBF
-		}
-		if b < lo || b > hi {
+	for k := byte(0); k < l.need && n < len(s); k++ {
+		if b := s[n]; b < lo || b > hi {
 			break
 		}
 		n++
+		lo, hi = 0x80, 0xBF
 	}
 	return n
 }
+
+// utf8Lead is, per first byte of a well-formed UTF-8 sequence, how many
+// continuation bytes follow it and the range of the second byte (the
+// others are 0x80..0xBF): Table 3-7 of the Unicode Standard. need is 0 for
+// a byte that starts none.
+var utf8Lead = func() (t [256]struct{ need, lo, hi byte }) {
+	for _, r := range []struct{ from, to, need, lo, hi byte }{
+		{0xC2, 0xDF, 1, 0x80, 0xBF},
+		{0xE0, 0xE0, 2, 0xA0, 0xBF},
+		{0xE1, 0xEC, 2, 0x80, 0xBF},
+		{0xED, 0xED, 2, 0x80, 0x9F},
+		{0xEE, 0xEF, 2, 0x80, 0xBF},
+		{0xF0, 0xF0, 3, 0x90, 0xBF},
+		{0xF1, 0xF3, 3, 0x80, 0xBF},
+		{0xF4, 0xF4, 3, 0x80, 0x8F},
+	} {
+		for c := int(r.from); c <= int(r.to); c++ {
+			t[c] = struct{ need, lo, hi byte }{r.need, r.lo, r.hi}
+		}
+	}
+	return t
+}()

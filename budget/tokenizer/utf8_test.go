@@ -97,3 +97,34 @@ func FuzzToValidUTF8(f *testing.F) {
 		}
 	})
 }
+
+// TestMaximalSubpart checks the maximal subpart at every ill-formed start
+// of up to three bytes (every lead and second byte, the third at the edges
+// of the continuation range) against the reference's definition.
+func TestMaximalSubpart(t *testing.T) {
+	for b0 := 0x80; b0 <= 0xFF; b0++ {
+		if got := maximalSubpart(string([]byte{byte(b0)})); got != 1 {
+			t.Fatalf("maximalSubpart(%02X) = %d, want 1", b0, got)
+		}
+		for b1 := 0; b1 <= 0xFF; b1++ {
+			two := string([]byte{byte(b0), byte(b1)})
+			valid2 := startsValid(two) // else no longer prefix is either
+			for _, b2 := range []byte{0x7F, 0x80, 0xBF, 0xC0} {
+				s := two + string([]byte{b2})
+				if r, w := utf8.DecodeRuneInString(s); r != utf8.RuneError || w != 1 {
+					continue // well-formed at the start
+				}
+				want := 1
+				switch {
+				case valid2 && startsValid(s):
+					want = 3
+				case valid2:
+					want = 2
+				}
+				if got := maximalSubpart(s); got != want {
+					t.Fatalf("maximalSubpart(% X) = %d, want %d", s, got, want)
+				}
+			}
+		}
+	}
+}
