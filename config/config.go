@@ -294,24 +294,8 @@ func Inspect(data []byte) Validation {
 	// of one, leaves its group unchecked: checking the default in its place
 	// would report a pass the file does not earn.
 	for _, p := range probs {
-		blocker, why := "", ""
-		switch {
-		case p.Kind == KindType:
-			blocker, why = p.Key, fmt.Sprintf("%s%s could not be read", p.Key, lineSuffix(p.Line))
-		case p.Kind == KindKey && p.Meant != "" && lastKey(p.Meant) == lastKey(p.Key):
-			// A key in the wrong place (budget: at the top level).
-			blocker, why = p.Meant, fmt.Sprintf("%s%s is not under context:, so its values were not read", p.Key, lineSuffix(p.Line))
-		case p.Kind == KindKey && p.Meant != "":
-			blocker, why = p.Meant, fmt.Sprintf("%s%s looks like a misspelling of %s", p.Key, lineSuffix(p.Line), lastKey(p.Meant))
-		default:
-			continue
-		}
-		for _, g := range Groups {
-			for _, pre := range g.Prefixes {
-				if _, done := v.NotChecked[g.Name]; !done && related(blocker, pre) {
-					v.NotChecked[g.Name] = why
-				}
-			}
+		if blocker, why := blocks(p); blocker != "" {
+			v.leaveUnchecked(blocker, why)
 		}
 	}
 	for _, p := range cfg.check() {
@@ -327,6 +311,33 @@ func Inspect(data []byte) Validation {
 		v.Warnings = cfg.warnings(lines)
 	}
 	return v
+}
+
+// blocks returns the key whose groups a problem leaves unchecked, and
+// why ("" for a problem that blocks nothing).
+func blocks(p Problem) (blocker, why string) {
+	switch {
+	case p.Kind == KindType:
+		return p.Key, fmt.Sprintf("%s%s could not be read", p.Key, lineSuffix(p.Line))
+	case p.Kind == KindKey && p.Meant != "" && lastKey(p.Meant) == lastKey(p.Key):
+		// A key in the wrong place (budget: at the top level).
+		return p.Meant, fmt.Sprintf("%s%s is not under context:, so its values were not read", p.Key, lineSuffix(p.Line))
+	case p.Kind == KindKey && p.Meant != "":
+		return p.Meant, fmt.Sprintf("%s%s looks like a misspelling of %s", p.Key, lineSuffix(p.Line), lastKey(p.Meant))
+	}
+	return "", ""
+}
+
+// leaveUnchecked marks each group related to blocker as not checked, for
+// the first reason given.
+func (v *Validation) leaveUnchecked(blocker, why string) {
+	for _, g := range Groups {
+		for _, pre := range g.Prefixes {
+			if _, done := v.NotChecked[g.Name]; !done && related(blocker, pre) {
+				v.NotChecked[g.Name] = why
+			}
+		}
+	}
 }
 
 func lineSuffix(line int) string {

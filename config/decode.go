@@ -3,9 +3,10 @@ package config
 import (
 	"errors"
 	"fmt"
+	"maps"
 	"math"
 	"reflect"
-	"sort"
+	"slices"
 	"strconv"
 	"strings"
 
@@ -62,92 +63,118 @@ func decode(data []byte) (cfg Config, lines map[string]int, probs []Problem, ok 
 // removing both from the node so that decoding reads everything else, and
 // records the line of every key.
 func walk(n *yaml.Node, def reflect.Value, prefix string, lines map[string]int, probs *[]Problem) {
-	key := strings.TrimPrefix(prefix, ".")
-	t := def.Type()
 	if n.Kind == yaml.ScalarNode && n.Tag == "!!null" {
 		return // an empty value keeps the default
 	}
-	switch t.Kind() {
+	switch def.Kind() {
 	case reflect.Struct:
-		if n.Kind != yaml.MappingNode {
-			*probs = append(*probs, typeProblem(key, n, "must be a mapping of keys", "indent its keys below it, see docs/configuration.md"))
-			n.Kind, n.Tag, n.Value, n.Content = yaml.MappingNode, "!!map", "", nil
-			return
-		}
-		fields := map[string]int{}
-		var names []string
-		for i := 0; i < t.NumField(); i++ {
-			name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
-			fields[name] = i
-			names = append(names, name)
-		}
-		kept := n.Content[:0]
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			sub := strings.TrimPrefix(prefix+"."+k.Value, ".")
-			lines[sub] = k.Line
-			fi, ok := fields[k.Value]
-			if !ok {
-				*probs = append(*probs, unknownKey(n, k, v, sub, prefix, names))
-				continue
-			}
-			before := len(*probs)
-			walk(v, def.Field(fi), prefix+"."+k.Value, lines, probs)
-			if len(*probs) > before && (*probs)[len(*probs)-1].Kind == KindType && (*probs)[len(*probs)-1].Key == sub {
-				continue // the value itself has the wrong type: leave the default
-			}
-			kept = append(kept, k, v)
-		}
-		n.Content = kept
+		walkStruct(n, def, prefix, lines, probs)
 	case reflect.Map:
-		if n.Kind != yaml.MappingNode {
-			*probs = append(*probs, typeProblem(key, n, "must be a mapping of `name: number` lines", "write it as `name: value` lines below it, or {name: value}"))
-			return
-		}
-		isCat := strings.HasSuffix(prefix, ".categories") || strings.HasSuffix(prefix, ".source_priority")
-		kept := n.Content[:0]
-		for i := 0; i+1 < len(n.Content); i += 2 {
-			k, v := n.Content[i], n.Content[i+1]
-			sub := key + "." + k.Value
-			lines[sub] = k.Line
-			if isCat && !contains(budget.Categories, k.Value) {
-				fix := "use one of " + strings.Join(budget.Categories, ", ")
-				if s := closest(k.Value, budget.Categories); s != "" {
-					fix = fmt.Sprintf("did you mean %q? Use one of %s", s, strings.Join(budget.Categories, ", "))
-				}
-				p := Problem{Kind: KindKey, Key: sub, Line: k.Line, Rule: "unknown category", Fix: fix}
-				if s := closest(k.Value, budget.Categories); s != "" {
-					p.Meant = key + "." + s
-				}
-				*probs = append(*probs, p)
-				continue
-			}
-			var x int
-			if v.Kind != yaml.ScalarNode || v.Decode(&x) != nil {
-				*probs = append(*probs, typeProblem(sub, v, "must be a whole number", "write a whole number, e.g. `"+k.Value+": 20`"))
-				continue
-			}
-			kept = append(kept, k, v)
-		}
-		n.Content = kept
+		walkMap(n, prefix, lines, probs)
 	case reflect.Slice:
-		if n.Kind != yaml.SequenceNode {
-			*probs = append(*probs, typeProblem(key, n, "must be a list", "write a list, e.g. [\"vendor/**\", \"*.gen.go\"]"))
-			return
-		}
-		for _, item := range n.Content {
-			var s string
-			if item.Kind != yaml.ScalarNode || item.Decode(&s) != nil {
-				*probs = append(*probs, typeProblem(key, item, "must be a list of strings", "quote each item, e.g. [\"vendor/**\"]"))
-				n.Content = nil
-				return
-			}
-		}
+		walkList(n, strings.TrimPrefix(prefix, "."), probs)
 	default:
-		x := reflect.New(t)
+		key := strings.TrimPrefix(prefix, ".")
+		x := reflect.New(def.Type())
 		if n.Kind != yaml.ScalarNode || n.Decode(x.Interface()) != nil {
-			*probs = append(*probs, typeProblem(key, n, "must be "+kindPhrase(t.Kind()),
-				fmt.Sprintf("write %s, e.g. `%s: %v` (the default)", kindPhrase(t.Kind()), lastPart(key), def.Interface())))
+			k := def.Kind()
+			*probs = append(*probs, typeProblem(key, n, "must be "+kindPhrase(k),
+				fmt.Sprintf("write %s, e.g. `%s: %v` (the default)", kindPhrase(k), lastPart(key), def.Interface())))
+		}
+	}
+}
+
+// walkStruct checks a mapping against the struct def: unknown keys are
+// reported and removed, known ones walked; a value of the wrong type is
+// removed so that the key keeps its default.
+func walkStruct(n *yaml.Node, def reflect.Value, prefix string, lines map[string]int, probs *[]Problem) {
+	if n.Kind != yaml.MappingNode {
+		*probs = append(*probs, typeProblem(strings.TrimPrefix(prefix, "."), n, "must be a mapping of keys", "indent its keys below it, see docs/configuration.md"))
+		n.Kind, n.Tag, n.Value, n.Content = yaml.MappingNode, "!!map", "", nil
+		return
+	}
+	t := def.Type()
+	fields := map[string]int{}
+	var names []string
+	for i := 0; i < t.NumField(); i++ {
+		name := strings.Split(t.Field(i).Tag.Get("yaml"), ",")[0]
+		fields[name] = i
+		names = append(names, name)
+	}
+	kept := n.Content[:0]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		sub := strings.TrimPrefix(prefix+"."+k.Value, ".")
+		lines[sub] = k.Line
+		fi, ok := fields[k.Value]
+		if !ok {
+			*probs = append(*probs, unknownKey(n, k, v, sub, prefix, names))
+			continue
+		}
+		before := len(*probs)
+		walk(v, def.Field(fi), prefix+"."+k.Value, lines, probs)
+		if len(*probs) > before && (*probs)[len(*probs)-1].Kind == KindType && (*probs)[len(*probs)-1].Key == sub {
+			continue // the value itself has the wrong type: leave the default
+		}
+		kept = append(kept, k, v)
+	}
+	n.Content = kept
+}
+
+// walkMap checks a `name: number` mapping (category weights and limits):
+// names must be categories under categories and source_priority, values
+// whole numbers; a bad entry is reported and removed.
+func walkMap(n *yaml.Node, prefix string, lines map[string]int, probs *[]Problem) {
+	key := strings.TrimPrefix(prefix, ".")
+	if n.Kind != yaml.MappingNode {
+		*probs = append(*probs, typeProblem(key, n, "must be a mapping of `name: number` lines", "write it as `name: value` lines below it, or {name: value}"))
+		return
+	}
+	isCat := strings.HasSuffix(prefix, ".categories") || strings.HasSuffix(prefix, ".source_priority")
+	kept := n.Content[:0]
+	for i := 0; i+1 < len(n.Content); i += 2 {
+		k, v := n.Content[i], n.Content[i+1]
+		sub := key + "." + k.Value
+		lines[sub] = k.Line
+		if isCat && !contains(budget.Categories, k.Value) {
+			*probs = append(*probs, unknownCategory(key, sub, k))
+			continue
+		}
+		var x int
+		if v.Kind != yaml.ScalarNode || v.Decode(&x) != nil {
+			*probs = append(*probs, typeProblem(sub, v, "must be a whole number", "write a whole number, e.g. `"+k.Value+": 20`"))
+			continue
+		}
+		kept = append(kept, k, v)
+	}
+	n.Content = kept
+}
+
+// unknownCategory reports a key of a category mapping that names no
+// category, with the closest one.
+func unknownCategory(key, sub string, k *yaml.Node) Problem {
+	fix := "use one of " + strings.Join(budget.Categories, ", ")
+	p := Problem{Kind: KindKey, Key: sub, Line: k.Line, Rule: "unknown category", Fix: fix}
+	if s := closest(k.Value, budget.Categories); s != "" {
+		p.Fix = fmt.Sprintf("did you mean %q? Use one of %s", s, strings.Join(budget.Categories, ", "))
+		p.Meant = key + "." + s
+	}
+	return p
+}
+
+// walkList checks a list of strings; a bad one empties the list (the
+// default is kept).
+func walkList(n *yaml.Node, key string, probs *[]Problem) {
+	if n.Kind != yaml.SequenceNode {
+		*probs = append(*probs, typeProblem(key, n, "must be a list", "write a list, e.g. [\"vendor/**\", \"*.gen.go\"]"))
+		return
+	}
+	for _, item := range n.Content {
+		var s string
+		if item.Kind != yaml.ScalarNode || item.Decode(&s) != nil {
+			*probs = append(*probs, typeProblem(key, item, "must be a list of strings", "quote each item, e.g. [\"vendor/**\"]"))
+			n.Content = nil
+			return
 		}
 	}
 }
@@ -228,9 +255,25 @@ func lastPart(key string) string {
 
 // check validates the values of a decoded configuration.
 func (c Config) check() []Problem {
-	var probs []Problem
 	ctx := c.Context
-	b := ctx.Budget
+	probs := budgetProblems(ctx.Budget)
+	probs = append(probs, sourcePriorityProblems(ctx.SourcePriority)...)
+	probs = append(probs, rankingProblems(ctx.Ranking)...)
+	probs = append(probs, chunkingProblems(ctx.Chunking)...)
+	if d := ctx.Dedup.OverlapThreshold; d <= 0 || d > 1 || math.IsNaN(d) {
+		probs = append(probs, Problem{Key: "context.dedup.overlap_threshold", Value: FormatNumber(d), Rule: "must be greater than 0 and at most 1", Fix: "use e.g. 0.8 (80 % of the smaller chunk's lines shared)"})
+	}
+	probs = append(probs, tokenizerProblems(ctx.Tokenizer)...)
+	for i := range probs {
+		probs[i].Kind = KindValue
+	}
+	return probs
+}
+
+// budgetProblems checks context.budget as [budget.Allocate] does, and its
+// warning thresholds.
+func budgetProblems(b Budget) []Problem {
+	var probs []Problem
 	if _, err := budget.Allocate(int64(b.TotalTokens), int64(b.SystemPromptReserve), int64(b.ResponseReserve), b.Categories); err != nil {
 		var be *budget.Error
 		if errors.As(err, &be) {
@@ -246,34 +289,46 @@ func (c Config) check() []Problem {
 	if err := b.Warnings.Thresholds().Validate(); err != nil {
 		probs = append(probs, warningsProblem(err))
 	}
-	names := make([]string, 0, len(ctx.SourcePriority))
-	for k := range ctx.SourcePriority {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		if v := ctx.SourcePriority[k]; v < 0 || v > 100 {
+	return probs
+}
+
+// sourcePriorityProblems checks that each priority is from 0 to 100, in
+// key order.
+func sourcePriorityProblems(sp map[string]int) []Problem {
+	var probs []Problem
+	for _, k := range slices.Sorted(maps.Keys(sp)) {
+		if v := sp[k]; v < 0 || v > 100 {
 			probs = append(probs, Problem{Key: "context.source_priority." + k, Value: fmt.Sprint(v), Rule: "must be from 0 to 100", Fix: "use a whole number from 0 to 100 (100 = most important)"})
 		}
 	}
-	r := ctx.Ranking
+	return probs
+}
+
+// rankingProblems checks that each weight is from 0 to 1 and that they sum
+// to at most 1 (and more than 0).
+func rankingProblems(r Ranking) []Problem {
+	var probs []Problem
 	weights := []struct {
 		key string
 		v   float64
 	}{{"relevance_weight", r.RelevanceWeight}, {"recency_weight", r.RecencyWeight}, {"source_weight", r.SourceWeight}}
 	sum := 0.0
-	bad := false
 	for _, w := range weights {
 		if w.v < 0 || w.v > 1 || math.IsNaN(w.v) {
 			probs = append(probs, Problem{Key: "context.ranking." + w.key, Value: FormatNumber(w.v), Rule: "must be from 0 to 1", Fix: "use a weight such as 0.3"})
-			bad = true
 		}
 		sum += w.v
 	}
-	if !bad && (sum <= 0 || sum > 1+1e-9) {
+	if len(probs) == 0 && (sum <= 0 || sum > 1+1e-9) {
 		probs = append(probs, Problem{Key: "context.ranking", Value: FormatNumber(sum), Rule: "the weights must add up to more than 0 and at most 1 so that a score stays within [0,1]", Fix: "scale the three weights so they sum to 1, e.g. 0.5/0.3/0.2"})
 	}
-	ch := ctx.Chunking
+	return probs
+}
+
+// chunkingProblems checks that max_chunk_tokens is positive and
+// min_chunk_tokens from 0 to it.
+func chunkingProblems(ch Chunking) []Problem {
+	var probs []Problem
 	if ch.MaxChunkTokens <= 0 {
 		probs = append(probs, Problem{Key: "context.chunking.max_chunk_tokens", Value: fmt.Sprint(ch.MaxChunkTokens), Rule: "must be positive", Fix: "use e.g. 2000"})
 	}
@@ -282,10 +337,13 @@ func (c Config) check() []Problem {
 	} else if ch.MaxChunkTokens > 0 && ch.MinChunkTokens > ch.MaxChunkTokens {
 		probs = append(probs, Problem{Key: "context.chunking.min_chunk_tokens", Value: fmt.Sprint(ch.MinChunkTokens), Rule: fmt.Sprintf("is larger than max_chunk_tokens (%d)", ch.MaxChunkTokens), Fix: "make min_chunk_tokens at most max_chunk_tokens"})
 	}
-	if d := ctx.Dedup.OverlapThreshold; d <= 0 || d > 1 || math.IsNaN(d) {
-		probs = append(probs, Problem{Key: "context.dedup.overlap_threshold", Value: FormatNumber(d), Rule: "must be greater than 0 and at most 1", Fix: "use e.g. 0.8 (80 % of the smaller chunk's lines shared)"})
-	}
-	tk := ctx.Tokenizer
+	return probs
+}
+
+// tokenizerProblems checks that a named encoding exists and the cache
+// size is not negative.
+func tokenizerProblems(tk Tokenizer) []Problem {
+	var probs []Problem
 	if tk.Encoding != "" {
 		if _, err := tokenizer.ForEncoding(tk.Encoding); err != nil {
 			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use " + strings.Join(tokenizer.Encodings(), ", ") + ", or name a model instead"})
@@ -293,9 +351,6 @@ func (c Config) check() []Problem {
 	}
 	if tk.CacheSize < 0 {
 		probs = append(probs, Problem{Key: "context.tokenizer.cache_size", Value: fmt.Sprint(tk.CacheSize), Rule: "must not be negative", Fix: "use e.g. 10000 (0 = default)"})
-	}
-	for i := range probs {
-		probs[i].Kind = KindValue
 	}
 	return probs
 }
