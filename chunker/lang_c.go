@@ -9,19 +9,16 @@ import sitter "github.com/smacker/go-tree-sitter"
 // Namespaces, extern "C" blocks and preprocessor conditionals are
 // containers, not chunks: their declarations count as top-level ones.
 func classifyC(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
+	if r, ok := cDecls[n.Type()]; ok {
+		return r.decl(o, n, in), true
+	}
 	switch n.Type() {
-	case "ERROR", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef":
-		return nodeDecl{transparent: true}, true
-	case "namespace_definition":
-		return nodeDecl{transparent: true, body: n.ChildByFieldName("body")}, true
 	case "linkage_specification":
 		body := n.ChildByFieldName("body")
 		if body == nil || body.Type() == "declaration_list" {
 			return nodeDecl{transparent: true, body: body}, true
 		}
 		return classifyC(o, body, in)
-	case "preproc_include", "using_declaration":
-		return nodeDecl{kind: "imports", header: true}, true
 	case "function_definition":
 		kind := "function"
 		if in != "" {
@@ -30,18 +27,8 @@ func classifyC(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
 		return nodeDecl{kind: kind, name: cDeclaratorName(o, n)}, true
 	case "declaration", "field_declaration":
 		return cDeclaration(o, n, in), true
-	case "struct_specifier", "union_specifier":
-		return nodeDecl{kind: "struct", name: o.field(n, "name"), body: n.ChildByFieldName("body")}, true
-	case "class_specifier":
-		return nodeDecl{kind: "class", name: o.field(n, "name"), body: n.ChildByFieldName("body")}, true
-	case "enum_specifier":
-		return nodeDecl{kind: "enum", name: o.field(n, "name")}, true
 	case "type_definition":
 		return nodeDecl{kind: "type", name: cDeclaratorName(o, n)}, true
-	case "alias_declaration", "concept_definition":
-		return nodeDecl{kind: "type", name: o.field(n, "name")}, true
-	case "preproc_def", "preproc_function_def":
-		return nodeDecl{kind: "macro", name: o.field(n, "name")}, true
 	case "template_declaration":
 		for _, k := range children(n) {
 			if d, ok := classifyC(o, k, in); ok && !d.transparent {
@@ -51,6 +38,18 @@ func classifyC(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
 	}
 	return nodeDecl{}, false
 }
+
+// cDecls are the C and C++ node types classifyC reads from the type alone.
+var cDecls = declRules(
+	rule(transparentRule, "ERROR", "preproc_if", "preproc_ifdef", "preproc_else", "preproc_elif", "preproc_elifdef"),
+	rule(declRule{transparent: true, body: true}, "namespace_definition"),
+	rule(importsRule, "preproc_include", "using_declaration"),
+	rule(declRule{kind: "struct", name: "name", body: true}, "struct_specifier", "union_specifier"),
+	rule(declRule{kind: "class", name: "name", body: true}, "class_specifier"),
+	rule(declRule{kind: "enum", name: "name"}, "enum_specifier"),
+	rule(declRule{kind: "type", name: "name"}, "alias_declaration", "concept_definition"),
+	rule(declRule{kind: "macro", name: "name"}, "preproc_def", "preproc_function_def"),
+)
 
 // cDeclaration classifies a declaration: a prototype, a variable, or a
 // struct/class/enum definition with a trailing declarator.

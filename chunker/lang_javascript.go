@@ -15,76 +15,31 @@ import (
 // members), assignments and calls taking a function (see [jsStatement]), and
 // export statements wrapping any of these.
 func classifyJS(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
+	if r, ok := jsDecls[n.Type()]; ok {
+		return r.decl(o, n, in), true
+	}
 	switch n.Type() {
-	case "ERROR":
-		return nodeDecl{transparent: true}, true
-	case "import_statement":
-		return nodeDecl{kind: "imports", header: true}, true
-	case "function_declaration", "generator_function_declaration", "function_signature":
-		return nodeDecl{kind: "function", name: o.field(n, "name")}, true
-	case "class_declaration", "abstract_class_declaration", "class":
-		return nodeDecl{kind: "class", name: o.field(n, "name"), body: n.ChildByFieldName("body")}, true
-	case "interface_declaration":
-		return nodeDecl{kind: "interface", name: o.field(n, "name"), body: n.ChildByFieldName("body")}, true
 	case "type_alias_declaration":
 		d := nodeDecl{kind: "type", name: o.field(n, "name")}
 		if v := n.ChildByFieldName("value"); v != nil && v.Type() == "object_type" {
 			d.body = v // its properties and methods are members
 		}
 		return d, true
-	case "enum_declaration":
-		return nodeDecl{kind: "enum", name: o.field(n, "name")}, true
 	case "internal_module", "module":
 		name := strings.Trim(o.field(n, "name"), "\"'`")
 		return nodeDecl{kind: "module", name: name, body: n.ChildByFieldName("body")}, true
-	case "ambient_declaration", "expression_statement":
-		if n.Type() == "expression_statement" {
-			if d, ok := jsStatement(o, n); ok {
-				return d, true
-			}
+	case "expression_statement":
+		if d, ok := jsStatement(o, n); ok {
+			return d, true
 		}
-		// declare …; a TS namespace parses as an expression statement.
-		for _, k := range children(n) {
-			if k.Type() == "statement_block" { // declare global { … }
-				return nodeDecl{kind: "module", name: "global", body: k}, true
-			}
-			if d, ok := classifyJS(o, k, in); ok && !d.transparent {
-				return d, true
-			}
-		}
-		return nodeDecl{}, false
+		return jsAmbient(o, n, in)
+	case "ambient_declaration":
+		return jsAmbient(o, n, in)
 	case "lexical_declaration", "variable_declaration":
 		return jsVariables(o, n), true
 	case "export_statement":
-		if d := n.ChildByFieldName("declaration"); d != nil {
-			return classifyJS(o, d, in)
-		}
-		if n.ChildByFieldName("source") != nil { // export … from "…"
-			return nodeDecl{kind: "imports", header: true}, true
-		}
-		if v := n.ChildByFieldName("value"); v != nil {
-			d := nodeDecl{kind: jsValueKind(v), name: o.field(v, "name")}
-			if d.name == "" {
-				d.name = "default"
-			}
-			switch v.Type() {
-			case "object": // export default {…}: its properties are members
-				d.body, d.flat = v, true
-			case "class":
-				d.body = v.ChildByFieldName("body")
-			}
-			return d, true
-		}
-		return nodeDecl{kind: "export"}, true
-	// Members of a class or interface body.
-	case "method_definition", "method_signature", "abstract_method_signature":
-		return nodeDecl{kind: "method", name: o.field(n, "name")}, true
-	case "field_definition":
-		return nodeDecl{kind: "field", name: o.field(n, "property")}, true
-	case "public_field_definition", "property_signature":
-		return nodeDecl{kind: "field", name: o.field(n, "name")}, true
-	// Members of an object literal.
-	case "pair":
+		return jsExport(o, n, in)
+	case "pair": // a member of an object literal
 		kind := "field"
 		if jsValueKind(n.ChildByFieldName("value")) == "function" {
 			kind = "method"
@@ -92,6 +47,61 @@ func classifyJS(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
 		return nodeDecl{kind: kind, name: strings.Trim(o.field(n, "key"), "\"'`")}, true
 	}
 	return nodeDecl{}, false
+}
+
+// jsDecls are the JavaScript and TypeScript node types classifyJS reads
+// from the type alone.
+var jsDecls = declRules(
+	rule(transparentRule, "ERROR"),
+	rule(importsRule, "import_statement"),
+	rule(declRule{kind: "function", name: "name"}, "function_declaration", "generator_function_declaration", "function_signature"),
+	rule(declRule{kind: "class", name: "name", body: true}, "class_declaration", "abstract_class_declaration", "class"),
+	rule(declRule{kind: "interface", name: "name", body: true}, "interface_declaration"),
+	rule(declRule{kind: "enum", name: "name"}, "enum_declaration"),
+	// Members of a class or interface body.
+	rule(declRule{kind: "method", name: "name"}, "method_definition", "method_signature", "abstract_method_signature"),
+	rule(declRule{kind: "field", name: "property"}, "field_definition"),
+	rule(declRule{kind: "field", name: "name"}, "public_field_definition", "property_signature"),
+)
+
+// jsAmbient classifies `declare …` and a TS namespace, which parses as an
+// expression statement, by their first declaring child.
+func jsAmbient(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
+	for _, k := range children(n) {
+		if k.Type() == "statement_block" { // declare global { … }
+			return nodeDecl{kind: "module", name: "global", body: k}, true
+		}
+		if d, ok := classifyJS(o, k, in); ok && !d.transparent {
+			return d, true
+		}
+	}
+	return nodeDecl{}, false
+}
+
+// jsExport classifies an export: of a declaration, from another module
+// (imports), of a default value, or a bare export list.
+func jsExport(o *outline, n *sitter.Node, in string) (nodeDecl, bool) {
+	if d := n.ChildByFieldName("declaration"); d != nil {
+		return classifyJS(o, d, in)
+	}
+	if n.ChildByFieldName("source") != nil { // export … from "…"
+		return nodeDecl{kind: "imports", header: true}, true
+	}
+	v := n.ChildByFieldName("value")
+	if v == nil {
+		return nodeDecl{kind: "export"}, true
+	}
+	d := nodeDecl{kind: jsValueKind(v), name: o.field(v, "name")}
+	if d.name == "" {
+		d.name = "default"
+	}
+	switch v.Type() {
+	case "object": // export default {…}: its properties are members
+		d.body, d.flat = v, true
+	case "class":
+		d.body = v.ChildByFieldName("body")
+	}
+	return d, true
 }
 
 // testCallees are the functions of test frameworks (Jest, Mocha, Jasmine,
@@ -114,51 +124,63 @@ func jsStatement(o *outline, n *sitter.Node) (nodeDecl, bool) {
 	if len(kids) == 0 {
 		return nodeDecl{}, false
 	}
-	e := kids[0]
-	switch e.Type() {
+	switch e := kids[0]; e.Type() {
 	case "assignment_expression":
-		left, right := e.ChildByFieldName("left"), e.ChildByFieldName("right")
-		for right != nil && right.Type() == "assignment_expression" { // a = b = function …
-			right = right.ChildByFieldName("right")
-		}
-		if left == nil || right == nil {
-			return nodeDecl{}, false
-		}
-		d := nodeDecl{kind: jsValueKind(right), name: oneLineName(o.text(left), 80), flat: true}
-		switch right.Type() {
-		case "object":
-			d.body = right
-		case "class":
-			d.body = right.ChildByFieldName("body")
-			d.flat = false
-		}
-		return d, true
+		return jsAssignment(o, e)
 	case "call_expression":
-		callee := e.ChildByFieldName("function")
-		fn := jsCallback(e)
-		if callee == nil || fn == nil {
-			return nodeDecl{}, false
-		}
-		for callee.Type() == "call_expression" { // test.each(table)("title", fn)
-			callee = callee.ChildByFieldName("function")
-		}
-		d := nodeDecl{kind: "call", flat: true}
-		if callee.Type() != "parenthesized_expression" {
-			d.name = oneLineName(o.text(callee), 60)
-		}
-		if testCallees[jsBaseName(o, callee)] {
-			d.kind = "test"
-		}
-		if t := jsTitle(o, e); t != "" {
-			d.name += " " + strconvQuote(oneLineName(t, 60))
-		}
-		d.name = strings.TrimSpace(d.name)
-		if b := fn.ChildByFieldName("body"); b != nil && b.Type() == "statement_block" {
-			d.body = b
-		}
-		return d, true
+		return jsCall(o, e)
 	}
 	return nodeDecl{}, false
+}
+
+// jsAssignment classifies `a.b = value` by its value (the last one of
+// a = b = value).
+func jsAssignment(o *outline, e *sitter.Node) (nodeDecl, bool) {
+	left, right := e.ChildByFieldName("left"), e.ChildByFieldName("right")
+	for right != nil && right.Type() == "assignment_expression" { // a = b = function …
+		right = right.ChildByFieldName("right")
+	}
+	if left == nil || right == nil {
+		return nodeDecl{}, false
+	}
+	d := nodeDecl{kind: jsValueKind(right), name: oneLineName(o.text(left), 80), flat: true}
+	switch right.Type() {
+	case "object":
+		d.body = right
+	case "class":
+		d.body = right.ChildByFieldName("body")
+		d.flat = false
+	}
+	return d, true
+}
+
+// jsCall classifies a call with a callback (describe("…", () => …),
+// app.get("/", fn)): named by its callee and title, a test when the
+// callee is a test function.
+func jsCall(o *outline, e *sitter.Node) (nodeDecl, bool) {
+	callee := e.ChildByFieldName("function")
+	fn := jsCallback(e)
+	if callee == nil || fn == nil {
+		return nodeDecl{}, false
+	}
+	for callee.Type() == "call_expression" { // test.each(table)("title", fn)
+		callee = callee.ChildByFieldName("function")
+	}
+	d := nodeDecl{kind: "call", flat: true}
+	if callee.Type() != "parenthesized_expression" {
+		d.name = oneLineName(o.text(callee), 60)
+	}
+	if testCallees[jsBaseName(o, callee)] {
+		d.kind = "test"
+	}
+	if t := jsTitle(o, e); t != "" {
+		d.name += " " + strconvQuote(oneLineName(t, 60))
+	}
+	d.name = strings.TrimSpace(d.name)
+	if b := fn.ChildByFieldName("body"); b != nil && b.Type() == "statement_block" {
+		d.body = b
+	}
+	return d, true
 }
 
 // jsCallback returns the function a call passes as its last function

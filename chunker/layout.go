@@ -176,46 +176,58 @@ func (l *layout) windows(u unit) ([]unit, error) {
 // units when loose is set (top level), and are attached to the preceding
 // member otherwise (closing braces, fields between methods).
 func (l *layout) partition(first, last int, ds []decl, loose bool) []unit {
-	out := make([]unit, 0, len(ds)+1)
-	cursor := first
-	gap := func(end int) { // lines cursor..end hold no declaration
-		for cursor <= end && len(out) > 0 && (!loose || l.li.blank(cursor)) {
-			out[len(out)-1].last = cursor
-			cursor++
-		}
-		if cursor > end {
-			return
-		}
-		allBlank := true
-		for i := cursor; i <= end && allBlank; i++ {
-			allBlank = l.li.blank(i)
-		}
-		if allBlank && end < last {
-			return // leading blank lines go to the next declaration
-		}
-		out = append(out, unit{decl: decl{first: cursor, last: end, kind: "lines"}})
-		cursor = end + 1
-	}
+	p := partitioner{l: l, out: make([]unit, 0, len(ds)+1), cursor: first, last: last, loose: loose}
 	for _, d := range ds {
-		if len(out) > 0 && d.first <= out[len(out)-1].last && d.name != "" {
+		if n := len(p.out); n > 0 && d.first <= p.out[n-1].last && d.name != "" {
 			// It starts on the previous unit's last line: name it there too.
-			out[len(out)-1].name = addName(out[len(out)-1].name, d.name)
+			p.out[n-1].name = addName(p.out[n-1].name, d.name)
 		}
-		d.first, d.last = max(d.first, cursor, first), min(d.last, last)
+		d.first, d.last = max(d.first, p.cursor, first), min(d.last, last)
 		if d.first > d.last {
 			continue // it lies on lines already taken
 		}
-		if d.first > cursor {
-			gap(d.first - 1)
-			d.first = cursor
+		if d.first > p.cursor {
+			p.gap(d.first - 1)
+			d.first = p.cursor
 		}
-		out = append(out, unit{decl: d})
-		cursor = d.last + 1
+		p.out = append(p.out, unit{decl: d})
+		p.cursor = d.last + 1
 	}
-	if cursor <= last {
-		gap(last)
+	if p.cursor <= last {
+		p.gap(last)
 	}
-	return out
+	return p.out
+}
+
+// partitioner is the state of one partition: the units so far and the
+// first line not yet in one.
+type partitioner struct {
+	l            *layout
+	out          []unit
+	cursor, last int
+	loose        bool
+}
+
+// gap places lines cursor..end, which hold no declaration: onto the
+// previous unit (only its blank lines when loose), else as a "lines"
+// unit, unless they are blank lines that lead into a declaration.
+func (p *partitioner) gap(end int) {
+	for p.cursor <= end && len(p.out) > 0 && (!p.loose || p.l.li.blank(p.cursor)) {
+		p.out[len(p.out)-1].last = p.cursor
+		p.cursor++
+	}
+	if p.cursor > end {
+		return
+	}
+	allBlank := true
+	for i := p.cursor; i <= end && allBlank; i++ {
+		allBlank = p.l.li.blank(i)
+	}
+	if allBlank && end < p.last {
+		return // leading blank lines go to the next declaration
+	}
+	p.out = append(p.out, unit{decl: decl{first: p.cursor, last: end, kind: "lines"}})
+	p.cursor = end + 1
 }
 
 // addName adds name to a list of names joined by ", ".

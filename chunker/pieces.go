@@ -12,15 +12,9 @@ import "fmt"
 // pieces of similar size. Pieces keep the kind of u; a named u gives its
 // pieces a " (part i/n)" suffix.
 func (l *layout) pieces(u unit) ([]unit, error) {
-	// sums[k] is the per-line token sum of lines u.first..u.first+k-1.
-	sums := make([]int, u.last-u.first+2)
-	for i := u.first; i <= u.last; i++ {
-		if (i-u.first)%4096 == 0 {
-			if err := l.ctx.Err(); err != nil {
-				return nil, fmt.Errorf("chunker: %w", err)
-			}
-		}
-		sums[i-u.first+1] = sums[i-u.first] + l.lineTokens(i)
+	sums, err := l.lineSums(u)
+	if err != nil {
+		return nil, err
 	}
 	total := sums[len(sums)-1]
 	per := l.pieceTokens()
@@ -35,17 +29,7 @@ func (l *layout) pieces(u unit) ([]unit, error) {
 		if err := l.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("chunker: %w", err)
 		}
-		j := u.last
-		if sum(i, u.last) > target+target/4 { // else the rest is the last piece
-			j = i
-			for j < u.last && sum(i, j+1) <= target {
-				j++
-			}
-			j = l.bestCut(i, j, u.last, func(k int) int { return sum(i, k) }, target)
-		}
-		for j > i && l.tokens(i, j) > l.opts.MaxTokens {
-			j--
-		}
+		j := l.pieceEnd(i, u.last, sum, target)
 		p := u
 		p.first, p.last = i, j
 		p.members = nil
@@ -59,6 +43,39 @@ func (l *layout) pieces(u unit) ([]unit, error) {
 		}
 	}
 	return out, nil
+}
+
+// lineSums returns the running per-line token sums of u: sums[k] is the
+// sum of lines u.first..u.first+k-1.
+func (l *layout) lineSums(u unit) ([]int, error) {
+	sums := make([]int, u.last-u.first+2)
+	for i := u.first; i <= u.last; i++ {
+		if (i-u.first)%4096 == 0 {
+			if err := l.ctx.Err(); err != nil {
+				return nil, fmt.Errorf("chunker: %w", err)
+			}
+		}
+		sums[i-u.first+1] = sums[i-u.first] + l.lineTokens(i)
+	}
+	return sums, nil
+}
+
+// pieceEnd returns the last line of the piece that starts at line i: the
+// rest up to last when it is within a quarter over target, else the best
+// cut near target tokens; never over MaxTokens unless one line is.
+func (l *layout) pieceEnd(i, last int, sum func(a, b int) int, target int) int {
+	j := last
+	if sum(i, last) > target+target/4 { // else the rest is the last piece
+		j = i
+		for j < last && sum(i, j+1) <= target {
+			j++
+		}
+		j = l.bestCut(i, j, last, func(k int) int { return sum(i, k) }, target)
+	}
+	for j > i && l.tokens(i, j) > l.opts.MaxTokens {
+		j--
+	}
+	return j
 }
 
 // bestCut returns the line k in [i, j] after which a piece starting on line
