@@ -185,15 +185,28 @@ func libPattern(line string) (pat string, negate, inside, ok bool) {
 	if anchored {
 		b.WriteByte('/')
 	}
+	if !translateGlob(&b, line) {
+		return "", false, false, false
+	}
+	if dirOnly {
+		b.WriteByte('/')
+	}
+	return b.String(), negate, inside, true
+}
+
+// translateGlob writes a pattern's body in the library's syntax: escapes
+// resolved, '?' as [^/], classes translated (an invalid one is a literal
+// '['). It fails on a trailing backslash.
+func translateGlob(b *strings.Builder, line string) bool {
 	for i := 0; i < len(line); i++ {
 		c := line[i]
 		switch c {
 		case '\\':
 			if i+1 == len(line) {
-				return "", false, false, false
+				return false
 			}
 			i++
-			writeLiteral(&b, line[i])
+			writeLiteral(b, line[i])
 		case '?':
 			b.WriteString("[^/]")
 		case '*', '/':
@@ -207,13 +220,10 @@ func libPattern(line string) (pat string, negate, inside, ok bool) {
 			b.WriteString(class)
 			i = end
 		default:
-			writeLiteral(&b, c)
+			writeLiteral(b, c)
 		}
 	}
-	if dirOnly {
-		b.WriteByte('/')
-	}
-	return b.String(), negate, inside, true
+	return true
 }
 
 // writeLiteral writes c so that go-gitignore matches it literally.
@@ -266,20 +276,31 @@ func translateClass(line string, i int) (class string, end int) {
 			}
 			b.WriteString(line[j : j+2+k+2])
 			j += 2 + k + 1
-		case c == '\\' && j+1 < len(line):
-			b.WriteByte('\\')
-			b.WriteByte(line[j+1])
-			j++
-		case c == '*' || c == '?' || c == ']' || c == '[' || c == '^':
-			b.WriteByte('\\')
-			b.WriteByte(c)
 		case c == '/':
 			return "", -1
 		default:
-			b.WriteByte(c)
+			j = classByte(&b, line, j)
 		}
 	}
 	return "", -1
+}
+
+// classByte writes the class member at line[j] (an escape pair, or a byte
+// escaped when the regexp syntax would read it as syntax) and returns the
+// index of its last byte.
+func classByte(b *strings.Builder, line string, j int) int {
+	switch c := line[j]; {
+	case c == '\\' && j+1 < len(line):
+		b.WriteByte('\\')
+		b.WriteByte(line[j+1])
+		return j + 1
+	case c == '*' || c == '?' || c == ']' || c == '[' || c == '^':
+		b.WriteByte('\\')
+		b.WriteByte(c)
+	default:
+		b.WriteByte(c)
+	}
+	return j
 }
 
 // trimUnescapedSpaces drops trailing spaces unless escaped with a backslash.

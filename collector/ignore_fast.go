@@ -58,7 +58,6 @@ func compileFast(line string) fastGlob {
 // read it: no "!", no trailing spaces or "/") whose only wildcard is a
 // single leading or trailing star of an unanchored name, or a zero fastGlob.
 func compileLiteral(line string, dirOnly bool) fastGlob {
-	g := fastGlob{dirOnly: dirOnly}
 	inside := false
 	if strings.HasSuffix(line, "/**") {
 		inside = true // "dir/**/" keeps dirOnly: only directories inside
@@ -69,37 +68,12 @@ func compileLiteral(line string, dirOnly bool) fastGlob {
 	if line == "" || strings.HasPrefix(line, "**") {
 		return fastGlob{}
 	}
-	// Unescape, noting a single leading or trailing star.
-	var b strings.Builder
-	lead, trail := false, false
-	for i := 0; i < len(line); i++ {
-		c := line[i]
-		switch c {
-		case '\\':
-			if i+1 == len(line) {
-				return fastGlob{}
-			}
-			i++
-			b.WriteByte(line[i])
-		case '*':
-			switch {
-			case i == 0 && !anchored && !inside:
-				lead = true
-			case i == len(line)-1 && !anchored && !inside && !lead:
-				trail = true
-			default:
-				return fastGlob{}
-			}
-		case '?', '[':
-			return fastGlob{}
-		default:
-			b.WriteByte(c)
-		}
-	}
-	g.lit = b.String()
-	switch {
-	case lead && trail, (lead || trail) && g.lit == "":
+	lit, lead, trail, ok := unescapeLiteral(line, !anchored && !inside)
+	if !ok || lead && trail || (lead || trail) && lit == "" {
 		return fastGlob{}
+	}
+	g := fastGlob{dirOnly: dirOnly, lit: lit}
+	switch {
 	case inside:
 		g.kind = fastInside
 	case anchored:
@@ -114,6 +88,38 @@ func compileLiteral(line string, dirOnly bool) fastGlob {
 	return g
 }
 
+// unescapeLiteral unescapes a pattern that is a literal but for a single
+// leading or trailing star (allowed only when stars is set), and reports
+// which star it had; ok is false for any other wildcard or a trailing
+// backslash.
+func unescapeLiteral(line string, stars bool) (lit string, lead, trail, ok bool) {
+	var b strings.Builder
+	for i := 0; i < len(line); i++ {
+		switch c := line[i]; c {
+		case '\\':
+			if i+1 == len(line) {
+				return "", false, false, false
+			}
+			i++
+			b.WriteByte(line[i])
+		case '*':
+			switch {
+			case i == 0 && stars:
+				lead = true
+			case i == len(line)-1 && stars && !lead:
+				trail = true
+			default:
+				return "", false, false, false
+			}
+		case '?', '[':
+			return "", false, false, false
+		default:
+			b.WriteByte(c)
+		}
+	}
+	return b.String(), lead, trail, true
+}
+
 // match reports whether the pattern applies to rel (slash-separated,
 // relative to the ignore file's directory) itself.
 func (g *fastGlob) match(rel string, isDir bool) bool {
@@ -125,6 +131,10 @@ func (g *fastGlob) match(rel string, isDir bool) bool {
 		return rel == g.lit
 	case fastInside:
 		return len(rel) > len(g.lit) && rel[len(g.lit)] == '/' && strings.HasPrefix(rel, g.lit)
+	case fastPathGlob:
+		return strings.Count(rel, "/") == g.nseg-1 && globSegs(g.lit, rel)
+	case fastTailGlob:
+		return g.matchTail(rel)
 	}
 	base := rel[strings.LastIndexByte(rel, '/')+1:]
 	switch g.kind {
@@ -136,20 +146,22 @@ func (g *fastGlob) match(rel string, isDir bool) bool {
 		return strings.HasPrefix(base, g.lit)
 	case fastBaseGlob:
 		return globSeg(g.lit, base)
-	case fastPathGlob:
-		return strings.Count(rel, "/") == g.nseg-1 && globSegs(g.lit, rel)
-	case fastTailGlob:
-		// Start at the nseg-th slash from the end (or the path's start).
-		i := len(rel)
-		for n := 0; n < g.nseg; n++ {
-			if i < 0 {
-				return false
-			}
-			i = strings.LastIndexByte(rel[:i], '/')
-		}
-		return globSegs(g.lit, rel[i+1:])
 	}
 	return false
+}
+
+// matchTail matches a fastTailGlob: its nseg segments against the last
+// nseg of rel.
+func (g *fastGlob) matchTail(rel string) bool {
+	// Start at the nseg-th slash from the end (or the path's start).
+	i := len(rel)
+	for n := 0; n < g.nseg; n++ {
+		if i < 0 {
+			return false
+		}
+		i = strings.LastIndexByte(rel[:i], '/')
+	}
+	return globSegs(g.lit, rel[i+1:])
 }
 
 // compileGlob returns the fast form of a pattern (read as by compileFast) made of "/"-separated
@@ -244,34 +256,21 @@ func globSeg(p, s string) bool {
 	starP, starS := -1, 0
 	for px < len(p) || sx < len(s) {
 		if px < len(p) {
-			switch c := p[px]; c {
-			case '*':
+			if p[px] == '*' {
 				starP, starS = px, sx
 				px++
 				continue
-			case '?':
-				if sx < len(s) {
-					px++
-					sx++
-					continue
+			}
+			if sx < len(s) {
+				next := -1
+				switch e := p[px]; {
+				case e == '[' || e == '\\':
+					next = segSpecial(p, px, s[sx])
+				case e == s[sx] || e == '?':
+					next = px + 1
 				}
-			case '[':
-				if sx < len(s) {
-					if ok, next := matchClass(p, px, s[sx]); ok {
-						px, sx = next, sx+1
-						continue
-					}
-				}
-			case '\\':
-				if sx < len(s) && s[sx] == p[px+1] {
-					px += 2
-					sx++
-					continue
-				}
-			default:
-				if sx < len(s) && s[sx] == c {
-					px++
-					sx++
+				if next >= 0 {
+					px, sx = next, sx+1
 					continue
 				}
 			}
@@ -284,6 +283,21 @@ func globSeg(p, s string) bool {
 		return false
 	}
 	return true
+}
+
+// segSpecial matches a class or an escaped byte at p[px] against byte c:
+// the index after it, or -1.
+func segSpecial(p string, px int, c byte) int {
+	if p[px] == '\\' {
+		if c == p[px+1] {
+			return px + 2
+		}
+		return -1
+	}
+	if ok, next := matchClass(p, px, c); ok {
+		return next
+	}
+	return -1
 }
 
 // matchClass reports whether the byte c is in the bracket expression at

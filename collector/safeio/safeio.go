@@ -79,24 +79,9 @@ func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	var pre fs.FileInfo
-	var err error
-	if opts.NoFollow {
-		pre, err = os.Lstat(path)
-	} else {
-		pre, err = os.Stat(path)
-	}
+	pre, err := statRegular(path, max, opts.NoFollow)
 	if err != nil {
 		return nil, err
-	}
-	if pre.Mode()&fs.ModeSymlink != 0 && opts.NoFollow {
-		return nil, &NotRegularError{Kind: "symlink"}
-	}
-	if !pre.Mode().IsRegular() {
-		return nil, &NotRegularError{Kind: Kind(pre.Mode())}
-	}
-	if pre.Size() > max {
-		return nil, &TooLargeError{Cap: max, Size: pre.Size()}
 	}
 	f, err := open(path, opts.NoFollow)
 	if err != nil {
@@ -117,6 +102,28 @@ func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte
 		return nil, ErrChanged
 	}
 	return ReadAll(ctx, f, max)
+}
+
+// statRegular stats path (not following a final link with noFollow) and
+// refuses what is not a regular file of at most max bytes, before it is
+// opened.
+func statRegular(path string, max int64, noFollow bool) (fs.FileInfo, error) {
+	stat := os.Stat
+	if noFollow {
+		stat = os.Lstat
+	}
+	pre, err := stat(path)
+	switch {
+	case err != nil:
+		return nil, err
+	case pre.Mode()&fs.ModeSymlink != 0 && noFollow:
+		return nil, &NotRegularError{Kind: "symlink"}
+	case !pre.Mode().IsRegular():
+		return nil, &NotRegularError{Kind: Kind(pre.Mode())}
+	case pre.Size() > max:
+		return nil, &TooLargeError{Cap: max, Size: pre.Size()}
+	}
+	return pre, nil
 }
 
 // ReadAll reads r to its end, at most max bytes, checking ctx between blocks
