@@ -5,8 +5,9 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"maps"
 	"reflect"
-	"sort"
+	"slices"
 	"strings"
 	"time"
 )
@@ -79,51 +80,65 @@ func locate(raw json.RawMessage, t reflect.Type, path string) string {
 	if path != "" && json.Unmarshal(raw, reflect.New(t).Interface()) == nil {
 		return ""
 	}
+	p := path
 	switch t.Kind() {
 	case reflect.Struct:
-		var fields map[string]json.RawMessage
-		if json.Unmarshal(raw, &fields) != nil {
-			return path
-		}
-		names := make([]string, 0, len(fields))
-		for name := range fields {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			if ft, ok := jsonField(t, name); ok {
-				if p := locate(fields[name], ft, joinPath(path, name)); p != "" {
-					return p
-				}
-			}
-		}
+		p = locateStruct(raw, t, path)
 	case reflect.Slice, reflect.Array:
-		var elems []json.RawMessage
-		if json.Unmarshal(raw, &elems) != nil {
-			return path
-		}
-		for i, el := range elems {
-			if p := locate(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
-				return p
-			}
-		}
+		p = locateList(raw, t, path)
 	case reflect.Map:
-		var entries map[string]json.RawMessage
-		if t.Key().Kind() != reflect.String || json.Unmarshal(raw, &entries) != nil {
-			return path
-		}
-		names := make([]string, 0, len(entries))
-		for name := range entries {
-			names = append(names, name)
-		}
-		sort.Strings(names)
-		for _, name := range names {
-			if p := locate(entries[name], t.Elem(), joinPath(path, name)); p != "" {
+		p = locateMap(raw, t, path)
+	}
+	if p == "" {
+		return path
+	}
+	return p
+}
+
+// locateStruct looks for the failing member of an object decoded into
+// struct t, in name order; "" when none fails by itself.
+func locateStruct(raw json.RawMessage, t reflect.Type, path string) string {
+	var fields map[string]json.RawMessage
+	if json.Unmarshal(raw, &fields) != nil {
+		return path
+	}
+	for _, name := range slices.Sorted(maps.Keys(fields)) {
+		if ft, ok := jsonField(t, name); ok {
+			if p := locate(fields[name], ft, joinPath(path, name)); p != "" {
 				return p
 			}
 		}
 	}
-	return path
+	return ""
+}
+
+// locateList looks for the failing element of an array.
+func locateList(raw json.RawMessage, t reflect.Type, path string) string {
+	var elems []json.RawMessage
+	if json.Unmarshal(raw, &elems) != nil {
+		return path
+	}
+	for i, el := range elems {
+		if p := locate(el, t.Elem(), fmt.Sprintf("%s[%d]", path, i)); p != "" {
+			return p
+		}
+	}
+	return ""
+}
+
+// locateMap looks for the failing entry of an object decoded into a map
+// with string keys, in key order.
+func locateMap(raw json.RawMessage, t reflect.Type, path string) string {
+	var entries map[string]json.RawMessage
+	if t.Key().Kind() != reflect.String || json.Unmarshal(raw, &entries) != nil {
+		return path
+	}
+	for _, name := range slices.Sorted(maps.Keys(entries)) {
+		if p := locate(entries[name], t.Elem(), joinPath(path, name)); p != "" {
+			return p
+		}
+	}
+	return ""
 }
 
 // jsonField returns the type of the field of struct type t that

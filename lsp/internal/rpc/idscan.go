@@ -42,70 +42,96 @@ func (sc *idScanner) keep(c byte) {
 // feed scans the next piece of the text.
 func (sc *idScanner) feed(p []byte) {
 	for _, c := range p {
-		if sc.id != nil {
+		switch {
+		case sc.id != nil:
 			return
-		}
-		if sc.inStr {
-			if sc.keyStr || sc.idStr {
-				sc.keep(c)
-			}
-			switch {
-			case sc.esc:
-				sc.esc = false
-			case c == '\\':
-				sc.esc = true
-			case c == '"':
-				sc.inStr = false
-				if sc.idStr {
-					sc.id = append(json.RawMessage(nil), sc.buf...)
-				} else if sc.keyStr {
-					sc.key = append(sc.key[:0], sc.buf...)
-				}
-				sc.keyStr, sc.idStr = false, false
-			}
-			continue
-		}
-		if sc.scalar {
-			if c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
-				sc.keep(c)
-				continue
-			}
-			sc.id = append(json.RawMessage(nil), sc.buf...)
-			return
-		}
-		switch c {
-		case ' ', '\t', '\r', '\n':
-		case '"':
-			sc.inStr = true
-			switch {
-			case sc.depth == 1 && sc.isIDValue:
-				sc.idStr, sc.isIDValue = true, false
-				sc.buf = append(sc.buf[:0], c)
-			case sc.depth == 1 && sc.expectKey:
-				sc.keyStr = true
-				sc.buf = append(sc.buf[:0], c)
-			}
-		case '{', '[':
-			sc.isIDValue = sc.isIDValue && sc.depth != 1
-			sc.depth++
-			sc.expectKey = sc.depth == 1 && c == '{'
-		case '}', ']':
-			sc.depth--
-		case ':':
-			if sc.depth == 1 {
-				sc.expectKey = false
-				sc.isIDValue = string(sc.key) == `"id"`
-				sc.key = sc.key[:0]
-			}
-		case ',':
-			if sc.depth == 1 {
-				sc.expectKey, sc.isIDValue = true, false
-			}
+		case sc.inStr:
+			sc.stringByte(c)
+		case sc.scalar:
+			sc.scalarByte(c)
 		default:
-			if sc.depth == 1 && sc.isIDValue {
-				sc.scalar, sc.isIDValue = true, false
-				sc.buf = append(sc.buf[:0], c)
-			}
+			sc.structByte(c)
+		}
+	}
+}
+
+// stringByte reads a byte inside a string, keeping it when the string is
+// a member name or the id.
+func (sc *idScanner) stringByte(c byte) {
+	if sc.keyStr || sc.idStr {
+		sc.keep(c)
+	}
+	switch {
+	case sc.esc:
+		sc.esc = false
+	case c == '\\':
+		sc.esc = true
+	case c == '"':
+		sc.inStr = false
+		if sc.idStr {
+			sc.id = append(json.RawMessage(nil), sc.buf...)
+		} else if sc.keyStr {
+			sc.key = append(sc.key[:0], sc.buf...)
+		}
+		sc.keyStr, sc.idStr = false, false
+	}
+}
+
+// scalarByte reads a byte of an unquoted id: the first byte that cannot
+// be part of a number or literal ends it.
+func (sc *idScanner) scalarByte(c byte) {
+	if c == '-' || c == '+' || c == '.' || c >= '0' && c <= '9' || c >= 'a' && c <= 'z' || c >= 'A' && c <= 'Z' {
+		sc.keep(c)
+		return
+	}
+	sc.id = append(json.RawMessage(nil), sc.buf...)
+}
+
+// openString starts a string, capturing it when it is the id or a member
+// name at depth 1.
+func (sc *idScanner) openString() {
+	sc.inStr = true
+	if sc.depth != 1 {
+		return
+	}
+	switch {
+	case sc.isIDValue:
+		sc.idStr, sc.isIDValue = true, false
+	case sc.expectKey:
+		sc.keyStr = true
+	default:
+		return
+	}
+	sc.buf = append(sc.buf[:0], '"')
+}
+
+// structByte reads a byte outside strings and scalars: nesting, member
+// names and values at depth 1.
+func (sc *idScanner) structByte(c byte) {
+	switch c {
+	case ' ', '\t', '\r', '\n':
+	case '"':
+		sc.openString()
+	case '{', '[':
+		sc.isIDValue = sc.isIDValue && sc.depth != 1
+		sc.depth++
+		sc.expectKey = sc.depth == 1 && c == '{'
+	case '}', ']':
+		sc.depth--
+	case ':':
+		if sc.depth == 1 {
+			sc.expectKey = false
+			sc.isIDValue = string(sc.key) == `"id"`
+			sc.key = sc.key[:0]
+		}
+	case ',':
+		if sc.depth == 1 {
+			sc.expectKey, sc.isIDValue = true, false
+		}
+	default:
+		if sc.depth == 1 && sc.isIDValue {
+			sc.scalar, sc.isIDValue = true, false
+			sc.buf = append(sc.buf[:0], c)
 		}
 	}
 }

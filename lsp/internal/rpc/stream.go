@@ -92,18 +92,7 @@ func (s *Stream) Read(ctx context.Context) (jsonrpc2.Message, int64, error) {
 // would otherwise end the connection on anything it cannot decode.
 func (s *Stream) decode(body []byte) (jsonrpc2.Message, *frameError) {
 	if !json.Valid(body) {
-		// A Content-Length that was too large swallowed the start of the
-		// next frame: keep the first JSON value, or what precedes the next
-		// header, and read the rest again.
-		dec := json.NewDecoder(bytes.NewReader(body))
-		var first json.RawMessage
-		if dec.Decode(&first) == nil {
-			s.r.unread(body[dec.InputOffset():])
-			body = body[:dec.InputOffset()]
-		} else if p := indexFold(body[1:], headerMarker); p >= 0 {
-			s.r.unread(body[p+1:])
-			body = body[:p+1]
-		}
+		body = s.resync(body)
 		if !json.Valid(body) {
 			return nil, &frameError{code: jsonrpc2.ParseError, msg: "parse error: the message is not valid JSON", id: scanID(body)}
 		}
@@ -116,41 +105,71 @@ func (s *Stream) decode(body []byte) (jsonrpc2.Message, *frameError) {
 	default:
 		return nil, &frameError{code: jsonrpc2.InvalidRequest, msg: "invalid request: a message must be a JSON object"}
 	}
-	var env struct {
-		JSONRPC json.RawMessage `json:"jsonrpc"`
-		ID      json.RawMessage `json:"id"`
-		Method  json.RawMessage `json:"method"`
-		Result  json.RawMessage `json:"result"`
-		Error   json.RawMessage `json:"error"`
-	}
+	var env envelope
 	if err := json.Unmarshal(body, &env); err != nil {
 		return nil, &frameError{code: jsonrpc2.InvalidRequest, msg: "invalid request: " + err.Error(), id: scanID(body)}
 	}
 	id := validID(env.ID)
 	isResponse := env.Method == nil && (env.Result != nil || env.Error != nil)
-	fail := func(msg string) (jsonrpc2.Message, *frameError) {
-		return nil, &frameError{code: jsonrpc2.InvalidRequest, msg: "invalid request: " + msg, id: id, response: isResponse}
+	invalid := func(msg string) *frameError {
+		return &frameError{code: jsonrpc2.InvalidRequest, msg: "invalid request: " + msg, id: id, response: isResponse}
 	}
-	if env.JSONRPC != nil && string(env.JSONRPC) != `"2.0"` {
-		return fail(`"jsonrpc" must be "2.0"`)
+	if problem := env.check(id, isResponse); problem != "" {
+		return nil, invalid(problem)
 	}
-	if env.ID != nil && id == nil && string(env.ID) != "null" {
-		return fail(`"id" must be a string or a 32-bit integer`)
+	msg, err := jsonrpc2.DecodeMessage(body)
+	if err != nil {
+		return nil, invalid(err.Error())
 	}
-	if env.Method == nil && !isResponse {
-		return fail(`"method" is missing`)
+	return msg, nil
+}
+
+// resync handles a body that is not valid JSON because a Content-Length
+// that was too large swallowed the start of the next frame: it keeps the
+// first JSON value, or what precedes the next header, and unreads the rest
+// to be read again.
+func (s *Stream) resync(body []byte) []byte {
+	dec := json.NewDecoder(bytes.NewReader(body))
+	var first json.RawMessage
+	if dec.Decode(&first) == nil {
+		s.r.unread(body[dec.InputOffset():])
+		return body[:dec.InputOffset()]
+	}
+	if p := indexFold(body[1:], headerMarker); p >= 0 {
+		s.r.unread(body[p+1:])
+		return body[:p+1]
+	}
+	return body
+}
+
+// envelope is the members of a JSON-RPC message that decide whether it
+// is well formed.
+type envelope struct {
+	JSONRPC json.RawMessage `json:"jsonrpc"`
+	ID      json.RawMessage `json:"id"`
+	Method  json.RawMessage `json:"method"`
+	Result  json.RawMessage `json:"result"`
+	Error   json.RawMessage `json:"error"`
+}
+
+// check says what is wrong with a message's envelope ("" for nothing); id
+// is its valid id.
+func (env *envelope) check(id json.RawMessage, isResponse bool) string {
+	switch {
+	case env.JSONRPC != nil && string(env.JSONRPC) != `"2.0"`:
+		return `"jsonrpc" must be "2.0"`
+	case env.ID != nil && id == nil && string(env.ID) != "null":
+		return `"id" must be a string or a 32-bit integer`
+	case env.Method == nil && !isResponse:
+		return `"method" is missing`
 	}
 	if env.Method != nil {
 		var m string
 		if err := json.Unmarshal(env.Method, &m); err != nil || m == "" {
-			return fail(`"method" must be a non-empty string`)
+			return `"method" must be a non-empty string`
 		}
 	}
-	msg, err := jsonrpc2.DecodeMessage(body)
-	if err != nil {
-		return fail(err.Error())
-	}
-	return msg, nil
+	return ""
 }
 
 // reject answers a malformed message with an error response, unless it was
