@@ -202,36 +202,19 @@ func (e *Editor) answer(m *Message) {
 func ReadFrame(r *bufio.Reader, lenient bool) ([]byte, error) {
 	length := -1
 	for first := true; ; first = false {
-		line, err := r.ReadString('\n')
+		line, err := readHeaderLine(r, first, lenient)
 		if err != nil {
-			if first && line == "" && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
-				return nil, io.EOF
-			}
-			return nil, fmt.Errorf("header: %q: %w", line, err)
+			return nil, err
 		}
-		if !strings.HasSuffix(line, "\r\n") && !lenient {
-			return nil, fmt.Errorf("header line not ended by CRLF: %q", line)
-		}
-		line = strings.TrimRight(line, "\r\n")
 		if line == "" {
 			break
 		}
-		name, value, ok := strings.Cut(line, ":")
-		if !ok {
-			return nil, fmt.Errorf("not a header: %q", line)
+		n, err := parseHeader(line, lenient)
+		if err != nil {
+			return nil, err
 		}
-		switch strings.ToLower(strings.TrimSpace(name)) {
-		case "content-length":
-			n, err := strconv.Atoi(strings.TrimSpace(value))
-			if err != nil || n < 0 {
-				return nil, fmt.Errorf("bad Content-Length: %q", line)
-			}
+		if n >= 0 {
 			length = n
-		case "content-type":
-		default:
-			if !lenient {
-				return nil, fmt.Errorf("unknown header: %q", line)
-			}
 		}
 	}
 	if length < 0 {
@@ -242,6 +225,46 @@ func ReadFrame(r *bufio.Reader, lenient bool) ([]byte, error) {
 		return nil, fmt.Errorf("body: %w", err)
 	}
 	return body, nil
+}
+
+// readHeaderLine reads one header line without its line end ("" for the
+// blank line that ends the header); io.EOF when the input ends before a
+// frame (first is set for a frame's first line).
+func readHeaderLine(r *bufio.Reader, first, lenient bool) (string, error) {
+	line, err := r.ReadString('\n')
+	if err != nil {
+		if first && line == "" && (errors.Is(err, io.EOF) || errors.Is(err, io.ErrClosedPipe)) {
+			return "", io.EOF
+		}
+		return "", fmt.Errorf("header: %q: %w", line, err)
+	}
+	if !strings.HasSuffix(line, "\r\n") && !lenient {
+		return "", fmt.Errorf("header line not ended by CRLF: %q", line)
+	}
+	return strings.TrimRight(line, "\r\n"), nil
+}
+
+// parseHeader reads a header line: the Content-Length, or -1 for another
+// header (Content-Type; any other only when lenient).
+func parseHeader(line string, lenient bool) (int, error) {
+	name, value, ok := strings.Cut(line, ":")
+	if !ok {
+		return -1, fmt.Errorf("not a header: %q", line)
+	}
+	switch strings.ToLower(strings.TrimSpace(name)) {
+	case "content-length":
+		n, err := strconv.Atoi(strings.TrimSpace(value))
+		if err != nil || n < 0 {
+			return -1, fmt.Errorf("bad Content-Length: %q", line)
+		}
+		return n, nil
+	case "content-type":
+	default:
+		if !lenient {
+			return -1, fmt.Errorf("unknown header: %q", line)
+		}
+	}
+	return -1, nil
 }
 
 // Frame wraps a body in a base-protocol frame.

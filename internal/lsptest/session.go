@@ -211,89 +211,122 @@ func (r *sessionRun) fields(line string, n int) ([]string, string) {
 // do runs one command.
 func (r *sessionRun) do(line string) {
 	r.t.Helper()
-	e := r.e
 	cmd, _, _ := strings.Cut(line, " ")
-	switch cmd {
-	case "initialize":
-		_, arg := r.fields(line, 1)
-		params := map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{},
-			"rootUri": r.rootURI, "workspaceFolders": []any{map[string]any{"uri": r.rootURI, "name": filepath.Base(r.root)}}}
-		if extra, ok := r.params(arg).(map[string]any); ok {
-			for k, v := range extra {
-				params[k] = v
-			}
-		} else if arg != "" {
-			r.fatalf("initialize takes a JSON object")
-		}
-		e.Result("initialize", params, nil)
-		e.Notify("initialized", map[string]any{})
-	case "call":
-		w, arg := r.fields(line, 3)
-		r.recordAnswer(w[1], e.Call(w[2], r.params(arg)))
-	case "send":
-		w, arg := r.fields(line, 3)
-		var id any
-		if err := json.Unmarshal([]byte(w[1]), &id); err != nil {
-			r.fatalf("bad id %s: %v", w[1], err)
-		}
-		e.Send(id, w[2], r.params(arg))
-	case "await":
-		w, _ := r.fields(line, 3)
-		r.recordAnswer(w[1], e.Await(w[2]))
-	case "notify":
-		w, arg := r.fields(line, 2)
-		e.Notify(w[1], r.params(arg))
-	case "open":
-		w, _ := r.fields(line, 3)
-		path := filepath.Join(r.root, filepath.FromSlash(w[1]))
-		data, err := os.ReadFile(path)
-		if err != nil {
-			r.fatalf("open: %v", err)
-		}
-		e.Open(path, w[2], string(data))
-	case "raw":
-		_, text := r.fields(line, 1)
-		e.WriteBody([]byte(r.expand(text)))
-	case "mark":
-		r.mark = e.Mark()
-	case "wait":
-		w, rest := r.fields(line, 2)
-		name, want := "", rest
-		if rest != "" && !strings.HasPrefix(rest, "{") {
-			name, want, _ = strings.Cut(rest, " ")
-			want = strings.TrimSpace(want)
-		}
-		var match func(json.RawMessage) bool
-		if want != "" {
-			pattern := r.params(want)
-			match = func(params json.RawMessage) bool {
-				var got any
-				return json.Unmarshal(params, &got) == nil && holds(got, pattern)
-			}
-		}
-		m, next := e.WaitNote(r.mark, w[1], match)
-		r.mark = next
-		if name != "" {
-			r.record(name, r.canonical(m.Params))
-		}
-	case "write":
-		w, _ := r.fields(line, 3)
-		data, ok := r.c.Section(w[2])
-		if !ok {
-			r.fatalf("write: no section %s", w[2])
-		}
-		writeFile(r.t, filepath.Join(r.root, filepath.FromSlash(w[1])), data)
-	case "close":
-		e.CloseInput()
-	case "exit":
-		w, _ := r.fields(line, 2)
-		r.record(w[1], "exit code "+strconv.Itoa(e.ExitCode())+"\n")
-	case "forbid":
-		_, text := r.fields(line, 1)
-		r.forbidden = append(r.forbidden, text)
-	default:
+	run, ok := sessionCommands[cmd]
+	if !ok {
 		r.fatalf("unknown command %q", cmd)
 	}
+	run(r, line)
+}
+
+// sessionCommands are the commands of a session script, each given its
+// whole line (their forms are listed in the doc comment of [Sessions]).
+var sessionCommands = map[string]func(r *sessionRun, line string){
+	"initialize": (*sessionRun).initialize,
+	"call": func(r *sessionRun, line string) {
+		w, arg := r.fields(line, 3)
+		r.recordAnswer(w[1], r.e.Call(w[2], r.params(arg)))
+	},
+	"send": (*sessionRun).send,
+	"await": func(r *sessionRun, line string) {
+		w, _ := r.fields(line, 3)
+		r.recordAnswer(w[1], r.e.Await(w[2]))
+	},
+	"notify": func(r *sessionRun, line string) {
+		w, arg := r.fields(line, 2)
+		r.e.Notify(w[1], r.params(arg))
+	},
+	"open": (*sessionRun).open,
+	"raw": func(r *sessionRun, line string) {
+		_, text := r.fields(line, 1)
+		r.e.WriteBody([]byte(r.expand(text)))
+	},
+	"mark":  func(r *sessionRun, _ string) { r.mark = r.e.Mark() },
+	"wait":  (*sessionRun).wait,
+	"write": (*sessionRun).write,
+	"close": func(r *sessionRun, _ string) { r.e.CloseInput() },
+	"exit": func(r *sessionRun, line string) {
+		w, _ := r.fields(line, 2)
+		r.record(w[1], "exit code "+strconv.Itoa(r.e.ExitCode())+"\n")
+	},
+	"forbid": func(r *sessionRun, line string) {
+		_, text := r.fields(line, 1)
+		r.forbidden = append(r.forbidden, text)
+	},
+}
+
+// initialize runs `initialize [{extra params}]`: the handshake with the
+// session's root as the workspace.
+func (r *sessionRun) initialize(line string) {
+	_, arg := r.fields(line, 1)
+	params := map[string]any{"processId": os.Getpid(), "capabilities": map[string]any{},
+		"rootUri": r.rootURI, "workspaceFolders": []any{map[string]any{"uri": r.rootURI, "name": filepath.Base(r.root)}}}
+	if extra, ok := r.params(arg).(map[string]any); ok {
+		for k, v := range extra {
+			params[k] = v
+		}
+	} else if arg != "" {
+		r.fatalf("initialize takes a JSON object")
+	}
+	r.e.Result("initialize", params, nil)
+	r.e.Notify("initialized", map[string]any{})
+}
+
+// send runs `send ID METHOD [params]`: a request with a chosen id, not
+// awaited.
+func (r *sessionRun) send(line string) {
+	w, arg := r.fields(line, 3)
+	var id any
+	if err := json.Unmarshal([]byte(w[1]), &id); err != nil {
+		r.fatalf("bad id %s: %v", w[1], err)
+	}
+	r.e.Send(id, w[2], r.params(arg))
+}
+
+// open runs `open PATH LANGUAGE`: didOpen with the file's text.
+func (r *sessionRun) open(line string) {
+	w, _ := r.fields(line, 3)
+	path := filepath.Join(r.root, filepath.FromSlash(w[1]))
+	data, err := os.ReadFile(path)
+	if err != nil {
+		r.fatalf("open: %v", err)
+	}
+	r.e.Open(path, w[2], string(data))
+}
+
+// wait runs `wait METHOD [NAME] [{pattern}]`: the next notification of
+// METHOD after the mark whose params hold the pattern, recorded as NAME.
+func (r *sessionRun) wait(line string) {
+	w, rest := r.fields(line, 2)
+	name, want := "", rest
+	if rest != "" && !strings.HasPrefix(rest, "{") {
+		name, want, _ = strings.Cut(rest, " ")
+		want = strings.TrimSpace(want)
+	}
+	var match func(json.RawMessage) bool
+	if want != "" {
+		pattern := r.params(want)
+		match = func(params json.RawMessage) bool {
+			var got any
+			return json.Unmarshal(params, &got) == nil && holds(got, pattern)
+		}
+	}
+	m, next := r.e.WaitNote(r.mark, w[1], match)
+	r.mark = next
+	if name != "" {
+		r.record(name, r.canonical(m.Params))
+	}
+}
+
+// write runs `write PATH SECTION`: the archive's section written to the
+// workspace.
+func (r *sessionRun) write(line string) {
+	w, _ := r.fields(line, 3)
+	data, ok := r.c.Section(w[2])
+	if !ok {
+		r.fatalf("write: no section %s", w[2])
+	}
+	writeFile(r.t, filepath.Join(r.root, filepath.FromSlash(w[1])), data)
 }
 
 // holds reports whether got has every field of pattern with the same
