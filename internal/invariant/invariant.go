@@ -336,11 +336,7 @@ func plain(path string) bool {
 // cannot hold shown as U+FFFD).
 func (c *checker) xml(p Pack, files map[string]string) {
 	d := xml.NewDecoder(strings.NewReader(p.Content))
-	depth := 0
-	var open xml.StartElement
-	var body strings.Builder
-	seen := map[string]bool{}
-	shownFiles := map[string][][2]int{}
+	w := xmlWalk{c: c, files: files, seen: map[string]bool{}, shown: map[string][][2]int{}}
 	for {
 		tok, err := d.Token()
 		if err == io.EOF {
@@ -352,56 +348,79 @@ func (c *checker) xml(p Pack, files map[string]string) {
 		}
 		switch el := tok.(type) {
 		case xml.StartElement:
-			depth++
-			if depth == 1 && el.Name.Local != "context" {
-				c.errorf("the xml format's root is <%s>, want <context>", el.Name.Local)
-			}
-			if depth == 2 {
-				open = el
-				body.Reset()
-				if n := el.Name.Local; n != "file" && n != "tool" && n != "snippet" {
-					c.errorf("unknown element <%s>", n)
-				}
-			}
-			if depth > 2 {
-				c.errorf("content opened an element <%s> inside <%s>", el.Name.Local, open.Name.Local)
-			}
+			w.start(el)
 		case xml.CharData:
-			if depth == 2 {
-				body.Write(el)
+			if w.depth == 2 {
+				w.body.Write(el)
 			}
 		case xml.EndElement:
-			depth--
-			if depth != 1 {
-				continue
-			}
-			attrs := map[string]string{}
-			for _, a := range open.Attr {
-				attrs[a.Name.Local] = a.Value
-			}
-			key := open.Name.Local + attrs["path"] + attrs["label"]
-			if seen[key] {
-				c.errorf("<%s> for %q appears twice", open.Name.Local, attrs["path"]+attrs["label"])
-			}
-			seen[key] = true
-			rs, ok := attrs["lines"]
-			if !ok {
-				continue
-			}
-			ranges, want := c.ranges(attrs["path"], rs)
-			text := strings.TrimPrefix(body.String(), "\n")
-			if got := strings.Count(text, "\n"); got != want {
-				c.errorf("<%s %s>: body has %d lines, want %d for ranges %s", open.Name.Local, attrs["path"], got, want, rs)
-			}
-			if open.Name.Local == "file" {
-				shownFiles[attrs["path"]] = append(shownFiles[attrs["path"]], ranges...)
-				if src, ok := files[attrs["path"]]; ok && strings.Count(text, "\n") == want {
-					c.sameLines(attrs["path"], ranges, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), xmlVisible(src))
-				}
+			if w.depth--; w.depth == 1 {
+				w.item()
 			}
 		}
 	}
-	c.itemsShown(p, shownFiles)
+	c.itemsShown(p, w.shown)
+}
+
+// xmlWalk is the state of checking the xml format: the item element open
+// at depth 2, its text, the items seen and the lines each file showed.
+type xmlWalk struct {
+	c     *checker
+	files map[string]string
+	depth int
+	open  xml.StartElement
+	body  strings.Builder
+	seen  map[string]bool
+	shown map[string][][2]int
+}
+
+// start checks an opening tag: <context> at the root, an item (file, tool,
+// snippet) below it, and nothing deeper (content must be escaped).
+func (w *xmlWalk) start(el xml.StartElement) {
+	w.depth++
+	switch {
+	case w.depth == 1 && el.Name.Local != "context":
+		w.c.errorf("the xml format's root is <%s>, want <context>", el.Name.Local)
+	case w.depth == 2:
+		w.open = el
+		w.body.Reset()
+		if n := el.Name.Local; n != "file" && n != "tool" && n != "snippet" {
+			w.c.errorf("unknown element <%s>", n)
+		}
+	case w.depth > 2:
+		w.c.errorf("content opened an element <%s> inside <%s>", el.Name.Local, w.open.Name.Local)
+	}
+}
+
+// item checks a closed item: shown once, its body as many lines as its
+// ranges say, and a file's lines the same as the source's.
+func (w *xmlWalk) item() {
+	c, open := w.c, w.open
+	attrs := map[string]string{}
+	for _, a := range open.Attr {
+		attrs[a.Name.Local] = a.Value
+	}
+	key := open.Name.Local + attrs["path"] + attrs["label"]
+	if w.seen[key] {
+		c.errorf("<%s> for %q appears twice", open.Name.Local, attrs["path"]+attrs["label"])
+	}
+	w.seen[key] = true
+	rs, ok := attrs["lines"]
+	if !ok {
+		return
+	}
+	ranges, want := c.ranges(attrs["path"], rs)
+	text := strings.TrimPrefix(w.body.String(), "\n")
+	if got := strings.Count(text, "\n"); got != want {
+		c.errorf("<%s %s>: body has %d lines, want %d for ranges %s", open.Name.Local, attrs["path"], got, want, rs)
+	}
+	if open.Name.Local != "file" {
+		return
+	}
+	w.shown[attrs["path"]] = append(w.shown[attrs["path"]], ranges...)
+	if src, ok := w.files[attrs["path"]]; ok && strings.Count(text, "\n") == want {
+		c.sameLines(attrs["path"], ranges, strings.Split(strings.TrimSuffix(text, "\n"), "\n"), xmlVisible(src))
+	}
 }
 
 // xmlVisible is s as XML 1.0 can hold it: what it cannot hold (control

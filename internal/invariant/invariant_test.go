@@ -101,6 +101,8 @@ func TestCheckXML(t *testing.T) {
 		{"an element inside an element", strings.Replace(good, "// one", "]]><b>one</b><![CDATA[", 1), "inside"},
 		{"body shorter than its ranges", strings.Replace(good, "// one\n", "", 1), "body has 1 lines, want 2"},
 		{"a file twice", "<context>\n" + file + file + "</context>\n", "appears twice"},
+		{"an unknown item", strings.Replace(good, "tool", "note", 2), "unknown element <note>"},
+		{"another root", strings.Replace(good, "context", "pack", 2), "root is <pack>, want <context>"},
 		{"not the file's lines", strings.Replace(good, "// one", "// two", 1), "want the source line 2"},
 	}
 	for _, tt := range tests {
