@@ -45,56 +45,72 @@ func main() {
 		fmt.Fprintln(os.Stderr, err)
 		os.Exit(1)
 	}
-	terms := pack.Terms(*query)
-	var files, hits, bytes int
+	b := &bench{set: set, terms: pack.Terms(*query), warm: *mode == "warm", fields: *fields}
 	opened := time.Since(start)
-	filepath.WalkDir(abs, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			return nil
-		}
-		if d.IsDir() {
-			if d.Name() == ".git" {
-				return filepath.SkipDir
-			}
-			return nil
-		}
-		if !d.Type().IsRegular() {
-			return nil
-		}
-		fi, err := os.Lstat(p)
-		if err != nil {
-			return nil
-		}
-		files++
-		ref := collector.FileRef{Abs: p, Path: p, Info: fi}
-		if *mode == "warm" {
-			if _, ok := set.Terms(ref, terms); ok {
-				hits++
-			}
-			return nil
-		}
-		b, err := os.ReadFile(p)
-		if err != nil {
-			return nil
-		}
-		bytes += len(b)
-		all := map[string]int{}
-		if *fields {
-			for _, t := range strings.Fields(string(b)) {
-				all[t]++
-			}
-		} else {
-			for _, t := range pack.Terms(string(b)) {
-				all[t]++
-			}
-		}
-		set.PutTerms(ref, b, all)
-		return nil
-	})
+	filepath.WalkDir(abs, b.visit)
 	walked := time.Since(start)
 	st := set.Stats()
 	if err := set.Close(); err != nil {
 		fmt.Fprintln(os.Stderr, err)
 	}
-	fmt.Printf("%s: %d files, %d MB read, %d hits; open %v, walk+index %v, close %v, total %v; before close %d segments\n", *mode, files, bytes>>20, hits, opened.Round(time.Millisecond), walked.Round(time.Millisecond), (time.Since(start) - walked).Round(time.Millisecond), time.Since(start).Round(time.Millisecond), st.Segments)
+	fmt.Printf("%s: %d files, %d MB read, %d hits; open %v, walk+index %v, close %v, total %v; before close %d segments\n", *mode, b.files, b.bytes>>20, b.hits, opened.Round(time.Millisecond), walked.Round(time.Millisecond), (time.Since(start) - walked).Round(time.Millisecond), time.Since(start).Round(time.Millisecond), st.Segments)
+}
+
+// bench is one run over a tree: the index set, what it does per file and
+// what it counted.
+type bench struct {
+	set                *index.Set
+	terms              []string
+	warm, fields       bool
+	files, hits, bytes int
+}
+
+// visit is the WalkDir function: each regular file outside .git is looked
+// up (warm) or read, split and put (cold). Errors skip the entry.
+func (b *bench) visit(p string, d fs.DirEntry, err error) error {
+	if err != nil {
+		return nil
+	}
+	if d.IsDir() {
+		if d.Name() == ".git" {
+			return filepath.SkipDir
+		}
+		return nil
+	}
+	if !d.Type().IsRegular() {
+		return nil
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		return nil
+	}
+	b.files++
+	ref := collector.FileRef{Abs: p, Path: p, Info: fi}
+	if b.warm {
+		if _, ok := b.set.Terms(ref, b.terms); ok {
+			b.hits++
+		}
+		return nil
+	}
+	b.put(ref)
+	return nil
+}
+
+// put reads a file, counts its terms (white-space fields with -fields)
+// and puts them.
+func (b *bench) put(ref collector.FileRef) {
+	data, err := os.ReadFile(ref.Abs)
+	if err != nil {
+		return
+	}
+	b.bytes += len(data)
+	split := pack.Terms
+	if b.fields {
+		split = strings.Fields
+	}
+	all := map[string]int{}
+	for _, t := range split(string(data)) {
+		all[t]++
+	}
+	b.set.PutTerms(ref, data, all)
 }
