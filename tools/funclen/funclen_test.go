@@ -90,6 +90,13 @@ func TestMeasure(t *testing.T) {
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("Measure (-want +got):\n%s", diff)
 	}
+	test, code, err := Lines(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if test != 3 || code != 10 {
+		t.Errorf("Lines = %d in tests, %d in code; want 3 and 10 (a.go; no generated file, no testdata)", test, code)
+	}
 }
 
 func TestViolations(t *testing.T) {

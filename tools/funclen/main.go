@@ -64,6 +64,11 @@ func run(root, allow string, lim Limits, check, write bool) error {
 		}
 	}
 	report(funcs, lim)
+	test, code, err := Lines(root)
+	if err != nil {
+		return err
+	}
+	fmt.Printf("lines of Go: %d in tests, %d in the rest; test/code %.2f\n", test, code, float64(test)/float64(code))
 	return nil
 }
 

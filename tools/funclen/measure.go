@@ -2,6 +2,7 @@ package main
 
 import (
 	"bufio"
+	"bytes"
 	"fmt"
 	"go/ast"
 	"go/parser"
@@ -69,6 +70,40 @@ func Measure(root string) ([]Func, error) {
 	})
 	sort.Slice(out, func(i, j int) bool { return out[i].Key < out[j].Key })
 	return out, err
+}
+
+// Lines counts the lines of the Go files under root (as Measure walks
+// them, generated files left out): the tests' and the rest's.
+func Lines(root string) (test, code int, err error) {
+	err = filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() {
+			if p != root && skipDir(d.Name()) {
+				return filepath.SkipDir
+			}
+			return nil
+		}
+		if !strings.HasSuffix(p, ".go") {
+			return nil
+		}
+		data, err := os.ReadFile(p)
+		if err != nil {
+			return err
+		}
+		if f, err := parser.ParseFile(token.NewFileSet(), p, data, parser.ParseComments|parser.PackageClauseOnly); err == nil && ast.IsGenerated(f) {
+			return nil
+		}
+		n := bytes.Count(data, []byte("\n"))
+		if strings.HasSuffix(p, "_test.go") {
+			test += n
+		} else {
+			code += n
+		}
+		return nil
+	})
+	return test, code, err
 }
 
 func skipDir(name string) bool {
