@@ -86,6 +86,18 @@ func TestParseInvalid(t *testing.T) {
 		{"min over max", "context:\n  chunking: {max_chunk_tokens: 100, min_chunk_tokens: 200}\n", "context.chunking.min_chunk_tokens", 0, []string{"larger than max_chunk_tokens"}},
 		{"threshold", "context:\n  dedup: {overlap_threshold: 1.5}\n", "context.dedup.overlap_threshold", 0, []string{"at most 1"}},
 		{"unknown encoding", "context:\n  tokenizer: {encoding: gpt2000}\n", "context.tokenizer.encoding", 0, []string{"o200k_base"}},
+		{"misspelt category", "context:\n  budget:\n    categories: {tool_result: 100}\n", "context.budget.categories.tool_result", 3, []string{"did you mean \"tool_results\""}},
+		{"exclude not a list", "context:\n  exclude: vendor/**\n", "context.exclude", 2, []string{"must be a list"}},
+		{"exclude item not a string", "context:\n  exclude: [vendor, {a: b}]\n", "context.exclude", 2, []string{"must be a list of strings"}},
+		{"section not a mapping", "context:\n  ranking: 0.5\n", "context.ranking", 2, []string{"must be a mapping of keys"}},
+		{"weights not a mapping", "context:\n  source_priority: [1, 2]\n", "context.source_priority", 2, []string{"mapping of `name: number` lines"}},
+		{"priority over 100", "context:\n  source_priority: {references: 101}\n", "context.source_priority.references", 2, []string{"from 0 to 100"}},
+		{"negative weight", "context:\n  ranking: {relevance_weight: -0.1}\n", "context.ranking.relevance_weight", 0, []string{"from 0 to 1"}},
+		{"no positive weight", "context:\n  ranking: {relevance_weight: 0, recency_weight: 0, source_weight: 0}\n", "context.ranking", 0, []string{"more than 0"}},
+		{"max chunk zero", "context:\n  chunking: {max_chunk_tokens: 0}\n", "context.chunking.max_chunk_tokens", 0, []string{"must be positive"}},
+		{"negative min chunk", "context:\n  chunking: {min_chunk_tokens: -1}\n", "context.chunking.min_chunk_tokens", 0, []string{"must not be negative"}},
+		{"negative cache", "context:\n  tokenizer: {cache_size: -1}\n", "context.tokenizer.cache_size", 0, []string{"must not be negative"}},
+		{"boolean not a boolean", "context:\n  ignore_defaults: maybe\n", "context.ignore_defaults", 2, []string{"maybe"}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
