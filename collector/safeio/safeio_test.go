@@ -141,3 +141,54 @@ func mustSymlink(t *testing.T, target, link string) {
 		t.Fatal(err)
 	}
 }
+
+// TestReadFileExpect: with Options.Expect, a file replaced or changed
+// since the caller measured it is refused with ErrChanged; a canceled
+// context reads nothing.
+func TestReadFileExpect(t *testing.T) {
+	dir := t.TempDir()
+	path, other := filepath.Join(dir, "a.txt"), filepath.Join(dir, "b.txt")
+	for _, p := range []string{path, other} {
+		if err := os.WriteFile(p, []byte("hello\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	stat := func(p string) os.FileInfo {
+		t.Helper()
+		fi, err := os.Stat(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		return fi
+	}
+	otherFile := stat(other)
+	if err := os.WriteFile(other, []byte("hello, longer\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	grown := stat(path) // measured before the file below grows
+	if err := os.WriteFile(path, []byte("hello, grown\n"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	same := stat(path)
+	canceled, cancel := context.WithCancel(context.Background())
+	cancel()
+	tests := []struct {
+		name    string
+		ctx     context.Context
+		expect  os.FileInfo
+		wantErr error
+	}{
+		{"as measured", context.Background(), same, nil},
+		{"another file", context.Background(), otherFile, ErrChanged},
+		{"changed since", context.Background(), grown, ErrChanged},
+		{"canceled", canceled, same, context.Canceled},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			data, err := ReadFile(tt.ctx, path, 1000, Options{Expect: tt.expect})
+			if !errors.Is(err, tt.wantErr) || (err == nil && string(data) != "hello, grown\n") {
+				t.Errorf("ReadFile = %q, %v; want error %v", data, err, tt.wantErr)
+			}
+		})
+	}
+}
