@@ -218,3 +218,42 @@ func BenchmarkConnRoundTrip(b *testing.B) {
 		})
 	}
 }
+
+// TestConnCancelAll: at the end of a session CancelAll cancels the
+// context of every request in flight, and each is answered -32800
+// (request cancelled) whatever its handler returns late.
+func TestConnCancelAll(t *testing.T) {
+	started := make(chan struct{}, 2)
+	h := Handlers{
+		Initialize: func(context.Context, json.RawMessage) (any, error) { return nil, nil },
+		Requests: map[string]RequestFunc{
+			"block": func(ctx context.Context, _ json.RawMessage) (any, error) {
+				started <- struct{}{}
+				<-ctx.Done()
+				return ctx.Err().Error(), nil
+			},
+		},
+	}
+	p, c := startConn(t, h)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	p.next()
+	p.send(`{"jsonrpc":"2.0","id":2,"method":"block"}`)
+	p.send(`{"jsonrpc":"2.0","id":"x","method":"block"}`)
+	for range 2 {
+		select {
+		case <-started:
+		case <-time.After(10 * time.Second):
+			t.Fatal("the requests did not start")
+		}
+	}
+	c.CancelAll()
+	got := map[string]string{}
+	for range 2 {
+		m := p.next()
+		got[string(m["id"])] = errorOf(m)
+	}
+	want := map[string]string{`2`: `2 -32800`, `"x"`: `"x" -32800`}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("answers (-want +got):\n%s", diff)
+	}
+}
