@@ -263,3 +263,49 @@ func TestSpanCutsArePreTokenBounds(t *testing.T) {
 		})
 	}
 }
+
+// TestSafeCut: the rule shared by every additive encoding — a line
+// starting with an ASCII letter after a line ending in a character that is
+// not white space — is a cut point of each encoding's own rule, on the
+// span texts; and small cases at its edges.
+func TestSafeCut(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		p    int
+		want bool
+	}{
+		{"a;\nb", 3, true},
+		{"a;\nB", 3, true},
+		{"a;\n b", 3, false},     // indented
+		{"a;\n1", 3, false},      // a digit
+		{"a;\n/", 3, false},      // punctuation
+		{"a \nb", 3, false},      // white space before the newline
+		{"a\r\nb", 3, false},     // CRLF: the newline ends a run of white space
+		{"é\nb", 3, false},       // not ASCII before the newline
+		{"\nb", 1, false},        // nothing before the newline
+		{"a;\nb", 4, false},      // the end
+		{"a;b\nc", 2, false},     // not a line start
+		{"x\u2028\nb", 5, false}, // U+2028 before the newline
+	} {
+		if got := SafeCut(tc.text, tc.p); got != tc.want {
+			t.Errorf("SafeCut(%q, %d) = %v, want %v", tc.text, tc.p, got, tc.want)
+		}
+	}
+	safe := 0
+	for name, text := range spanTexts(t) {
+		for p := range len(text) {
+			if !SafeCut(text, p) {
+				continue
+			}
+			safe++
+			for enc := range additiveEncodings {
+				if !spanCut(enc)(text, p) {
+					t.Fatalf("%s: SafeCut at %d (%q) is not a cut point of %s", name, p, text[max(0, p-10):min(len(text), p+10)], enc)
+				}
+			}
+		}
+	}
+	if safe < 500 {
+		t.Fatalf("only %d safe points in the span texts: the test checks too little", safe)
+	}
+}
