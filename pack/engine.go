@@ -457,7 +457,7 @@ func entryOf(it *budget.Item, reason, detail string) Entry {
 			detail = "outline"
 		}
 	}
-	return Entry{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
+	return Entry{Type: it.Type, Origin: it.Origin, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
 }
 
 func describe(it *budget.Item) string {

@@ -142,10 +142,10 @@ func summary(r *Result) string {
 	}
 	fmt.Fprintf(&b, "dedup exact %d merged %d saved %d\n", r.Dedup.ExactRemoved, r.Dedup.OverlapsMerged, r.Dedup.TokensSaved)
 	for _, it := range r.Included {
-		fmt.Fprintf(&b, "included %s %s%s %d-%d tokens %d score %.4f\n", it.Type, it.Path, it.Label, it.StartLine, it.EndLine, it.Tokens, it.Score)
+		fmt.Fprintf(&b, "included %s/%s %s%s %d-%d tokens %d score %.4f\n", it.Type, it.Origin, it.Path, it.Label, it.StartLine, it.EndLine, it.Tokens, it.Score)
 	}
 	for _, it := range r.Excluded {
-		fmt.Fprintf(&b, "excluded %s %s %s %d-%d %s\n", it.Reason, it.Type, it.Path, it.StartLine, it.EndLine, it.Detail)
+		fmt.Fprintf(&b, "excluded %s %s/%s %s %d-%d %s\n", it.Reason, it.Type, it.Origin, it.Path, it.StartLine, it.EndLine, it.Detail)
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning %s\n", w)

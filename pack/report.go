@@ -153,15 +153,13 @@ func writeByReason(b *strings.Builder, xs []Entry, line func(Entry) string) {
 	}
 }
 
-var typeTitles = map[string]string{"tool_result": "tool result", "open_file": "open file", "search_result": "search result", "reference": "reference"}
-
 // sameLines returns a describer of duplicate and merged chunks that says
 // whether their lines are in the context, and from which included chunks.
 // A --reference folded into the packed file it points into thus reads
 // "in the context, from open file …", not "merged into itself".
 func sameLines(included []Entry) func(Entry) string {
 	return func(x Entry) string {
-		where := fmt.Sprintf("%s %s %d-%d", typeTitles[x.Type], x.Path, x.StartLine, x.EndLine)
+		where := fmt.Sprintf("%s %s %d-%d", kindTitle(x), x.Path, x.StartLine, x.EndLine)
 		path, from, to, ok := parseSame(x.Detail)
 		if !ok {
 			return where + ": " + x.Detail
@@ -187,7 +185,7 @@ func sameLines(included []Entry) func(Entry) string {
 		}
 		sort.Slice(parts, func(i, j int) bool { return parts[i].StartLine < parts[j].StartLine })
 		for _, in := range parts {
-			from_ = append(from_, fmt.Sprintf("%s %d-%d", typeTitles[in.Type], in.StartLine, in.EndLine))
+			from_ = append(from_, fmt.Sprintf("%s %d-%d", kindTitle(in), in.StartLine, in.EndLine))
 		}
 		total := to - from + 1
 		switch {

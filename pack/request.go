@@ -134,6 +134,9 @@ type Entry struct {
 	Tokens    int     `json:"tokens"`
 	Score     float64 `json:"score"`
 	Reason    string  `json:"reason,omitempty"`
+	// Origin says where the text came from: [OriginEditor],
+	// [OriginWorkspace], [OriginSearch] or [OriginRequest].
+	Origin string `json:"origin,omitempty"`
 	// Detail is, for an included item, "full" (whole chunks) or "outline"
 	// (outline lines of a file whose chunks did not fit, docs/design.md#rule-8);
 	// for an excluded one, why, in words.
