@@ -41,11 +41,43 @@ func (o DedupOptions) fits(a, b *Item, count func(string) int) bool {
 	return count(a.Source.Slice(lo, hi)) <= o.MaxTokens
 }
 
-// DedupStats counts what deduplication removed.
+// DedupStats counts what deduplication removed. The savings are reported
+// apart (seed 000 AC-028, AC-037) and in total: ExactTokensSaved are the
+// tokens of chunks left out because the context has their content already
+// (same normalised text, a tool result holding a file's text, every line
+// brought by a better-ranked chunk); OverlapTokensSaved are the tokens
+// saved by merging overlapping chunks of one file and by not emitting again
+// the lines a better-ranked chunk brought; TokensSaved is their sum. The
+// JSON is the contract's dedup object (exactRemoved, overlapsMerged,
+// tokensSaved) and nothing more; the budget report shows the split.
 type DedupStats struct {
-	ExactRemoved   int `json:"exactRemoved"`
-	OverlapsMerged int `json:"overlapsMerged"`
-	TokensSaved    int `json:"tokensSaved"`
+	ExactRemoved       int `json:"exactRemoved"`
+	OverlapsMerged     int `json:"overlapsMerged"`
+	TokensSaved        int `json:"tokensSaved"`
+	ExactTokensSaved   int `json:"-"`
+	OverlapTokensSaved int `json:"-"`
+}
+
+// SaveExact counts n tokens saved by leaving out content the context has.
+func (s *DedupStats) SaveExact(n int) {
+	s.ExactTokensSaved += n
+	s.TokensSaved += n
+}
+
+// SaveOverlap counts n tokens saved by merging or trimming overlapping
+// lines.
+func (s *DedupStats) SaveOverlap(n int) {
+	s.OverlapTokensSaved += n
+	s.TokensSaved += n
+}
+
+// Add adds o's counts to s (the statistics of many packs).
+func (s *DedupStats) Add(o DedupStats) {
+	s.ExactRemoved += o.ExactRemoved
+	s.OverlapsMerged += o.OverlapsMerged
+	s.TokensSaved += o.TokensSaved
+	s.ExactTokensSaved += o.ExactTokensSaved
+	s.OverlapTokensSaved += o.OverlapTokensSaved
 }
 
 // Removed is an item that deduplication took out, and why.
@@ -86,7 +118,7 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 		if first, ok := seen[h]; ok {
 			removed = append(removed, Removed{Item: it, Reason: "duplicate", Into: first})
 			stats.ExactRemoved++
-			stats.TokensSaved += it.Tokens
+			stats.SaveExact(it.Tokens)
 			continue
 		}
 		seen[h] = it
@@ -126,7 +158,7 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 		before := into.Tokens + it.Tokens
 		merge(into, it, count)
 		stats.OverlapsMerged++
-		stats.TokensSaved += max(0, before-into.Tokens)
+		stats.SaveOverlap(max(0, before-into.Tokens))
 		removed = append(removed, Removed{Item: it, Reason: "merged", Into: into})
 		g.grow(into)
 		// The grown chunk may now reach other chunks of the file: passes
@@ -149,7 +181,7 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 				before := into.Tokens + other.Tokens
 				merge(into, other, count)
 				stats.OverlapsMerged++
-				stats.TokensSaved += max(0, before-into.Tokens)
+				stats.SaveOverlap(max(0, before-into.Tokens))
 				removed = append(removed, Removed{Item: other, Reason: "merged", Into: into})
 				g.remove(other)
 				g.grow(into)

@@ -37,7 +37,9 @@ type Selection struct {
 	Covered []*Item
 	// Used is the estimated cost (content + formatting) per category.
 	Used map[string]int64
-	// TrimmedTokens counts the tokens of lines not emitted again.
+	// TrimmedTokens counts the tokens of the lines of partly covered
+	// candidates that were not emitted again (a wholly covered candidate
+	// is in Covered, its tokens not here).
 	TrimmedTokens int
 }
 
@@ -81,7 +83,6 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 		parts, trimmed := s.cut(it)
 		if len(parts) == 0 {
 			s.sel.Covered = append(s.sel.Covered, it)
-			s.sel.TrimmedTokens += it.Tokens
 			return true
 		}
 		cost := s.cost(parts)

@@ -100,7 +100,7 @@ func toolCopies(items []*Item, removed []Removed, stats *DedupStats, count func(
 			gone[c.tool] = true
 			removed = append(removed, Removed{Item: c.tool, Reason: "duplicate", Into: overlap[0]})
 			stats.ExactRemoved++
-			stats.TokensSaved += c.tool.Tokens
+			stats.SaveExact(c.tool.Tokens)
 			for _, it := range overlap {
 				if it.StartLine >= c.start && it.EndLine <= c.end && it.Score < c.tool.Score {
 					it.Score = c.tool.Score
@@ -113,7 +113,7 @@ func toolCopies(items []*Item, removed []Removed, stats *DedupStats, count func(
 				gone[it] = true
 				removed = append(removed, Removed{Item: it, Reason: "duplicate", Into: c.tool})
 				stats.ExactRemoved++
-				stats.TokensSaved += it.Tokens
+				stats.SaveExact(it.Tokens)
 				continue
 			}
 			before := it.Tokens
@@ -132,7 +132,7 @@ func toolCopies(items []*Item, removed []Removed, stats *DedupStats, count func(
 			}
 			it.Content = it.Source.Slice(it.StartLine, it.EndLine)
 			it.Tokens = count(it.Content)
-			stats.TokensSaved += max(0, before-it.Tokens)
+			stats.SaveOverlap(max(0, before-it.Tokens))
 		}
 	}
 	if len(gone) == 0 && len(added) == 0 {

@@ -47,7 +47,8 @@ func Report(r *Result) string {
 	b.WriteString("\n")
 	fmt.Fprintf(&b, "Packed context: %s tokens, exact recount of the final text (%s of available)\n\n", num(r.TokenCount), pct(r.TokenCount, bu.Available))
 	d := r.Dedup
-	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %d chunks\n  Overlapping Chunks Merged: %d chunks\n  Total Savings: %s tokens\n\n", d.ExactRemoved, d.OverlapsMerged, num(d.TokensSaved))
+	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %d chunks, %s tokens saved\n  Overlapping Lines Merged:  %d chunks merged, %s tokens saved\n  Total Savings: %s tokens\n\n",
+		d.ExactRemoved, num(d.ExactTokensSaved), d.OverlapsMerged, num(d.OverlapTokensSaved), num(d.TokensSaved))
 	files, chunks := splitExcluded(r.Excluded)
 	s := r.Stats
 	over, dup, merged := 0, 0, 0
