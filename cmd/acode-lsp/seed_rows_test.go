@@ -174,3 +174,21 @@ func packItemsRanges(t *testing.T, dir string, args ...string) (string, []string
 	}
 	return res.Content, rs
 }
+
+// TestTokenizerFileFailsLoudly (seed 000 FR-016c-44, decided against in
+// docs/design.md): a tokenizer.json that does not load is an error naming
+// the flag (exit 2), never a count silently estimated instead.
+func TestTokenizerFileFailsLoudly(t *testing.T) {
+	dir := seedWorkspace(t, "")
+	write(t, filepath.Join(dir, "bad.json"), `{"model": {"type": "WordPiece", "vocab": {"a": 0}}}`)
+	for _, args := range [][]string{
+		{"count", "--tokenizer-file", "bad.json", "checkout.go"},
+		{"count", "--json", "--tokenizer-file", "bad.json", "checkout.go"},
+		{"pack", "checkout.go", "--tokenizer-file", "bad.json"},
+	} {
+		code, out, errs := runCLI(t, dir, "", args...)
+		if code != 2 || !strings.Contains(errs, "--tokenizer-file bad.json") || strings.TrimSpace(out) != "" {
+			t.Errorf("acode-lsp %s: exit %d, stdout %q, stderr %q; want exit 2 naming the flag and no count", strings.Join(args, " "), code, out, errs)
+		}
+	}
+}
