@@ -94,24 +94,31 @@ func locateCopies(items []*Item) []*toolCopy {
 	}
 	for _, c := range copies {
 		for _, f := range files {
-			if f.norm == nil {
-				f.norm = normLinesOf(f.text)
-				for _, l := range f.norm {
-					if l != "" {
-						f.full++
-					}
-				}
-			}
-			if a, b, ok := findLines(f.norm, c.lines); ok {
-				if len(c.lines) < min(minCopyLines, f.full) { // short, and not the whole file
-					continue
-				}
+			if a, b, ok := f.find(c.lines); ok {
 				c.path, c.text, c.start, c.end = f.path, f.text, a, b
 				break
 			}
 		}
 	}
 	return copies
+}
+
+// find returns the lines of f that lines (normalised, non-blank) copy;
+// fewer than minCopyLines lines count only when they are the whole file.
+func (f *copyFile) find(lines []string) (start, end int, ok bool) {
+	if f.norm == nil {
+		f.norm = normLinesOf(f.text)
+		for _, l := range f.norm {
+			if l != "" {
+				f.full++
+			}
+		}
+	}
+	start, end, ok = findLines(f.norm, lines)
+	if !ok || len(lines) < min(minCopyLines, f.full) { // short, and not the whole file
+		return 0, 0, false
+	}
+	return start, end, true
 }
 
 // copyDedup is the state of [toolCopies]: what is gone, what was added
@@ -138,15 +145,7 @@ func (d *copyDedup) resolve(c *toolCopy) {
 		return
 	}
 	if !Less(c.tool, overlap[0]) {
-		d.gone[c.tool] = true
-		d.removed = append(d.removed, Removed{Item: c.tool, Reason: "duplicate", Into: overlap[0]})
-		d.stats.ExactRemoved++
-		d.stats.SaveExact(c.tool.Tokens)
-		for _, it := range overlap {
-			if it.StartLine >= c.start && it.EndLine <= c.end && it.Score < c.tool.Score {
-				it.Score = c.tool.Score
-			}
-		}
+		d.toolLoses(c, overlap)
 		return
 	}
 	for _, it := range overlap {
@@ -158,6 +157,21 @@ func (d *copyDedup) resolve(c *toolCopy) {
 			continue
 		}
 		d.cutAround(it, c)
+	}
+}
+
+// toolLoses removes c's tool result as a duplicate of the file's best
+// chunk over its lines; the file's chunks inside those lines take its
+// score when it is higher, so the content the user sent keeps its rank.
+func (d *copyDedup) toolLoses(c *toolCopy, overlap []*Item) {
+	d.gone[c.tool] = true
+	d.removed = append(d.removed, Removed{Item: c.tool, Reason: "duplicate", Into: overlap[0]})
+	d.stats.ExactRemoved++
+	d.stats.SaveExact(c.tool.Tokens)
+	for _, it := range overlap {
+		if it.StartLine >= c.start && it.EndLine <= c.end && it.Score < c.tool.Score {
+			it.Score = c.tool.Score
+		}
 	}
 }
 
