@@ -24,7 +24,8 @@ import (
 // user named as the index names its files, in directories that are real
 // directories of this user writable by no one else, one file at a time,
 // never through a link and never a tree; anything else is left where it is
-// and counted. Exit codes: 0 cleared (or nothing to clear), 1 a directory
+// and counted. The (then empty) directories stay, for a server that has
+// the index open. Exit codes: 0 cleared (or nothing to clear), 1 a directory
 // that cannot be trusted, 2 usage.
 func runClearCache(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("clear-cache", flag.ContinueOnError)
@@ -207,8 +208,11 @@ func mb(n int64) string {
 }
 
 // clearIndexDir removes the index files of one workspace's directory dir
-// (below base) and then dir itself when that left it empty. base and the
-// directory above it must be trusted as dir is.
+// (below base); base and the directory above it must be trusted as dir is.
+// dir itself stays: a language server or MCP server running on the
+// workspace keeps its index open and writes its next segment there (a
+// removed directory would make every later write fail until a restart);
+// the segments it had open it drops when it sees them gone.
 func clearIndexDir(base, dir string) (clearStats, error) {
 	var st clearStats
 	for _, d := range []string{filepath.Dir(base), base, dir} {
@@ -240,7 +244,6 @@ func clearIndexDir(base, dir string) (clearStats, error) {
 			st.bytes += fi.Size()
 		}
 	}
-	_ = os.Remove(dir) // only when empty
 	return st, nil
 }
 

@@ -60,9 +60,8 @@ func TestClearCache(t *testing.T) {
 	if !strings.Contains(out, "workspace "+root) || !strings.Contains(out, "removed ") {
 		t.Errorf("clear-cache says:\n%s", out)
 	}
-	if _, err := os.Lstat(dir); !os.IsNotExist(err) {
-		des, _ := os.ReadDir(dir)
-		t.Fatalf("the index directory is still there (%v): %v", err, des)
+	if des, err := os.ReadDir(dir); err != nil || len(des) != 0 {
+		t.Fatalf("the index directory is not empty (it stays, for a running server): %v %v", des, err)
 	}
 	code, out, _ = runCLI(t, root, "", "clear-cache")
 	if code != 0 || !strings.Contains(out, "nothing to clear") {
@@ -75,7 +74,7 @@ func TestClearCache(t *testing.T) {
 
 // TestClearCacheAll clears the index of two workspaces at once.
 func TestClearCacheAll(t *testing.T) {
-	base := cacheHome(t)
+	cacheHome(t)
 	a, da := indexedWorkspace(t)
 	_, db := indexedWorkspace(t)
 	code, out, errs := runCLI(t, a, "", "clear-cache", "--all")
@@ -83,12 +82,9 @@ func TestClearCacheAll(t *testing.T) {
 		t.Fatalf("exit %d: %s", code, errs)
 	}
 	for _, d := range []string{da, db} {
-		if _, err := os.Lstat(d); !os.IsNotExist(err) {
-			t.Errorf("%s is still there: %v\n%s", d, err, out)
+		if des, err := os.ReadDir(d); err != nil || len(des) != 0 {
+			t.Errorf("%s not emptied: %v %v\n%s", d, des, err, out)
 		}
-	}
-	if des, _ := os.ReadDir(base); len(des) != 0 {
-		t.Errorf("left in %s: %v", base, des)
 	}
 }
 
@@ -160,4 +156,36 @@ func TestClearCacheHostile(t *testing.T) {
 			t.Errorf("files were removed from an untrusted directory")
 		}
 	})
+}
+
+// TestClearCacheWhileOpen: a process with the index open (a language
+// server) goes on using it after clear-cache: its next segment is written
+// into the directory that clear-cache emptied.
+func TestClearCacheWhileOpen(t *testing.T) {
+	cacheHome(t)
+	root, dir := indexedWorkspace(t)
+	x, err := index.Open(root, index.Options{})
+	if err != nil {
+		t.Fatalf("open: %v", err)
+	}
+	defer x.Close()
+	if code, _, errs := runCLI(t, root, "", "clear-cache"); code != 0 {
+		t.Fatalf("clear-cache: exit %d: %s", code, errs)
+	}
+	if des, _ := os.ReadDir(dir); len(des) != 0 {
+		t.Fatalf("clear-cache left %v", des)
+	}
+	file := filepath.Join(root, "checkout.go")
+	fi, err := os.Stat(file)
+	if err != nil {
+		t.Fatal(err)
+	}
+	content, _ := os.ReadFile(file)
+	x.PutTerms(file, fi, content, map[string]int{"checkout": 2, "cart": 1})
+	if err := x.Flush(); err != nil {
+		t.Fatalf("the open index cannot write after clear-cache: %v", err)
+	}
+	if des, _ := os.ReadDir(dir); len(des) == 0 {
+		t.Errorf("the open index wrote nothing into %s", dir)
+	}
 }
