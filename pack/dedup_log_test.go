@@ -80,8 +80,8 @@ func TestDedupRemovalsLogged(t *testing.T) {
 	}
 	rep := Report(res)
 	for _, want := range []string{
-		fmt.Sprintf("Exact Duplicates Removed:  %d chunks, %s tokens saved", d.ExactRemoved, num(d.ExactTokensSaved)),
-		fmt.Sprintf("Overlapping Lines Merged:  %d chunks merged, %s tokens saved", d.OverlapsMerged, num(d.OverlapTokensSaved)),
+		fmt.Sprintf("Exact Duplicates Removed:  %s, %s tokens saved", chunkCount(d.ExactRemoved), num(d.ExactTokensSaved)),
+		fmt.Sprintf("Overlapping Lines Merged:  %s merged, %s tokens saved", chunkCount(d.OverlapsMerged), num(d.OverlapTokensSaved)),
 		fmt.Sprintf("Total Savings: %s tokens", num(d.TokensSaved)),
 	} {
 		if !strings.Contains(rep, want) {

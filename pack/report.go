@@ -31,8 +31,8 @@ func Report(r *Result) string {
 	reportCategories(&b, bu)
 	fmt.Fprintf(&b, "Packed context: %s tokens, exact recount of the final text (%s of available)\n\n", num(r.TokenCount), pct(r.TokenCount, bu.Available))
 	d := r.Dedup
-	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %d chunks, %s tokens saved\n  Overlapping Lines Merged:  %d chunks merged, %s tokens saved\n  Total Savings: %s tokens\n\n",
-		d.ExactRemoved, num(d.ExactTokensSaved), d.OverlapsMerged, num(d.OverlapTokensSaved), num(d.TokensSaved))
+	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %s, %s tokens saved\n  Overlapping Lines Merged:  %s merged, %s tokens saved\n  Total Savings: %s tokens\n\n",
+		chunkCount(d.ExactRemoved), num(d.ExactTokensSaved), chunkCount(d.OverlapsMerged), num(d.OverlapTokensSaved), num(d.TokensSaved))
 	files, chunks := splitExcluded(r.Excluded)
 	reportChunks(&b, r.Stats, files, chunks)
 	if len(files) > 0 {
@@ -53,6 +53,14 @@ func Report(r *Result) string {
 	}
 	reportTail(&b, r)
 	return b.String()
+}
+
+// chunkCount is "1 chunk" or "n chunks".
+func chunkCount(n int) string {
+	if n == 1 {
+		return "1 chunk"
+	}
+	return fmt.Sprintf("%d chunks", n)
 }
 
 // reportCategories writes the allocation table: each category's
