@@ -96,43 +96,90 @@ func k8sSecretPossible(text string) bool {
 
 // redactK8sSecretData redacts the values of the data and stringData maps
 // of a Kubernetes Secret manifest (base64 or clear text: every value is a
-// secret, whatever its key).
+// secret, whatever its key), also a value in a block scalar (| or >) on
+// the lines below its key.
 func redactK8sSecretData(lines []string) int {
-	secret := false
-	for _, l := range lines {
-		if k8sSecretKindRe.MatchString(l) {
-			secret = true
-			break
-		}
-	}
-	if !secret {
+	if !k8sSecretKind(lines) {
 		return 0
 	}
 	n := 0
 	for i := 0; i < len(lines); i++ {
-		m := k8sDataRe.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
-		}
-		indent, clear := len(m[1]), m[2] == "stringData"
-		for j := i + 1; j < len(lines); j++ {
-			l := lines[j]
-			if strings.TrimSpace(l) == "" {
-				continue
-			}
-			em := k8sEntryRe.FindStringSubmatchIndex(l)
-			if em == nil || em[3]-em[2] <= indent && !strings.Contains(l[em[2]:em[3]], "\t") {
-				break
-			}
-			v := l[em[4]:em[5]]
-			if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re.MatchString(v)) || clear && len(v) < 4 {
-				continue
-			}
-			lines[j] = l[:em[4]] + redacted + l[em[5]:]
-			n++
+		if m := k8sDataRe.FindStringSubmatch(lines[i]); m != nil {
+			n += redactK8sDataMap(lines, i+1, len(m[1]), m[2] == "stringData")
 		}
 	}
 	return n
+}
+
+// k8sSecretKind reports a manifest of kind Secret.
+func k8sSecretKind(lines []string) bool {
+	for _, l := range lines {
+		if k8sSecretKindRe.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// k8sBlockRe is a block scalar's header: | or >, a chomping and an
+// indentation indicator.
+var k8sBlockRe = regexp.MustCompile(`^[|>][+-]?[1-9]?[+-]?$`)
+
+// redactK8sDataMap redacts the entries of the map that starts at line
+// from, whose key is indented by indent.
+func redactK8sDataMap(lines []string, from, indent int, clear bool) int {
+	n := 0
+	for j := from; j < len(lines); j++ {
+		l := lines[j]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		em := k8sEntryRe.FindStringSubmatchIndex(l)
+		if em == nil || em[3]-em[2] <= indent && !strings.Contains(l[em[2]:em[3]], "\t") {
+			return n
+		}
+		v := l[em[4]:em[5]]
+		if k8sBlockRe.MatchString(v) {
+			var k int
+			k, j = redactIndented(lines, j+1, em[3]-em[2])
+			n += k
+			continue
+		}
+		if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re.MatchString(v)) || clear && len(v) < 4 {
+			continue
+		}
+		lines[j] = l[:em[4]] + redacted + l[em[5]:]
+		n++
+	}
+	return n
+}
+
+// redactIndented redacts the lines from from on that are indented deeper
+// than indent (a block scalar's text): the first becomes [REDACTED], the
+// others are emptied. It returns the count (0 or 1) and the last line of
+// the block.
+func redactIndented(lines []string, from, indent int) (int, int) {
+	j, n := from, 0
+	for ; j < len(lines); j++ {
+		l := lines[j]
+		t := strings.TrimLeft(l, " \t")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if len(l)-len(t) <= indent {
+			break
+		}
+		if t == redacted {
+			continue
+		}
+		if n == 0 {
+			lines[j] = l[:len(l)-len(t)] + redacted
+			n = 1
+		} else {
+			lines[j] = ""
+		}
+	}
+	return n, j - 1
 }
 
 // redactPuTTY redacts the N private lines after "Private-Lines: N" at i,

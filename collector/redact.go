@@ -1301,8 +1301,22 @@ func labelFields(v string) bool {
 	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) && percentRe.MatchString(v) {
 		return true // value%23still-query: words and escapes
 	}
-	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)
+	if strings.IndexByte(v, '=') < 0 || !labelFieldsRe.MatchString(v) {
+		return false
+	}
+	// The field names of a label are words (Key, Elem, q); a random
+	// token with '=' and '/' in it (base64) splits into names that are not.
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '&' || r == ',' }) {
+		if i := strings.IndexByte(f, '='); i > 0 && !fieldNameRe.MatchString(strings.TrimLeft(f[:i], "*&[]")) {
+			return false
+		}
+	}
+	return true
 }
+
+// fieldNameRe is the name of a label's field: letters (and _ . -), digits
+// at the end only.
+var fieldNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z_.\-]*[0-9]*$`)
 
 // percentRe is a URL escape.
 var percentRe = regexp.MustCompile(`%[2-7][0-9A-Fa-f]`)
@@ -1392,7 +1406,22 @@ func isPathLike(v string) bool {
 		if strings.HasPrefix(v, p) {
 			// Base64 may start with '/': a path does not mix upper case,
 			// lower case and digits in a random run.
-			return isIdentifierLike(strings.Trim(v, "/.~")) || !(strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters) && hasDigit(v))
+			if isIdentifierLike(strings.Trim(v, "/.~")) {
+				return true
+			}
+			return !(strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters) && hasDigit(v)) && !randomSegment(v)
+		}
+	}
+	return false
+}
+
+// randomSegment reports a value split at '/' with a piece no path holds:
+// 20 characters or more, letters and digits mixed with base64's '+' or
+// '=' (/wufaiosgr2coror6xkvzx4v=h5sqn8mkpa+gutp/…: base64 of a key).
+func randomSegment(v string) bool {
+	for _, seg := range strings.Split(v, "/") {
+		if len(seg) >= 20 && strings.ContainsAny(seg, "+=") && hasDigitAndLetter(seg) && entropy(seg) >= 3.5 {
+			return true
 		}
 	}
 	return false

@@ -75,7 +75,7 @@ func providerValue(v string, quoted bool) bool {
 		return false
 	}
 	if strings.Trim(v, "0123456789") == "" {
-		return len(v) >= 12 && entropy(v) >= 2.5 // a numeric id
+		return len(v) >= 12 && entropy(v) >= 2.0 && !strings.Contains("01234567890123456789", v[:6]) // a numeric id, not a count
 	}
 	if isIdentifierLike(v) || identWithSecretWord(v) {
 		return false

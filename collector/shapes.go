@@ -17,7 +17,12 @@ var (
 	// or none).
 	authorizationRe = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
 	// curlUserRe is curl's -u/--user user:password.
-	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*["']?:["']?([^\s"']+)`)
+	// The user goes too (group 1): it is often an app key or a token
+	// id (Dropbox's app key:secret, IBM's apikey:…).
+	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?([^:\s"']*)["']?:["']?([^\s"']+)`)
+	// curlHeaderRe is a header of curl -H "Name: value" (or wget
+	// --header) whose name may be a credential's (Token, X-Api-Key).
+	curlHeaderRe = regexp.MustCompile(`(?:^|[ \t])(?:-H|--header)[ \t]*=?[ \t]*["']([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*([^\s"']{8,})["']`)
 	// curlTokenRe is curl -u "TOKEN:": a token as the user, no password.
 	curlTokenRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)["']?([A-Za-z0-9_!@#$%^&*+=.\-]{12,}):["']?(?:[ \t]|$)`)
 	// mysqlPassRe is the password glued to -p of mysql and friends.
@@ -252,7 +257,16 @@ func cliSpans(line, lower string) []span {
 	}
 	if strings.Contains(lower, "curl") || strings.Contains(lower, "--user") || strings.Contains(lower, "-u ") || strings.Contains(lower, "wget") {
 		for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1)
+			if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); !isPlaceholderPassword(pw) && pw != redacted {
+				spans = append(spans, span{m[2], m[5]}) // user:password
+			}
+		}
+		if strings.Contains(line, "-H") || strings.Contains(lower, "--header") {
+			for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+				if v := line[m[4]:m[5]]; nameKind(line[m[2]:m[3]]) != notSecret && hasDigit(v) && !isIdentifierLike(v) && entropy(v) >= 2.5 {
+					add(m, 2)
+				}
+			}
 		}
 		for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
 			if v := line[m[2]:m[3]]; looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3 {

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"hash/fnv"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 )
 
@@ -228,8 +229,14 @@ func GLCorpus(rules []*GLRule, seed uint64) (cases []GLCase, skipped []string) {
 	return cases, skipped
 }
 
+// keyPrefixRe is a map key and its separator at the start of a secret
+// group (kubernetes-secret-yaml's group is "name: |\n  value"): a name,
+// ':', white space (a block scalar's | or > between), the value after.
+// A user:password pair has no space after its colon and is kept whole.
+var keyPrefixRe = regexp.MustCompile(`^[\w.-]+:[ \t]*(?:[|>][-+]?)?[ \t]*\r?\n?[ \t]+`)
+
 // secretPart is the part of a secret that must not survive: a PEM
-// block's body, or a value without the literal prefix its rule's whole
+// block's body, a value without the key its group takes in, or a value without the literal prefix its rule's whole
 // match starts with (_gitlab_session=).
 func secretPart(ru *GLRule, s string) string {
 	if i := strings.Index(s, "-----BEGIN"); i >= 0 {
@@ -241,6 +248,9 @@ func secretPart(ru *GLRule, s string) string {
 			body = body[:j]
 		}
 		return strings.TrimSpace(body)
+	}
+	if m := keyPrefixRe.FindString(s); m != "" && len(s)-len(m) >= 8 {
+		return s[len(m):] // a YAML key the group takes in (.dockercfg: |)
 	}
 	if p, _ := ru.Regex.LiteralPrefix(); len(p) >= 4 && strings.HasPrefix(s, p) && len(s)-len(p) >= 8 {
 		return s[len(p):]
