@@ -716,123 +716,157 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 func findAssignments(line string, fl lineFlag) []span {
 	var spans []span
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c != '=' && c != ':' {
-			continue
-		}
-		opStart, opEnd := i, i+1
-		switch {
-		case c == ':' && opEnd < len(line) && line[opEnd] == ':':
-			continue // :: is a scope (or the start of ::=)
-		case c == ':' && opEnd < len(line) && line[opEnd] == '=':
-			opEnd++ // :=
-		case c == '=' && opEnd < len(line) && line[opEnd] == '>':
-			opEnd++ // =>
-		case c == '=' && opEnd < len(line) && (line[opEnd] == '=' || line[opEnd] == '~'):
-			// == and =~ are comparisons, except NAME==value in a config
-			// line, a value that starts with '='.
-			if name := assignedName(line, i); name != "" && hasSecretWord(name) && nameKind(name) != notSecret {
-				if le, ok := lineValue(line, i, opEnd, true); ok && symbolSecret(line[opEnd:le]) {
-					spans = append(spans, span{opEnd, le})
-					i = le - 1
-					continue
-				}
-			}
-			i = opEnd
-			continue
-		}
-		if c == '=' || opEnd-opStart == 2 && line[opStart+1] == '=' {
-			// Compound operators: .= ?= ::= += ||= ??= (not != <= >=).
-			for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
-				opStart--
-			}
-			if opStart > 0 && strings.IndexByte("!<>=", line[opStart-1]) >= 0 {
-				i = opEnd - 1
-				continue
-			}
-		}
-		name := assignedName(line, opStart)
-		if name == "" || testOutputName(line, opStart, name) {
-			i = opEnd - 1
-			continue
-		}
-		if !hasSecretWord(name) {
-			// A provider's value under a name that holds the provider
-			// (ASANA_CLIENT_ID) or below a line that names it.
-			if fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) {
-				vs, ve, quoted := valueAfter(line, opEnd)
-				if vs >= 0 && !quoted {
-					if fs, fe, ok := fallbackValue(line, ve); ok {
-						vs, ve, quoted = fs, fe, true
-					}
-				}
-				if vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
-					spans = append(spans, span{vs, ve})
-					i = ve
-					continue
-				}
-			}
-			i = opEnd - 1
-			continue
-		}
-		vs, ve, quoted := valueAfter(line, opEnd)
-		if vs >= 0 && !quoted {
-			// process.env.X || 'literal', os.getenv("X") or "literal"
-			if fs, fe, ok := fallbackValue(line, ve); ok {
-				if k := nameKind(name); k != notSecret && secretValue(line[fs:fe], true, k == passwordName) {
-					spans = append(spans, span{fs, fe})
-				}
-				i = fe
-				continue
-			}
-		}
-		if vs < 0 {
-			// A value that starts with a symbol (&l(CV0…) in a config line.
-			k := opEnd
-			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-				k++
-			}
-			if k < len(line) && strings.IndexByte("&(|<>=,;)[]{}", line[k]) >= 0 && nameKind(name) != notSecret {
-				if le, ok := lineValue(line, opStart, k, true); ok && symbolSecret(line[k:le]) {
-					spans = append(spans, span{k, le})
-					i = le - 1
-					continue
-				}
-			}
-			i = opEnd - 1
-			continue
-		}
-		i = ve - 1
-		if quoted {
-			i = ve // the closing quote
-		}
-		kind := nameKind(name)
-		if kind == notSecret {
-			continue
-		}
-		if !quoted && ve < len(line) && isValueStop(line[ve]) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' {
-			// A bare value cut short by a symbol: in a config line
-			// (NAME=value and nothing else) the value runs to the end.
-			// A first piece too short to be a secret itself may be followed
-			// by what looks like more fields (w&LRM3…=): that is one value.
-			short := ve-vs < minSecretLen && line[ve] == '&'
-			if le, ok := lineValue(line, opStart, vs, kind == passwordName || short); ok {
-				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
-					spans = append(spans, span{vs, le})
-				}
-				i = le - 1
-				continue
-			}
-		}
-		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
-			continue // a call or an index expression
-		}
-		if secretValue(line[vs:ve], quoted, kind == passwordName) ||
-			fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(line[vs:ve], quoted) {
-			spans = append(spans, span{vs, ve})
+		if c := line[i]; c == '=' || c == ':' {
+			i = assignmentAt(line, i, fl, &spans)
 		}
 	}
 	return spans
+}
+
+// assignmentAt reads the operator at i and the assignment around it,
+// appends the span of a secret value to spans, and returns the last byte
+// it read (the scan goes on after it).
+func assignmentAt(line string, i int, fl lineFlag, spans *[]span) int {
+	c := line[i]
+	opStart, opEnd := i, i+1
+	var next byte
+	if opEnd < len(line) {
+		next = line[opEnd]
+	}
+	switch {
+	case c == ':' && next == ':':
+		return i // :: is a scope (or the start of ::=)
+	case c == ':' && next == '=', c == '=' && next == '>':
+		opEnd++ // := =>
+	case c == '=' && (next == '=' || next == '~'):
+		// == and =~ are comparisons, except NAME==value in a config
+		// line, a value that starts with '='.
+		if sp, ok := doubleEqualValue(line, i); ok {
+			*spans = append(*spans, sp)
+			return sp.end - 1
+		}
+		return opEnd
+	}
+	if c == '=' || next == '=' {
+		// Compound operators: .= ?= ::= += ||= ??= (not != <= >=).
+		for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
+			opStart--
+		}
+		if opStart > 0 && strings.IndexByte("!<>=", line[opStart-1]) >= 0 {
+			return opEnd - 1
+		}
+	}
+	name := assignedName(line, opStart)
+	switch {
+	case name == "" || testOutputName(line, opStart, name):
+		return opEnd - 1
+	case !hasSecretWord(name):
+		// A provider's value under a name that holds the provider
+		// (ASANA_CLIENT_ID) or below a line that names it.
+		return keyedAssignment(line, name, opEnd, fl, spans)
+	}
+	return secretAssignment(line, name, opStart, opEnd, fl, spans)
+}
+
+// doubleEqualValue is the value of NAME==value in a config line (the value
+// starts with '='), at the operator i.
+func doubleEqualValue(line string, i int) (span, bool) {
+	name := assignedName(line, i)
+	if name == "" || !hasSecretWord(name) || nameKind(name) == notSecret {
+		return span{}, false
+	}
+	if le, ok := lineValue(line, i, i+1, true); ok && symbolSecret(line[i+1:le]) {
+		return span{i + 1, le}, true
+	}
+	return span{}, false
+}
+
+// keyedAssignment reads the value assigned to name (which has no secret
+// word) when the name or a line above names a provider; it returns the
+// last byte read.
+func keyedAssignment(line, name string, opEnd int, fl lineFlag, spans *[]span) int {
+	if fl&(flagProvider|flagNear) == 0 || !keyedName(name, fl) {
+		return opEnd - 1
+	}
+	vs, ve, quoted := valueAfter(line, opEnd)
+	if vs >= 0 && !quoted {
+		if fs, fe, ok := fallbackValue(line, ve); ok {
+			vs, ve, quoted = fs, fe, true
+		}
+	}
+	if vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
+		*spans = append(*spans, span{vs, ve})
+		return ve
+	}
+	return opEnd - 1
+}
+
+// secretAssignment reads the value assigned to a name with a secret word
+// in it; it returns the last byte read.
+func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans *[]span) int {
+	vs, ve, quoted := valueAfter(line, opEnd)
+	if vs < 0 {
+		return symbolValue(line, name, opStart, opEnd, spans)
+	}
+	if !quoted {
+		// process.env.X || 'literal', os.getenv("X") or "literal"
+		if fs, fe, ok := fallbackValue(line, ve); ok {
+			if k := nameKind(name); k != notSecret && secretValue(line[fs:fe], true, k == passwordName) {
+				*spans = append(*spans, span{fs, fe})
+			}
+			return fe
+		}
+	}
+	last := ve - 1
+	if quoted {
+		last = ve // the closing quote
+	}
+	kind := nameKind(name)
+	switch {
+	case kind == notSecret:
+		return last
+	case quoted || ve == len(line):
+	case line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' && isValueStop(line[ve]):
+		if le, ok := cutValue(line, opStart, vs, ve, kind); ok {
+			if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
+				*spans = append(*spans, span{vs, le})
+			}
+			return le - 1
+		}
+		if line[ve] == '(' || line[ve] == '[' {
+			return last // a call or an index expression
+		}
+	}
+	if secretValue(line[vs:ve], quoted, kind == passwordName) ||
+		fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(line[vs:ve], quoted) {
+		*spans = append(*spans, span{vs, ve})
+	}
+	return last
+}
+
+// cutValue is a bare value cut short by a symbol at ve: in a config line
+// (NAME=value and nothing else) the value runs to the end. A first piece
+// too short to be a secret itself may be followed by what looks like
+// more fields (w&LRM3…=): that is one value.
+func cutValue(line string, opStart, vs, ve int, kind nameClass) (int, bool) {
+	short := ve-vs < minSecretLen && line[ve] == '&'
+	return lineValue(line, opStart, vs, kind == passwordName || short)
+}
+
+// symbolValue reads a value that starts with a symbol (&l(CV0…) in a
+// config line; it returns the last byte read.
+func symbolValue(line, name string, opStart, opEnd int, spans *[]span) int {
+	k := opEnd
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	if k < len(line) && strings.IndexByte("&(|<>=,;)[]{}", line[k]) >= 0 && nameKind(name) != notSecret {
+		if le, ok := lineValue(line, opStart, k, true); ok && symbolSecret(line[k:le]) {
+			*spans = append(*spans, span{k, le})
+			return le - 1
+		}
+	}
+	return opEnd - 1
 }
 
 // lineValue returns the end of a bare value that runs to the end of a
@@ -1280,7 +1314,7 @@ func secretValue(v string, quoted, password bool) bool {
 	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ") {
 		return false // AGFzbQ: base64 of a WebAssembly module ("\0asm")
 	}
-	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
+	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || decoratedName(v) {
 		return false
 	}
 	if identWithSecretWord(v) || !quoted && (!bareLiteral(v) || codeShape(v)) || labelFields(v) {
@@ -1290,6 +1324,14 @@ func secretValue(v string, quoted, password bool) bool {
 		return false
 	}
 	return entropy(v) >= minEntropy
+}
+
+// decoratedName reports a name with decorations around it, as property
+// keys are (__reactContainer$, $$typeof$$, __init__): words once the
+// _ $ # @ are gone.
+func decoratedName(v string) bool {
+	t := strings.Trim(v, "_$#@")
+	return len(t) < len(v) && t != "" && (camelWordsRe.MatchString(t) || isIdentifierLike(t) || wordNameRe.MatchString(t))
 }
 
 // labelFieldsRe finds a second name=value field in a label: a subtest

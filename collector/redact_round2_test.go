@@ -34,4 +34,22 @@ func TestRedactRound2(t *testing.T) {
 			t.Errorf("%s: leaked (%d redactions):\n%s", c.name, n, out)
 		}
 	}
+
+	// Code and labels the whole-tree evaluation found redacted (the
+	// installed npm sources), and neighbours of the shapes above.
+	clean := []struct{ name, in string }{
+		{"decorated property key", "var internalContainerInstanceKey = '__reactContainer$' + randomKey;"},
+		{"subtest name still a label", `	b.Run("Key=int32/Elem=int32", bench)`},
+		{"query label", `	key := "key=value&other=thing"`},
+		{"path value", `	keyFile := "/etc/ssl/private/server-key-2024.pem"`},
+		{"curl -H with a variable", `curl -H "Token: $API_TOKEN" https://api.example.com`},
+		{"curl -u with a placeholder", "curl -u admin:<password> https://x"},
+		{"k8s ConfigMap data in a block", "kind: ConfigMap\ndata:\n  app.conf: |\n    listen 8080"},
+		{"a count is no provider id", "ASANA_CLIENT_ID = 123456789012"},
+	}
+	for _, c := range clean {
+		if out, n := Redact(c.in); n != 0 {
+			t.Errorf("%s: %d redactions:\n%s", c.name, n, out)
+		}
+	}
 }
