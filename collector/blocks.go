@@ -40,40 +40,47 @@ func redactBlocks(text string, lines []string) int {
 	}
 	for i := 0; i < len(lines); i++ {
 		l := lines[i]
-		if putty && strings.Contains(l, "Private-Lines:") {
+		switch {
+		case putty && strings.Contains(l, "Private-Lines:"):
 			n += redactPuTTY(lines, i)
+		case env && i+1 < len(lines) && strings.Contains(l, "name") &&
+			(strings.Contains(lines[i+1], "value") || i+2 < len(lines) && strings.Contains(lines[i+2], "value")):
+			n += redactEnvEntry(lines, i)
+		}
+	}
+	return n
+}
+
+// redactEnvEntry redacts the value of a "- name: NAME" entry at line i,
+// on one of the two lines below (value: …), when NAME is a secret's or
+// a provider's credential.
+func redactEnvEntry(lines []string, i int) int {
+	m := envNameRe.FindStringSubmatch(lines[i])
+	if m == nil {
+		return 0
+	}
+	k := nameKind(m[1])
+	keyed := k == notSecret && keyedName(m[1], flagProvider)
+	if k == notSecret && !keyed {
+		return 0
+	}
+	n := 0
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		vm := envValueRe.FindStringSubmatchIndex(lines[j])
+		if vm == nil {
 			continue
 		}
-		if !env {
-			continue
-		}
-		if i+1 < len(lines) && strings.Contains(l, "name") && (strings.Contains(lines[i+1], "value") || i+2 < len(lines) && strings.Contains(lines[i+2], "value")) {
-			m := envNameRe.FindStringSubmatch(l)
-			if m == nil {
+		for gi := 1; gi <= 3; gi++ {
+			if vm[2*gi] < 0 {
 				continue
 			}
-			k := nameKind(m[1])
-			keyed := k == notSecret && keyedName(m[1], flagProvider)
-			if k == notSecret && !keyed {
-				continue
-			}
-			for j := i + 1; j < len(lines) && j <= i+2; j++ {
-				vm := envValueRe.FindStringSubmatchIndex(lines[j])
-				if vm == nil {
-					continue
-				}
-				for gi := 1; gi <= 3; gi++ {
-					if vm[2*gi] >= 0 {
-						v := lines[j][vm[2*gi]:vm[2*gi+1]]
-						if v != redacted && (!keyed && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
-							lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
-							n++
-						}
-					}
-				}
-				break
+			v := lines[j][vm[2*gi]:vm[2*gi+1]]
+			if v != redacted && (!keyed && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
+				lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
+				n++
 			}
 		}
+		break
 	}
 	return n
 }

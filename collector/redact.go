@@ -1076,22 +1076,11 @@ func nameBefore(line string, op int) (string, int) {
 		j-- // String?, definite assignment x!
 	}
 	if j > 1 && line[j-1] == ']' {
-		// An index: ENV["NAME"], $_ENV['NAME'], headers[:token].
-		k := j - 1
-		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
-			q := line[k-1]
-			open := strings.LastIndexByte(line[:k-1], q)
-			if open > 0 && line[open-1] == '[' {
-				return line[open+1 : k-1], open + 1
-			}
+		name, start, ok := indexKey(line, j-1)
+		if ok {
+			return name, start
 		}
-		if open := strings.LastIndexByte(line[:k], '['); open > 0 {
-			inner := strings.TrimLeft(line[open+1:k], ":")
-			if inner != "" && strings.IndexFunc(inner, func(r rune) bool { return r >= 128 || !isNameByte(byte(r)) }) < 0 {
-				return inner, open + 1
-			}
-			j = open // Final[str]: the type before the bracket
-		}
+		j = start // Final[str]: the type before the bracket
 	}
 	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'' || line[j-1] == '`') {
 		j--
@@ -1111,6 +1100,28 @@ func nameBefore(line string, op int) (string, int) {
 		return "", j
 	}
 	return line[j:end], j
+}
+
+// indexKey reads the key of an index whose ']' is at k: ENV["NAME"],
+// $_ENV['NAME'], headers[:token]. When the index holds no name it returns
+// false and where the bracket opens (or k+1 when none does).
+func indexKey(line string, k int) (string, int, bool) {
+	if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
+		q := line[k-1]
+		open := strings.LastIndexByte(line[:k-1], q)
+		if open > 0 && line[open-1] == '[' {
+			return line[open+1 : k-1], open + 1, true
+		}
+	}
+	open := strings.LastIndexByte(line[:k], '[')
+	if open <= 0 {
+		return "", k + 1, false
+	}
+	inner := strings.TrimLeft(line[open+1:k], ":")
+	if inner != "" && strings.IndexFunc(inner, func(r rune) bool { return r >= 128 || !isNameByte(byte(r)) }) < 0 {
+		return inner, open + 1, true
+	}
+	return "", open, false
 }
 
 // valueAfter returns the value that starts after the operator ending at

@@ -205,50 +205,75 @@ var setterWords = map[string]bool{
 func callSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "(\"") || strings.Contains(line, "('") {
-		for _, m := range setterCalls(line) {
-			words := splitWords(line[m[2]:m[3]])
-			if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
-				words = words[1:]
-			}
-			ok := len(words) > 0 && !(len(words) == 1 && (words[0] == "pass" || words[0] == "auth"))
-			for _, w := range words {
-				ok = ok && setterWords[w]
-			}
-			if !ok {
-				continue
-			}
-			k := nameKind(strings.Join(words, "_"))
-			for gi := 2; gi <= 3; gi++ {
-				if m[2*gi] >= 0 && k != notSecret && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
-					spans = append(spans, span{m[2*gi], m[2*gi+1]})
-				}
-			}
-		}
+		spans = setterSpans(line, spans)
 	}
 	if (strings.Contains(lower, "login") || strings.Contains(lower, "auth") || strings.Contains(lower, "credential")) && loginCall(lower) {
-		{
-			for _, m := range loginRe.FindAllStringSubmatchIndex(line, -1) {
-				for gi := 1; gi <= 2; gi++ {
-					if m[2*gi] >= 0 && passwordValue(line[m[2*gi]:m[2*gi+1]], true) {
-						spans = append(spans, span{m[2*gi], m[2*gi+1]})
-					}
-				}
-			}
-		}
+		spans = groupSpans(line, loginRe, spans, 1, 2)
 	}
 	if strings.Contains(lower, "password '") || strings.Contains(lower, "password e'") || strings.Contains(lower, "identified by") {
-		for _, m := range sqlPassRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[2]:m[3]]; passwordValue(v, true) {
-				spans = append(spans, span{m[2], m[3]})
+		spans = groupSpans(line, sqlPassRe, spans, 1)
+	}
+	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
+		spans = setCommandSpans(line, spans)
+	}
+	return spans
+}
+
+// groupSpans appends the groups of re's matches that are passwords.
+func groupSpans(line string, re *regexp.Regexp, spans []span, groups ...int) []span {
+	for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+		for _, gi := range groups {
+			if m[2*gi] >= 0 && passwordValue(line[m[2*gi]:m[2*gi+1]], true) {
+				spans = append(spans, span{m[2*gi], m[2*gi+1]})
 			}
 		}
 	}
-	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
-		for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], false) {
-				spans = append(spans, span{m[4], m[5]})
+	return spans
+}
+
+// setterSpans appends the literals of setters and builders whose name is
+// made of setterWords (after set, with or use).
+func setterSpans(line string, spans []span) []span {
+	for _, m := range setterCalls(line) {
+		k := setterKind(line[m[2]:m[3]])
+		if k == notSecret {
+			continue
+		}
+		for gi := 2; gi <= 3; gi++ {
+			if m[2*gi] >= 0 && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
+				spans = append(spans, span{m[2*gi], m[2*gi+1]})
 			}
+		}
+	}
+	return spans
+}
+
+// setterKind classifies a setter's name (setApiKey, withToken, password):
+// notSecret unless every word is a setterWord and not a lone pass or auth.
+func setterKind(name string) nameClass {
+	words := splitWords(name)
+	if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
+		words = words[1:]
+	}
+	if len(words) == 0 || len(words) == 1 && (words[0] == "pass" || words[0] == "auth") {
+		return notSecret
+	}
+	for _, w := range words {
+		if !setterWords[w] {
+			return notSecret
+		}
+	}
+	return nameKind(strings.Join(words, "_"))
+}
+
+// setCommandSpans appends the values of "configure set NAME VALUE"
+// commands whose NAME is a secret's or a provider's credential.
+func setCommandSpans(line string, spans []span) []span {
+	for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
+		name, v := line[m[2]:m[3]], line[m[4]:m[5]]
+		if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) ||
+			k == notSecret && keyedName(name, flagProvider) && providerValue(v, false) {
+			spans = append(spans, span{m[4], m[5]})
 		}
 	}
 	return spans

@@ -241,64 +241,82 @@ var knownExamples = map[string]bool{
 	"YWxhZGRpbjpvcGVuc2VzYW1l": true,
 }
 
-// cliSpans finds passwords on command lines: curl -u user:pw, mysql -ppw,
-// --password pw, sshpass -p pw.
+// cliSpans finds passwords on command lines: curl -u user:pw and -H
+// credential headers, mysql -ppw, redis-cli -a pw, sshpass -p pw,
+// --password pw.
 func cliSpans(line, lower string) []span {
 	var spans []span
-	add := func(m []int, groups ...int) {
-		for _, gi := range groups {
-			if 2*gi+1 < len(m) && m[2*gi] >= 0 {
-				v := line[m[2*gi]:m[2*gi+1]]
-				if !isPlaceholderPassword(v) && v != redacted {
-					spans = append(spans, span{m[2*gi], m[2*gi+1]})
-				}
-			}
-		}
-	}
 	if strings.Contains(lower, "curl") || strings.Contains(lower, "--user") || strings.Contains(lower, "-u ") || strings.Contains(lower, "wget") {
-		for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
-			if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); !isPlaceholderPassword(pw) && pw != redacted {
-				spans = append(spans, span{m[2], m[5]}) // user:password
-			}
-		}
-		if strings.Contains(line, "-H") || strings.Contains(lower, "--header") {
-			for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
-				if v := line[m[4]:m[5]]; nameKind(line[m[2]:m[3]]) != notSecret && hasDigit(v) && !isIdentifierLike(v) && entropy(v) >= 2.5 {
-					add(m, 2)
-				}
-			}
-		}
-		for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[2]:m[3]]; looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3 {
-				add(m, 1)
-			}
-		}
+		spans = curlSpans(line, lower, spans)
 	}
-	if strings.Contains(lower, "mysql") || strings.Contains(lower, "mariadb") || strings.Contains(lower, "mongo") {
-		for _, m := range mysqlPassRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1, 2)
-		}
-	}
-	if strings.Contains(lower, "redis-cli") {
-		for _, m := range redisPassRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1)
-		}
-	}
-	if strings.Contains(lower, "sshpass") {
-		for _, m := range sshpassRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1)
+	for _, c := range cliPasswords {
+		if c.gate(lower) {
+			spans = cliGroupSpans(line, c.re, spans, c.groups...)
 		}
 	}
 	if strings.Contains(line, "-") && hasSecretWordLower(lower) {
 		for _, m := range flagPassRe.FindAllStringSubmatchIndex(line, -1) {
-			v := line[m[2]:m[3]]
-			if !strings.HasPrefix(v, "-") && !isIdentifierLike(v) && charClasses(v) >= 2 {
-				add(m, 1)
+			if v := line[m[2]:m[3]]; !strings.HasPrefix(v, "-") && !isIdentifierLike(v) && charClasses(v) >= 2 && cliPassword(v) {
+				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
 	return spans
 }
+
+// cliPasswords are the commands whose password follows a flag: the
+// expression, the groups that hold the password, and the cheap gate of
+// the expression (on the lower-case line).
+var cliPasswords = []struct {
+	re     *regexp.Regexp
+	groups []int
+	gate   func(lower string) bool
+}{
+	{mysqlPassRe, []int{1, 2}, func(l string) bool {
+		return strings.Contains(l, "mysql") || strings.Contains(l, "mariadb") || strings.Contains(l, "mongo")
+	}},
+	{redisPassRe, []int{1}, func(l string) bool { return strings.Contains(l, "redis-cli") }},
+	{sshpassRe, []int{1}, func(l string) bool { return strings.Contains(l, "sshpass") }},
+}
+
+// cliGroupSpans appends the groups of re's matches that are not
+// stand-ins.
+func cliGroupSpans(line string, re *regexp.Regexp, spans []span, groups ...int) []span {
+	for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+		for _, gi := range groups {
+			if m[2*gi] >= 0 && cliPassword(line[m[2*gi]:m[2*gi+1]]) {
+				spans = append(spans, span{m[2*gi], m[2*gi+1]})
+			}
+		}
+	}
+	return spans
+}
+
+// curlSpans finds curl's credentials: -u user:password (the user too: it
+// is often an app key), -u TOKEN:, and -H "Token: …" headers.
+func curlSpans(line, lower string, spans []span) []span {
+	for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
+		if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); !isPlaceholderPassword(pw) && pw != redacted {
+			spans = append(spans, span{m[2], m[5]}) // user:password
+		}
+	}
+	for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
+		if v := line[m[2]:m[3]]; (looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3) && cliPassword(v) {
+			spans = append(spans, span{m[2], m[3]})
+		}
+	}
+	if strings.Contains(line, "-H") || strings.Contains(lower, "--header") {
+		for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+			if v := line[m[4]:m[5]]; nameKind(line[m[2]:m[3]]) != notSecret && hasDigit(v) && !isIdentifierLike(v) && entropy(v) >= 2.5 && cliPassword(v) {
+				spans = append(spans, span{m[4], m[5]})
+			}
+		}
+	}
+	return spans
+}
+
+// cliPassword reports a value on a command line that is not a stand-in.
+func cliPassword(v string) bool { return v != redacted && !isPlaceholderPassword(v) }
 
 // netrcSpans finds the password (and account) of .netrc entries, in a file
 // of any name.
