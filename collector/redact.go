@@ -434,23 +434,11 @@ func newGates(text string, nLines int) *gates {
 // keyword at the start of a word, rules.go).
 func (g *gates) scan(text string, nLines int) {
 	g.flags = make([]lineFlag, nLines)
-	netrc := -1 // unknown until a netrc marker is met
-	isNetrc := func() bool {
-		if netrc < 0 {
-			netrc = 0
-			if strings.Contains(g.lower, "machine ") && (strings.Contains(g.lower, "login ") || strings.Contains(g.lower, "password ")) {
-				netrc = 1
-			}
-		}
-		return netrc == 1
-	}
-	h := newHitSet(text)
-	lower, ln, lineStart := g.lower, 0, 0
+	st := scanState{g: g, text: text, h: newHitSet(text), netrc: -1}
+	lower := g.lower
 	on := bigramOn
-	counted := 0 // lines are counted up to here
 	for i := nextCandidate(lower, 0); i+1 < len(lower); i = nextCandidate(lower, i+1) {
-		c := lower[i]
-		k := uint16(c)<<8 | uint16(lower[i+1])
+		k := uint16(lower[i])<<8 | uint16(lower[i+1])
 		v := on[k]
 		if v == 0 {
 			continue
@@ -459,48 +447,84 @@ func (g *gates) scan(text string, nLines int) {
 		if v == 2 && !ws {
 			continue
 		}
-		// No marker starts with a newline (trigrams checks), so the
-		// lines before i are counted only where a marker, literal or
-		// keyword matches.
-		lineAt := func() {
-			if nl := strings.Count(lower[counted:i], "\n"); nl > 0 {
-				ln += nl
-				lineStart = counted + strings.LastIndexByte(lower[counted:i], '\n') + 1
-			}
-			counted = i
-		}
-		bg := bigrams[k]
-		for _, m := range bg.markers {
-			if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
-				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
-				lineAt()
-				g.flags[ln] |= m.flag
-			}
-		}
-		for _, ri := range bg.lits {
-			if strings.HasPrefix(text[i:], rules[ri].lit) {
-				lineAt()
-				h.addAt(ri, lineStart, i)
-			}
-		}
-		if len(bg.kw) > 0 && ws {
-			for _, k := range bg.kw {
-				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
-					lineAt()
-					h.addAt(k.rule, lineStart, i)
-				}
-			}
-		}
+		st.at(i, bigrams[k], ws)
 	}
-	for i := len(g.flags) - 1; i >= 0; i-- {
-		if g.flags[i]&flagProvider != 0 {
-			for j := i + 1; j < len(g.flags) && j <= i+3; j++ {
-				g.flags[j] |= flagNear
-			}
-		}
-	}
-	g.hits = h.hits
+	spreadNear(g.flags)
+	g.hits = st.h.hits
 	g.active = activeRules(g.hits)
+}
+
+// scanState is what scan keeps between candidates: the line reached and
+// where it starts, how far lines are counted, whether the text reads as
+// a .netrc file (-1 unknown).
+type scanState struct {
+	g                      *gates
+	text                   string
+	h                      *hitSet
+	ln, lineStart, counted int
+	netrc                  int
+}
+
+// at checks the markers, literals and keywords of the bigram at i (ws: i
+// starts a word).
+func (st *scanState) at(i int, bg *bigram, ws bool) {
+	lower := st.g.lower
+	for _, m := range bg.markers {
+		if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || st.isNetrc()) &&
+			(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
+			st.lineAt(i)
+			st.g.flags[st.ln] |= m.flag
+		}
+	}
+	for _, ri := range bg.lits {
+		if strings.HasPrefix(st.text[i:], rules[ri].lit) {
+			st.lineAt(i)
+			st.h.addAt(ri, st.lineStart, i)
+		}
+	}
+	if !ws {
+		return
+	}
+	for _, k := range bg.kw {
+		if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
+			st.lineAt(i)
+			st.h.addAt(k.rule, st.lineStart, i)
+		}
+	}
+}
+
+// lineAt counts the lines up to i. No marker starts with a newline
+// (trigrams checks), so lines are counted only where a marker, literal
+// or keyword matches.
+func (st *scanState) lineAt(i int) {
+	lower := st.g.lower
+	if nl := strings.Count(lower[st.counted:i], "\n"); nl > 0 {
+		st.ln += nl
+		st.lineStart = st.counted + strings.LastIndexByte(lower[st.counted:i], '\n') + 1
+	}
+	st.counted = i
+}
+
+// isNetrc reports (once) whether the text reads as a .netrc file.
+func (st *scanState) isNetrc() bool {
+	if st.netrc < 0 {
+		st.netrc = 0
+		if l := st.g.lower; strings.Contains(l, "machine ") && (strings.Contains(l, "login ") || strings.Contains(l, "password ")) {
+			st.netrc = 1
+		}
+	}
+	return st.netrc == 1
+}
+
+// spreadNear flags the three lines below a line that names a provider.
+func spreadNear(flags []lineFlag) {
+	for i := len(flags) - 1; i >= 0; i-- {
+		if flags[i]&flagProvider != 0 {
+			for j := i + 1; j < len(flags) && j <= i+3; j++ {
+				flags[j] |= flagNear
+			}
+		}
+	}
 }
 
 // kwRunOK checks a keyword's minRun at i.
