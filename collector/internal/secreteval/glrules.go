@@ -423,55 +423,54 @@ func sampleStrings(src []byte) (tps, fps []string) {
 	if err != nil {
 		return nil, nil
 	}
-	collect := func(e ast.Expr, into *[]string) {
-		ast.Inspect(e, func(n ast.Node) bool {
-			if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
-				if s, err := strconv.Unquote(bl.Value); err == nil && len(s) >= 8 {
-					*into = append(*into, s)
-				}
-			}
-			if _, ok := n.(*ast.CallExpr); ok {
-				return false // generated samples (secrets.NewSecret, utils.GenerateSampleSecrets)
-			}
-			return true
-		})
-	}
 	ast.Inspect(f, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, l := range as.Lhs {
-			id, ok := l.(*ast.Ident)
-			if !ok || i >= len(as.Rhs) {
-				continue
-			}
-			cl, ok := as.Rhs[i].(*ast.CompositeLit)
-			if !ok {
-				if call, ok := as.Rhs[i].(*ast.CallExpr); ok && len(call.Args) > 1 {
-					// tps = append(tps, "…", …)
-					if fn, ok := call.Fun.(*ast.Ident); ok && fn.Name == "append" {
-						for _, a := range call.Args[1:] {
-							if id.Name == "tps" {
-								collect(a, &tps)
-							} else if id.Name == "fps" {
-								collect(a, &fps)
-							}
-						}
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && i < len(as.Rhs) {
+					switch strings.ToLower(id.Name) {
+					case "tps":
+						tps = sampleValues(as.Rhs[i], tps)
+					case "fps":
+						fps = sampleValues(as.Rhs[i], fps)
 					}
 				}
-				continue
-			}
-			switch strings.ToLower(id.Name) {
-			case "tps":
-				collect(cl, &tps)
-			case "fps":
-				collect(cl, &fps)
 			}
 		}
 		return true
 	})
 	return dedup(tps), dedup(fps)
+}
+
+// sampleValues appends the strings assigned to tps or fps: a composite
+// literal's, or those append adds (tps = append(tps, "…", …)).
+func sampleValues(rhs ast.Expr, into []string) []string {
+	switch e := rhs.(type) {
+	case *ast.CompositeLit:
+		return stringLits(e, into)
+	case *ast.CallExpr:
+		if fn, ok := e.Fun.(*ast.Ident); ok && fn.Name == "append" && len(e.Args) > 1 {
+			for _, a := range e.Args[1:] {
+				into = stringLits(a, into)
+			}
+		}
+	}
+	return into
+}
+
+// stringLits appends the string literals of 8 bytes or more in e, except
+// those inside calls (generated samples: secrets.NewSecret,
+// utils.GenerateSampleSecrets).
+func stringLits(e ast.Expr, into []string) []string {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			if s, err := strconv.Unquote(bl.Value); err == nil && len(s) >= 8 {
+				into = append(into, s)
+			}
+		}
+		_, call := n.(*ast.CallExpr)
+		return !call
+	})
+	return into
 }
 
 func dedup(in []string) []string {
