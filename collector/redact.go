@@ -898,12 +898,8 @@ func symbolValue(line, name string, opStart, opEnd int, spans *[]span) int {
 // "- ", export, ENV, ARG, set) and the rest holds no space, quote or call.
 // Trailing white space and a " #" comment are left out.
 func lineValue(line string, op, vs int, password bool) (int, bool) {
-	head := strings.TrimLeft(line[:op], " \t")
-	for _, p := range []string{"export ", "ENV ", "ARG ", "set ", "- ", "readonly ", "declare "} {
-		head = strings.TrimPrefix(head, p)
-	}
-	if strings.ContainsAny(strings.TrimSpace(head), " \t\"'`()[]{},;") {
-		return 0, false // the name is not alone before the operator
+	if !nameAlone(line, op) {
+		return 0, false
 	}
 	end := len(line)
 	if k := strings.Index(line[vs:], " #"); k >= 0 {
@@ -915,14 +911,29 @@ func lineValue(line string, op, vs int, password bool) (int, bool) {
 	for end > vs && (line[end-1] == ',' || line[end-1] == ';') {
 		end-- // code's trailing punctuation
 	}
-	v := line[vs:end]
-	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
-		return 0, false
-	}
-	if dottedIdentRe.MatchString(v) {
+	if v := line[vs:end]; v == "" || codeLineValue(v, password) {
 		return 0, false
 	}
 	return end, true
+}
+
+// nameAlone reports whether the name is alone before the operator at op
+// (after white space, "- ", export, ENV, ARG, set).
+func nameAlone(line string, op int) bool {
+	head := strings.TrimLeft(line[:op], " \t")
+	for _, p := range []string{"export ", "ENV ", "ARG ", "set ", "- ", "readonly ", "declare "} {
+		head = strings.TrimPrefix(head, p)
+	}
+	return !strings.ContainsAny(strings.TrimSpace(head), " \t\"'`()[]{},;")
+}
+
+// codeLineValue reports a line value that is code or holds more fields
+// (a query string, a connection string) rather than one secret.
+func codeLineValue(v string, password bool) bool {
+	if strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || dottedIdentRe.MatchString(v) {
+		return true
+	}
+	return (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v)
 }
 
 // moreFieldsRe finds another field after a value: a query string
@@ -1060,30 +1071,36 @@ var declWords = map[string]bool{
 // type.
 func assignedName(line string, op int) string {
 	name, start := nameBefore(line, op)
-	if name == "" {
-		return ""
-	}
-	if nameKind(name) != notSecret {
+	if name == "" || nameKind(name) != notSecret {
 		return name
 	}
+	if prev := typedName(line, name, start); prev != "" {
+		return prev
+	}
+	return name
+}
+
+// typedName is the name declared before a type that starts at start
+// (`name: Type =`, `var name Type =`), or "".
+func typedName(line, name string, start int) string {
 	j := start
 	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '&' || line[j-1] == '*' || line[j-1] == '\'') {
 		j--
 	}
-	isType := typeWords[strings.ToLower(strings.TrimLeft(name, "&*"))] || (name[0] >= 'A' && name[0] <= 'Z')
-	switch {
-	case j > 0 && line[j-1] == ':':
+	if j > 0 && line[j-1] == ':' {
 		// name: Type = value
-		if prev, _ := nameBefore(line, j-1); prev != "" {
-			return prev
-		}
-	case isType && j < start:
-		// var name Type = value (Go)
-		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] && !declWords[strings.ToLower(prev)] {
-			return prev
-		}
+		prev, _ := nameBefore(line, j-1)
+		return prev
 	}
-	return name
+	isType := typeWords[strings.ToLower(strings.TrimLeft(name, "&*"))] || (name[0] >= 'A' && name[0] <= 'Z')
+	if !isType || j == start {
+		return ""
+	}
+	// var name Type = value (Go)
+	if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] && !declWords[strings.ToLower(prev)] {
+		return prev
+	}
+	return ""
 }
 
 // nameBefore returns the name that ends just before the operator at op,
@@ -1231,7 +1248,7 @@ func nameKind(name string) nameClass {
 		return notSecret
 	}
 	for _, w := range words {
-		if w == "public" || w == "pub" || w == "publishable" || w == "cert" || w == "certificate" || w == "fingerprint" || w == "verifier" || w == "verification" {
+		if publicWords[w] {
 			return notSecret // public keys, certificates, publishable keys
 		}
 	}
@@ -1239,26 +1256,37 @@ func nameKind(name string) nameClass {
 		return secretName
 	}
 	last := words[len(words)-1]
-	if last == "pat" && len(words) == 1 {
-		return notSecret // pat: a pattern
-	}
 	switch {
+	case last == "pat" && len(words) == 1:
+		return notSecret // pat: a pattern
 	case passwordWords[last]:
 		return passwordName
 	case secretWords[last]:
 		return secretName
+	case len(words) == 1:
+		return compoundKind(last)
 	}
-	if len(words) == 1 {
-		// One lower-case word: apikey, accesstoken, dbpassword.
-		for _, suffix := range []string{"password", "passwd"} {
-			if strings.HasSuffix(last, suffix) {
-				return passwordName
-			}
+	return notSecret
+}
+
+// publicWords make a name public: public keys, certificates, publishable
+// keys, verifiers.
+var publicWords = map[string]bool{
+	"public": true, "pub": true, "publishable": true, "cert": true, "certificate": true,
+	"fingerprint": true, "verifier": true, "verification": true,
+}
+
+// compoundKind classifies one lower-case word that ends in a secret word:
+// apikey, accesstoken, dbpassword.
+func compoundKind(w string) nameClass {
+	for _, suffix := range []string{"password", "passwd"} {
+		if strings.HasSuffix(w, suffix) {
+			return passwordName
 		}
-		for _, suffix := range []string{"token", "secret", "apikey"} {
-			if strings.HasSuffix(last, suffix) {
-				return secretName
-			}
+	}
+	for _, suffix := range []string{"token", "secret", "apikey"} {
+		if strings.HasSuffix(w, suffix) {
+			return secretName
 		}
 	}
 	return notSecret
@@ -1340,25 +1368,39 @@ func splitWordsRunes(name string) []string {
 // a secret: long enough, random-looking, not a placeholder, a path, a URL,
 // a label or identifier, or (bare values) a code expression.
 func secretValue(v string, quoted, password bool) bool {
-	if password {
+	switch {
+	case password:
 		return passwordValue(v, quoted)
-	}
-	if len(v) < minSecretLen && len(v) >= minShortKeyLen {
+	case len(v) < minShortKeyLen:
+		return false
+	case len(v) < minSecretLen:
 		return shortKey(v, quoted)
 	}
-	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ") {
-		return false // AGFzbQ: base64 of a WebAssembly module ("\0asm")
+	return !standIn(v) && !notLiteral(v) && !codeOrLabel(v, quoted) && entropy(v) >= minEntropy
+}
+
+// standIn reports a value that stands in for a key: already redacted, a
+// placeholder, base64 of a WebAssembly module (AGFzbQ: "\0asm").
+func standIn(v string) bool {
+	return strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ")
+}
+
+// notLiteral reports a value that is text, a URL, a path or a decorated
+// name rather than a key.
+func notLiteral(v string) bool {
+	return strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || decoratedName(v)
+}
+
+// codeOrLabel reports a value that is code (bare values), an identifier
+// or a label, or has one class of characters.
+func codeOrLabel(v string, quoted bool) bool {
+	switch {
+	case identWithSecretWord(v), labelFields(v), camelWordsRe.MatchString(v), charClasses(v) < 2:
+		return true
+	case !quoted && (!bareLiteral(v) || codeShape(v)):
+		return true
 	}
-	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || decoratedName(v) {
-		return false
-	}
-	if identWithSecretWord(v) || !quoted && (!bareLiteral(v) || codeShape(v)) || labelFields(v) {
-		return false
-	}
-	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || camelWordsRe.MatchString(v) || charClasses(v) < 2 {
-		return false
-	}
-	return entropy(v) >= minEntropy
+	return (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v)
 }
 
 // decoratedName reports a name with decorations around it, as property
@@ -1413,7 +1455,17 @@ func shortKey(v string, quoted bool) bool {
 	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t.:-_,;()[]{}<>\"'`\\$%") || !quoted && (codeShape(v) || !bareLiteral(v)) {
 		return false
 	}
-	letters, digits := 0, 0
+	if letters, digits := countAlnum(v); digits < 2 || letters < 3 || digits+letters < len(v)-1 {
+		return false
+	}
+	if identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
+		return false
+	}
+	return entropy(v) >= 3.3
+}
+
+// countAlnum counts the ASCII letters and digits of v.
+func countAlnum(v string) (letters, digits int) {
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
 		case c >= '0' && c <= '9':
@@ -1422,10 +1474,7 @@ func shortKey(v string, quoted bool) bool {
 			letters++
 		}
 	}
-	if digits < 2 || letters < 3 || digits+letters < len(v)-1 || identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
-		return false
-	}
-	return entropy(v) >= 3.3
+	return letters, digits
 }
 
 // minPasswordLen is the shortest literal redacted as a password.
@@ -1436,21 +1485,34 @@ const minPasswordLen = 8
 // URL; a bare value must not look like code (an identifier, a selector, an
 // expression) and must have a digit or a symbol.
 func passwordValue(v string, quoted bool) bool {
-	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
+	if len(v) < minPasswordLen || passwordStandIn(v) || passwordLabel(v) {
 		return false
-	}
-	if labelFields(v) && !strings.Contains(v, "/") || strings.Contains(v, `\x`) || strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || identWithSecretWord(v) || camelWordsRe.MatchString(v) {
-		return false // a label, a selector ([type=password]), escaped bytes, an identifier
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	if !quoted {
-		if !bareLiteral(v) || charClasses(v) < 2 || codeShape(v) {
-			return false
-		}
+	if !quoted && (!bareLiteral(v) || charClasses(v) < 2 || codeShape(v)) {
+		return false
 	}
 	return entropy(v) >= 2.5
+}
+
+// passwordStandIn reports a password that stands in for one: redacted, a
+// placeholder or placeholder word, a documentation example.
+func passwordStandIn(v string) bool {
+	return strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v]
+}
+
+// passwordLabel reports a label, a selector ([type=password]), escaped
+// bytes or an identifier as a password's value.
+func passwordLabel(v string) bool {
+	switch {
+	case labelFields(v) && !strings.Contains(v, "/"), strings.Contains(v, `\x`):
+		return true
+	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]"):
+		return true
+	}
+	return identWithSecretWord(v) || camelWordsRe.MatchString(v)
 }
 
 // identWithSecretWord reports an identifier that names a secret
@@ -1564,38 +1626,58 @@ func isIdentifierLike(v string) bool {
 	if len(words) < 2 {
 		return false
 	}
-	letters, singles, noVowel, lettered, withDigits := 0, 0, 0, 0, 0
+	var t identTally
 	for _, w := range words {
-		i := 0
-		for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
-			i++
+		if !t.add(w) {
+			return false
 		}
-		if i > 0 && i < len(w) {
-			withDigits++
-		}
-		if consonantRun(w[:i]) >= 5 {
-			return false // bljnjp: not a word
-		}
-		for j := i; j < len(w); j++ {
-			if w[j] < '0' || w[j] > '9' {
-				return false // letters after digits, or a symbol
-			}
-		}
-		switch {
-		case i == 0:
-			continue
-		case i == 1:
-			singles++
-		case !strings.ContainsAny(w[:i], "aeiou"):
-			noVowel++ // an acronym (RSA, TLS) or a random fragment
-		}
-		letters += i
-		lettered++
 	}
-	if lettered == 0 || singles > 1 || noVowel*3 > lettered || withDigits > 1 {
+	return t.identifier()
+}
+
+// identTally counts the words of a value read as an identifier.
+type identTally struct {
+	letters    int // letters in all words
+	singles    int // words of one letter
+	noVowel    int // words of letters without a vowel
+	lettered   int // words with letters
+	withDigits int // words of letters then digits
+}
+
+// add counts a lower-case word: letters, then digits. It is false for a
+// word no identifier has: a symbol, letters after digits, five
+// consonants in a row (bljnjp).
+func (t *identTally) add(w string) bool {
+	i := 0
+	for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
+		i++
+	}
+	if consonantRun(w[:i]) >= 5 || strings.Trim(w[i:], "0123456789") != "" {
 		return false
 	}
-	return letters >= 4*lettered-2*singles // four letters a word or more
+	if i > 0 && i < len(w) {
+		t.withDigits++
+	}
+	switch {
+	case i == 0:
+		return true
+	case i == 1:
+		t.singles++
+	case !strings.ContainsAny(w[:i], "aeiou"):
+		t.noVowel++ // an acronym (RSA, TLS) or a random fragment
+	}
+	t.letters += i
+	t.lettered++
+	return true
+}
+
+// identifier decides from the counts: few single letters, acronyms and
+// numbered words, four letters a word or more.
+func (t *identTally) identifier() bool {
+	if t.lettered == 0 || t.singles > 1 || t.noVowel*3 > t.lettered || t.withDigits > 1 {
+		return false
+	}
+	return t.letters >= 4*t.lettered-2*t.singles
 }
 
 // consonantRun is the longest run of consonants (y counts as a vowel) in
@@ -1620,14 +1702,8 @@ var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$]
 // $TOKEN, {{ .Values.token }}, %(token)s, <your-token>) and stand-ins
 // (xxxxxxxx, ********, your-api-key-here, changeme).
 func isPlaceholder(v string) bool {
-	if templateRe.MatchString(v) {
+	if referencePlaceholder(v) {
 		return true
-	}
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
-		return true
-	}
-	if strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0) {
-		return true // %s, %(name)s, %VAR%
 	}
 	if (strings.Contains(v, "xxxx") || strings.Contains(v, "XXXX")) && (strings.Count(v, "x")+strings.Count(v, "X"))*4 >= len(v) {
 		return true // sk_live_xxxxxxxxxxxx
@@ -1636,12 +1712,28 @@ func isPlaceholder(v string) bool {
 		return false // random text that happens to spell "todo"
 	}
 	l := strings.ToLower(v)
-	for _, p := range []string{"****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"} {
+	for _, p := range standInWords {
 		if strings.Contains(l, p) {
 			return true
 		}
 	}
 	return len(v) > 0 && strings.Trim(v, v[:1]) == ""
+}
+
+// standInWords in a value make it a stand-in.
+var standInWords = []string{"****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"}
+
+// referencePlaceholder reports a reference to a value kept elsewhere:
+// ${TOKEN}, $TOKEN, {{ .Values.token }}, <your-token>, {name}, %s,
+// %(name)s, %VAR%.
+func referencePlaceholder(v string) bool {
+	if templateRe.MatchString(v) {
+		return true
+	}
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
+		return true
+	}
+	return strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0)
 }
 
 // winVarRe is a Windows environment reference, %NAME%.
