@@ -114,11 +114,7 @@ func redactDepth(text string, depth int) (string, int) {
 	if len(g.hits) > 0 {
 		spans = mergeSpans(hitSpans(text, g.hits))
 	}
-	type replacement struct {
-		start, end int
-		line       string
-	}
-	var repl []replacement
+	var repl []lineReplacement
 	off, si := 0, 0
 	for i := 0; i < nLines; i++ {
 		end := strings.IndexByte(text[off:], '\n')
@@ -128,32 +124,49 @@ func redactDepth(text string, depth int) (string, int) {
 			end += off
 		}
 		var pre []span
-		for si < len(spans) && spans[si].start < end {
-			sp := spans[si]
-			if sp.end > end {
-				sp.end = end // rules do not cross lines; guard anyway
-			}
-			pre = append(pre, span{sp.start - off, sp.end - off})
-			si++
-		}
-		for si < len(spans) && spans[si].start <= end {
-			si++ // a span at the newline itself
-		}
+		pre, si = lineSpans(spans, si, off, end)
 		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
-			for _, sp := range base64Spans(text[off:end], depth) {
-				pre = append(pre, sp)
-			}
+			pre = append(pre, base64Spans(text[off:end], depth)...)
 		}
 		if len(pre) > 0 || g.flags[i] != 0 {
 			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
-				repl = append(repl, replacement{off, end, out})
+				repl = append(repl, lineReplacement{off, end, out})
 				total += n
 			}
 		}
 		off = end + 1
 	}
+	return replaceLines(text, repl), total
+}
+
+// lineReplacement is the new text of the line text[start:end].
+type lineReplacement struct {
+	start, end int
+	line       string
+}
+
+// lineSpans returns the spans (from si on) of the line text[off:end],
+// relative to the line, and the index of the first span past it.
+func lineSpans(spans []span, si, off, end int) ([]span, int) {
+	var pre []span
+	for si < len(spans) && spans[si].start < end {
+		sp := spans[si]
+		if sp.end > end {
+			sp.end = end // rules do not cross lines; guard anyway
+		}
+		pre = append(pre, span{sp.start - off, sp.end - off})
+		si++
+	}
+	for si < len(spans) && spans[si].start <= end {
+		si++ // a span at the newline itself
+	}
+	return pre, si
+}
+
+// replaceLines returns text with the lines of repl (in order) replaced.
+func replaceLines(text string, repl []lineReplacement) string {
 	if len(repl) == 0 {
-		return text, total
+		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 16*len(repl))
@@ -164,7 +177,7 @@ func redactDepth(text string, depth int) (string, int) {
 		prev = r.end
 	}
 	b.WriteString(text[prev:])
-	return b.String(), total
+	return b.String()
 }
 
 // blocksPossible reports whether a text may hold a secret that spans
@@ -751,34 +764,18 @@ func findAssignments(line string, fl lineFlag) []span {
 // appends the span of a secret value to spans, and returns the last byte
 // it read (the scan goes on after it).
 func assignmentAt(line string, i int, fl lineFlag, spans *[]span) int {
-	c := line[i]
-	opStart, opEnd := i, i+1
-	var next byte
-	if opEnd < len(line) {
-		next = line[opEnd]
-	}
-	switch {
-	case c == ':' && next == ':':
-		return i // :: is a scope (or the start of ::=)
-	case c == ':' && next == '=', c == '=' && next == '>':
-		opEnd++ // := =>
-	case c == '=' && (next == '=' || next == '~'):
+	if i+1 < len(line) && line[i] == '=' && (line[i+1] == '=' || line[i+1] == '~') {
 		// == and =~ are comparisons, except NAME==value in a config
 		// line, a value that starts with '='.
 		if sp, ok := doubleEqualValue(line, i); ok {
 			*spans = append(*spans, sp)
 			return sp.end - 1
 		}
-		return opEnd
+		return i + 1
 	}
-	if c == '=' || next == '=' {
-		// Compound operators: .= ?= ::= += ||= ??= (not != <= >=).
-		for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
-			opStart--
-		}
-		if opStart > 0 && strings.IndexByte("!<>=", line[opStart-1]) >= 0 {
-			return opEnd - 1
-		}
+	opStart, opEnd, ok := assignOperator(line, i)
+	if !ok {
+		return opEnd - 1
 	}
 	name := assignedName(line, opStart)
 	switch {
@@ -790,6 +787,31 @@ func assignmentAt(line string, i int, fl lineFlag, spans *[]span) int {
 		return keyedAssignment(line, name, opEnd, fl, spans)
 	}
 	return secretAssignment(line, name, opStart, opEnd, fl, spans)
+}
+
+// assignOperator reads the assignment operator at i (= : := => and the
+// compound .= ?= ::= += ||= ??=): where it starts and ends, and false for
+// a scope (::) or a comparison (!= <= >=).
+func assignOperator(line string, i int) (opStart, opEnd int, ok bool) {
+	c := line[i]
+	opStart, opEnd = i, i+1
+	var next byte
+	if opEnd < len(line) {
+		next = line[opEnd]
+	}
+	switch {
+	case c == ':' && next == ':':
+		return i, i + 1, false // :: is a scope (or the start of ::=)
+	case c == ':' && next == '=', c == '=' && next == '>':
+		opEnd++
+	}
+	if c != '=' && next != '=' {
+		return opStart, opEnd, true
+	}
+	for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
+		opStart--
+	}
+	return opStart, opEnd, opStart == 0 || strings.IndexByte("!<>=", line[opStart-1]) < 0
 }
 
 // doubleEqualValue is the value of NAME==value in a config line (the value
@@ -832,10 +854,11 @@ func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans 
 	if vs < 0 {
 		return symbolValue(line, name, opStart, opEnd, spans)
 	}
+	kind := nameKind(name)
 	if !quoted {
 		// process.env.X || 'literal', os.getenv("X") or "literal"
 		if fs, fe, ok := fallbackValue(line, ve); ok {
-			if k := nameKind(name); k != notSecret && secretValue(line[fs:fe], true, k == passwordName) {
+			if kind != notSecret && secretValue(line[fs:fe], true, kind == passwordName) {
 				*spans = append(*spans, span{fs, fe})
 			}
 			return fe
@@ -845,12 +868,10 @@ func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans 
 	if quoted {
 		last = ve // the closing quote
 	}
-	kind := nameKind(name)
-	switch {
-	case kind == notSecret:
+	if kind == notSecret {
 		return last
-	case quoted || ve == len(line):
-	case line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' && isValueStop(line[ve]):
+	}
+	if !quoted && ve < len(line) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' && isValueStop(line[ve]) {
 		if le, ok := cutValue(line, opStart, vs, ve, kind); ok {
 			if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
 				*spans = append(*spans, span{vs, le})
@@ -861,11 +882,20 @@ func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans 
 			return last // a call or an index expression
 		}
 	}
-	if secretValue(line[vs:ve], quoted, kind == passwordName) ||
-		fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(line[vs:ve], quoted) {
+	if assignedSecret(line[vs:ve], name, kind, quoted, fl) {
 		*spans = append(*spans, span{vs, ve})
 	}
 	return last
+}
+
+// assignedSecret decides a value assigned to a secret name of kind kind:
+// a secret, or a provider's credential under a name or a line that
+// names the provider.
+func assignedSecret(v, name string, kind nameClass, quoted bool, fl lineFlag) bool {
+	if secretValue(v, quoted, kind == passwordName) {
+		return true
+	}
+	return fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(v, quoted)
 }
 
 // cutValue is a bare value cut short by a symbol at ve: in a config line
