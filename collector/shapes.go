@@ -53,14 +53,12 @@ func authSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(lower, "authorization") {
 		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
-			v := line[m[2]:m[3]]
-			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 && !codeVariable(line, m[2], m[3]) &&
-				(hasDigit(v) || len(v) >= 24) && entropy(v) >= 3 {
+			if authorizationValue(line, m[2], m[3]) {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if !strings.Contains(lower, "bearer") && !strings.Contains(lower, "basic") && !strings.Contains(lower, "token") && !strings.Contains(lower, "digest") && !strings.Contains(lower, "key") || !authValuePossible(line) {
+	if !authWord(lower) || !authValuePossible(line) {
 		return spans
 	}
 	for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
@@ -69,6 +67,27 @@ func authSpans(line, lower string) []span {
 		}
 	}
 	return spans
+}
+
+// authWord reports a lower-case line with a word of authHeaderRe.
+func authWord(lower string) bool {
+	for _, w := range []string{"bearer", "basic", "token", "digest", "key"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// authorizationValue decides the value line[start:end] of an
+// Authorization header: a credential, not a stand-in, a label or a
+// variable of the code.
+func authorizationValue(line string, start, end int) bool {
+	v := line[start:end]
+	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || knownExamples[v] || isIdentifierLike(v) || codeVariable(line, start, end) {
+		return false
+	}
+	return len(v) >= 8 && charClasses(v) >= 2 && (hasDigit(v) || len(v) >= 24) && entropy(v) >= 3
 }
 
 // authValuePossible reports whether line may hold authHeaderRe's value:
@@ -120,12 +139,7 @@ func urlPasswordSpans(line string) []span {
 		}
 		i += from
 		from = i + 3
-		// The scheme: letters, digits, + . - before "://".
-		j := i
-		for j > 0 && (isAlnum(line[j-1]) || line[j-1] == '+' || line[j-1] == '.' || line[j-1] == '-') {
-			j--
-		}
-		if j == i || !isLetter(line[j]) {
+		if !urlScheme(line, i) {
 			continue
 		}
 		start := i + 3
@@ -133,31 +147,47 @@ func urlPasswordSpans(line string) []span {
 		for end < len(line) && !isURLStop(line[end]) {
 			end++
 		}
-		u := line[start:end]
-		colon := strings.IndexByte(u, ':')
-		if colon < 0 {
-			continue
+		if ps, pe, ok := urlPassword(line[start:end]); ok {
+			spans = append(spans, span{start + ps, start + pe})
+			from = start + pe
 		}
-		if slash := strings.IndexByte(u[:colon], '/'); slash >= 0 || strings.IndexByte(u[:colon], '@') >= 0 {
-			continue // the colon is a port or in the path
-		}
-		at := -1
-		for k := len(u) - 1; k > colon; k-- {
-			if u[k] == '@' && u[k-1] != '/' && hostAfter(u[k+1:]) {
-				at = k
-				break
-			}
-		}
-		if at < 0 || at == colon+1 {
-			continue
-		}
-		pw := u[colon+1 : at]
-		if strings.ContainsAny(pw[:1], "/") || pw == redacted || isPlaceholderPassword(pw) {
-			continue
-		}
-		spans = append(spans, span{start + colon + 1, start + at})
-		from = start + at
 	}
+}
+
+// urlScheme reports a scheme (letters, digits, + . -, a letter first)
+// before the "://" at i.
+func urlScheme(line string, i int) bool {
+	j := i
+	for j > 0 && (isAlnum(line[j-1]) || line[j-1] == '+' || line[j-1] == '.' || line[j-1] == '-') {
+		j--
+	}
+	return j < i && isLetter(line[j])
+}
+
+// urlPassword finds the password in what follows a scheme's "://": after
+// the first ':' of the user info, up to the last '@' followed by a host
+// and not preceded by '/'; ok is false when there is none or it is a
+// stand-in.
+func urlPassword(u string) (int, int, bool) {
+	colon := strings.IndexByte(u, ':')
+	if colon < 0 || strings.IndexByte(u[:colon], '/') >= 0 || strings.IndexByte(u[:colon], '@') >= 0 {
+		return 0, 0, false // no user info: the colon is a port or in the path
+	}
+	at := -1
+	for k := len(u) - 1; k > colon; k-- {
+		if u[k] == '@' && u[k-1] != '/' && hostAfter(u[k+1:]) {
+			at = k
+			break
+		}
+	}
+	if at < 0 || at == colon+1 {
+		return 0, 0, false
+	}
+	pw := u[colon+1 : at]
+	if pw[0] == '/' || pw == redacted || isPlaceholderPassword(pw) {
+		return 0, 0, false
+	}
+	return colon + 1, at, true
 }
 
 // isURLStop ends a URL: white space, quotes, brackets.
@@ -348,20 +378,14 @@ func xmlSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "</") {
 		for _, m := range xmlElemRe.FindAllStringSubmatchIndex(line, -1) {
-			open, close := line[m[2]:m[3]], line[m[6]:m[7]]
-			if open != close {
-				continue
-			}
-			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(localName(open), flagProvider) && providerValue(line[m[4]:m[5]], true) {
+			if open := line[m[2]:m[3]]; open == line[m[6]:m[7]] && namedValue(localName(open), line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") {
 		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
+			if namedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
@@ -393,25 +417,29 @@ func pairSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "\",") || strings.Contains(line, "',") || strings.Contains(line, "`,") {
 		for _, m := range pairRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
+			if namedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") && strings.Contains(lower, "name") {
 		for _, m := range nameValueRe.FindAllStringSubmatchIndex(line, -1) {
-			k := nameKind(line[m[2]:m[3]])
-			keyed := k == notSecret && keyedName(line[m[2]:m[3]], flagProvider)
-			if k == notSecret && !keyed {
-				continue
-			}
 			for gi := 2; gi <= 4; gi++ {
-				if m[2*gi] >= 0 && (!keyed && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) || keyed && providerValue(line[m[2*gi]:m[2*gi+1]], true)) {
+				if m[2*gi] >= 0 && namedValue(line[m[2]:m[3]], line[m[2*gi]:m[2*gi+1]]) {
 					spans = append(spans, span{m[2*gi], m[2*gi+1]})
 				}
 			}
 		}
 	}
 	return spans
+}
+
+// namedValue decides a quoted value found beside its name (a pair, markup,
+// an env entry): a secret under a secret name, or a provider's credential
+// under a name that holds the provider.
+func namedValue(name, v string) bool {
+	if k := nameKind(name); k != notSecret {
+		return markupValue(v, k == passwordName)
+	}
+	return keyedName(name, flagProvider) && providerValue(v, true)
 }
