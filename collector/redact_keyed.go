@@ -67,8 +67,7 @@ func keyedName(name string, fl lineFlag) bool {
 // digits, or long and of high entropy), not a placeholder, a path, a URL,
 // a label or code.
 func providerValue(v string, quoted bool) bool {
-	if len(v) < 10 || len(v) > 200 || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t") ||
-		strings.Contains(v, "://") || isPathLike(v) || camelWordsRe.MatchString(v) || labelFields(v) {
+	if len(v) < 10 || len(v) > 200 || strings.Contains(v, "REDACTED") || isPlaceholder(v) || notLiteralValue(v) {
 		return false
 	}
 	if !quoted && (codeShape(v) || dottedIdentRe.MatchString(v) || isCall(v) || isCodeExpr(v)) {
@@ -83,6 +82,12 @@ func providerValue(v string, quoted bool) bool {
 	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2
 }
 
+// notLiteralValue reports text, a URL, a path, a camelCase word or a
+// label as a provider's value.
+func notLiteralValue(v string) bool {
+	return strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || camelWordsRe.MatchString(v) || labelFields(v)
+}
+
 // fallbackValue finds the literal after a default operator that follows a
 // bare value (process.env.X || 'literal', os.getenv("X") or "literal",
 // config.key ?? "literal"): the literal is what the name gets when the
@@ -93,29 +98,40 @@ func fallbackValue(line string, ve int) (int, int, bool) {
 	for n := 0; k < len(line) && n < 120 && (isNameByte(line[k]) || strings.IndexByte("()[]$\"'", line[k]) >= 0); n++ {
 		k++
 	}
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-		k++
-	}
-	switch {
-	case strings.HasPrefix(line[k:], "||"), strings.HasPrefix(line[k:], "??"), strings.HasPrefix(line[k:], "?:"):
-		k += 2
-	case strings.HasPrefix(line[k:], "or ") || strings.HasPrefix(line[k:], "or\t"):
-		k += 3
-	default:
+	k = skipBlanks(line, k)
+	n := defaultOperator(line[k:])
+	if n == 0 {
 		return 0, 0, false
 	}
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-		k++
-	}
+	k = skipBlanks(line, k+n)
 	if k >= len(line) || strings.IndexByte("\"'`", line[k]) < 0 {
 		return 0, 0, false
 	}
-	q := line[k]
-	e := strings.IndexByte(line[k+1:], q)
+	e := strings.IndexByte(line[k+1:], line[k])
 	if e < 0 {
 		return 0, 0, false
 	}
 	return k + 1, k + 1 + e, true
+}
+
+// defaultOperator is the length of the default operator s starts with
+// (|| ?? ?: "or "), or 0.
+func defaultOperator(s string) int {
+	for _, op := range []string{"||", "??", "?:", "or ", "or\t"} {
+		if strings.HasPrefix(s, op) {
+			return len(op)
+		}
+	}
+	return 0
+}
+
+// skipBlanks returns the first index from k on that is not a space or a
+// tab.
+func skipBlanks(line string, k int) int {
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	return k
 }
 
 var (
