@@ -1139,13 +1139,8 @@ func typedName(line, name string, start int) string {
 // type with a nullable mark (String?), spaces allowed before the operator.
 // It is empty when there is none or when the name has no letter.
 func nameBefore(line string, op int) (string, int) {
-	j := op
-	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
-		j--
-	}
-	for j > 0 && (line[j-1] == '?' || line[j-1] == '!') {
-		j-- // String?, definite assignment x!
-	}
+	j := backOver(line, op, " \t")
+	j = backOver(line, j, "?!") // String?, definite assignment x!
 	if j > 1 && line[j-1] == ']' {
 		name, start, ok := indexKey(line, j-1)
 		if ok {
@@ -1153,17 +1148,11 @@ func nameBefore(line string, op int) (string, int) {
 		}
 		j = start // Final[str]: the type before the bracket
 	}
-	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'' || line[j-1] == '`') {
+	if j > 0 && strings.IndexByte("\"'`", line[j-1]) >= 0 {
 		j--
 	}
 	end := j
-	for j > 0 && (isNameByte(line[j-1]) || line[j-1] == '&' || line[j-1] == '*' || (line[j-1] == ']' && j > 1 && line[j-2] == '[')) {
-		if line[j-1] == ']' {
-			j -= 2
-			continue
-		}
-		j--
-	}
+	j = nameRunStart(line, j)
 	for j < end && !isLetter(line[j]) && line[j] != '_' {
 		j++ // a name starts with a letter or _
 	}
@@ -1171,6 +1160,30 @@ func nameBefore(line string, op int) (string, int) {
 		return "", j
 	}
 	return line[j:end], j
+}
+
+// backOver moves j back over the bytes of set.
+func backOver(line string, j int, set string) int {
+	for j > 0 && strings.IndexByte(set, line[j-1]) >= 0 {
+		j--
+	}
+	return j
+}
+
+// nameRunStart is where the run of name bytes that ends at j starts (with
+// the & * and [] of a type: &str, []byte).
+func nameRunStart(line string, j int) int {
+	for j > 0 {
+		switch c := line[j-1]; {
+		case isNameByte(c) || c == '&' || c == '*':
+			j--
+		case c == ']' && j > 1 && line[j-2] == '[':
+			j -= 2
+		default:
+			return j
+		}
+	}
+	return j
 }
 
 // indexKey reads the key of an index whose ']' is at k: ENV["NAME"],
@@ -1200,32 +1213,14 @@ func indexKey(line string, k int) (string, int, bool) {
 // true) or a bare run up to white space, a quote or one of , ; ( ) { } [ ]
 // < > & |. vs is -1 when there is no value.
 func valueAfter(line string, from int) (vs, ve int, quoted bool) {
-	k := from
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-		k++
-	}
+	k := skipBlanks(line, from)
 	if k == len(line) {
 		return -1, -1, false
 	}
-	// A literal in a conversion or wrapper: []byte("…"), b"…", r'…',
-	// SecretStr("…"), Buffer.from('…'), new String("…").
-	for _, w := range valueWrappers {
-		if strings.HasPrefix(line[k:], w) && k+len(w) < len(line) && strings.IndexByte("\"'`", line[k+len(w)]) >= 0 {
-			k += len(w)
-			break
-		}
-	}
-	switch q := line[k]; q {
-	case '"', '\'', '`':
-		for e := k + 1; e < len(line); e++ {
-			switch line[e] {
-			case '\\':
-				if q != '`' {
-					e++
-				}
-			case q:
-				return k + 1, e, true
-			}
+	k = afterWrapper(line, k)
+	if q := line[k]; q == '"' || q == '\'' || q == '`' {
+		if e := closingQuote(line, k); e >= 0 {
+			return k + 1, e, true
 		}
 		return -1, -1, false
 	}
@@ -1237,6 +1232,35 @@ func valueAfter(line string, from int) (vs, ve int, quoted bool) {
 		return -1, -1, false // nothing, or a comparison written with spaces
 	}
 	return k, e, false
+}
+
+// afterWrapper skips a conversion or wrapper around a literal at k:
+// []byte("…"), b"…", r'…', SecretStr("…"), Buffer.from('…'),
+// new String("…").
+func afterWrapper(line string, k int) int {
+	for _, w := range valueWrappers {
+		if strings.HasPrefix(line[k:], w) && k+len(w) < len(line) && strings.IndexByte("\"'`", line[k+len(w)]) >= 0 {
+			return k + len(w)
+		}
+	}
+	return k
+}
+
+// closingQuote is the index of the quote that closes the one at k
+// (backslash escapes skipped but in backquotes), or -1.
+func closingQuote(line string, k int) int {
+	q := line[k]
+	for e := k + 1; e < len(line); e++ {
+		switch line[e] {
+		case '\\':
+			if q != '`' {
+				e++
+			}
+		case q:
+			return e
+		}
+	}
+	return -1
 }
 
 // valueWrappers come before a quoted literal that is still the value.
@@ -1342,14 +1366,9 @@ func splitWords(name string) []string {
 				words = append(words, lower[start:i])
 			}
 			start = i + 1
-			continue
-		case isUpperASCII(c) && i > start:
-			prev := name[i-1]
-			nextLower := i+1 < len(name) && isLowerASCII(name[i+1])
-			if isLowerASCII(prev) || prev >= '0' && prev <= '9' || (isUpperASCII(prev) && nextLower) {
-				words = append(words, lower[start:i])
-				start = i
-			}
+		case i > start && camelBoundary(name, i):
+			words = append(words, lower[start:i])
+			start = i
 		}
 	}
 	if len(name) > start {
@@ -1359,6 +1378,20 @@ func splitWords(name string) []string {
 		return nil
 	}
 	return words
+}
+
+// camelBoundary reports a word starting at i of an ASCII name: an upper-
+// case letter after a lower-case letter or a digit (fooBar), or the last
+// of a run of capitals before lower case (APIKey → API|Key).
+func camelBoundary(name string, i int) bool {
+	if !isUpperASCII(name[i]) {
+		return false
+	}
+	prev := name[i-1]
+	if isLowerASCII(prev) || prev >= '0' && prev <= '9' {
+		return true
+	}
+	return isUpperASCII(prev) && i+1 < len(name) && isLowerASCII(name[i+1])
 }
 
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }

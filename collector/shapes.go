@@ -240,9 +240,16 @@ func isPlaceholderPassword(v string) bool {
 			d = u // My%20Pass, pa%2Fssword
 		}
 	}
-	if strings.ContainsAny(d, " \t") {
+	if strings.ContainsAny(d, " \t") || placeholderText(d) {
 		return true // words: a description, not a password
 	}
+	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.Contains(v, "${")
+}
+
+// placeholderText reports a password (unescaped) that spells a
+// placeholder: its letters a placeholder word, password in leetspeak
+// (p@ssword, passw0rd), or a stand-in word without a digit.
+func placeholderText(d string) bool {
 	l := strings.ToLower(d)
 	letters := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' {
@@ -254,14 +261,17 @@ func isPlaceholderPassword(v string) bool {
 		return true
 	}
 	if leet := strings.NewReplacer("@", "a", "0", "o", "$", "s", "1", "i", "3", "e", "!", "i").Replace(l); leet == "password" || leet == "passwd" {
-		return true // p@ssword, passw0rd
+		return true
+	}
+	if hasDigit(d) {
+		return false
 	}
 	for _, p := range []string{"xxx", "***", "...", "<", "{", "your", "pass", "secret", "example", "placeholder", "change", "redacted", "%s", "%v"} {
-		if strings.Contains(l, p) && !hasDigit(d) {
+		if strings.Contains(l, p) {
 			return true
 		}
 	}
-	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.Contains(v, "${")
+	return false
 }
 
 // knownExamples are credentials printed in specifications and manuals
@@ -351,22 +361,40 @@ func cliPassword(v string) bool { return v != redacted && !isPlaceholderPassword
 // netrcSpans finds the password (and account) of .netrc entries, in a file
 // of any name.
 func netrcSpans(line, lower string) []span {
-	if !strings.Contains(lower, "password") && !strings.Contains(lower, "passwd") && !strings.Contains(lower, "account") {
-		return nil
-	}
-	t := strings.TrimSpace(lower)
-	if !strings.HasPrefix(t, "machine ") && !strings.HasPrefix(t, "default") && !strings.HasPrefix(t, "password ") && !strings.HasPrefix(t, "passwd ") && !strings.HasPrefix(t, "login ") && !strings.HasPrefix(t, "account ") {
+	if !netrcLine(lower) {
 		return nil
 	}
 	var spans []span
 	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
-		v := line[m[2]:m[3]]
-		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") &&
-			strings.IndexByte("*&[(", v[0]) < 0 && !goTypeRe.MatchString(v) {
+		if netrcValue(line[m[2]:m[3]]) {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
 	return spans
+}
+
+// netrcLine reports a lower-case line that reads as a .netrc entry: a
+// password or account word, and a netrc keyword first.
+func netrcLine(lower string) bool {
+	if !strings.Contains(lower, "password") && !strings.Contains(lower, "passwd") && !strings.Contains(lower, "account") {
+		return false
+	}
+	t := strings.TrimSpace(lower)
+	for _, p := range []string{"machine ", "default", "password ", "passwd ", "login ", "account "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// netrcValue decides a .netrc password: not a stand-in, nor a type of a
+// struct field (Password *uint16, password string;).
+func netrcValue(v string) bool {
+	if v == redacted || isPlaceholderPassword(v) || strings.HasSuffix(v, ";") || strings.IndexByte("*&[(", v[0]) >= 0 {
+		return false
+	}
+	return !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !goTypeRe.MatchString(v)
 }
 
 // goTypeRe is a built-in type name (a struct field "Password uint16").
