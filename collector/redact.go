@@ -1439,7 +1439,28 @@ func secretValue(v string, quoted, password bool) bool {
 	case len(v) < minSecretLen:
 		return shortKey(v, quoted)
 	}
-	return !standIn(v) && !notLiteral(v) && !codeOrLabel(v, quoted) && entropy(v) >= minEntropy
+	if standIn(v) || notLiteral(v) || codeOrLabel(v, quoted) {
+		return false
+	}
+	return entropy(v) >= minEntropy || hexKey(v) && entropy(v) >= 2.5
+}
+
+// hexKey reports a value of hexadecimal digits, letters and digits both
+// (and ':' or '-' between groups), whose alphabet of 16 caps its entropy
+// near 3 bits for 16 characters (bd16a6bc:66ec41bb).
+func hexKey(v string) bool {
+	letters, digits := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
+			letters++
+		case c != ':' && c != '-':
+			return false
+		}
+	}
+	return letters >= 2 && digits >= 2 && letters+digits >= minSecretLen
 }
 
 // standIn reports a value that stands in for a key: already redacted, a
@@ -1518,13 +1539,29 @@ func shortKey(v string, quoted bool) bool {
 	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t.:-_,;()[]{}<>\"'`\\$%") || !quoted && (codeShape(v) || !bareLiteral(v)) {
 		return false
 	}
-	if letters, digits := countAlnum(v); digits < 2 || letters < 3 || digits+letters < len(v)-1 {
+	letters, digits := countAlnum(v)
+	if digits+letters < len(v)-1 || letters < 3 || digits < 1 || digits == 1 && !mixedCaseKey(v) {
 		return false
 	}
 	if identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
 		return false
 	}
 	return entropy(v) >= 3.3
+}
+
+// mixedCaseKey accepts a short key with a single digit when both cases
+// mix in it at random (esFtOVSxa0yk): two capitals and two small
+// letters at least, high entropy.
+func mixedCaseKey(v string) bool {
+	upper, lower := 0, 0
+	for i := 0; i < len(v); i++ {
+		if isUpperASCII(v[i]) {
+			upper++
+		} else if isLowerASCII(v[i]) {
+			lower++
+		}
+	}
+	return upper >= 2 && lower >= 2 && entropy(v) >= 3.4
 }
 
 // countAlnum counts the ASCII letters and digits of v.
@@ -1557,7 +1594,7 @@ func passwordValue(v string, quoted bool) bool {
 	if !quoted && (!bareLiteral(v) || charClasses(v) < 2 || codeShape(v)) {
 		return false
 	}
-	return entropy(v) >= 2.5
+	return entropy(v) >= 2.5 || len(v) >= 12 && entropy(v) >= 2.0
 }
 
 // passwordStandIn reports a password that stands in for one: redacted, a

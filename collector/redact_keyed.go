@@ -79,7 +79,23 @@ func providerValue(v string, quoted bool) bool {
 	if isIdentifierLike(v) || identWithSecretWord(v) {
 		return false
 	}
-	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2
+	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2 || len(v) >= 12 && randomLower(v) && entropy(v) >= 3
+}
+
+// randomLower accepts small letters that spell no word: one vowel (a e i
+// o u y) in five or fewer, no run of five equal letters (szdspespwanfzl,
+// hgifhccx; words and phrases hold about two in five).
+func randomLower(v string) bool {
+	vowels := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case strings.IndexByte("aeiouy", c) >= 0:
+			vowels++
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	return vowels*5 <= len(v) && noRun(v) && !strings.Contains(v, "xxx")
 }
 
 // notLiteralValue reports text, a URL, a path, a camelCase word or a

@@ -26,6 +26,12 @@ func TestRedactRound2(t *testing.T) {
 		{"provider in an ENV index", "ENV['ASANA_CLIENT_ID'] = '1525665415275447'", "1525665415275447"},
 		{"provider in an add key", "<appSettings>\n  <add key=\"AsanaClientId\" value=\"1107444405495443\" />\n</appSettings>", "1107444405495443"},
 		{"flutterwave encryption key in a comment", "// The old credential (FLWSECK_TEST-e01fbfb2egb2) was rotated in May.", "FLWSECK_TEST-e01fbfb2egb2"},
+		{"numeric password in a builder", "    return DataSourceBuilder.create()\n        .username(\"asana\")\n        .password(\"1264229549126991\")\n        .build();", "1264229549126991"},
+		{"hex secret with a colon", "SIDEKIQ_SECRET = 'bd16a6bc:66ec41bb'", "bd16a6bc:66ec41bb"},
+		{"hex secret in markup", "<config>\n  <sidekiqSecret>6cf47cfa:7f748fa3</sidekiqSecret>\n</config>", "6cf47cfa:7f748fa3"},
+		{"short mixed-case key, one digit", `    public const string GenericApiKey = "esFtOVSxa0yk";`, "esFtOVSxa0yk"},
+		{"provider id of small letters", "LINKEDIN_CLIENT_ID ?= szdspespwanfzl\n", "szdspespwanfzl"},
+		{"slack token of small letters", `  slack_legacy_workspace_token = "xoxa-hgifhccx"`, "hgifhccx"},
 		{"flutterwave encryption key in a list", `    "FLWSECK_TEST-gaa9a9a3af02",`, "FLWSECK_TEST-gaa9a9a3af02"},
 	}
 	for _, c := range cases {
@@ -46,6 +52,10 @@ func TestRedactRound2(t *testing.T) {
 		{"curl -u with a placeholder", "curl -u admin:<password> https://x"},
 		{"k8s ConfigMap data in a block", "kind: ConfigMap\ndata:\n  app.conf: |\n    listen 8080"},
 		{"a count is no provider id", "ASANA_CLIENT_ID = 123456789012"},
+		{"a word is no provider id", `LINKEDIN_CLIENT_ID: "linkedinclient"`},
+		{"identifier with one digit", `	apiKey := "getUserName1"`},
+		{"slack placeholder", `token = "xoxb-notarealtoken"`},
+		{"short hex", `	commitKey := "deadbeef12"`},
 	}
 	for _, c := range clean {
 		if out, n := Redact(c.in); n != 0 {

@@ -137,7 +137,7 @@ var rules = []rule{
 	r("codecov-token", kw("codecov"), `(?i)\bcodecov[_\-]?token[ \t]*[=:][ \t]*["']?([a-f0-9\-]{36})`, nil),
 
 	// Chat and webhooks.
-	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, mixedOrDigitAll),
+	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, slackToken),
 	r("slack-app-token", kw("xapp-"), `(?i)\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
 	r("slack-config-token", kw("xoxe"), `\b(xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9\-]{50,})`, nil),
 	r("slack-webhook", kw("hooks.slack"), `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{16,}`, nil),
@@ -208,6 +208,12 @@ var rules = []rule{
 // mixedOrDigitAll accepts a token with a digit or both cases.
 func mixedOrDigitAll(s string) bool {
 	return hasDigit(s) || strings.ToLower(s) != s && strings.ToUpper(s) != s
+}
+
+// slackToken accepts a Slack token with a digit or both cases, or of
+// small letters that spell no word (xoxa-hgifhccx).
+func slackToken(s string) bool {
+	return mixedOrDigitAll(s) || len(s) >= 13 && randomLower(s[5:])
 }
 
 // vaultLegacy accepts a legacy Vault token (s. and 24 random letters and
