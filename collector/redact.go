@@ -871,7 +871,7 @@ func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans 
 	if kind == notSecret {
 		return last
 	}
-	if !quoted && ve < len(line) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' && isValueStop(line[ve]) {
+	if !quoted && cutShort(line, ve) {
 		if le, ok := cutValue(line, opStart, vs, ve, kind); ok {
 			if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
 				*spans = append(*spans, span{vs, le})
@@ -896,6 +896,12 @@ func assignedSecret(v, name string, kind nameClass, quoted bool, fl lineFlag) bo
 		return true
 	}
 	return fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(v, quoted)
+}
+
+// cutShort reports a bare value that ends at ve on a symbol (not white
+// space, not the end of the line).
+func cutShort(line string, ve int) bool {
+	return ve < len(line) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' && isValueStop(line[ve])
 }
 
 // cutValue is a bare value cut short by a symbol at ve: in a config line

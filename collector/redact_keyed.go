@@ -79,7 +79,19 @@ func providerValue(v string, quoted bool) bool {
 	if isIdentifierLike(v) || identWithSecretWord(v) {
 		return false
 	}
-	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2 || len(v) >= 12 && randomLower(v) && entropy(v) >= 3
+	return randomID(v)
+}
+
+// randomID decides a provider's id or key of letters (and digits) that
+// is no word or identifier: letters with digits, two classes of high
+// entropy, or small letters that spell no word.
+func randomID(v string) bool {
+	e := entropy(v)
+	switch {
+	case hasDigitAndLetter(v) && e >= 2.8, charClasses(v) >= 2 && e >= 3.2:
+		return true
+	}
+	return len(v) >= 12 && randomLower(v) && e >= 3
 }
 
 // randomLower accepts small letters that spell no word: one vowel (a e i
@@ -193,22 +205,11 @@ func setterCalls(line string) [][]int {
 		if line[i] != '(' {
 			continue
 		}
-		j := i + 1
-		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-			j++
-		}
-		if j >= len(line) || line[j] != '"' && line[j] != '\'' {
+		if j := skipBlanks(line, i+1); j >= len(line) || line[j] != '"' && line[j] != '\'' {
 			continue
 		}
-		k := i
-		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
-			k--
-		}
-		ne := k
-		for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
-			k--
-		}
-		if k == ne || !hasSecretWord(line[k:ne]) {
+		k := callNameStart(line, i)
+		if k < 0 {
 			continue
 		}
 		if m := setterRe.FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
@@ -221,6 +222,20 @@ func setterCalls(line string) [][]int {
 		}
 	}
 	return out
+}
+
+// callNameStart is where the name of the call whose '(' is at i starts,
+// when the name holds a secret word; else -1.
+func callNameStart(line string, i int) int {
+	ne := backOver(line, i, " \t")
+	k := ne
+	for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
+		k--
+	}
+	if k == ne || !hasSecretWord(line[k:ne]) {
+		return -1
+	}
+	return k
 }
 
 // setterWords may make up the name of a setter (after set, with, use).
