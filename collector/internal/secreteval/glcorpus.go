@@ -177,56 +177,80 @@ func GLCorpus(rules []*GLRule, seed uint64) (cases []GLCase, skipped []string) {
 			skipped = append(skipped, ru.ID+" (file names only)")
 			continue
 		}
-		held := HeldOut(ru.ID)
-		family, _, _ := strings.Cut(ru.ID, "-")
-		kw := ruleKeyword(ru)
-		n := spell(nameFor(ru.ID, kw))
-		// add plants value v; secret is what must not survive (v, or the
-		// base64 that wraps it).
-		add := func(shape, path, text, v, secret string, hostile bool) {
-			cases = append(cases, GLCase{
-				Case: Case{Family: family, Form: shape, Path: path, Text: text, Secrets: []string{secretPart(ru, secret)}},
-				Rule: ru.ID, Shape: shape, HeldOut: held, Hostile: hostile,
-				Flagged: ru.Finds(text, v), Documented: documented(v),
-			})
-		}
-		generated := 0
-		for _, fm := range forms {
-			_, v, ok := drawSecret(g, ru)
-			if !ok {
-				continue
-			}
-			generated++
-			if !fm.keyedOK && ru.Secret(v) != v {
-				continue // no name, no keyword, no prefix: not promised
-			}
-			add(fm.name, fm.path, fm.plant(n, v), v, v, false)
-		}
-		for _, sh := range glShapes {
-			_, v, ok := drawSecret(g, ru)
-			if !ok {
-				continue
-			}
-			generated++
-			if sh.bare && ru.Secret(v) != v {
-				continue
-			}
-			text, blob := unmark(sh.plant(g, n, kw, v))
-			if blob == "" {
-				blob = v
-			}
-			add(sh.name, sh.path, text, v, blob, sh.hostile)
-		}
+		rc := ruleCases{ru: ru, held: HeldOut(ru.ID), kw: ruleKeyword(ru)}
+		rc.family, _, _ = strings.Cut(ru.ID, "-")
+		rc.name = spell(nameFor(ru.ID, rc.kw))
+		generated := rc.forms(g) + rc.shapes(g)
 		for _, t := range ru.TPs {
 			if s := ru.Secret(t); len(s) >= 8 {
-				add("gitleaks-sample", "sample.txt", t+"\n", s, s, false)
+				rc.add("gitleaks-sample", "sample.txt", t+"\n", s, s, false)
 			}
 		}
 		if generated == 0 && len(ru.TPs) == 0 {
 			skipped = append(skipped, ru.ID+" (no value could be generated)")
 		}
+		cases = append(cases, rc.cases...)
 	}
 	return cases, skipped
+}
+
+// ruleCases builds the cases of one rule.
+type ruleCases struct {
+	ru         *GLRule
+	held       bool
+	family, kw string
+	name       names // the spellings of the name values are assigned to
+	cases      []GLCase
+}
+
+// add plants value v; secret is what must not survive (v, or the base64
+// that wraps it).
+func (rc *ruleCases) add(shape, path, text, v, secret string, hostile bool) {
+	rc.cases = append(rc.cases, GLCase{
+		Case: Case{Family: rc.family, Form: shape, Path: path, Text: text, Secrets: []string{secretPart(rc.ru, secret)}},
+		Rule: rc.ru.ID, Shape: shape, HeldOut: rc.held, Hostile: hostile,
+		Flagged: rc.ru.Finds(text, v), Documented: documented(v),
+	})
+}
+
+// forms places a value drawn for the rule in every assignment form; it
+// returns how many values it drew.
+func (rc *ruleCases) forms(g gen) int {
+	generated := 0
+	for _, fm := range forms {
+		_, v, ok := drawSecret(g, rc.ru)
+		if !ok {
+			continue
+		}
+		generated++
+		if !fm.keyedOK && rc.ru.Secret(v) != v {
+			continue // no name, no keyword, no prefix: not promised
+		}
+		rc.add(fm.name, fm.path, fm.plant(rc.name, v), v, v, false)
+	}
+	return generated
+}
+
+// shapes places a value drawn for the rule in every hostile shape; it
+// returns how many values it drew.
+func (rc *ruleCases) shapes(g gen) int {
+	generated := 0
+	for _, sh := range glShapes {
+		_, v, ok := drawSecret(g, rc.ru)
+		if !ok {
+			continue
+		}
+		generated++
+		if sh.bare && rc.ru.Secret(v) != v {
+			continue
+		}
+		text, blob := unmark(sh.plant(g, rc.name, rc.kw, v))
+		if blob == "" {
+			blob = v
+		}
+		rc.add(sh.name, sh.path, text, v, blob, sh.hostile)
+	}
+	return generated
 }
 
 // keyPrefixRe is a map key and its separator at the start of a secret
