@@ -124,7 +124,9 @@ func redactDepth(text string, depth int) (string, int) {
 			end += off
 		}
 		var pre []span
-		pre, si = lineSpans(spans, si, off, end)
+		if si < len(spans) && spans[si].start <= end {
+			pre, si = lineSpans(spans, si, off, end)
+		}
 		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
 			pre = append(pre, base64Spans(text[off:end], depth)...)
 		}
@@ -1372,7 +1374,7 @@ func splitWords(name string) []string {
 				words = append(words, lower[start:i])
 			}
 			start = i + 1
-		case i > start && camelBoundary(name, i):
+		case i > start && isUpperASCII(c) && camelBoundary(name, i):
 			words = append(words, lower[start:i])
 			start = i
 		}
@@ -1386,13 +1388,10 @@ func splitWords(name string) []string {
 	return words
 }
 
-// camelBoundary reports a word starting at i of an ASCII name: an upper-
-// case letter after a lower-case letter or a digit (fooBar), or the last
+// camelBoundary reports a word starting at the capital at i of an ASCII
+// name: a capital after a lower-case letter or a digit (fooBar), or the last
 // of a run of capitals before lower case (APIKey → API|Key).
 func camelBoundary(name string, i int) bool {
-	if !isUpperASCII(name[i]) {
-		return false
-	}
 	prev := name[i-1]
 	if isLowerASCII(prev) || prev >= '0' && prev <= '9' {
 		return true
