@@ -128,7 +128,21 @@ func redactDepth(text string, depth int) (string, int) {
 			pre, si = lineSpans(spans, si, off, end)
 		}
 		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
+			if r, next := wrappedBase64(text, off, depth); next > 0 {
+				// Base64 wrapped over this line and those below.
+				repl = append(repl, r...)
+				total++
+				i += strings.Count(text[off:next-1], "\n")
+				for si < len(spans) && spans[si].start < next {
+					si++
+				}
+				off = next
+				continue
+			}
 			pre = append(pre, base64Spans(text[off:end], depth)...)
+			if i+1 < nLines && opensBlock(text[off:end]) {
+				g.flags[i+1] |= flagB64 // KEY_B64: | and the base64 below
+			}
 		}
 		if len(pre) > 0 || g.flags[i] != 0 {
 			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
@@ -139,6 +153,14 @@ func redactDepth(text string, depth int) (string, int) {
 		off = end + 1
 	}
 	return replaceLines(text, repl), total
+}
+
+// opensBlock reports a line that ends by opening a YAML block scalar
+// (key: |, key: >-) or continuing on the next line ('\').
+func opensBlock(line string) bool {
+	t := strings.TrimRight(line, " \t\r")
+	t = strings.TrimRight(t, "+-123456789")
+	return strings.HasSuffix(t, "|") || strings.HasSuffix(t, ">") || strings.HasSuffix(t, "\\")
 }
 
 // lineReplacement is the new text of the line text[start:end].

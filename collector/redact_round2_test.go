@@ -1,9 +1,22 @@
 package collector
 
 import (
+	"encoding/base64"
 	"strings"
 	"testing"
 )
+
+// wrapBase64 encodes s and wraps it at 76 characters, each line after
+// prefix and before suffix.
+func wrapBase64(s, prefix, suffix string) string {
+	b := base64.StdEncoding.EncodeToString([]byte(s))
+	var lines []string
+	for len(b) > 76 {
+		lines = append(lines, prefix+b[:76]+suffix)
+		b = b[76:]
+	}
+	return strings.Join(append(lines, prefix+b), "\n")
+}
 
 // TestRedactRound2 holds the shapes the gitleaks corpus still found
 // leaking on its development rules after issue 22's first round (values
@@ -34,6 +47,15 @@ func TestRedactRound2(t *testing.T) {
 		{"slack token of small letters", `  slack_legacy_workspace_token = "xoxa-hgifhccx"`, "hgifhccx"},
 		{"flutterwave encryption key in a list", `    "FLWSECK_TEST-gaa9a9a3af02",`, "FLWSECK_TEST-gaa9a9a3af02"},
 	}
+	sa := "{\n  \"type\": \"service_account\",\n  \"project_id\": \"demo\",\n  \"client_secret\": \"Zq3J9vT2mLp8RwZk4YbN7cHd1FgS6aUe\",\n  \"client_email\": \"ci@demo.iam.gserviceaccount.com\"\n}\n"
+	env := "NODE_ENV=production\nLOG_LEVEL=info\nSTRIPE_SECRET=Zq3J9vT2mLp8RwZk4YbN7cHd1FgS6aUe\nPORT=8080\nREGION=eu-west-1\n"
+	saLines := strings.Split(wrapBase64(sa, "", ""), "\n")
+	envLines := strings.Split(wrapBase64(env, "", ""), "\n")
+	cases = append(cases,
+		struct{ name, in, secret string }{"base64 wrapped over lines in a block", "data:\n  credentials.json: |\n" + wrapBase64(sa, "    ", ""), saLines[1]},
+		struct{ name, in, secret string }{"base64 wrapped over continuation lines", "GOOGLE_CREDENTIALS_B64=" + strings.TrimLeft(wrapBase64(sa, "    ", "\\"), " "), saLines[1]},
+		struct{ name, in, secret string }{"base64 of an env file under a b64 key", "env:\n  ENV_FILE_B64: |\n" + wrapBase64(env, "    ", ""), envLines[1]},
+	)
 	for _, c := range cases {
 		out, n := Redact(c.in)
 		if strings.Contains(out, c.secret) || n == 0 {
@@ -57,6 +79,11 @@ func TestRedactRound2(t *testing.T) {
 		{"slack placeholder", `token = "xoxb-notarealtoken"`},
 		{"short hex", `	commitKey := "deadbeef12"`},
 	}
+	cert := strings.Repeat("\x30\x82\x01\x0a\x02\x82\x01\x01\x00\xc3", 12)
+	clean = append(clean,
+		struct{ name, in string }{"wrapped base64 of binary data", "data:\n  ca.der: |\n" + wrapBase64(cert, "    ", "")},
+		struct{ name, in string }{"wrapped base64 of text without a secret", "notes_b64: |\n" + wrapBase64(strings.Repeat("nothing to see here, just notes. ", 6), "  ", "")},
+	)
 	for _, c := range clean {
 		if out, n := Redact(c.in); n != 0 {
 			t.Errorf("%s: %d redactions:\n%s", c.name, n, out)
