@@ -24,27 +24,46 @@ var (
 // number of secrets replaced.
 func redactBlocks(text string, lines []string) int {
 	n := 0
-	if strings.Contains(text, "PRIVATE KEY") {
-		n += redactPEMBlocks(lines)
+	for _, b := range blockRules {
+		if b.possible(text) {
+			n += b.redact(lines)
+		}
 	}
-	if strings.Contains(text, "variable \"") && strings.Contains(text, "default") {
-		n += redactTerraformDefaults(lines)
-	}
-	if k8sSecretPossible(text) {
-		n += redactK8sSecretData(lines)
-	}
-	putty := strings.Contains(text, "Private-Lines:")
-	env := strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
-	if !putty && !env {
-		return n
-	}
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		switch {
-		case putty && strings.Contains(l, "Private-Lines:"):
+	return n
+}
+
+// blockRules are the secrets that span lines: a cheap test of the whole
+// text, then the pass over its lines.
+var blockRules = []struct {
+	possible func(text string) bool
+	redact   func(lines []string) int
+}{
+	{func(t string) bool { return strings.Contains(t, "PRIVATE KEY") }, redactPEMBlocks},
+	{func(t string) bool { return strings.Contains(t, "variable \"") && strings.Contains(t, "default") }, redactTerraformDefaults},
+	{k8sSecretPossible, redactK8sSecretData},
+	{func(t string) bool { return strings.Contains(t, "Private-Lines:") }, redactPuTTYKeys},
+	{func(t string) bool {
+		return strings.Contains(t, "value:") || strings.Contains(t, "value\":") || strings.Contains(t, "value':")
+	}, redactEnvEntries},
+}
+
+// redactPuTTYKeys redacts the private lines of every PuTTY key.
+func redactPuTTYKeys(lines []string) int {
+	n := 0
+	for i, l := range lines {
+		if strings.Contains(l, "Private-Lines:") {
 			n += redactPuTTY(lines, i)
-		case env && i+1 < len(lines) && strings.Contains(l, "name") &&
-			(strings.Contains(lines[i+1], "value") || i+2 < len(lines) && strings.Contains(lines[i+2], "value")):
+		}
+	}
+	return n
+}
+
+// redactEnvEntries redacts the values of "- name: NAME" entries whose
+// value is on one of the two lines below.
+func redactEnvEntries(lines []string) int {
+	n := 0
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.Contains(lines[i], "name") && (strings.Contains(lines[i+1], "value") || i+2 < len(lines) && strings.Contains(lines[i+2], "value")) {
 			n += redactEnvEntry(lines, i)
 		}
 	}

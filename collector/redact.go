@@ -108,51 +108,79 @@ func redactDepth(text string, depth int) (string, int) {
 			text, total = strings.Join(lines, "\n"), n
 		}
 	}
-	nLines := strings.Count(text, "\n") + 1
-	g := newGates(text, nLines)
-	var spans []span
-	if len(g.hits) > 0 {
-		spans = mergeSpans(hitSpans(text, g.hits))
+	r := lineRedactor{text: text, depth: depth, nLines: strings.Count(text, "\n") + 1}
+	r.g = newGates(text, r.nLines)
+	if len(r.g.hits) > 0 {
+		r.spans = mergeSpans(hitSpans(text, r.g.hits))
 	}
-	var repl []lineReplacement
-	off, si := 0, 0
-	for i := 0; i < nLines; i++ {
+	for i, off := 0, 0; i < r.nLines; i++ {
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
 			end = len(text)
 		} else {
 			end += off
 		}
-		var pre []span
-		if si < len(spans) && spans[si].start <= end {
-			pre, si = lineSpans(spans, si, off, end)
+		if r.g.flags[i] == 0 && (r.si == len(r.spans) || r.spans[r.si].start > end) {
+			off = end + 1 // nothing to look at on this line
+			continue
 		}
-		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
-			if r, next := wrappedBase64(text, off, depth); next > 0 {
-				// Base64 wrapped over this line and those below.
-				repl = append(repl, r...)
-				total++
-				i += strings.Count(text[off:next-1], "\n")
-				for si < len(spans) && spans[si].start < next {
-					si++
-				}
-				off = next
-				continue
-			}
-			pre = append(pre, base64Spans(text[off:end], depth)...)
-			if i+1 < nLines && opensBlock(text[off:end]) {
-				g.flags[i+1] |= flagB64 // KEY_B64: | and the base64 below
-			}
-		}
-		if len(pre) > 0 || g.flags[i] != 0 {
-			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
-				repl = append(repl, lineReplacement{off, end, out})
-				total += n
-			}
-		}
-		off = end + 1
+		off, i = r.line(i, off, end)
 	}
-	return replaceLines(text, repl), total
+	return replaceLines(text, r.repl), total + r.total
+}
+
+// lineRedactor is redactDepth's pass over the lines of a text: the gates,
+// the provider rules' spans (si: the next one), the lines replaced.
+type lineRedactor struct {
+	text          string
+	depth, nLines int
+	g             *gates
+	spans         []span
+	si            int
+	repl          []lineReplacement
+	total         int
+}
+
+// line redacts line i, text[off:end]; it returns where the next line
+// starts and the last line it handled (base64 wrapped over lines takes
+// several).
+func (r *lineRedactor) line(i, off, end int) (int, int) {
+	text := r.text
+	var pre []span
+	if r.si < len(r.spans) && r.spans[r.si].start <= end {
+		pre, r.si = lineSpans(r.spans, r.si, off, end)
+	}
+	fl := r.g.flags[i]
+	if fl&flagB64 != 0 && r.depth < maxBase64Depth {
+		if next := r.wrapped(off); next > 0 {
+			return next, i + strings.Count(text[off:next-1], "\n")
+		}
+		pre = append(pre, base64Spans(text[off:end], r.depth)...)
+		if i+1 < r.nLines && opensBlock(text[off:end]) {
+			r.g.flags[i+1] |= flagB64 // KEY_B64: | and the base64 below
+		}
+	}
+	if out, n := redactLine(text[off:end], r.g.lower[off:end], r.g, pre, fl); n > 0 {
+		r.repl = append(r.repl, lineReplacement{off, end, out})
+		r.total += n
+	}
+	return end + 1, i
+}
+
+// wrapped replaces base64 wrapped over the lines from off on when it
+// holds a secret; it returns where the line after the block starts, or
+// -1.
+func (r *lineRedactor) wrapped(off int) int {
+	repl, next := wrappedBase64(r.text, off, r.depth)
+	if next < 0 {
+		return -1
+	}
+	r.repl = append(r.repl, repl...)
+	r.total++
+	for r.si < len(r.spans) && r.spans[r.si].start < next {
+		r.si++
+	}
+	return next
 }
 
 // opensBlock reports a line that ends by opening a YAML block scalar
@@ -507,8 +535,7 @@ type scanState struct {
 func (st *scanState) at(i int, bg *bigram, ws bool) {
 	lower := st.g.lower
 	for _, m := range bg.markers {
-		if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || st.isNetrc()) &&
-			(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
+		if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && st.markerOK(i, m) {
 			st.lineAt(i)
 			st.g.flags[st.ln] |= m.flag
 		}
@@ -528,6 +555,18 @@ func (st *scanState) at(i int, bg *bigram, ws bool) {
 			st.h.addAt(k.rule, st.lineStart, i)
 		}
 	}
+}
+
+// markerOK checks what a marker found at i needs besides its word: a
+// netrc word a .netrc text, "pat" no letter after it (path).
+func (st *scanState) markerOK(i int, m marker) bool {
+	switch {
+	case m.flag == flagNetrc:
+		return st.isNetrc()
+	case m.word == "pat":
+		return i+3 == len(st.g.lower) || !isLetter(st.g.lower[i+3])
+	}
+	return true
 }
 
 // lineAt counts the lines up to i. No marker starts with a newline
@@ -880,11 +919,7 @@ func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans 
 	}
 	kind := nameKind(name)
 	if !quoted {
-		// process.env.X || 'literal', os.getenv("X") or "literal"
-		if fs, fe, ok := fallbackValue(line, ve); ok {
-			if kind != notSecret && secretValue(line[fs:fe], true, kind == passwordName) {
-				*spans = append(*spans, span{fs, fe})
-			}
+		if fe, ok := fallbackAssignment(line, ve, kind, spans); ok {
 			return fe
 		}
 	}
@@ -910,6 +945,20 @@ func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans 
 		*spans = append(*spans, span{vs, ve})
 	}
 	return last
+}
+
+// fallbackAssignment reads the literal after a default operator that
+// follows the bare value ending at ve (process.env.X || 'literal',
+// os.getenv("X") or "literal"); it returns the literal's end.
+func fallbackAssignment(line string, ve int, kind nameClass, spans *[]span) (int, bool) {
+	fs, fe, ok := fallbackValue(line, ve)
+	if !ok {
+		return 0, false
+	}
+	if kind != notSecret && secretValue(line[fs:fe], true, kind == passwordName) {
+		*spans = append(*spans, span{fs, fe})
+	}
+	return fe, true
 }
 
 // assignedSecret decides a value assigned to a secret name of kind kind:
@@ -1143,10 +1192,7 @@ func assignedName(line string, op int) string {
 // typedName is the name declared before a type that starts at start
 // (`name: Type =`, `var name Type =`), or "".
 func typedName(line, name string, start int) string {
-	j := start
-	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '&' || line[j-1] == '*' || line[j-1] == '\'') {
-		j--
-	}
+	j := backOver(line, start, " \t&*'")
 	if j > 0 && line[j-1] == ':' {
 		// name: Type = value
 		prev, _ := nameBefore(line, j-1)

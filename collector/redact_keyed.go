@@ -67,7 +67,7 @@ func keyedName(name string, fl lineFlag) bool {
 // digits, or long and of high entropy), not a placeholder, a path, a URL,
 // a label or code.
 func providerValue(v string, quoted bool) bool {
-	if len(v) < 10 || len(v) > 200 || strings.Contains(v, "REDACTED") || isPlaceholder(v) || notLiteralValue(v) {
+	if len(v) < 10 || len(v) > 200 || standIn(v) || notLiteralValue(v) {
 		return false
 	}
 	if !quoted && (codeShape(v) || dottedIdentRe.MatchString(v) || isCall(v) || isCodeExpr(v)) {

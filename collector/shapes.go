@@ -336,7 +336,7 @@ func cliGroupSpans(line string, re *regexp.Regexp, spans []span, groups ...int) 
 // is often an app key), -u TOKEN:, and -H "Token: …" headers.
 func curlSpans(line, lower string, spans []span) []span {
 	for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
-		if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); !isPlaceholderPassword(pw) && pw != redacted {
+		if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); cliPassword(pw) {
 			spans = append(spans, span{m[2], m[5]}) // user:password
 		}
 	}
@@ -345,14 +345,22 @@ func curlSpans(line, lower string, spans []span) []span {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
-	if strings.Contains(line, "-H") || strings.Contains(lower, "--header") {
-		for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[4]:m[5]]; nameKind(line[m[2]:m[3]]) != notSecret && hasDigit(v) && !isIdentifierLike(v) && entropy(v) >= 2.5 && cliPassword(v) {
-				spans = append(spans, span{m[4], m[5]})
-			}
+	if !strings.Contains(line, "-H") && !strings.Contains(lower, "--header") {
+		return spans
+	}
+	for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+		if headerCredential(line[m[2]:m[3]], line[m[4]:m[5]]) {
+			spans = append(spans, span{m[4], m[5]})
 		}
 	}
 	return spans
+}
+
+// headerCredential decides the value of a header given on a command line
+// (-H "Token: …"): a credential's name, a value with a digit that is no
+// identifier, a variable or a stand-in.
+func headerCredential(name, v string) bool {
+	return nameKind(name) != notSecret && hasDigit(v) && !isIdentifierLike(v) && entropy(v) >= 2.5 && cliPassword(v)
 }
 
 // cliPassword reports a value on a command line that is not a stand-in.
