@@ -78,9 +78,7 @@ func redactEnvEntry(lines []string, i int) int {
 	if m == nil {
 		return 0
 	}
-	k := nameKind(m[1])
-	keyed := k == notSecret && keyedName(m[1], flagProvider)
-	if k == notSecret && !keyed {
+	if nameKind(m[1]) == notSecret && !keyedName(m[1], flagProvider) {
 		return 0
 	}
 	n := 0
@@ -94,7 +92,7 @@ func redactEnvEntry(lines []string, i int) int {
 				continue
 			}
 			v := lines[j][vm[2*gi]:vm[2*gi+1]]
-			if v != redacted && (!keyed && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
+			if v != redacted && namedValue(m[1], v) {
 				lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
 				n++
 			}

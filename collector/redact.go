@@ -1583,11 +1583,18 @@ func labelFields(v string) bool {
 	// The field names of a label are words (Key, Elem, q); a random
 	// token with '=' and '/' in it (base64) splits into names that are not.
 	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '&' || r == ',' }) {
-		if i := strings.IndexByte(f, '='); i > 0 && !fieldNameRe.MatchString(strings.TrimLeft(f[:i], "*&[]")) {
+		if i := strings.IndexByte(f, '='); i > 0 && !fieldNameRe.MatchString(strings.TrimLeft(f[:i], "*&[]")) || i < 0 && randomPiece(f) {
 			return false
 		}
 	}
 	return true
+}
+
+// randomPiece reports a piece of a label (before a name=value field)
+// that is random text, not a name: 12 characters or more, letters and
+// digits that read as no identifier (u8te1jqmj6v5mh64e173u41xu/np=).
+func randomPiece(f string) bool {
+	return len(f) >= 12 && hasDigitAndLetter(f) && !fieldNameRe.MatchString(f) && !isIdentifierLike(f)
 }
 
 // fieldNameRe is the name of a label's field: letters (and _ . -), digits

@@ -95,8 +95,9 @@ func randomID(v string) bool {
 }
 
 // randomLower accepts small letters that spell no word: one vowel (a e i
-// o u y) in five or fewer, no run of five equal letters (szdspespwanfzl,
-// hgifhccx; words and phrases hold about two in five).
+// o u y) in five or fewer, or three in ten with four consonants in a row
+// (szdspespwanfzl, hgifhccx, xfdydviwvracwukczgwkjxoq), no run of five
+// equal letters.
 func randomLower(v string) bool {
 	vowels := 0
 	for i := 0; i < len(v); i++ {
@@ -107,7 +108,12 @@ func randomLower(v string) bool {
 			return false
 		}
 	}
-	return vowels*5 <= len(v) && noRun(v) && !strings.Contains(v, "xxx")
+	if !noRun(v) || strings.Contains(v, "xxx") {
+		return false
+	}
+	// Random small letters hold about one vowel in four; words and
+	// phrases two in five, and rarely four consonants in a row.
+	return vowels*5 <= len(v) || vowels*10 <= len(v)*3 && consonantRun(v) >= 4
 }
 
 // notLiteralValue reports text, a URL, a path, a camelCase word or a
@@ -318,8 +324,7 @@ func setterKind(name string) nameClass {
 func setCommandSpans(line string, spans []span) []span {
 	for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
 		name, v := line[m[2]:m[3]], line[m[4]:m[5]]
-		if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) ||
-			k == notSecret && keyedName(name, flagProvider) && providerValue(v, false) {
+		if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) || keyedName(name, flagProvider) && providerValue(v, false) {
 			spans = append(spans, span{m[4], m[5]})
 		}
 	}

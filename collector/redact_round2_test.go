@@ -45,6 +45,11 @@ func TestRedactRound2(t *testing.T) {
 		{"short mixed-case key, one digit", `    public const string GenericApiKey = "esFtOVSxa0yk";`, "esFtOVSxa0yk"},
 		{"provider id of small letters", "LINKEDIN_CLIENT_ID ?= szdspespwanfzl\n", "szdspespwanfzl"},
 		{"slack token of small letters", `  slack_legacy_workspace_token = "xoxa-hgifhccx"`, "hgifhccx"},
+		{"provider token in a pair, one class short", `  static { System.setProperty("DROPBOX_API_TOKEN", "qvs6sxyxyd8y08b"); }`, "qvs6sxyxyd8y08b"},
+		{"provider token in define", `define('DROPBOX_API_TOKEN', 'bdysvmnb0hdiugh');`, "bdysvmnb0hdiugh"},
+		{"provider token in a set command", "aws configure set dropbox_api_token d8zuwkmemeapmaj", "d8zuwkmemeapmaj"},
+		{"provider secret of small letters", `export const lookerClientSecret: string = "xfdydviwvracwukczgwkjxoq";`, "xfdydviwvracwukczgwkjxoq"},
+		{"base64 key ending in a field-like piece", "env:\n  GENERIC_API_KEY: \"u8te1jqmj6v5mh64e173u41xu/np=\"", "u8te1jqmj6v5mh64e173u41xu/np="},
 		{"flutterwave encryption key in a list", `    "FLWSECK_TEST-gaa9a9a3af02",`, "FLWSECK_TEST-gaa9a9a3af02"},
 	}
 	sa := "{\n  \"type\": \"service_account\",\n  \"project_id\": \"demo\",\n  \"client_secret\": \"Zq3J9vT2mLp8RwZk4YbN7cHd1FgS6aUe\",\n  \"client_email\": \"ci@demo.iam.gserviceaccount.com\"\n}\n"
@@ -78,6 +83,8 @@ func TestRedactRound2(t *testing.T) {
 		{"identifier with one digit", `	apiKey := "getUserName1"`},
 		{"slack placeholder", `token = "xoxb-notarealtoken"`},
 		{"short hex", `	commitKey := "deadbeef12"`},
+		{"a provider's word as its secret", `  lookerClientSecret: "lookerclientsecretvalue",`},
+		{"subtest label with a leading name", `	key := "BenchmarkMapIterLarge/size=1024"`},
 	}
 	cert := strings.Repeat("\x30\x82\x01\x0a\x02\x82\x01\x01\x00\xc3", 12)
 	clean = append(clean,

@@ -472,10 +472,10 @@ func pairSpans(line, lower string) []span {
 
 // namedValue decides a quoted value found beside its name (a pair, markup,
 // an env entry): a secret under a secret name, or a provider's credential
-// under a name that holds the provider.
+// under a name that holds the provider (DROPBOX_API_TOKEN is both).
 func namedValue(name, v string) bool {
-	if k := nameKind(name); k != notSecret {
-		return markupValue(v, k == passwordName)
+	if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) {
+		return true
 	}
 	return keyedName(name, flagProvider) && providerValue(v, true)
 }
