@@ -56,7 +56,7 @@ func TestWatchedPacksSeeEdits(t *testing.T) {
 		}
 		settle(before, 1)
 	}
-	pack("first") // walks, starts watching
+	pack("first")  // walks, starts watching
 	pack("second") // walks again, kept
 	if srv.watch == nil || !srv.currentWorkspace().ListingsKept() {
 		t.Fatal("no watcher, or the workspace does not keep listings")
