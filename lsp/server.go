@@ -54,6 +54,11 @@ type Server struct {
 	exited   chan struct{}
 	exitOnce sync.Once
 
+	// watching is set once the client watches every workspace file for
+	// the server (initialized.go): workspaces then keep their listing
+	// across packs, kept current by didChangeWatchedFiles.
+	watching atomic.Bool
+
 	docs   *documentStore
 	conf   *configState
 	counts *countCache
