@@ -4,12 +4,12 @@ package mcp
 
 import (
 	"os"
-	"syscall"
-	"time"
 	"path/filepath"
 	"runtime"
 	"runtime/pprof"
+	"syscall"
 	"testing"
+	"time"
 )
 
 // BenchmarkWarmPack: one pack_context of a tree on a running server whose
