@@ -72,6 +72,9 @@ type Server struct {
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
 	heavy chan struct{}
+	// onSettle, when set (tests), is told of every settling of
+	// provisional lens chunks (lens_settle.go).
+	onSettle settled
 }
 
 // newServer returns the session state for conn. The session context is

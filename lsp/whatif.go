@@ -281,9 +281,12 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			}
 			continue
 		}
-		chunks, err := s.lenses.chunks(ctx, d, e.tok)
+		chunks, exact, err := s.lenses.chunks(ctx, d, e.tok)
 		if err != nil {
 			return false, err
+		}
+		if !exact {
+			s.lenses.scheduleSettle(s, d, e.tok) // the targets are those the lenses show
 		}
 		shown[d.URI] = chunks
 		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
