@@ -11,6 +11,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
@@ -261,7 +262,7 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 	shown := map[protocol.DocumentURI][]lensChunk{} // the lens chunks of the computed snapshots
 	var targets []*whatIfTarget
 	var open []pack.OpenDoc
-	var texts []string // of open, for counting
+	var tokens []int // of open
 	for _, d := range docs {
 		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}, byKey: map[string]fitState{}}
 		next[d.URI] = dw
@@ -289,8 +290,16 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			s.lenses.scheduleSettle(s, d, e.tok) // the targets are those the lenses show
 		}
 		shown[d.URI] = chunks
+		if e.tok.Exact() {
+			// The pack takes this version's chunks from the document's
+			// incremental state instead of splitting the whole file.
+			opts := e.engine.ChunkOptions(whatIfRequest(0).Query)
+			if pc, ok, err := s.lenses.packChunks(ctx, d, e.tok, opts); err == nil && ok {
+				e.engine.PutChunks(collector.DisplayPath(rel), d.Text, opts, e.tok.Encoding(), true, pc)
+			}
+		}
 		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
-		texts = append(texts, d.Text)
+		tokens = append(tokens, w.s.counts.get(d, e.tok)) // counted by blocks, as the budget counts it
 		lines := strings.Split(d.Text, "\n")
 		targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: 1, end: len(lines), lines: lines, chunkLine: -1})
 		for _, c := range chunks {
@@ -298,7 +307,7 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 		}
 	}
 	if len(open) > 0 {
-		if err := w.solve(ctx, e, open, texts, targets); err != nil {
+		if err := w.solve(ctx, e, open, tokens, targets); err != nil {
 			return false, err
 		}
 	}
@@ -457,10 +466,10 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 
 // solve sets the state of every target: a pack at the current budget; then,
 // for what it left out, packs at larger budgets, bisecting each group of
-// targets down to the smallest tested growth that brings them in. texts
-// are the texts of the open documents (the pack reads them through the
-// workspace's overlay).
-func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts []string, targets []*whatIfTarget) error {
+// targets down to the smallest tested growth that brings them in. tokens
+// are the token counts of the open documents (the pack reads them through
+// the workspace's overlay).
+func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, tokens []int, targets []*whatIfTarget) error {
 	total := e.cfg.Context.Budget.TotalTokens
 	// The packs of one computation differ only in their budget: their
 	// collection, chunks, ranks and dedup are prepared once.
@@ -495,8 +504,8 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts [
 	// A budget where everything that can go in does: the open documents'
 	// tokens with room for the formatting, doubled while some are out.
 	sum := 0
-	for _, text := range texts {
-		sum += e.tok.Count(text)
+	for _, n := range tokens {
+		sum += n
 	}
 	hi := max(1024, sum+sum/4+64*len(open))
 	var pending []*whatIfTarget
