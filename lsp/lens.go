@@ -67,11 +67,6 @@ type lensState struct {
 	// settle, when set, settles the document's provisional chunks after
 	// a quiet period (lens_settle.go).
 	settle *time.Timer
-	// pcd keeps the chunks a pack cuts the document into, with popts
-	// under penc, for the what-if computation (lens_pack.go).
-	pcd   *chunker.Document
-	popts chunker.Options
-	penc  string
 }
 
 // newLensCache returns an empty cache.
@@ -179,18 +174,12 @@ func (c *lensCache) touch(st *lensState) {
 			tree.cd.DropTree()
 			scheduleTrim()
 		}
-		if tree.pcd != nil {
-			tree.pcd.DropTree()
-		}
 		tree.mu.Unlock()
 	}
 	if all != nil && all != st {
 		if all.mu.TryLock() {
 			if all.cd != nil {
 				all.cd.Close()
-			}
-			if all.pcd != nil {
-				all.pcd.Close()
 			}
 			all.mu.Unlock()
 		} else {
@@ -242,9 +231,6 @@ func (st *lensState) close() {
 		if st.cd != nil {
 			st.cd.Close()
 			scheduleTrim()
-		}
-		if st.pcd != nil {
-			st.pcd.Close()
 		}
 	}
 }

@@ -100,7 +100,7 @@ func newServer(ctx context.Context, conn *rpc.Conn, opts Options, log *zap.Logge
 		debounce = DefaultBudgetDebounce
 	}
 	s.budget = newBudgetNotifier(s, debounce)
-	s.whatif = newWhatIf(s, debounce)
+	s.whatif = newWhatIf(s, whatIfQuiet*debounce)
 	s.requests = map[string]rpc.RequestFunc{
 		protocol.MethodTextDocumentCodeLens: rpc.Request(s.codeLens),
 		methodBudgetStatus:                  s.budgetStatus,

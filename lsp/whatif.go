@@ -11,7 +11,6 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
-	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
@@ -43,6 +42,14 @@ const (
 	// the chunk.
 	cmdShowChunkReport = "acode.showChunkReport"
 )
+
+// whatIfQuiet is the what-if computation's quiet period in budget
+// debounces (600 ms by default): a computation re-chunks every changed
+// open document whole and runs up to maxWhatIfPreviews packs, work that
+// on a large file costs several lens refreshes, so it waits for a pause
+// in the typing rather than competing with the lenses of each keystroke
+// (issue 24). Lenses show the previous states until then.
+const whatIfQuiet = 3
 
 // maxWhatIfPreviews bounds the packs one computation runs: one at the
 // current budget, one or more to find a budget where everything fits, and
@@ -290,14 +297,6 @@ func (w *whatIf) compute(ctx context.Context) (bool, error) {
 			s.lenses.scheduleSettle(s, d, e.tok) // the targets are those the lenses show
 		}
 		shown[d.URI] = chunks
-		if e.tok.Exact() {
-			// The pack takes this version's chunks from the document's
-			// incremental state instead of splitting the whole file.
-			opts := e.engine.ChunkOptions(whatIfRequest(0).Query)
-			if pc, ok, err := s.lenses.packChunks(ctx, d, e.tok, opts); err == nil && ok {
-				e.engine.PutChunks(collector.DisplayPath(rel), d.Text, opts, e.tok.Encoding(), true, pc)
-			}
-		}
 		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
 		tokens = append(tokens, w.s.counts.get(d, e.tok)) // counted by blocks, as the budget counts it
 		lines := strings.Split(d.Text, "\n")
