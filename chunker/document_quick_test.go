@@ -5,6 +5,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"strings"
 	"testing"
 
@@ -97,4 +98,60 @@ func TestDocumentQuickEdits(t *testing.T) {
 	if provisional*10 < total || settled == 0 {
 		t.Errorf("%d versions: %d provisional, %d settled; want over a tenth provisional and some settled, or the test misses a path", total, provisional, settled)
 	}
+}
+
+// TestSettlingOvertaken: a settling run while the document was updated
+// again is not installed, and the document goes on as if it had not run;
+// one that was not overtaken is.
+func TestSettlingOvertaken(t *testing.T) {
+	data, err := os.ReadFile(filepath.Join(runtime.GOROOT(), "src", "net", "http", "cookie.go"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
+	text := string(data)
+	at := strings.Index(text, "func validCookieExpires(")
+	bad := text[:at+2] + "(" + text[at+2:] // "fu(nc": a whole parse reads it otherwise
+	worse := bad[:at] + "x" + bad[at:]
+	d := NewDocument("cookie.go")
+	defer d.Close()
+	if _, err := d.UpdateText(t.Context(), text, contentCount, lens); err != nil {
+		t.Fatal(err)
+	}
+	check := func(step, text string, got []Chunk) {
+		t.Helper()
+		want, err := Split(t.Context(), "cookie.go", []byte(text), contentCount, lens)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("%s: chunks differ from Split (-want +got):\n%s", step, diff)
+		}
+	}
+	if _, exact, err := d.UpdateQuick(t.Context(), bad, contentCount, lens); err != nil || exact {
+		t.Fatalf("the edit was answered exactly (%v, %v): the test misses the provisional path", exact, err)
+	}
+	st := d.PrepareSettle()
+	if _, exact, err := d.UpdateQuick(t.Context(), worse, contentCount, lens); err != nil || exact {
+		t.Fatalf("second edit: %v, %v", exact, err)
+	}
+	if _, err := st.Run(t.Context(), contentCount, lens); err != nil {
+		t.Fatal(err)
+	}
+	if d.FinishSettle(st) {
+		t.Fatal("a settling of an older text was installed")
+	}
+	if !d.Provisional() {
+		t.Fatal("the document is no longer provisional after an overtaken settling")
+	}
+	got, ok, err := d.Settle(t.Context(), contentCount, lens)
+	if err != nil || !ok {
+		t.Fatalf("settle: %v, %v", ok, err)
+	}
+	check("settled", worse, got)
+	got, err = d.UpdateText(t.Context(), text, contentCount, lens)
+	if err != nil {
+		t.Fatal(err)
+	}
+	check("after settling", text, got)
 }

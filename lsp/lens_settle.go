@@ -40,7 +40,9 @@ func (c *lensCache) scheduleSettle(s *Server, doc *document, tok tokenizer.Token
 
 // settleNow settles the chunks of doc when it is still the document's
 // current version and they are provisional, and asks the client to
-// refresh its lenses when that changed one of them.
+// refresh its lenses when that changed one of them. The whole parse runs
+// without the document's lock (chunker.Settling), so the lenses of a
+// newer version never wait for it; its result is then dropped.
 func (c *lensCache) settleNow(s *Server, doc *document, tok tokenizer.Tokenizer) {
 	c.mu.Lock()
 	st := c.m[doc.URI]
@@ -53,14 +55,24 @@ func (c *lensCache) settleNow(s *Server, doc *document, tok tokenizer.Tokenizer)
 		st.mu.Unlock()
 		return
 	}
-	chunks, ok, err := st.cd.Settle(s.ctx, tok.Count, lensChunkOptions)
-	if err != nil || !ok {
-		if err != nil {
-			st.cd.Close() // the next edit parses from scratch
-			st.doc = nil
-		}
-		st.mu.Unlock()
+	settling := st.cd.PrepareSettle()
+	st.mu.Unlock()
+	if settling == nil {
 		return
+	}
+	chunks, err := settling.Run(s.ctx, tok.Count, lensChunkOptions)
+	if err != nil {
+		return
+	}
+	st.mu.Lock()
+	if st.closed || st.doc != doc || st.cd == nil {
+		st.mu.Unlock()
+		settling.Discard()
+		return
+	}
+	if !st.cd.FinishSettle(settling) {
+		st.mu.Unlock()
+		return // overtaken by a newer version (FinishSettle freed it)
 	}
 	top := topChunks(chunks)
 	changed := !slices.Equal(top, st.chunks)
