@@ -38,16 +38,20 @@ func main() {
 		os.Exit(2)
 	}
 	b := fmt.Sprint(*budget)
+	var cliCPU []time.Duration
 	cli := func() (time.Duration, string) {
 		start := time.Now()
-		out, err := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", *query, "--budget", b).Output()
+		cmd := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", *query, "--budget", b)
+		out, err := cmd.Output()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
 			os.Exit(1)
 		}
+		cliCPU = append(cliCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		return time.Since(start), string(out)
 	}
 	_, cliOut := cli() // warms the index
+	cliCPU = nil
 	var cliTimes []time.Duration
 	for i := 0; i < *runs; i++ {
 		d, _ := cli()
@@ -56,13 +60,17 @@ func main() {
 
 	ctx := context.Background()
 	client := sdk.NewClient(&sdk.Implementation{Name: "serverbench", Version: "1"}, nil)
-	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: exec.Command(*bin, "mcp", "--root", *dir)}, nil)
+	srvCmd := exec.Command(*bin, "mcp", "--root", *dir)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: srvCmd}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serverbench: mcp:", err)
 		os.Exit(1)
 	}
 	defer cs.Close()
+	var srvCPU []time.Duration
 	call := func() (time.Duration, string) {
+		cpu0 := procCPU(srvCmd.Process.Pid)
+		defer func() { srvCPU = append(srvCPU, procCPU(srvCmd.Process.Pid)-cpu0) }()
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": *query, "budget": *budget}})
 		d := time.Since(start)
@@ -79,6 +87,7 @@ func main() {
 		return d, text.String()
 	}
 	first, srvOut := call()
+	srvCPU = nil
 	var srvTimes []time.Duration
 	for i := 0; i < *runs; i++ {
 		d, _ := call()
@@ -94,6 +103,31 @@ func main() {
 	fmt.Printf("mcp pack_context, first:   %v\n", first.Round(time.Millisecond))
 	fmt.Printf("mcp pack_context, warm:    min %v  median %v\n", smin.Round(time.Millisecond), smed.Round(time.Millisecond))
 	fmt.Printf("ratio warm server / cli:   min %.2f  median %.2f\n", float64(smin)/float64(cmin), float64(smed)/float64(cmed))
+	_, ccpu := stats(cliCPU)
+	_, scpu := stats(srvCPU)
+	fmt.Printf("CPU (user+sys), median:    cli %v  server %v  ratio %.2f\n", ccpu.Round(time.Millisecond), scpu.Round(time.Millisecond), float64(scpu)/float64(ccpu))
+}
+
+// procCPU is the user and system CPU time of process pid so far (Linux
+// /proc/PID/stat, in clock ticks of 10 ms); 0 when it cannot be read.
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	var ut, st int64
+	fmt.Sscan(f[11], &ut)
+	fmt.Sscan(f[12], &st)
+	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 func stats(ds []time.Duration) (min, median time.Duration) {
