@@ -1,11 +1,13 @@
 package collector
 
 import (
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
 	"strings"
 	"sync"
+	"time"
 )
 
 // maxListings bounds the listings a workspace keeps (one per source type
@@ -25,6 +27,61 @@ type listings struct {
 	gen     uint64 // bumped by every change: a walk that saw an older one is not kept
 	entries map[string]*keptListing
 	watch   func(dirs []string) bool
+	// excluded remembers, by path, the files a read excluded for their
+	// content (binary, invalid UTF-8, …) with the stat they had, so that
+	// a server's next pack does not read them again; a reported change
+	// of the file forgets it.
+	excluded map[string]knownExclusion
+}
+
+// knownExclusion is a content exclusion and the stat of the file it was
+// found in.
+type knownExclusion struct {
+	size int64
+	mod  time.Time
+	contentExclusion
+}
+
+// contentExclusion is what an exclusion for a file's content says.
+type contentExclusion struct {
+	reason Reason
+	detail string
+	size   int64
+}
+
+// maxKnownExclusions bounds the exclusions remembered.
+const maxKnownExclusions = 1 << 16
+
+// knownExclusion returns the content exclusion remembered for abs when
+// listings are kept and the file still has the stat info gives.
+func (w *Workspace) knownExclusion(abs string, info fs.FileInfo) (contentExclusion, bool) {
+	if info == nil {
+		return contentExclusion{}, false
+	}
+	w.lists.mu.Lock()
+	defer w.lists.mu.Unlock()
+	k, ok := w.lists.excluded[abs]
+	if !ok || !w.lists.on || k.size != info.Size() || !k.mod.Equal(info.ModTime()) {
+		return contentExclusion{}, false
+	}
+	return k.contentExclusion, true
+}
+
+// rememberExclusion keeps a content exclusion of abs read with stat info,
+// when listings are kept.
+func (w *Workspace) rememberExclusion(abs string, info fs.FileInfo, c contentExclusion) {
+	if info == nil {
+		return
+	}
+	w.lists.mu.Lock()
+	defer w.lists.mu.Unlock()
+	if !w.lists.on {
+		return
+	}
+	if w.lists.excluded == nil || len(w.lists.excluded) >= maxKnownExclusions {
+		w.lists.excluded = map[string]knownExclusion{}
+	}
+	w.lists.excluded[abs] = knownExclusion{size: info.Size(), mod: info.ModTime(), contentExclusion: c}
 }
 
 // keptListing is one kept result of List.
@@ -68,6 +125,7 @@ func (w *Workspace) FileChanged(abs string) {
 		return
 	}
 	abs = filepath.Clean(abs)
+	delete(w.lists.excluded, abs)
 	if w.changeIrrelevant(abs) {
 		return
 	}
@@ -219,5 +277,5 @@ func (w *Workspace) DropListings() {
 	w.lists.mu.Lock()
 	defer w.lists.mu.Unlock()
 	w.lists.gen++
-	w.lists.entries = nil
+	w.lists.entries, w.lists.excluded = nil, nil
 }

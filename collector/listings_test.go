@@ -150,3 +150,50 @@ func TestKeptListingStale(t *testing.T) {
 		t.Error("the stale listing is still kept")
 	}
 }
+
+// TestKnownExclusions: with listings kept, a file excluded for its
+// content is not read again while its stat is unchanged (shown by
+// changing its content behind the workspace's back, same size and time),
+// and is read again once its change is reported.
+func TestKnownExclusions(t *testing.T) {
+	bin := "ab\x00cd\x00ef\n"
+	w, root := newWorkspace(t, Options{}, file("a.go", "package a\n"), file("blob.bin", bin))
+	w.KeepListings(nil)
+	ctx := context.Background()
+	read := func() *Exclusion {
+		t.Helper()
+		refs, _, err := w.List(ctx, OpenFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for _, f := range refs {
+			if f.Path == "blob.bin" {
+				_, x := w.ReadRef(ctx, OpenFile, f)
+				return x
+			}
+		}
+		t.Fatal("blob.bin not listed")
+		return nil
+	}
+	if x := read(); x == nil || x.Reason != ReasonBinary {
+		t.Fatalf("blob.bin: %+v, want excluded as binary", x)
+	}
+	p := filepath.Join(root, "blob.bin")
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte("abcdefghi\n"), 0o644); err != nil { // same size
+		t.Fatal(err)
+	}
+	if err := os.Chtimes(p, fi.ModTime(), fi.ModTime()); err != nil {
+		t.Fatal(err)
+	}
+	if x := read(); x == nil || x.Reason != ReasonBinary {
+		t.Fatalf("blob.bin read again although its stat did not change: %+v", x)
+	}
+	w.FileChanged(p)
+	if x := read(); x != nil {
+		t.Fatalf("blob.bin after its change was reported: %+v, want it read as text", x)
+	}
+}
