@@ -46,7 +46,15 @@ type Document struct {
 	counts []countedSpan // the byte spans and counts of its chunks
 	tree   *sitter.Tree  // its tree, edited along (re-parsed only when a window will not do)
 
-	windows, wholes int // updates done by a window and by a whole parse (for tests)
+	// provisional is set when the items (and the chunks of the last
+	// update) came from a window with a syntax error, or next to one,
+	// parsed alone ([Document.UpdateQuick]): a whole parse may place the
+	// error's recovery differently. The next whole parse lists every
+	// top-level node again ([Document.Settle]).
+	provisional bool
+	quick       bool // the update under way may be provisional (UpdateQuick)
+
+	windows, wholes, quicks int // updates done by a window, by a whole parse, provisionally (for tests)
 }
 
 // siblingOutline is how a language is outlined from the children of its
@@ -134,19 +142,24 @@ func (d *Document) UpdateText(ctx context.Context, text string, count Counter, o
 		d.Close() // the next Update starts from scratch
 		return nil, err
 	}
+	d.keep(text, chunks)
+	return chunks, nil
+}
+
+// keep records text and the spans and counts of its chunks.
+func (d *Document) keep(text string, chunks []Chunk) {
 	d.text = text
 	d.counts = d.counts[:0]
 	for _, c := range chunks {
 		d.counts = append(d.counts, countedSpan{c.StartByte, c.EndByte, c.Tokens})
 	}
-	return chunks, nil
 }
 
 // Close forgets the document's state and frees its tree. The document can
 // be reused: the next Update parses from scratch.
 func (d *Document) Close() {
 	d.closeTree()
-	d.text, d.items, d.counts = "", nil, nil
+	d.text, d.items, d.counts, d.provisional = "", nil, nil, false
 }
 
 func (d *Document) closeTree() {
@@ -208,7 +221,7 @@ func (d *Document) updateItems(ctx context.Context, l *layout, text string) ([]C
 		if d.tree != nil {
 			editTree(d.tree, diffEdit(bytesOf(d.text), src)) // re-parsed when a window will not do
 		}
-		items, ok, err := d.window(ctx, l, text)
+		items, ok, provisional, err := d.window(ctx, l, text)
 		if err != nil {
 			return nil, err
 		}
@@ -219,12 +232,23 @@ func (d *Document) updateItems(ctx context.Context, l *layout, text string) ([]C
 				return nil, err
 			}
 			if !needed {
-				d.items = items
-				d.windows++
+				d.items, d.provisional = items, provisional
+				if provisional {
+					d.quicks++
+				} else {
+					d.windows++
+				}
 				return chunks, nil
 			}
 		}
 	}
+	return d.whole(ctx, l, text)
+}
+
+// whole chunks text by a whole parse, incremental from the kept tree when
+// there is one (edited along to text).
+func (d *Document) whole(ctx context.Context, l *layout, text string) ([]Chunk, error) {
+	src := l.li.src
 	d.wholes++
 	// A whole parse: the first version, a window with a syntax error or
 	// whose boundary nodes changed, or a declaration split into members.
@@ -235,7 +259,7 @@ func (d *Document) updateItems(ctx context.Context, l *layout, text string) ([]C
 	}
 	o := &outline{li: l.li, src: src, ctx: ctx}
 	root := tree.RootNode()
-	if d.tree != nil && d.items != nil {
+	if d.tree != nil && d.items != nil && !d.provisional {
 		// Re-parsed from the kept tree: the nodes outside the edit and
 		// outside the ranges whose syntax changed are those of the items.
 		pre, _, newEnd := diffRange(d.text, text)
@@ -244,6 +268,7 @@ func (d *Document) updateItems(ctx context.Context, l *layout, text string) ([]C
 	} else {
 		d.items = d.so.items(o, root, 0, 0)
 	}
+	d.provisional = false
 	d.closeTree()
 	d.tree = tree
 	if err := ctx.Err(); err != nil {
@@ -267,12 +292,19 @@ func (d *Document) DropTree() { d.closeTree() }
 // false when the window has a syntax error, touches a node that had one,
 // or does not give back its boundary nodes, and when no window short of
 // the whole file does (the caller then parses the whole file).
-func (d *Document) window(ctx context.Context, l *layout, text string) (items []item, ok bool, err error) {
+//
+// In an update that may be provisional (d.quick), a window with a syntax
+// error, or next to a node that had one, is taken too when it gives back
+// its boundary nodes; provisional then says so (and stays set while the
+// document's items are provisional). Otherwise a provisional document
+// takes no window.
+func (d *Document) window(ctx context.Context, l *layout, text string) (items []item, ok, provisional bool, err error) {
 	old, its := d.text, d.items
 	n := len(its)
-	if n == 0 {
-		return nil, false, nil
+	if n == 0 || (d.provisional && !d.quick) {
+		return nil, false, false, nil
 	}
+	provisional = d.provisional
 	pre, oldEnd, newEnd := diffRange(old, text)
 	shift := newEnd - oldEnd
 	// Items i0..i1 touch the edit (none when i0 > i1: it is between them).
@@ -298,19 +330,21 @@ func (d *Document) window(ctx context.Context, l *layout, text string) (items []
 			we = len(old)
 		}
 		if (lo == 0 && hi == n-1) || 2*(we-ws) > len(old) {
-			return nil, false, nil // parse the whole file as such
+			return nil, false, false, nil // parse the whole file as such
 		}
+		nearBad := false
 		for i := max(lo-1, 0); i <= min(hi+1, n-1); i++ {
-			if its[i].bad {
-				return nil, false, nil // an error's recovery may have reached it
-			}
+			nearBad = nearBad || its[i].bad
+		}
+		if nearBad && !d.quick {
+			return nil, false, false, nil // an error's recovery may have reached it
 		}
 		wi, clean, err := d.parseWindow(ctx, l, text, ws, we+shift)
 		if err != nil {
-			return nil, false, err
+			return nil, false, false, err
 		}
-		if !clean {
-			return nil, false, nil
+		if !clean && !d.quick {
+			return nil, false, false, nil
 		}
 		if len(wi) == 0 || (lo > 0 && !sameItem(wi[0], its[lo], 0)) || (hi < n-1 && !sameItem(wi[len(wi)-1], its[hi], shift)) {
 			continue
@@ -326,7 +360,7 @@ func (d *Document) window(ctx context.Context, l *layout, text string) (items []
 			it.last += lineShift
 			items = append(items, it)
 		}
-		return items, true, nil
+		return items, true, provisional || nearBad || !clean, nil
 	}
 }
 
@@ -340,7 +374,8 @@ func (d *Document) parseWindow(ctx context.Context, l *layout, text string, ws, 
 	}
 	defer tree.Close()
 	root := tree.RootNode()
-	if root.HasError() {
+	clean := !root.HasError()
+	if !clean && !d.quick {
 		return nil, false, nil
 	}
 	o := &outline{li: newLineIndex(src), src: src, ctx: ctx}
@@ -348,7 +383,7 @@ func (d *Document) parseWindow(ctx context.Context, l *layout, text string, ws, 
 	if err := ctx.Err(); err != nil {
 		return nil, false, fmt.Errorf("chunker: %w", err)
 	}
-	return items, true, nil
+	return items, clean, nil
 }
 
 // items lists the top-level nodes under root of the source o outlines,

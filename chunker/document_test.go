@@ -395,7 +395,9 @@ func TestRootKids(t *testing.T) {
 // small Go functions, "real1MB" the Go files of net/http up to 1 MB.
 // "word" types a letter in a function's name (the file still parses: a
 // window), "typo" a digit at the start of a statement (a syntax error: a
-// whole incremental re-parse). cpu-ms/op is the process's CPU time.
+// whole incremental re-parse); "typo-quick" the same typed with
+// UpdateQuick (the window parsed alone, provisional, as lenses do).
+// cpu-ms/op is the process's CPU time.
 func BenchmarkDocumentEdit(b *testing.B) {
 	var sb strings.Builder
 	sb.WriteString("package big\n\n")
@@ -405,7 +407,7 @@ func BenchmarkDocumentEdit(b *testing.B) {
 	files := []struct{ name, text string }{{"go5000", sb.String()}, {"real1MB", string(netHTTPSource(b, 1<<20))}}
 	lens := Options{MaxTokens: 1 << 30, PreferStructural: true, NoMerge: true}
 	for _, f := range files {
-		for _, edit := range []string{"word", "typo"} {
+		for _, edit := range []string{"word", "typo", "typo-quick"} {
 			b.Run(f.name+"/"+edit, func(b *testing.B) {
 				text := f.text
 				mid := len(text) / 2
@@ -427,11 +429,17 @@ func BenchmarkDocumentEdit(b *testing.B) {
 				b.ResetTimer()
 				for i := 0; i < b.N; i++ {
 					typed := string(rune('a' + i%26))
-					if edit == "typo" {
+					if edit != "word" {
 						typed = string(rune('0' + i%10))
 					}
 					text = text[:off] + typed + text[off:]
-					if _, err := d.UpdateText(b.Context(), text, quarter, lens); err != nil {
+					var err error
+					if edit == "typo-quick" {
+						_, _, err = d.UpdateQuick(b.Context(), text, quarter, lens)
+					} else {
+						_, err = d.UpdateText(b.Context(), text, quarter, lens)
+					}
+					if err != nil {
 						b.Fatal(err)
 					}
 				}
@@ -439,7 +447,7 @@ func BenchmarkDocumentEdit(b *testing.B) {
 				if cpu1, ok := processCPU(); ok && ok0 {
 					b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
 				}
-				b.ReportMetric(float64(d.windows)/float64(d.windows+d.wholes-1), "windowed")
+				b.ReportMetric(float64(d.windows+d.quicks)/float64(d.windows+d.quicks+d.wholes-1), "windowed")
 			})
 		}
 	}

@@ -102,8 +102,21 @@ func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel stri
 	if ok {
 		data = []byte(text)
 	} else {
+		if c, hit := w.knownExclusion(abs, info); hit {
+			return nil, time.Time{}, w.exclude(t, rel, c.reason, c.detail, c.size)
+		}
 		var err error
 		data, err = readRegular(ctx, abs, info, w.maxSize)
+		if errors.Is(err, errChanged) && w.ListingsKept() {
+			// A kept listing's stat went stale without a reported change
+			// (a watcher that missed it): read what is there now, and
+			// have the next List walk again.
+			w.DropListings()
+			if now, serr := os.Stat(abs); serr == nil && now.Mode().IsRegular() {
+				info = now
+				data, err = readRegular(ctx, abs, info, w.maxSize)
+			}
+		}
 		var grew *grewError
 		if errors.As(err, &grew) {
 			return nil, time.Time{}, w.exclude(t, rel, ReasonTooLarge, overCap(grew.size, w.maxSize), grew.size)
@@ -116,6 +129,9 @@ func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel stri
 	size := int64(len(data))
 	checked, reason, detail := checkBytes(data)
 	if reason != "" {
+		if !ok {
+			w.rememberExclusion(abs, info, contentExclusion{reason, detail, size})
+		}
 		return nil, time.Time{}, w.exclude(t, rel, reason, detail, size)
 	}
 	return checked, mod, nil

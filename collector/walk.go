@@ -7,6 +7,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
 	"sort"
 )
 
@@ -99,6 +100,10 @@ func (w *Workspace) Walk(ctx context.Context, t SourceType, paths ...string) ([]
 // every decision is taken in the order of a sequential walk, so the result
 // does not depend on scheduling.
 func (w *Workspace) List(ctx context.Context, t SourceType, paths ...string) ([]FileRef, []Exclusion, error) {
+	refs, excl, gen, ok := w.kept(t, paths)
+	if ok {
+		return refs, excl, nil
+	}
 	st := &walk{w: w, t: t, dirs: map[string]bool{}, files: map[string]bool{}}
 	st.pre = newPrefetcher(ctx, w)
 	defer st.pre.stop()
@@ -122,7 +127,8 @@ func (w *Workspace) List(ctx context.Context, t SourceType, paths ...string) ([]
 	if st.excl == nil {
 		st.excl = []Exclusion{}
 	}
-	return st.refs, st.excl, nil
+	w.keep(t, paths, gen, st.refs, st.excl)
+	return slices.Clip(st.refs), slices.Clip(st.excl), nil
 }
 
 // ReadRef reads, checks (binary, UTF-8, size, safeio) and redacts one file

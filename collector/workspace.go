@@ -62,6 +62,8 @@ type Workspace struct {
 	mu          sync.Mutex
 	ignoreCache map[string]cachedIgnore
 	goMod       map[string]bool // directories known to hold (or not) a go.mod
+
+	lists listings // results of List kept across calls (listings.go); off by default
 }
 
 // root is one resolved workspace root.

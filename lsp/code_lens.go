@@ -31,9 +31,12 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 		return []protocol.CodeLens{}, nil
 	}
 	e := s.conf.env()
-	chunks, err := s.lenses.chunks(ctx, doc, e.tok)
+	chunks, exactChunks, err := s.lenses.chunks(ctx, doc, e.tok)
 	if err != nil {
 		return nil, err
+	}
+	if !exactChunks {
+		s.lenses.scheduleSettle(s, doc, e.tok)
 	}
 	total := s.counts.get(doc, e.tok)
 	exactCount := e.exact()

@@ -10,15 +10,21 @@ import (
 )
 
 // didChangeWatchedFiles handles workspace/didChangeWatchedFiles: a change
-// of the configuration file reloads it; any other change drops the file's
-// entries from the workspace index (docs/index.md), so the next pack reads
-// it again and only it.
+// of the configuration file reloads it; every change updates the
+// workspace's kept listing (collector.Workspace.FileChanged: the file
+// stated again, or the listing dropped when a walk could list otherwise)
+// and drops the file's entries from the workspace index (docs/index.md),
+// so the next pack reads it again and only it.
 func (s *Server) didChangeWatchedFiles(_ context.Context, p *protocol.DidChangeWatchedFilesParams) error {
+	ws := s.conf.env().workspace
 	for _, ch := range p.Changes {
 		if ch == nil {
 			continue
 		}
 		if path, err := uriToPath(ch.URI); err == nil {
+			if ws != nil {
+				ws.FileChanged(path)
+			}
 			s.conf.index.forget(path)
 		}
 	}

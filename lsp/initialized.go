@@ -33,16 +33,17 @@ func (s *Server) initialized(_ context.Context, _ *protocol.InitializedParams) e
 }
 
 // registerConfigWatcher asks the client to report changes of the
-// configuration files (workspace/didChangeWatchedFiles).
+// configuration files and of every workspace file
+// (workspace/didChangeWatchedFiles). Once it does, workspaces keep their
+// listing across packs; without it every pack walks and states the tree.
 func (s *Server) registerConfigWatcher(ctx context.Context) bool {
 	watchers := []protocol.FileSystemWatcher{{
 		GlobPattern: configGlob,
 		Kind:        protocol.WatchKindCreate + protocol.WatchKindChange + protocol.WatchKindDelete,
 	}}
-	if s.opts.WorkspaceIndex {
-		// Every file's changes keep the workspace index current (index.go).
-		watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/*", Kind: protocol.WatchKindChange + protocol.WatchKindDelete})
-	}
+	// Every file's changes keep the workspace's listing (kept across packs
+	// from then on) and the workspace index current (index.go).
+	watchers = append(watchers, protocol.FileSystemWatcher{GlobPattern: "**/*", Kind: protocol.WatchKindCreate + protocol.WatchKindChange + protocol.WatchKindDelete})
 	params := &protocol.RegistrationParams{Registrations: []protocol.Registration{{
 		ID:              "acode-lsp/config-watcher",
 		Method:          protocol.MethodWorkspaceDidChangeWatchedFiles,
@@ -51,6 +52,10 @@ func (s *Server) registerConfigWatcher(ctx context.Context) bool {
 	if err := s.client.Call(ctx, protocol.MethodClientRegisterCapability, params, nil); err != nil {
 		s.log.Info("file watcher not registered; polling the config file", zap.Error(err))
 		return false
+	}
+	s.watching.Store(true)
+	if ws := s.conf.env().workspace; ws != nil {
+		ws.KeepListings(nil)
 	}
 	return true
 }

@@ -8,6 +8,7 @@ import (
 	"strconv"
 	"strings"
 	"sync"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -63,6 +64,9 @@ type lensState struct {
 	enc    string
 	chunks []lensChunk
 	closed bool
+	// settle, when set, settles the document's provisional chunks after
+	// a quiet period (lens_settle.go).
+	settle *time.Timer
 }
 
 // newLensCache returns an empty cache.
@@ -70,8 +74,11 @@ func newLensCache() *lensCache {
 	return &lensCache{m: make(map[protocol.DocumentURI]*lensState)}
 }
 
-// chunks returns the top-level chunks of doc, counted with tok.
-func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tokenizer) ([]lensChunk, error) {
+// chunks returns the top-level chunks of doc, counted with tok, and
+// whether they are exact: an edit that leaves a syntax error is answered
+// from the window around it parsed alone (chunker.Document.UpdateQuick),
+// and settled later by a whole parse (lens_settle.go).
+func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tokenizer) ([]lensChunk, bool, error) {
 	c.mu.Lock()
 	st := c.m[doc.URI]
 	if st == nil {
@@ -84,12 +91,13 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 	defer st.mu.Unlock()
 	enc := tok.Encoding()
 	if st.doc == doc && st.enc == enc {
-		return st.chunks, nil
+		return st.chunks, st.cd == nil || !st.cd.Provisional(), nil
 	}
 	var (
 		chunks []chunker.Chunk
 		err    error
 	)
+	exact := true
 	if st.closed {
 		// Closed while this request ran: answer without keeping state.
 		chunks, err = chunker.Split(ctx, st.path, []byte(doc.Text), tok.Count, lensChunkOptions)
@@ -99,12 +107,18 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 		} else if st.enc != enc {
 			st.cd.Close() // its counts are of another encoding
 		}
-		chunks, err = st.cd.UpdateText(ctx, doc.Text, tok.Count, lensChunkOptions)
+		chunks, exact, err = st.cd.UpdateQuick(ctx, doc.Text, tok.Count, lensChunkOptions)
 		c.touch(st)
 	}
 	if err != nil {
-		return nil, fmt.Errorf("lsp: chunk %s: %w", doc.URI, err)
+		return nil, false, fmt.Errorf("lsp: chunk %s: %w", doc.URI, err)
 	}
+	st.doc, st.enc, st.chunks = doc, enc, topChunks(chunks)
+	return st.chunks, exact, nil
+}
+
+// topChunks returns the lens chunks of the top-level chunks.
+func topChunks(chunks []chunker.Chunk) []lensChunk {
 	top := make([]lensChunk, 0, len(chunks))
 	seen := map[string]int{}
 	for _, ch := range chunks {
@@ -119,8 +133,7 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 			top = append(top, lensChunk{line: ch.StartLine - 1, end: ch.EndLine - 1, tokens: ch.Tokens, key: key})
 		}
 	}
-	st.doc, st.enc, st.chunks = doc, enc, top
-	return top, nil
+	return top
 }
 
 // lensKey is the key of a chunk before repeats are numbered: its kind and
@@ -210,6 +223,9 @@ func (c *lensCache) closeAll() {
 func (st *lensState) close() {
 	st.mu.Lock()
 	defer st.mu.Unlock()
+	if st.settle != nil {
+		st.settle.Stop()
+	}
 	if !st.closed {
 		st.closed = true
 		if st.cd != nil {

@@ -37,21 +37,8 @@ func (s *Server) registerReportUsage() {
 // (counts only, never the text).
 func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokenizer.UsageResult, error) {
 	model := strings.TrimSpace(p.Model)
-	switch {
-	case model == "":
-		return nil, rpc.NewInvalidParams("model", "required: the model the provider counted for")
-	case len(model) > 200:
-		return nil, rpc.NewInvalidParams("model", "longer than 200 characters")
-	case p.ActualTokens == nil:
-		return nil, rpc.NewInvalidParams("actualTokens", "required: the provider's real token count")
-	case *p.ActualTokens <= 0:
-		return nil, rpc.NewInvalidParams("actualTokens", "must be positive")
-	case p.Text != nil && p.EstimatedTokens != nil:
-		return nil, rpc.NewInvalidParams("estimatedTokens", "give text or estimatedTokens, not both")
-	case p.Text == nil && p.EstimatedTokens == nil:
-		return nil, rpc.NewInvalidParams("text", "required (or estimatedTokens)")
-	case p.EstimatedTokens != nil && *p.EstimatedTokens <= 0:
-		return nil, rpc.NewInvalidParams("estimatedTokens", "must be positive")
+	if err := p.check(model); err != nil {
+		return nil, err
 	}
 	release, err := s.acquire(ctx)
 	if err != nil {
@@ -81,4 +68,26 @@ func (s *Server) reportUsage(ctx context.Context, p *reportUsageParams) (*tokeni
 	}
 	s.budget.trigger() // the status bar shows the new factor
 	return &res, nil
+}
+
+// check refuses a report that names no model or lacks, or contradicts,
+// the counts it compares; model is p.Model trimmed.
+func (p *reportUsageParams) check(model string) error {
+	switch {
+	case model == "":
+		return rpc.NewInvalidParams("model", "required: the model the provider counted for")
+	case len(model) > 200:
+		return rpc.NewInvalidParams("model", "longer than 200 characters")
+	case p.ActualTokens == nil:
+		return rpc.NewInvalidParams("actualTokens", "required: the provider's real token count")
+	case *p.ActualTokens <= 0:
+		return rpc.NewInvalidParams("actualTokens", "must be positive")
+	case p.Text != nil && p.EstimatedTokens != nil:
+		return rpc.NewInvalidParams("estimatedTokens", "give text or estimatedTokens, not both")
+	case p.Text == nil && p.EstimatedTokens == nil:
+		return rpc.NewInvalidParams("text", "required (or estimatedTokens)")
+	case p.EstimatedTokens != nil && *p.EstimatedTokens <= 0:
+		return rpc.NewInvalidParams("estimatedTokens", "must be positive")
+	}
+	return nil
 }

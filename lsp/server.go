@@ -55,6 +55,11 @@ type Server struct {
 	exited   chan struct{}
 	exitOnce sync.Once
 
+	// watching is set once the client watches every workspace file for
+	// the server (initialized.go): workspaces then keep their listing
+	// across packs, kept current by didChangeWatchedFiles.
+	watching atomic.Bool
+
 	docs   *documentStore
 	conf   *configState
 	counts *countCache
@@ -68,6 +73,9 @@ type Server struct {
 	// heavy bounds the packs and counts running at once, so that a burst of
 	// requests shares the CPU instead of starving lenses.
 	heavy chan struct{}
+	// onSettle, when set (tests), is told of every settling of
+	// provisional lens chunks (lens_settle.go).
+	onSettle settled
 }
 
 // newServer returns the session state for conn. The session context is
@@ -93,7 +101,7 @@ func newServer(ctx context.Context, conn *rpc.Conn, opts Options, log *zap.Logge
 		debounce = DefaultBudgetDebounce
 	}
 	s.budget = newBudgetNotifier(s, debounce)
-	s.whatif = newWhatIf(s, debounce)
+	s.whatif = newWhatIf(s, whatIfQuiet*debounce)
 	s.requests = map[string]rpc.RequestFunc{
 		protocol.MethodTextDocumentCodeLens: rpc.Request(s.codeLens),
 		methodBudgetStatus:                  s.budgetStatus,

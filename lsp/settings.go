@@ -200,6 +200,9 @@ func (c *configState) build(cfg config.Config, roots []string) (*env, error) {
 	if encoding != "" && model == "" {
 		model = encoding
 	}
+	if ws := sess.Workspace(); ws != nil && c.s.watching.Load() {
+		ws.KeepListings(nil) // the client reports every change (initialized.go)
+	}
 	if err := sess.WorkspaceErr(); err != nil {
 		// Packs can still use content sources; uri sources are refused.
 		c.s.log.Warn("workspace roots unusable", zap.Error(err))

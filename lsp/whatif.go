@@ -43,6 +43,14 @@ const (
 	cmdShowChunkReport = "acode.showChunkReport"
 )
 
+// whatIfQuiet is the what-if computation's quiet period in budget
+// debounces (600 ms by default): a computation re-chunks every changed
+// open document whole and runs up to maxWhatIfPreviews packs, work that
+// on a large file costs several lens refreshes, so it waits for a pause
+// in the typing rather than competing with the lenses of each keystroke
+// (issue 24). Lenses show the previous states until then.
+const whatIfQuiet = 3
+
 // maxWhatIfPreviews bounds the packs one computation runs: one at the
 // current budget, one or more to find a budget where everything fits, and
 // the rest to narrow each chunk's "+M" down.
@@ -223,6 +231,75 @@ func (w *whatIf) fire() {
 	})
 }
 
+// snapshot returns the cached states, their configuration, and whether
+// they are those of docs under e already.
+func (w *whatIf) snapshot(e *env, docs []*document) (old map[protocol.DocumentURI]*docWhatIf, oldEnv *env, current bool) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	current = w.env == e && len(w.docs) == len(docs)
+	if current {
+		for _, d := range docs {
+			if c := w.docs[d.URI]; c == nil || c.doc != d {
+				current = false
+				break
+			}
+		}
+	}
+	return w.docs, w.env, current
+}
+
+// whatIfRound is what one computation packs and asks about.
+type whatIfRound struct {
+	next    map[protocol.DocumentURI]*docWhatIf
+	shown   map[protocol.DocumentURI][]lensChunk // the lens chunks of the computed snapshots
+	targets []*whatIfTarget
+	open    []pack.OpenDoc
+	tokens  []int // of open
+}
+
+// gather lists the open documents to pack and the lens targets to
+// compute; a document closed or changed since keeps the states it shows.
+func (w *whatIf) gather(ctx context.Context, e *env, docs []*document, old map[protocol.DocumentURI]*docWhatIf, oldEnv *env) (*whatIfRound, error) {
+	s := w.s
+	r := &whatIfRound{next: map[protocol.DocumentURI]*docWhatIf{}, shown: map[protocol.DocumentURI][]lensChunk{}}
+	for _, d := range docs {
+		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}, byKey: map[string]fitState{}}
+		r.next[d.URI] = dw
+		if d.Path == "" || e.workspace == nil {
+			continue // not packed as an open file: no what-if state
+		}
+		rel, inside := e.workspace.Rel(d.Path)
+		if !inside {
+			dw.file.reason = "outside the workspace"
+			continue
+		}
+		if cur, ok := s.docs.get(d.URI); !ok || cur != d {
+			// Closed or changed since: the next computation has it; until
+			// then its lenses keep showing the states they show.
+			if o := old[d.URI]; o != nil && oldEnv == e {
+				r.next[d.URI] = o
+			}
+			continue
+		}
+		chunks, exact, err := s.lenses.chunks(ctx, d, e.tok)
+		if err != nil {
+			return nil, err
+		}
+		if !exact {
+			s.lenses.scheduleSettle(s, d, e.tok) // the targets are those the lenses show
+		}
+		r.shown[d.URI] = chunks
+		r.open = append(r.open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
+		r.tokens = append(r.tokens, s.counts.get(d, e.tok)) // counted by blocks, as the budget counts it
+		lines := strings.Split(d.Text, "\n")
+		r.targets = append(r.targets, &whatIfTarget{uri: d.URI, rel: rel, start: 1, end: len(lines), lines: lines, chunkLine: -1})
+		for _, c := range chunks {
+			r.targets = append(r.targets, &whatIfTarget{uri: d.URI, rel: rel, start: c.line + 1, end: c.end + 1, lines: lines, chunkLine: c.line})
+		}
+	}
+	return r, nil
+}
+
 // whatIfTarget is one lens target being computed.
 type whatIfTarget struct {
 	uri        protocol.DocumentURI
@@ -236,70 +313,23 @@ type whatIfTarget struct {
 // compute brings the cache up to date with the open documents and the
 // configuration. It reports whether any lens title changed.
 func (w *whatIf) compute(ctx context.Context) (bool, error) {
-	s := w.s
-	e := s.conf.env()
-	docs := s.docs.all()
-
-	w.mu.Lock()
-	current := w.env == e && len(w.docs) == len(docs)
-	oldEnv := w.env
-	if current {
-		for _, d := range docs {
-			if c := w.docs[d.URI]; c == nil || c.doc != d {
-				current = false
-				break
-			}
-		}
-	}
-	old := w.docs
-	w.mu.Unlock()
+	e := w.s.conf.env()
+	docs := w.s.docs.all()
+	old, oldEnv, current := w.snapshot(e, docs)
 	if current {
 		return false, nil
 	}
-
-	next := map[protocol.DocumentURI]*docWhatIf{}
-	shown := map[protocol.DocumentURI][]lensChunk{} // the lens chunks of the computed snapshots
-	var targets []*whatIfTarget
-	var open []pack.OpenDoc
-	var texts []string // of open, for counting
-	for _, d := range docs {
-		dw := &docWhatIf{doc: d, chunks: map[int]fitState{}, byKey: map[string]fitState{}}
-		next[d.URI] = dw
-		if d.Path == "" || e.workspace == nil {
-			continue // not packed as an open file: no what-if state
-		}
-		rel, inside := e.workspace.Rel(d.Path)
-		if !inside {
-			dw.file.reason = "outside the workspace"
-			continue
-		}
-		if cur, ok := s.docs.get(d.URI); !ok || cur != d {
-			// Closed or changed since: the next computation has it; until
-			// then its lenses keep showing the states they show.
-			if o := old[d.URI]; o != nil && oldEnv == e {
-				next[d.URI] = o
-			}
-			continue
-		}
-		chunks, err := s.lenses.chunks(ctx, d, e.tok)
-		if err != nil {
-			return false, err
-		}
-		shown[d.URI] = chunks
-		open = append(open, pack.OpenDoc{AbsPath: d.Path, Version: d.Version, Modified: d.Modified})
-		texts = append(texts, d.Text)
-		lines := strings.Split(d.Text, "\n")
-		targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: 1, end: len(lines), lines: lines, chunkLine: -1})
-		for _, c := range chunks {
-			targets = append(targets, &whatIfTarget{uri: d.URI, rel: rel, start: c.line + 1, end: c.end + 1, lines: lines, chunkLine: c.line})
-		}
+	r, err := w.gather(ctx, e, docs, old, oldEnv)
+	if err != nil {
+		return false, err
 	}
-	if len(open) > 0 {
-		if err := w.solve(ctx, e, open, texts, targets); err != nil {
+	if len(r.open) > 0 {
+		if err := w.solve(ctx, e, r.open, r.tokens, r.targets); err != nil {
 			return false, err
 		}
 	}
-	for _, t := range targets {
+	next, shown := r.next, r.shown
+	for _, t := range r.targets {
 		dw := next[t.uri]
 		if t.chunkLine < 0 {
 			dw.file = t.state
@@ -454,23 +484,15 @@ func (c *coverage) covers(t *whatIfTarget) (bool, float64) {
 
 // solve sets the state of every target: a pack at the current budget; then,
 // for what it left out, packs at larger budgets, bisecting each group of
-// targets down to the smallest tested growth that brings them in. texts
-// are the texts of the open documents (the pack reads them through the
-// workspace's overlay).
-func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts []string, targets []*whatIfTarget) error {
+// targets down to the smallest tested growth that brings them in. tokens
+// are the token counts of the open documents (the pack reads them through
+// the workspace's overlay).
+func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, tokens []int, targets []*whatIfTarget) error {
 	total := e.cfg.Context.Budget.TotalTokens
 	// The packs of one computation differ only in their budget: their
 	// collection, chunks, ranks and dedup are prepared once.
-	ps := e.engine.Previews(ctx, whatIfRequest(total), open)
-	previews := 0
-	at := func(extra int) (*coverage, error) {
-		previews++
-		if w.onPreview != nil {
-			w.onPreview()
-		}
-		return w.preview(ctx, ps, total+extra)
-	}
-	base, err := at(0)
+	sv := &solver{w: w, ctx: ctx, ps: e.engine.Previews(ctx, whatIfRequest(total), open), total: total}
+	base, err := sv.at(0)
 	if err != nil {
 		return err
 	}
@@ -492,15 +514,51 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts [
 	// A budget where everything that can go in does: the open documents'
 	// tokens with room for the formatting, doubled while some are out.
 	sum := 0
-	for _, text := range texts {
-		sum += e.tok.Count(text)
+	for _, n := range tokens {
+		sum += n
 	}
-	hi := max(1024, sum+sum/4+64*len(open))
+	hi, err := sv.ceiling(max(1024, sum+sum/4+64*len(open)), out)
+	if err != nil {
+		return err
+	}
+	var fits []*whatIfTarget
+	for _, t := range out {
+		if t.state.reason == "" {
+			fits = append(fits, t)
+		}
+	}
+	sort.SliceStable(fits, func(i, j int) bool { return fits[i].start < fits[j].start })
+	return sv.bisect(0, hi, fits)
+}
+
+// solver runs the packs of one what-if computation.
+type solver struct {
+	w        *whatIf
+	ctx      context.Context
+	ps       *pack.Previews
+	total    int
+	previews int // packs run so far
+}
+
+// at is what a pack with the total budget grown by extra covers.
+func (sv *solver) at(extra int) (*coverage, error) {
+	sv.previews++
+	if sv.w.onPreview != nil {
+		sv.w.onPreview()
+	}
+	return sv.w.preview(sv.ctx, sv.ps, sv.total+extra)
+}
+
+// ceiling returns a growth from hi on (doubled up to twice) at which every
+// target of out that can go in does; those that are still out get the
+// reason their pack gives.
+func (sv *solver) ceiling(hi int, out []*whatIfTarget) (int, error) {
 	var pending []*whatIfTarget
 	var cov *coverage
 	for tries := 0; ; tries++ {
-		if cov, err = at(hi); err != nil {
-			return err
+		var err error
+		if cov, err = sv.at(hi); err != nil {
+			return 0, err
 		}
 		pending = pending[:0]
 		for _, t := range out {
@@ -520,43 +578,38 @@ func (w *whatIf) solve(ctx context.Context, e *env, open []pack.OpenDoc, texts [
 		}
 		t.state = fitState{reason: r}
 	}
-	var fits []*whatIfTarget
-	for _, t := range out {
-		if t.state.reason == "" {
-			fits = append(fits, t)
-		}
+	return hi, nil
+}
+
+// bisect narrows the growth that brings each target of ts in, known to be
+// in (lo, hi], until the interval is small or the packs run out.
+func (sv *solver) bisect(lo, hi int, ts []*whatIfTarget) error {
+	if len(ts) == 0 {
+		return nil
 	}
-	var bisect func(lo, hi int, ts []*whatIfTarget) error
-	bisect = func(lo, hi int, ts []*whatIfTarget) error {
-		if len(ts) == 0 {
-			return nil
-		}
-		if hi-lo <= max(16, hi/16) || previews >= maxWhatIfPreviews {
-			for _, t := range ts {
-				t.state = fitState{toFit: hi}
-			}
-			return nil
-		}
-		mid := lo + (hi-lo)/2
-		cov, err := at(mid)
-		if err != nil {
-			return err
-		}
-		var in, still []*whatIfTarget
+	if hi-lo <= max(16, hi/16) || sv.previews >= maxWhatIfPreviews {
 		for _, t := range ts {
-			if ok, _ := cov.covers(t); ok {
-				in = append(in, t)
-			} else {
-				still = append(still, t)
-			}
+			t.state = fitState{toFit: hi}
 		}
-		if err := bisect(lo, mid, in); err != nil {
-			return err
-		}
-		return bisect(mid, hi, still)
+		return nil
 	}
-	sort.SliceStable(fits, func(i, j int) bool { return fits[i].start < fits[j].start })
-	return bisect(0, hi, fits)
+	mid := lo + (hi-lo)/2
+	cov, err := sv.at(mid)
+	if err != nil {
+		return err
+	}
+	var in, still []*whatIfTarget
+	for _, t := range ts {
+		if ok, _ := cov.covers(t); ok {
+			in = append(in, t)
+		} else {
+			still = append(still, t)
+		}
+	}
+	if err := sv.bisect(lo, mid, in); err != nil {
+		return err
+	}
+	return sv.bisect(mid, hi, still)
 }
 
 // preview is what a pack of the open documents at a total budget of total

@@ -23,48 +23,12 @@ import (
 // null argument counts as not given. Values are never quoted beyond a
 // short prefix.
 func decodeArgs(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
-	raw = bytes.TrimSpace(raw)
-	if len(raw) == 0 || string(raw) == "null" {
-		raw = []byte("{}")
+	args, err := argsObject(raw)
+	if err != nil {
+		return err
 	}
-	if raw[0] != '{' {
-		return invalidParams("", "the arguments must be a JSON object of named arguments")
-	}
-	var args map[string]json.RawMessage
-	if err := json.Unmarshal(raw, &args); err != nil {
-		return invalidParams("", "the arguments are not valid JSON")
-	}
-	names := make([]string, 0, len(schema.Properties))
-	for name := range schema.Properties {
-		names = append(names, name)
-	}
-	sort.Strings(names)
-	keys := make([]string, 0, len(args))
-	for name, v := range args {
-		if t := bytes.TrimSpace(v); len(t) == 0 || string(t) == "null" {
-			delete(args, name) // null: not given
-			continue
-		}
-		keys = append(keys, name)
-	}
-	sort.Strings(keys)
-	for _, name := range schema.Required {
-		if _, ok := args[name]; !ok {
-			why := "is required"
-			if d := schema.Properties[name].Description; d != "" {
-				why += ": " + strings.TrimSuffix(d, ".")
-			}
-			return invalidParams(name, why)
-		}
-	}
-	for _, name := range keys {
-		prop, ok := schema.Properties[name]
-		if !ok {
-			return invalidParams(session.Short(name), "is not an argument of this tool; its arguments are "+strings.Join(names, ", "))
-		}
-		if err := checkValue(args[name], prop); err != nil {
-			return invalidParams(name, err.Error())
-		}
+	if err := checkArgs(args, schema); err != nil {
+		return err
 	}
 	clean, err := json.Marshal(args)
 	if err != nil {
@@ -80,6 +44,65 @@ func decodeArgs(raw json.RawMessage, dst any, schema *jsonschema.Schema) error {
 			return invalidParams(field, fmt.Sprintf("must be %s, not %s", article(goKind(te.Type.Kind().String())), article(te.Value)))
 		}
 		return invalidParams("", err.Error())
+	}
+	return nil
+}
+
+// argsObject reads the arguments as a JSON object of named values; none
+// (or null) is an empty object, and arguments given as null are left out
+// (not given).
+func argsObject(raw json.RawMessage) (map[string]json.RawMessage, error) {
+	raw = bytes.TrimSpace(raw)
+	if len(raw) == 0 || string(raw) == "null" {
+		raw = []byte("{}")
+	}
+	if raw[0] != '{' {
+		return nil, invalidParams("", "the arguments must be a JSON object of named arguments")
+	}
+	var args map[string]json.RawMessage
+	if err := json.Unmarshal(raw, &args); err != nil {
+		return nil, invalidParams("", "the arguments are not valid JSON")
+	}
+	for name, v := range args {
+		if t := bytes.TrimSpace(v); len(t) == 0 || string(t) == "null" {
+			delete(args, name) // null: not given
+		}
+	}
+	return args, nil
+}
+
+// checkArgs checks args against the schema: every required argument
+// given, no argument the tool does not have, each value of its
+// property's type and range (checkValue). Arguments are checked in name
+// order, so the first error named does not depend on map order.
+func checkArgs(args map[string]json.RawMessage, schema *jsonschema.Schema) error {
+	for _, name := range schema.Required {
+		if _, ok := args[name]; !ok {
+			why := "is required"
+			if d := schema.Properties[name].Description; d != "" {
+				why += ": " + strings.TrimSuffix(d, ".")
+			}
+			return invalidParams(name, why)
+		}
+	}
+	keys := make([]string, 0, len(args))
+	for name := range args {
+		keys = append(keys, name)
+	}
+	sort.Strings(keys)
+	for _, name := range keys {
+		prop, ok := schema.Properties[name]
+		if !ok {
+			names := make([]string, 0, len(schema.Properties))
+			for n := range schema.Properties {
+				names = append(names, n)
+			}
+			sort.Strings(names)
+			return invalidParams(session.Short(name), "is not an argument of this tool; its arguments are "+strings.Join(names, ", "))
+		}
+		if err := checkValue(args[name], prop); err != nil {
+			return invalidParams(name, err.Error())
+		}
 	}
 	return nil
 }

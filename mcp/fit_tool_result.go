@@ -50,32 +50,9 @@ func (s *Server) addFitToolResult() {
 // above what --max-result-tokens leaves is lowered to it, so a larger page
 // is paged.
 func (s *Server) fitToolResult(ctx context.Context, c *call, in *fitInput) (*sdk.CallToolResult, error) {
-	switch {
-	case in.Content != nil && in.Path != "" && in.Mode != conversation.ModeHistory:
-		return nil, invalidParams("path", "give content or path, not both")
-	case in.Content == nil && in.Path == "":
-		return nil, invalidParams("content", "required (or path: a workspace file to page)")
-	}
-	req := session.FitRequest{FitRequest: conversation.FitRequest{Tool: in.Tool, Cursor: in.Cursor, Mode: in.Mode, Path: in.Path, Model: in.Model}}
-	if in.Content != nil {
-		req.Content = *in.Content
-	} else {
-		req.ReadPath = true
-	}
-	if in.MaxTokens != nil {
-		if *in.MaxTokens <= 0 {
-			return nil, invalidParams("maxTokens", fmt.Sprintf("must be a positive number of tokens, not %d", *in.MaxTokens))
-		}
-		req.MaxTokens = int(*in.MaxTokens)
-	}
-	want := req.MaxTokens
-	if want == 0 {
-		want = conversation.DefaultToolTokens
-	}
-	limit := max(1, s.opts.MaxResultTokens-noteReserve)
-	capped := want > limit
-	if capped {
-		req.MaxTokens = limit
+	req, capped, err := s.fitRequest(in)
+	if err != nil {
+		return nil, err
 	}
 	tok, err := c.sess.Tokenizer("", "", "") // what addTool's cap counts with
 	if err != nil {
@@ -94,6 +71,38 @@ func (s *Server) fitToolResult(ctx context.Context, c *call, in *fitInput) (*sdk
 		// A long cursor made the note larger than its reserve: page less.
 		req.MaxTokens, capped = max(1, req.MaxTokens-2*over-4), true
 	}
+}
+
+// fitRequest converts the arguments to the core's request: content or a
+// path (both only in history mode), maxTokens lowered to what
+// --max-result-tokens leaves after the note (capped says so).
+func (s *Server) fitRequest(in *fitInput) (req session.FitRequest, capped bool, err error) {
+	switch {
+	case in.Content != nil && in.Path != "" && in.Mode != conversation.ModeHistory:
+		return req, false, invalidParams("path", "give content or path, not both")
+	case in.Content == nil && in.Path == "":
+		return req, false, invalidParams("content", "required (or path: a workspace file to page)")
+	}
+	req = session.FitRequest{FitRequest: conversation.FitRequest{Tool: in.Tool, Cursor: in.Cursor, Mode: in.Mode, Path: in.Path, Model: in.Model}}
+	if in.Content != nil {
+		req.Content = *in.Content
+	} else {
+		req.ReadPath = true
+	}
+	if in.MaxTokens != nil {
+		if *in.MaxTokens <= 0 {
+			return req, false, invalidParams("maxTokens", fmt.Sprintf("must be a positive number of tokens, not %d", *in.MaxTokens))
+		}
+		req.MaxTokens = int(*in.MaxTokens)
+	}
+	want := req.MaxTokens
+	if want == 0 {
+		want = conversation.DefaultToolTokens
+	}
+	if limit := max(1, s.opts.MaxResultTokens-noteReserve); want > limit {
+		req.MaxTokens, capped = limit, true
+	}
+	return req, capped, nil
 }
 
 // fitText is fit_tool_result's text: the page, then the note in brackets.

@@ -68,6 +68,10 @@ type Options struct {
 	// the user's cache directory (docs/index.md); the command turns it on
 	// unless --no-index.
 	WorkspaceIndex bool
+	// WatchFiles watches the workspace's directories so that the
+	// workspace's listing is kept across packs (watch.go); off, every
+	// pack walks and states the tree. The command turns it on.
+	WatchFiles bool
 }
 
 // Server is the acode-lsp MCP server: the tools and the workspace state
@@ -90,6 +94,8 @@ type Server struct {
 	rootsErr   error      // the client's roots cannot be used
 	index      *index.Set // the workspace index of indexRoots (index.go)
 	indexRoots []string
+	watch      *watcher // the file watcher (watch.go); nil: none
+	watchOnce  sync.Once
 }
 
 // env is what a tool call needs of the workspace: the roots and the core
@@ -193,6 +199,7 @@ func ParseTools(list string) ([]string, error) {
 func (s *Server) Run(ctx context.Context, t sdk.Transport) error {
 	s.log.Info("serving MCP", zap.String("root", collector.EscapePath(s.opts.Root)), zap.Int("maxResultTokens", s.opts.MaxResultTokens))
 	err := s.sdk.Run(ctx, t)
+	s.closeWatcher()
 	s.closeIndex()
 	st := s.Stats()
 	s.log.Info("MCP session ended", zap.Int("packs", st.Packs), zap.Int("failed", st.Failed), zap.Float64("p50Ms", st.LatencyMs.P50),
@@ -520,6 +527,11 @@ func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap
 		}
 	}
 	e.sess = session.New(session.Options{Roots: roots, Config: cfg, Tokenizers: s.tokenizers, Index: ix})
+	if ws := e.sess.Workspace(); ws != nil {
+		if w := s.watcher(log); w != nil {
+			ws.KeepListings(w.admit)
+		}
+	}
 	log.Info("workspace", zap.Int("roots", len(roots)), zap.String("root", collector.EscapePath(roots[0])), zap.Bool("config", stamp.Exists))
 	return e
 }

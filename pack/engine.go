@@ -37,13 +37,14 @@ type Engine struct {
 	// file is scanned and chunked afresh.
 	Index FileIndex
 
-	chunks *lru.Cache[[32]byte, []chunker.Chunk] // chunk boundaries of packed files (chunks.go)
+	chunks       *lru.Cache[[32]byte, []chunker.Chunk]     // chunk boundaries of packed files (chunks.go)
+	outlineCache *lru.Cache[[32]byte, []chunker.LineRange] // outline ranges of outlined files (outline_cache.go)
 }
 
 // NewEngine returns an engine for cfg; ws may be nil when there is no
 // workspace root (then only sources given with content can be packed).
 func NewEngine(cfg config.Config, ws *collector.Workspace) *Engine {
-	return &Engine{cfg: cfg, ws: ws, Tokenizers: tokenizer.NewRegistry(), chunks: newChunkCache()}
+	return &Engine{cfg: cfg, ws: ws, Tokenizers: tokenizer.NewRegistry(), chunks: newChunkCache(), outlineCache: newOutlineCache()}
 }
 
 // Config returns the engine's configuration.

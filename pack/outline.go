@@ -69,7 +69,7 @@ func (p *pipeline) outlineOf(best *budget.Item) []chunker.LineRange {
 		rs, ok = p.outlines[best.Source] // kept across the packs of one Previews
 		if !ok {
 			var err error
-			rs, err = chunker.Outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
+			rs, err = p.e.outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
 			if err == nil && p.outlines != nil {
 				p.outlines[best.Source] = rs
 			}

@@ -49,7 +49,7 @@ func runMCP(ctx context.Context, args []string, stdin io.Reader, stdout, stderr 
 		return 2
 	}
 	defer closeLog()
-	srv, err := mcp.New(mcp.Options{Root: *root, Tools: toolList, MaxResultTokens: *maxResult, Logger: logger, Version: version, WorkspaceIndex: !*noIndex})
+	srv, err := mcp.New(mcp.Options{Root: *root, Tools: toolList, MaxResultTokens: *maxResult, Logger: logger, Version: version, WorkspaceIndex: !*noIndex, WatchFiles: true})
 	if err != nil {
 		fmt.Fprintf(stderr, "acode-lsp mcp: --root: %v\n", err)
 		return 2

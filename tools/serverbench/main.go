@@ -1,0 +1,137 @@
+// Command serverbench times a warm pack in a running MCP server against a
+// CLI pack of the same tree (docs/benchmarks.md, "Scale, round two",
+// "Servers"):
+//
+//	go run ./tools/serverbench -bin bin/acode-lsp -dir $(go env GOROOT)/src -runs 5
+//
+// It runs `BIN pack DIR --root DIR --query Q --budget B` (the CLI, a new
+// process each run, the index warm from a first run), then starts `BIN mcp
+// --root DIR`, calls pack_context with the same query and budget once to
+// warm it, and times -runs more calls. Both use the same index cache
+// (XDG_CACHE_HOME as set). It prints the fastest and median wall time of
+// each and their ratio, and checks that the server's context is the CLI's.
+package main
+
+import (
+	"bytes"
+	"context"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"sort"
+	"strings"
+	"time"
+
+	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+)
+
+func main() {
+	bin := flag.String("bin", "bin/acode-lsp", "the acode-lsp binary")
+	dir := flag.String("dir", "", "the tree to pack")
+	query := flag.String("query", "how does the server close idle connections after a request timeout", "the query")
+	budget := flag.Int("budget", 16000, "the budget")
+	runs := flag.Int("runs", 5, "timed runs of each")
+	flag.Parse()
+	if *dir == "" {
+		fmt.Fprintln(os.Stderr, "serverbench: -dir is required")
+		os.Exit(2)
+	}
+	b := fmt.Sprint(*budget)
+	var cliCPU []time.Duration
+	cli := func() (time.Duration, string) {
+		start := time.Now()
+		cmd := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", *query, "--budget", b)
+		out, err := cmd.Output()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
+			os.Exit(1)
+		}
+		cliCPU = append(cliCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		return time.Since(start), string(out)
+	}
+	_, cliOut := cli() // warms the index
+	cliCPU = nil
+	var cliTimes []time.Duration
+	for i := 0; i < *runs; i++ {
+		d, _ := cli()
+		cliTimes = append(cliTimes, d)
+	}
+
+	ctx := context.Background()
+	client := sdk.NewClient(&sdk.Implementation{Name: "serverbench", Version: "1"}, nil)
+	srvCmd := exec.Command(*bin, "mcp", "--root", *dir)
+	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: srvCmd}, nil)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, "serverbench: mcp:", err)
+		os.Exit(1)
+	}
+	defer cs.Close()
+	var srvCPU []time.Duration
+	call := func() (time.Duration, string) {
+		cpu0 := procCPU(srvCmd.Process.Pid)
+		defer func() { srvCPU = append(srvCPU, procCPU(srvCmd.Process.Pid)-cpu0) }()
+		start := time.Now()
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": *query, "budget": *budget}})
+		d := time.Since(start)
+		if err != nil || res.IsError {
+			fmt.Fprintln(os.Stderr, "serverbench: pack_context failed:", err)
+			os.Exit(1)
+		}
+		var text bytes.Buffer
+		for _, c := range res.Content {
+			if tc, ok := c.(*sdk.TextContent); ok {
+				text.WriteString(tc.Text)
+			}
+		}
+		return d, text.String()
+	}
+	first, srvOut := call()
+	srvCPU = nil
+	var srvTimes []time.Duration
+	for i := 0; i < *runs; i++ {
+		d, _ := call()
+		srvTimes = append(srvTimes, d)
+	}
+	if i := strings.LastIndex(srvOut, "\n\n[acode-lsp: "); i < 0 || srvOut[:i+1] != cliOut {
+		fmt.Println("serverbench: WARNING: the server's context differs from the CLI's")
+	}
+	cmin, cmed := stats(cliTimes)
+	smin, smed := stats(srvTimes)
+	fmt.Printf("tree %s, %d runs\n", *dir, *runs)
+	fmt.Printf("cli pack (warm index):     min %v  median %v\n", cmin.Round(time.Millisecond), cmed.Round(time.Millisecond))
+	fmt.Printf("mcp pack_context, first:   %v\n", first.Round(time.Millisecond))
+	fmt.Printf("mcp pack_context, warm:    min %v  median %v\n", smin.Round(time.Millisecond), smed.Round(time.Millisecond))
+	fmt.Printf("ratio warm server / cli:   min %.2f  median %.2f\n", float64(smin)/float64(cmin), float64(smed)/float64(cmed))
+	_, ccpu := stats(cliCPU)
+	_, scpu := stats(srvCPU)
+	fmt.Printf("CPU (user+sys), median:    cli %v  server %v  ratio %.2f\n", ccpu.Round(time.Millisecond), scpu.Round(time.Millisecond), float64(scpu)/float64(ccpu))
+}
+
+// procCPU is the user and system CPU time of process pid so far (Linux
+// /proc/PID/stat, in clock ticks of 10 ms); 0 when it cannot be read.
+func procCPU(pid int) time.Duration {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
+	if err != nil {
+		return 0
+	}
+	s := string(data)
+	i := strings.LastIndexByte(s, ')')
+	if i < 0 {
+		return 0
+	}
+	f := strings.Fields(s[i+1:])
+	if len(f) < 13 {
+		return 0
+	}
+	var ut, st int64
+	fmt.Sscan(f[11], &ut)
+	fmt.Sscan(f[12], &st)
+	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+func stats(ds []time.Duration) (min, median time.Duration) {
+	s := append([]time.Duration(nil), ds...)
+	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
+	return s[0], s[len(s)/2]
+}
