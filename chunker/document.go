@@ -311,31 +311,11 @@ func (d *Document) window(ctx context.Context, l *layout, text string) (items []
 	i0 := sort.Search(n, func(i int) bool { return its[i].end >= pre })
 	i1 := sort.Search(n, func(i int) bool { return its[i].start > oldEnd }) - 1
 	for margin := 1; ; margin *= 4 {
-		lo, hi := max(min(i0, i1+1)-margin, 0), min(max(i1, i0-1)+margin, n-1)
-		for lo > 0 && !lineStart(old, its[lo].start) {
-			lo--
-		}
-		ws := 0
-		if lo > 0 {
-			ws = its[lo].start
-		}
-		we := len(old)
-		for ; hi < n-1; hi++ {
-			we = lineEnd(old, its[hi].end)
-			if its[hi+1].start >= we {
-				break
-			}
-		}
-		if hi == n-1 {
-			we = len(old)
-		}
+		lo, hi, ws, we := windowBounds(old, its, i0, i1, margin)
 		if (lo == 0 && hi == n-1) || 2*(we-ws) > len(old) {
 			return nil, false, false, nil // parse the whole file as such
 		}
-		nearBad := false
-		for i := max(lo-1, 0); i <= min(hi+1, n-1); i++ {
-			nearBad = nearBad || its[i].bad
-		}
+		nearBad := anyBad(its[max(lo-1, 0) : min(hi+1, n-1)+1])
 		if nearBad && !d.quick {
 			return nil, false, false, nil // an error's recovery may have reached it
 		}
@@ -350,18 +330,58 @@ func (d *Document) window(ctx context.Context, l *layout, text string) (items []
 			continue
 		}
 		lineShift := strings.Count(text[ws:we+shift], "\n") - strings.Count(old[ws:we], "\n")
-		items = make([]item, 0, lo+len(wi)+n-1-hi)
-		items = append(items, its[:lo]...)
-		items = append(items, wi...)
-		for _, it := range its[hi+1:] {
-			it.start += shift
-			it.end += shift
-			it.first += lineShift
-			it.last += lineShift
-			items = append(items, it)
-		}
-		return items, true, provisional || nearBad || !clean, nil
+		return splice(its, lo, hi, wi, shift, lineShift), true, provisional || nearBad || !clean, nil
 	}
+}
+
+// windowBounds widens the items i0..i1 that touch an edit by margin items
+// each side, to whole lines of old: items lo..hi, bytes ws..we of old.
+func windowBounds(old string, its []item, i0, i1, margin int) (lo, hi, ws, we int) {
+	n := len(its)
+	lo, hi = max(min(i0, i1+1)-margin, 0), min(max(i1, i0-1)+margin, n-1)
+	for lo > 0 && !lineStart(old, its[lo].start) {
+		lo--
+	}
+	if lo > 0 {
+		ws = its[lo].start
+	}
+	we = len(old)
+	for ; hi < n-1; hi++ {
+		we = lineEnd(old, its[hi].end)
+		if its[hi+1].start >= we {
+			break
+		}
+	}
+	if hi == n-1 {
+		we = len(old)
+	}
+	return lo, hi, ws, we
+}
+
+// anyBad reports whether one of its holds a syntax error.
+func anyBad(its []item) bool {
+	for _, it := range its {
+		if it.bad {
+			return true
+		}
+	}
+	return false
+}
+
+// splice replaces items lo..hi of its by the window's items wi and moves
+// the items after them by shift bytes and lineShift lines.
+func splice(its []item, lo, hi int, wi []item, shift, lineShift int) []item {
+	items := make([]item, 0, lo+len(wi)+len(its)-1-hi)
+	items = append(items, its[:lo]...)
+	items = append(items, wi...)
+	for _, it := range its[hi+1:] {
+		it.start += shift
+		it.end += shift
+		it.first += lineShift
+		it.last += lineShift
+		items = append(items, it)
+	}
+	return items
 }
 
 // parseWindow parses text[ws:we] (ws on a line start) alone and returns

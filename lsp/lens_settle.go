@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"context"
 	"slices"
 	"time"
 
@@ -50,34 +51,10 @@ func (c *lensCache) settleNow(s *Server, doc *document, tok tokenizer.Tokenizer)
 	if st == nil {
 		return
 	}
-	st.mu.Lock()
-	if st.closed || st.doc != doc || st.enc != tok.Encoding() || st.cd == nil {
-		st.mu.Unlock()
+	changed, ok := st.settleWhole(s.ctx, doc, tok)
+	if !ok {
 		return
 	}
-	settling := st.cd.PrepareSettle()
-	st.mu.Unlock()
-	if settling == nil {
-		return
-	}
-	chunks, err := settling.Run(s.ctx, tok.Count, lensChunkOptions)
-	if err != nil {
-		return
-	}
-	st.mu.Lock()
-	if st.closed || st.doc != doc || st.cd == nil {
-		st.mu.Unlock()
-		settling.Discard()
-		return
-	}
-	if !st.cd.FinishSettle(settling) {
-		st.mu.Unlock()
-		return // overtaken by a newer version (FinishSettle freed it)
-	}
-	top := topChunks(chunks)
-	changed := !slices.Equal(top, st.chunks)
-	st.chunks = top
-	st.mu.Unlock()
 	if s.onSettle != nil {
 		s.onSettle(doc.URI, changed)
 	}
@@ -86,6 +63,40 @@ func (c *lensCache) settleNow(s *Server, doc *document, tok tokenizer.Tokenizer)
 			s.log.Debug("code lens refresh failed")
 		}
 	}
+}
+
+// settleWhole runs the whole parse of st's document outside its lock and makes
+// its chunks the document's state, reporting whether that changed them;
+// ok is false when the state changed meanwhile (closed, another document
+// or encoding, a newer version) or the parse failed.
+func (st *lensState) settleWhole(ctx context.Context, doc *document, tok tokenizer.Tokenizer) (changed, ok bool) {
+	st.mu.Lock()
+	if st.closed || st.doc != doc || st.enc != tok.Encoding() || st.cd == nil {
+		st.mu.Unlock()
+		return false, false
+	}
+	settling := st.cd.PrepareSettle()
+	st.mu.Unlock()
+	if settling == nil {
+		return false, false
+	}
+	chunks, err := settling.Run(ctx, tok.Count, lensChunkOptions)
+	if err != nil {
+		return false, false
+	}
+	st.mu.Lock()
+	defer st.mu.Unlock()
+	if st.closed || st.doc != doc || st.cd == nil {
+		settling.Discard()
+		return false, false
+	}
+	if !st.cd.FinishSettle(settling) {
+		return false, false // overtaken by a newer version (FinishSettle freed it)
+	}
+	top := topChunks(chunks)
+	changed = !slices.Equal(top, st.chunks)
+	st.chunks = top
+	return changed, true
 }
 
 // settled reports (tests) that doc's chunks were settled and whether that

@@ -96,9 +96,14 @@ func main() {
 	if i := strings.LastIndex(srvOut, "\n\n[acode-lsp: "); i < 0 || srvOut[:i+1] != cliOut {
 		fmt.Println("serverbench: WARNING: the server's context differs from the CLI's")
 	}
+	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
+}
+
+// report prints the timings of both doors and their ratios.
+func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCPU, srvCPU []time.Duration) {
 	cmin, cmed := stats(cliTimes)
 	smin, smed := stats(srvTimes)
-	fmt.Printf("tree %s, %d runs\n", *dir, *runs)
+	fmt.Printf("tree %s, %d runs\n", dir, runs)
 	fmt.Printf("cli pack (warm index):     min %v  median %v\n", cmin.Round(time.Millisecond), cmed.Round(time.Millisecond))
 	fmt.Printf("mcp pack_context, first:   %v\n", first.Round(time.Millisecond))
 	fmt.Printf("mcp pack_context, warm:    min %v  median %v\n", smin.Round(time.Millisecond), smed.Round(time.Millisecond))
