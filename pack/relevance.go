@@ -43,15 +43,20 @@ type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
 	recent, cochange, graph                                 bool
 	codeNames, examples, ci, html, imports, stemNames       bool
+	testPairs, spread                                       bool
 	// weights of the file signals; an ablation "NAME=x" sets one (the
 	// evaluation's tuning runs): graphw, cochangew, recentw.
 	graphW, cochangeW, recentW float64
+	// testPairW scales the test-partner gain (pairs.go), spreadDecay the
+	// score of each further chunk of a file (spread.go).
+	testPairW, spreadDecay float64
 }
 
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
-		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor}
+		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
+		testPairW: testPairWeight, spreadDecay: spreadDecay}
 	for _, o := range off {
 		if k, v, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
 			x, err := strconv.ParseFloat(v, 64)
@@ -65,6 +70,10 @@ func newFeatures(off []string) features {
 				f.cochangeW = x
 			case "recentw":
 				f.recentW = x
+			case "testpairw":
+				f.testPairW = x
+			case "spreadd":
+				f.spreadDecay = x
 			}
 			continue
 		}
@@ -109,6 +118,14 @@ func newFeatures(off []string) features {
 			f.stemNames = false
 		case "+" + featStemNames:
 			f.stemNames = true // measured without gain: off unless asked
+		case featTestPairs:
+			f.testPairs = false
+		case "+" + featTestPairs:
+			f.testPairs = true
+		case featSpread:
+			f.spread = false
+		case "+" + featSpread:
+			f.spread = true
 		}
 	}
 	return f
@@ -358,6 +375,9 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 		}
 		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
+	}
+	if feat.spread {
+		q.spread(items)
 	}
 }
 

@@ -56,6 +56,8 @@ func main() {
 		err = check(os.Args[2:])
 	case "explain":
 		err = explain(ctx, os.Args[2:])
+	case "misses":
+		err = misses(ctx, os.Args[2:])
 	default:
 		usage()
 	}
