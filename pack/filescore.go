@@ -93,7 +93,7 @@ type fileSelection struct {
 // chunked: when the request has a query with terms (without one there is
 // no signal to rank files by, and every file is chunked as before).
 func (p *pipeline) fileFirst() bool {
-	if len(queryTerms(p.req.Query)) == 0 {
+	if len(queryTerms(p.queryText())) == 0 {
 		return false
 	}
 	for _, a := range p.e.Ablate {
@@ -132,7 +132,7 @@ func (p *pipeline) walkRanked() ([]source, error) {
 			total += r.Info.Size()
 		}
 	}
-	terms := queryTerms(p.req.Query)
+	terms := queryTerms(p.queryText())
 	p.files = &fileSelection{terms: terms}
 	target := candidateFactor * p.alloc.Available
 	share := max(1, p.alloc.Available/fileShare)
@@ -294,9 +294,9 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	for i := range terms {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
-	codeQuery := namesCode(p.req.Query)
+	codeQuery := namesCode(p.queryText())
 	q.setStems()
-	q.setNameOK(codeMarked(p.req.Query), func(i int) bool {
+	q.setNameOK(codeMarked(p.queryText()), func(i int) bool {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
 	})
 	avg := totalLen / n

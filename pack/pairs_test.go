@@ -64,3 +64,19 @@ func TestSpread(t *testing.T) {
 		t.Errorf("best = %v, want 4", q.best)
 	}
 }
+
+func TestStripIssueRefs(t *testing.T) {
+	tests := []struct{ in, want string }{
+		{"Remove proxies from Request docstring (#839)", "Remove proxies from Request docstring ( )"},
+		{"Support negotiation wildcards, fix #391 (#1112)", "Support negotiation wildcards, fix   ( )"},
+		{"fix GH-42: close body", "fix  : close body"},
+		{"#12", "#12"}, // nothing else: kept
+		{"color #fff and a&#39;b", "color #fff and a&#39;b"}, // not references
+		{"http2 support", "http2 support"},
+	}
+	for _, tt := range tests {
+		if got := stripIssueRefs(tt.in); got != tt.want {
+			t.Errorf("stripIssueRefs(%q) = %q, want %q", tt.in, got, tt.want)
+		}
+	}
+}

@@ -34,7 +34,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 		}
 	}
 	feat := newFeatures(p.e.Ablate)
-	q := scoreQuery(p.req.Query, items, feat, p.corpusExtra(items))
+	q := scoreQuery(p.queryText(), items, feat, p.corpusExtra(items))
 	if q != nil {
 		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))
 	}

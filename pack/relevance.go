@@ -43,7 +43,7 @@ type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
 	recent, cochange, graph                                 bool
 	codeNames, examples, ci, html, imports, stemNames       bool
-	testPairs, spread                                       bool
+	testPairs, spread, issueRefs                            bool
 	// weights of the file signals; an ablation "NAME=x" sets one (the
 	// evaluation's tuning runs): graphw, cochangew, recentw.
 	graphW, cochangeW, recentW float64
@@ -126,6 +126,10 @@ func newFeatures(off []string) features {
 			f.spread = false
 		case "+" + featSpread:
 			f.spread = true
+		case featIssueRefs:
+			f.issueRefs = false
+		case "+" + featIssueRefs:
+			f.issueRefs = true
 		}
 	}
 	return f
