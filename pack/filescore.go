@@ -134,6 +134,14 @@ func (p *pipeline) walkRanked() ([]source, error) {
 	}
 	terms := queryTerms(p.queryText())
 	p.files = &fileSelection{terms: terms}
+	if newFeatures(p.e.Ablate).vendored {
+		paths := make([]string, len(refs))
+		for i, r := range refs {
+			paths[i] = r.Path
+		}
+		v := vendoredDirs(paths)
+		p.vendored = &v
+	}
 	target := candidateFactor * p.alloc.Available
 	share := max(1, p.alloc.Available/fileShare)
 	// When every file would be chunked whatever its score (few files, or
@@ -345,7 +353,7 @@ func (p *pipeline) historyFiles(files []*fileScan) {
 func (p *pipeline) prior(path string) float64 {
 	feat := newFeatures(p.e.Ablate)
 	place := placeFactor(path, feat)
-	if feat.built && isBuilt(path) {
+	if feat.built && (isBuilt(path) || p.vendored != nil && inVendored(path, *p.vendored)) {
 		return builtFactor * place
 	} else if feat.tests && isTest(path) {
 		return testFactor * place

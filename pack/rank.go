@@ -34,6 +34,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 		}
 	}
 	feat := newFeatures(p.e.Ablate)
+	feat.vendoredDirs = p.vendoredOf(items, feat)
 	q := scoreQuery(p.queryText(), items, feat, p.corpusExtra(items))
 	if q != nil {
 		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))

@@ -43,7 +43,10 @@ type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
 	recent, cochange, graph                                 bool
 	codeNames, examples, ci, html, imports, stemNames       bool
-	testPairs, spread, issueRefs                            bool
+	testPairs, spread, issueRefs, vendored                  bool
+	// vendoredDirs are the pack's vendored-copy directories (vendored.go),
+	// set by the pipeline.
+	vendoredDirs []string
 	// weights of the file signals; an ablation "NAME=x" sets one (the
 	// evaluation's tuning runs): graphw, cochangew, recentw.
 	graphW, cochangeW, recentW float64
@@ -126,6 +129,10 @@ func newFeatures(off []string) features {
 			f.spread = false
 		case "+" + featSpread:
 			f.spread = true
+		case featVendored:
+			f.vendored = false
+		case "+" + featVendored:
+			f.vendored = true
 		case featIssueRefs:
 			f.issueRefs = false
 		case "+" + featIssueRefs:
@@ -314,7 +321,7 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
-			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path), place: placeFactor(it.Path, feat)}
+			pi = &pathInfo{built: isBuilt(it.Path) || inVendored(it.Path, feat.vendoredDirs), test: isTest(it.Path), place: placeFactor(it.Path, feat)}
 			if feat.names {
 				pi.score = q.pathScore(it.Path)
 			}
