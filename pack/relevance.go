@@ -61,85 +61,58 @@ func newFeatures(off []string) features {
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay}
 	for _, o := range off {
-		if k, v, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
+		o = strings.TrimSpace(o)
+		if k, v, ok := strings.Cut(o, "="); ok {
 			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || x < 0 {
-				continue
-			}
-			switch k {
-			case "graphw":
-				f.graphW = x
-			case "cochangew":
-				f.cochangeW = x
-			case "recentw":
-				f.recentW = x
-			case "testpairw":
-				f.testPairW = x
-			case "spreadd":
-				f.spreadDecay = x
+			if set := featureWeights[k]; set != nil && err == nil && x >= 0 {
+				set(&f, x)
 			}
 			continue
 		}
-		switch strings.TrimSpace(o) {
-		case featBM25:
-			f.bm25 = false
-		case featProse:
-			f.prose = false
-		case featFile:
-			f.file = false
-		case featNames:
-			f.names = false
-		case featCodeStat:
-			f.codeStat = false
-		case featBuilt:
-			f.built = false
-		case featTests:
-			f.tests = false
-		case featNeigh:
-			f.neigh = false
-		case featHistory:
-			f.recent, f.cochange = false, false
-		case featRecent:
-			f.recent = false
-		case featCochange:
-			f.cochange = false
-		case featGraph:
-			f.graph = false
-		case featCodeNames:
-			f.codeNames = false
-		case "+" + featCodeNames:
-			f.codeNames = true // measured without gain: off unless asked (docs/quality.md)
-		case featExamples:
-			f.examples = false
-		case featCI:
-			f.ci = false
-		case featHTML:
-			f.html = false
-		case featImports:
-			f.imports = false
-		case featStemNames:
-			f.stemNames = false
-		case "+" + featStemNames:
-			f.stemNames = true // measured without gain: off unless asked
-		case featTestPairs:
-			f.testPairs = false
-		case "+" + featTestPairs:
-			f.testPairs = true
-		case featSpread:
-			f.spread = false
-		case "+" + featSpread:
-			f.spread = true
-		case featVendored:
-			f.vendored = false
-		case "+" + featVendored:
-			f.vendored = true
-		case featIssueRefs:
-			f.issueRefs = false
-		case "+" + featIssueRefs:
-			f.issueRefs = true
+		on := strings.HasPrefix(o, "+")
+		if set := featureSwitches[strings.TrimPrefix(o, "+")]; set != nil {
+			set(&f, on)
 		}
 	}
 	return f
+}
+
+// featureSwitches sets a feature by its name: "NAME" in Engine.Ablate
+// switches it off, "+NAME" on (the features measured without gain are
+// off by default; docs/quality.md "Ablations").
+var featureSwitches = map[string]func(f *features, on bool){
+	featBM25:      func(f *features, on bool) { f.bm25 = on },
+	featProse:     func(f *features, on bool) { f.prose = on },
+	featFile:      func(f *features, on bool) { f.file = on },
+	featNames:     func(f *features, on bool) { f.names = on },
+	featCodeStat:  func(f *features, on bool) { f.codeStat = on },
+	featBuilt:     func(f *features, on bool) { f.built = on },
+	featTests:     func(f *features, on bool) { f.tests = on },
+	featNeigh:     func(f *features, on bool) { f.neigh = on },
+	featHistory:   func(f *features, on bool) { f.recent, f.cochange = on, on },
+	featRecent:    func(f *features, on bool) { f.recent = on },
+	featCochange:  func(f *features, on bool) { f.cochange = on },
+	featGraph:     func(f *features, on bool) { f.graph = on },
+	featCodeNames: func(f *features, on bool) { f.codeNames = on },
+	featExamples:  func(f *features, on bool) { f.examples = on },
+	featCI:        func(f *features, on bool) { f.ci = on },
+	featHTML:      func(f *features, on bool) { f.html = on },
+	featImports:   func(f *features, on bool) { f.imports = on },
+	featStemNames: func(f *features, on bool) { f.stemNames = on },
+	featTestPairs: func(f *features, on bool) { f.testPairs = on },
+	featSpread:    func(f *features, on bool) { f.spread = on },
+	featIssueRefs: func(f *features, on bool) { f.issueRefs = on },
+	featVendored:  func(f *features, on bool) { f.vendored = on },
+}
+
+// featureWeights sets a weight of the file signals by its name
+// ("NAME=x" in Engine.Ablate; the evaluation's tuning runs).
+var featureWeights = map[string]func(f *features, x float64){
+	"graphw":    func(f *features, x float64) { f.graphW = x },
+	"cochangew": func(f *features, x float64) { f.cochangeW = x },
+	"recentw":   func(f *features, x float64) { f.recentW = x },
+	"testpairw": func(f *features, x float64) { f.testPairW = x },
+	"spreadd":   func(f *features, x float64) { f.spreadDecay = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
