@@ -266,22 +266,38 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		return !proseTypical(d, nP, nC, dp)
 	})
 	if feat.imports && len(marked) > 0 {
-		for k, it := range items {
-			if it.Kind != "imports" {
-				continue
-			}
-			for i, f := range tf[k*nt : (k+1)*nt] {
-				if f > 0 && marked[terms[i]] {
-					if q.importHit == nil {
-						q.importHit = map[int]bool{}
-					}
-					q.importHit[it.Seq] = true
-					break
+		q.markImports(items, tf, marked)
+	}
+	q.scoreChunks(items, tf, prose, float64(totalLen)/n, maxSeq, codeQuery)
+	return q
+}
+
+// markImports marks the import blocks among items (tf: their term counts,
+// len(q.terms) a row) that hold a term the query marks as code.
+func (q *query) markImports(items []*budget.Item, tf []uint16, marked map[string]bool) {
+	nt := len(q.terms)
+	for k, it := range items {
+		if it.Kind != "imports" {
+			continue
+		}
+		for i, f := range tf[k*nt : (k+1)*nt] {
+			if f > 0 && marked[q.terms[i]] {
+				if q.importHit == nil {
+					q.importHit = map[int]bool{}
 				}
+				q.importHit[it.Seq] = true
+				break
 			}
 		}
 	}
-	avg := float64(totalLen) / n
+}
+
+// scoreChunks sets each chunk's own score (q.raw, by Item.Seq up to
+// maxSeq) — BM25 over its term counts tf (prose: the chunk is prose; avg:
+// the mean length), name and path matches, the built, test and place
+// priors — and q.fileBest.
+func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg float64, maxSeq int, codeQuery bool) {
+	feat, nt := q.feat, len(q.terms)
 	q.raw = make([]float64, maxSeq+1)
 	fileBest := map[string]float64{}
 	type pathInfo struct {
@@ -315,7 +331,6 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		}
 	}
 	q.fileBest = fileBest
-	return q
 }
 
 // finish scales each chunk's own score by its file's factor (1 when
