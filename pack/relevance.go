@@ -58,6 +58,7 @@ type features struct {
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
+		spread: true, vendored: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay}
 	for _, o := range off {

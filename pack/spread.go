@@ -13,7 +13,7 @@ import (
 // one file's every mention misses the others.
 const (
 	featSpread  = "spread"
-	spreadDecay = 0.9
+	spreadDecay = 0.97
 )
 
 // spread applies the decay to q.raw (by file, in score order; ties by
