@@ -80,3 +80,17 @@ func TestStripIssueRefs(t *testing.T) {
 		}
 	}
 }
+
+func TestNewFeatures(t *testing.T) {
+	def := newFeatures(nil)
+	if !def.spread || !def.vendored || !def.graph || def.testPairs || def.issueRefs || def.codeNames {
+		t.Fatalf("defaults: %+v", def)
+	}
+	f := newFeatures([]string{"spread", " +testpairs", "history", "graphw=0.6", "spreadd=x", "nosuch", "recentw=-1"})
+	if f.spread || !f.testPairs || f.recent || f.cochange || !f.graph {
+		t.Errorf("switches: %+v", f)
+	}
+	if f.graphW != 0.6 || f.spreadDecay != spreadDecay || f.recentW != recentFactor {
+		t.Errorf("weights: graphW %v spreadDecay %v recentW %v", f.graphW, f.spreadDecay, f.recentW)
+	}
+}
