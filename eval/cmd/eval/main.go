@@ -5,6 +5,9 @@
 //	go run ./eval/cmd/eval run   [-mirrors DIR] [-cases FILE] [-cache DIR] [-split dev|heldout|all] [-j N]
 //	                             [-budgets 8000,32000] [-ablate F,…] [-variants 'F,…;F,…']
 //	go run ./eval/cmd/eval check [-mirrors DIR]
+//	go run ./eval/cmd/eval explain [-budget N] COMMIT     (a dev case's ranked chunks)
+//	go run ./eval/cmd/eval misses  [-budget N] [-repo R]  (where each dev case's needed files were left)
+//	go run ./eval/cmd/eval map     [-budget N]            (what a pack without a query shows)
 package main
 
 import (
@@ -58,6 +61,8 @@ func main() {
 		err = explain(ctx, os.Args[2:])
 	case "misses":
 		err = misses(ctx, os.Args[2:])
+	case "map":
+		err = mapQuality(ctx, os.Args[2:])
 	default:
 		usage()
 	}
@@ -68,7 +73,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: eval cases|run|check [flags] (see docs/quality.md)")
+	fmt.Fprintln(os.Stderr, "usage: eval cases|run|check|explain|misses|map [flags] (see docs/quality.md)")
 	os.Exit(2)
 }
 
