@@ -161,13 +161,9 @@ func run(ctx context.Context, args []string) error {
 	if err := missing(*mirrors); err != nil {
 		return err
 	}
-	var bs []int
-	for _, s := range strings.Split(*budgets, ",") {
-		b, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || b <= 0 {
-			return fmt.Errorf("-budgets: %q is not a positive number", s)
-		}
-		bs = append(bs, b)
+	bs, err := parseBudgets(*budgets)
+	if err != nil {
+		return err
 	}
 	all, err := eval.ReadCases(*casesPath)
 	if err != nil {
@@ -200,12 +196,47 @@ func run(ctx context.Context, args []string) error {
 		}
 	}
 	start := time.Now()
+	results := runCases(ctx, r, cs, *jobs, start)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if *jsonOut != "" {
+		if err := writeJSON(*jsonOut, results); err != nil {
+			return err
+		}
+	}
+	if f := eval.Failures(results); f != "" {
+		fmt.Fprint(os.Stderr, "failed cases:\n"+f)
+	}
+	fmt.Printf("acode-lsp context quality: %d cases (%s), budgets %s, %s\n", len(cs), *split, *budgets, *casesPath)
+	eval.PrintReport(os.Stdout, eval.Summarize(results, bs))
+	eval.PrintVariants(os.Stdout, results, bs, vnames)
+	fmt.Printf("\n(%s)\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+// parseBudgets reads -budgets: positive numbers, comma-separated.
+func parseBudgets(list string) ([]int, error) {
+	var bs []int
+	for _, s := range strings.Split(list, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || b <= 0 {
+			return nil, fmt.Errorf("-budgets: %q is not a positive number", s)
+		}
+		bs = append(bs, b)
+	}
+	return bs, nil
+}
+
+// runCases runs the cases on jobs workers, reporting progress on stderr
+// every 10 cases; it stops handing out cases when ctx is done.
+func runCases(ctx context.Context, r *eval.Runner, cs []eval.Case, jobs int, start time.Time) []eval.CaseResult {
 	results := make([]eval.CaseResult, len(cs))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
-	for w := 0; w < max(1, *jobs); w++ {
+	for w := 0; w < max(1, jobs); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -229,22 +260,7 @@ func run(ctx context.Context, args []string) error {
 	close(next)
 	wg.Wait()
 	fmt.Fprintln(os.Stderr)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if *jsonOut != "" {
-		if err := writeJSON(*jsonOut, results); err != nil {
-			return err
-		}
-	}
-	if f := eval.Failures(results); f != "" {
-		fmt.Fprint(os.Stderr, "failed cases:\n"+f)
-	}
-	fmt.Printf("acode-lsp context quality: %d cases (%s), budgets %s, %s\n", len(cs), *split, *budgets, *casesPath)
-	eval.PrintReport(os.Stdout, eval.Summarize(results, bs))
-	eval.PrintVariants(os.Stdout, results, bs, vnames)
-	fmt.Printf("\n(%s)\n", time.Since(start).Round(time.Second))
-	return nil
+	return results
 }
 
 // explain prints the ranked chunks of one dev case's pack (a tuning aid:
