@@ -338,19 +338,8 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 // absent), then adds file evidence and neighbours and finds the best.
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
+	q.applyFileFactors(items, fileFactor)
 	fileBest := q.fileBest
-	if len(fileFactor) > 0 {
-		for _, it := range items {
-			if f, ok := fileFactor[it.Path]; ok && it.Path != "" {
-				q.raw[it.Seq] *= f
-			}
-		}
-		for p, f := range fileFactor {
-			if _, ok := fileBest[p]; ok {
-				fileBest[p] *= f
-			}
-		}
-	}
 	base := make([]float64, len(items))
 	for k, it := range items {
 		base[k] = q.raw[it.Seq]
@@ -378,6 +367,24 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	}
 	if feat.spread {
 		q.spread(items)
+	}
+}
+
+// applyFileFactors multiplies each chunk's own score and each file's best
+// score by the file's factor (1 when absent).
+func (q *query) applyFileFactors(items []*budget.Item, fileFactor map[string]float64) {
+	if len(fileFactor) == 0 {
+		return
+	}
+	for _, it := range items {
+		if f, ok := fileFactor[it.Path]; ok && it.Path != "" {
+			q.raw[it.Seq] *= f
+		}
+	}
+	for p, f := range fileFactor {
+		if _, ok := q.fileBest[p]; ok {
+			q.fileBest[p] *= f
+		}
 	}
 }
 
