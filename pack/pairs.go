@@ -48,29 +48,13 @@ func testPairFactors(fileBest map[string]float64, weight float64) map[string]flo
 	if weight <= 0 || len(fileBest) == 0 {
 		return nil
 	}
-	type fs struct {
-		path  string
-		score float64
-	}
-	var lib []fs
 	best := 0.0
-	for p, s := range fileBest {
+	for _, s := range fileBest {
 		best = max(best, s)
-		if s > 0 && !isTest(p) {
-			lib = append(lib, fs{p, s})
-		}
 	}
+	lib := bestFiles(fileBest, testPairSeeds, func(p string) bool { return !isTest(p) })
 	if best <= 0 || len(lib) == 0 {
 		return nil
-	}
-	sort.Slice(lib, func(i, j int) bool {
-		if lib[i].score != lib[j].score {
-			return lib[i].score > lib[j].score
-		}
-		return lib[i].path < lib[j].path
-	})
-	if len(lib) > testPairSeeds {
-		lib = lib[:testPairSeeds]
 	}
 	seed := map[string]float64{}
 	for _, f := range lib {
@@ -90,6 +74,33 @@ func testPairFactors(fileBest map[string]float64, weight float64) map[string]flo
 			}
 			out[p] = 1 + weight*min(1, s)
 		}
+	}
+	return out
+}
+
+// fileScore is a file's path and score.
+type fileScore struct {
+	path  string
+	score float64
+}
+
+// bestFiles is the n files of scores with the best positive scores that
+// keep accepts, best first (ties: path asc).
+func bestFiles(scores map[string]float64, n int, keep func(string) bool) []fileScore {
+	var out []fileScore
+	for p, s := range scores {
+		if s > 0 && keep(p) {
+			out = append(out, fileScore{p, s})
+		}
+	}
+	sort.Slice(out, func(i, j int) bool {
+		if out[i].score != out[j].score {
+			return out[i].score > out[j].score
+		}
+		return out[i].path < out[j].path
+	})
+	if len(out) > n {
+		out = out[:n]
 	}
 	return out
 }
