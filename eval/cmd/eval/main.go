@@ -315,18 +315,15 @@ func explain(ctx context.Context, args []string) error {
 			}
 		}
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-		need := map[string][][2]int{}
+		need := map[string]eval.FileLines{}
 		for _, f := range c.Needed {
-			need[f.Path] = f.Ranges
+			need[f.Path] = f
 			fmt.Printf("needed %s %v\n", f.Path, f.Ranges)
 		}
 		fmt.Printf("query: %q\n", c.Query)
 		cum := 0
 		for i, it := range items {
-			n := 0
-			for _, r := range need[it.Path] {
-				n += max(0, min(r[1], it.EndLine)-max(r[0], it.StartLine)+1)
-			}
+			n := neededIn(need[it.Path], it)
 			cum += it.Tokens
 			mark := ""
 			if n > 0 {

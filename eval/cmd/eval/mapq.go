@@ -59,36 +59,11 @@ func mapQuality(ctx context.Context, args []string) error {
 				}
 			}
 		}
-		shown := func(ablate []string) (int, int, error) {
-			ws, err := collector.New(collector.Options{Roots: []string{dir}})
-			if err != nil {
-				return 0, 0, err
-			}
-			eng := pack.NewEngine(config.Default(), ws)
-			eng.Ablate = ablate
-			zero := 0
-			res, err := eng.Pack(ctx, pack.Request{Encoding: eval.Encoding, Paths: []string{dir},
-				Budget: &config.BudgetOverrides{TotalTokens: budget, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
-			if err != nil {
-				return 0, 0, err
-			}
-			files := map[string]bool{}
-			for _, e := range res.Included {
-				files[e.Path] = true
-			}
-			n := 0
-			for p := range touched {
-				if files[p] {
-					n++
-				}
-			}
-			return n, len(files), nil
-		}
-		m, mf, err := shown(nil)
+		m, mf, err := mapShown(ctx, dir, *budget, nil, touched)
 		if err != nil {
 			return err
 		}
-		pth, pf, err := shown([]string{"map"})
+		pth, pf, err := mapShown(ctx, dir, *budget, []string{"map"}, touched)
 		if err != nil {
 			return err
 		}
@@ -97,4 +72,33 @@ func mapQuality(ctx context.Context, args []string) error {
 	}
 	fmt.Printf("| **all** | %d | %d (%.0f %%) | | %d (%.0f %%) | |\n", sumN, sumMap, 100*float64(sumMap)/float64(max(1, sumN)), sumPath, 100*float64(sumPath)/float64(max(1, sumN)))
 	return nil
+}
+
+// mapShown packs dir with no query (ablate: the engine's switches) and
+// returns how many of the touched files the pack shows and how many
+// files it shows in all.
+func mapShown(ctx context.Context, dir string, budget int, ablate []string, touched map[string]bool) (int, int, error) {
+	ws, err := collector.New(collector.Options{Roots: []string{dir}})
+	if err != nil {
+		return 0, 0, err
+	}
+	eng := pack.NewEngine(config.Default(), ws)
+	eng.Ablate = ablate
+	zero := 0
+	res, err := eng.Pack(ctx, pack.Request{Encoding: eval.Encoding, Paths: []string{dir},
+		Budget: &config.BudgetOverrides{TotalTokens: &budget, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
+	if err != nil {
+		return 0, 0, err
+	}
+	files := map[string]bool{}
+	for _, e := range res.Included {
+		files[e.Path] = true
+	}
+	n := 0
+	for p := range touched {
+		if files[p] {
+			n++
+		}
+	}
+	return n, len(files), nil
 }

@@ -112,32 +112,7 @@ func missCase(ctx context.Context, c eval.Case, mirrors, cache string, budget in
 		if len(f.Ranges) == 0 {
 			continue
 		}
-		kind, where := "not chunked", ""
-		seen, cum := false, 0
-		for i, it := range items {
-			cum += it.Tokens
-			if it.Path != f.Path {
-				continue
-			}
-			seen = true
-			n := 0
-			for _, r := range f.Ranges {
-				n += max(0, min(r[1], it.EndLine)-max(r[0], it.StartLine)+1)
-			}
-			if n == 0 {
-				continue
-			}
-			if it.Reason == "" {
-				kind, where = "included", ""
-				break
-			}
-			if kind != "below cut" {
-				kind, where = "below cut", fmt.Sprintf("rank %d, %d tokens ahead", i+1, cum-it.Tokens)
-			}
-		}
-		if kind == "not chunked" && seen {
-			kind = "chunked, none needed"
-		}
+		kind, where := whereLeft(f, items)
 		lib := "lib "
 		if eval.IsTest(f.Path) {
 			lib = "test"
@@ -151,4 +126,43 @@ func missCase(ctx context.Context, c eval.Case, mirrors, cache string, budget in
 func firstLine(s string) string {
 	s, _, _ = strings.Cut(s, "\n")
 	return s
+}
+
+// whereLeft says where a pack left a needed file, given the pack's items
+// (included and over budget) in score order: "included" (a chunk with
+// needed lines is in), "below cut" (with the rank of the best such chunk
+// and the tokens ranked ahead of it), "chunked, none needed" or "not
+// chunked".
+func whereLeft(f eval.FileLines, items []pack.Entry) (kind, where string) {
+	kind = "not chunked"
+	seen, cum := false, 0
+	for i, it := range items {
+		cum += it.Tokens
+		if it.Path != f.Path {
+			continue
+		}
+		seen = true
+		if neededIn(f, it) == 0 {
+			continue
+		}
+		if it.Reason == "" {
+			return "included", ""
+		}
+		if kind != "below cut" {
+			kind, where = "below cut", fmt.Sprintf("rank %d, %d tokens ahead", i+1, cum-it.Tokens)
+		}
+	}
+	if kind == "not chunked" && seen {
+		kind = "chunked, none needed"
+	}
+	return kind, where
+}
+
+// neededIn is the number of f's needed lines inside it.
+func neededIn(f eval.FileLines, it pack.Entry) int {
+	n := 0
+	for _, r := range f.Ranges {
+		n += max(0, min(r[1], it.EndLine)-max(r[0], it.StartLine)+1)
+	}
+	return n
 }
