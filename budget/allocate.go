@@ -71,56 +71,9 @@ func (e *Error) Error() string {
 // that is not named gets 0. Unknown category names are rejected. Sums are
 // computed in 64 bits.
 func Allocate(total, systemReserve, responseReserve int64, percent map[string]int) (Allocation, error) {
-	var probs []Problem
-	const pfx = "context.budget."
-	if total <= 0 {
-		probs = append(probs, Problem{pfx + "total_tokens", fmt.Sprint(total), "must be a positive number of tokens", "set it to the model's context window, e.g. 128000"})
-	}
-	if systemReserve < 0 {
-		probs = append(probs, Problem{pfx + "system_prompt_reserve", fmt.Sprint(systemReserve), "must not be negative", "use 0 or a positive number of tokens"})
-	}
-	if responseReserve < 0 {
-		probs = append(probs, Problem{pfx + "response_reserve", fmt.Sprint(responseReserve), "must not be negative", "use 0 or a positive number of tokens"})
-	}
-	available := total - systemReserve - responseReserve
-	if len(probs) == 0 && available <= 0 {
-		probs = append(probs, Problem{pfx + "total_tokens", fmt.Sprint(total),
-			fmt.Sprintf("leaves %d tokens for content after the reserves (%d + %d); it must leave more than 0", available, systemReserve, responseReserve),
-			fmt.Sprintf("raise total_tokens above %d or lower system_prompt_reserve/response_reserve", systemReserve+responseReserve)})
-	}
-	pct := map[string]int{}
-	sum := 0
-	names := make([]string, 0, len(percent))
-	for k := range percent {
-		names = append(names, k)
-	}
-	sort.Strings(names)
-	for _, k := range names {
-		v := percent[k]
-		if !isCategory(k) {
-			probs = append(probs, Problem{pfx + "categories." + k, fmt.Sprint(v), "is not a category", "use one of " + strings.Join(Categories, ", ")})
-			continue
-		}
-		if v < 0 || v > 100 {
-			probs = append(probs, Problem{pfx + "categories." + k, fmt.Sprint(v), "must be a percentage from 0 to 100", "use a whole number from 0 to 100"})
-			continue
-		}
-		pct[k] = v
-		sum += v
-	}
-	if len(percent) > 0 && sum != 100 && !hasCategoryProblem(probs) {
-		var missing []string
-		for _, c := range Categories {
-			if _, ok := percent[c]; !ok {
-				missing = append(missing, c)
-			}
-		}
-		fix := "adjust the percentages so they add up to 100"
-		if sum < 100 && len(missing) > 0 {
-			fix = fmt.Sprintf("add the missing category (%s) with %d%%, or %s", strings.Join(missing, ", "), 100-sum, fix)
-		}
-		probs = append(probs, Problem{pfx + "categories", describe(percent), fmt.Sprintf("percentages sum to %d%% (expected 100%%)", sum), fix})
-	}
+	probs := checkTotals(total, systemReserve, responseReserve)
+	pct, catProbs := checkPercentages(percent)
+	probs = append(probs, catProbs...)
 	if len(probs) > 0 {
 		return Allocation{}, &Error{Problems: probs}
 	}
@@ -134,10 +87,76 @@ func Allocate(total, systemReserve, responseReserve int64, percent map[string]in
 			pct[c] = 0
 		}
 	}
+	available := total - systemReserve - responseReserve
 	return Allocation{
 		Total: total, SystemReserve: systemReserve, ResponseReserve: responseReserve,
 		Available: available, Percent: pct, Tokens: split(available, pct),
 	}, nil
+}
+
+// budgetKey prefixes the configuration keys a [Problem] names.
+const budgetKey = "context.budget."
+
+// checkTotals returns the problems of the total and the reserves: a
+// negative value, or no room left for content.
+func checkTotals(total, systemReserve, responseReserve int64) []Problem {
+	var probs []Problem
+	if total <= 0 {
+		probs = append(probs, Problem{budgetKey + "total_tokens", fmt.Sprint(total), "must be a positive number of tokens", "set it to the model's context window, e.g. 128000"})
+	}
+	if systemReserve < 0 {
+		probs = append(probs, Problem{budgetKey + "system_prompt_reserve", fmt.Sprint(systemReserve), "must not be negative", "use 0 or a positive number of tokens"})
+	}
+	if responseReserve < 0 {
+		probs = append(probs, Problem{budgetKey + "response_reserve", fmt.Sprint(responseReserve), "must not be negative", "use 0 or a positive number of tokens"})
+	}
+	if available := total - systemReserve - responseReserve; len(probs) == 0 && available <= 0 {
+		probs = append(probs, Problem{budgetKey + "total_tokens", fmt.Sprint(total),
+			fmt.Sprintf("leaves %d tokens for content after the reserves (%d + %d); it must leave more than 0", available, systemReserve, responseReserve),
+			fmt.Sprintf("raise total_tokens above %d or lower system_prompt_reserve/response_reserve", systemReserve+responseReserve)})
+	}
+	return probs
+}
+
+// checkPercentages returns the valid category percentages and the problems
+// of the others: an unknown category, a value outside 0..100, a sum other
+// than 100 (naming the missing categories).
+func checkPercentages(percent map[string]int) (map[string]int, []Problem) {
+	var probs []Problem
+	pct := map[string]int{}
+	sum := 0
+	names := make([]string, 0, len(percent))
+	for k := range percent {
+		names = append(names, k)
+	}
+	sort.Strings(names)
+	for _, k := range names {
+		v := percent[k]
+		if !isCategory(k) {
+			probs = append(probs, Problem{budgetKey + "categories." + k, fmt.Sprint(v), "is not a category", "use one of " + strings.Join(Categories, ", ")})
+			continue
+		}
+		if v < 0 || v > 100 {
+			probs = append(probs, Problem{budgetKey + "categories." + k, fmt.Sprint(v), "must be a percentage from 0 to 100", "use a whole number from 0 to 100"})
+			continue
+		}
+		pct[k] = v
+		sum += v
+	}
+	if len(percent) == 0 || sum == 100 || hasCategoryProblem(probs) {
+		return pct, probs
+	}
+	var missing []string
+	for _, c := range Categories {
+		if _, ok := percent[c]; !ok {
+			missing = append(missing, c)
+		}
+	}
+	fix := "adjust the percentages so they add up to 100"
+	if sum < 100 && len(missing) > 0 {
+		fix = fmt.Sprintf("add the missing category (%s) with %d%%, or %s", strings.Join(missing, ", "), 100-sum, fix)
+	}
+	return pct, append(probs, Problem{budgetKey + "categories", describe(percent), fmt.Sprintf("percentages sum to %d%% (expected 100%%)", sum), fix})
 }
 
 // split divides available by the percentages with largest-remainder rounding,

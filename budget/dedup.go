@@ -41,11 +41,43 @@ func (o DedupOptions) fits(a, b *Item, count func(string) int) bool {
 	return count(a.Source.Slice(lo, hi)) <= o.MaxTokens
 }
 
-// DedupStats counts what deduplication removed.
+// DedupStats counts what deduplication removed. The savings are reported
+// apart (seed 000 AC-028, AC-037) and in total: ExactTokensSaved are the
+// tokens of chunks left out because the context has their content already
+// (same normalised text, a tool result holding a file's text, every line
+// brought by a better-ranked chunk); OverlapTokensSaved are the tokens
+// saved by merging overlapping chunks of one file and by not emitting again
+// the lines a better-ranked chunk brought; TokensSaved is their sum. The
+// JSON is the contract's dedup object (exactRemoved, overlapsMerged,
+// tokensSaved) and nothing more; the budget report shows the split.
 type DedupStats struct {
-	ExactRemoved   int `json:"exactRemoved"`
-	OverlapsMerged int `json:"overlapsMerged"`
-	TokensSaved    int `json:"tokensSaved"`
+	ExactRemoved       int `json:"exactRemoved"`
+	OverlapsMerged     int `json:"overlapsMerged"`
+	TokensSaved        int `json:"tokensSaved"`
+	ExactTokensSaved   int `json:"-"`
+	OverlapTokensSaved int `json:"-"`
+}
+
+// SaveExact counts n tokens saved by leaving out content the context has.
+func (s *DedupStats) SaveExact(n int) {
+	s.ExactTokensSaved += n
+	s.TokensSaved += n
+}
+
+// SaveOverlap counts n tokens saved by merging or trimming overlapping
+// lines.
+func (s *DedupStats) SaveOverlap(n int) {
+	s.OverlapTokensSaved += n
+	s.TokensSaved += n
+}
+
+// Add adds o's counts to s (the statistics of many packs).
+func (s *DedupStats) Add(o DedupStats) {
+	s.ExactRemoved += o.ExactRemoved
+	s.OverlapsMerged += o.OverlapsMerged
+	s.TokensSaved += o.TokensSaved
+	s.ExactTokensSaved += o.ExactTokensSaved
+	s.OverlapTokensSaved += o.OverlapTokensSaved
 }
 
 // Removed is an item that deduplication took out, and why.
@@ -86,7 +118,7 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 		if first, ok := seen[h]; ok {
 			removed = append(removed, Removed{Item: it, Reason: "duplicate", Into: first})
 			stats.ExactRemoved++
-			stats.TokensSaved += it.Tokens
+			stats.SaveExact(it.Tokens)
 			continue
 		}
 		seen[h] = it
@@ -96,79 +128,102 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 	if !opts.MergeOverlapping || opts.OverlapThreshold <= 0 {
 		return kept, removed, stats, nil
 	}
-	files := map[string]*fileGroup{}
+	m := &merger{opts: opts, count: count, stats: &stats, removed: removed, files: map[string]*fileGroup{}, gone: map[*Item]bool{}}
 	out := make([]*Item, 0, len(kept))
-	gone := map[*Item]bool{} // merged into another item after it was kept
 	for i, it := range kept {
 		if i%1024 == 1023 && ctx.Err() != nil {
 			return nil, nil, DedupStats{}, ctx.Err()
 		}
-		key := it.fileKey()
-		if key == "" {
+		if m.add(it) {
 			out = append(out, it)
-			continue
-		}
-		g := files[key]
-		if g == nil {
-			g = &fileGroup{}
-			files[key] = g
-		}
-		// The first kept chunk of the file (in the order kept) that it
-		// overlaps enough.
-		into := g.first(it.StartLine, it.EndLine, nil, -1, func(k *Item) bool {
-			return sameText(k, it) && Overlap(k, it) >= opts.OverlapThreshold && opts.fits(k, it, count)
-		})
-		if into == nil {
-			g.add(it)
-			out = append(out, it)
-			continue
-		}
-		before := into.Tokens + it.Tokens
-		merge(into, it, count)
-		stats.OverlapsMerged++
-		stats.TokensSaved += max(0, before-into.Tokens)
-		removed = append(removed, Removed{Item: it, Reason: "merged", Into: into})
-		g.grow(into)
-		// The grown chunk may now reach other chunks of the file: passes
-		// over the file's chunks in the order kept, each merging what the
-		// grown chunk overlaps enough, until a pass merges nothing.
-		for changed := true; changed; {
-			changed = false
-			pos := -1
-			for {
-				other := g.first(into.StartLine, into.EndLine, into, pos, func(k *Item) bool {
-					return sameText(k, into) && Overlap(k, into) >= opts.OverlapThreshold && opts.fits(k, into, count)
-				})
-				if other == nil {
-					break
-				}
-				// The pass goes on after the chunk that followed other in
-				// the order kept (removing other moved that one into
-				// other's place, which the pass had just looked at).
-				pos = g.nextLive(g.seq[other])
-				before := into.Tokens + other.Tokens
-				merge(into, other, count)
-				stats.OverlapsMerged++
-				stats.TokensSaved += max(0, before-into.Tokens)
-				removed = append(removed, Removed{Item: other, Reason: "merged", Into: into})
-				g.remove(other)
-				g.grow(into)
-				gone[other] = true
-				changed = true
-			}
 		}
 	}
-	if len(gone) > 0 {
+	if len(m.gone) > 0 {
 		live := out[:0]
 		for _, it := range out {
-			if !gone[it] {
+			if !m.gone[it] {
 				live = append(live, it)
 			}
 		}
 		out = live
 	}
 	sort.SliceStable(out, func(i, j int) bool { return Less(out[i], out[j]) })
-	return out, removed, stats, nil
+	return out, m.removed, stats, nil
+}
+
+// merger merges the overlapping chunks of each file (rule 6's overlap).
+type merger struct {
+	opts    DedupOptions
+	count   func(string) int
+	stats   *DedupStats
+	removed []Removed
+	files   map[string]*fileGroup
+	gone    map[*Item]bool // merged into another item after it was kept
+}
+
+// add keeps it (true) or merges it into the first kept chunk of its file,
+// in the order kept, that it overlaps enough (false); a chunk grown by a
+// merge then takes in what it now overlaps enough.
+func (m *merger) add(it *Item) bool {
+	key := it.fileKey()
+	if key == "" {
+		return true
+	}
+	g := m.files[key]
+	if g == nil {
+		g = &fileGroup{}
+		m.files[key] = g
+	}
+	into := g.first(it.StartLine, it.EndLine, nil, -1, m.mergeable(it))
+	if into == nil {
+		g.add(it)
+		return true
+	}
+	m.merge(into, it)
+	g.grow(into)
+	m.grow(g, into)
+	return false
+}
+
+// mergeable reports whether a kept chunk k and it merge.
+func (m *merger) mergeable(it *Item) func(k *Item) bool {
+	return func(k *Item) bool {
+		return sameText(k, it) && Overlap(k, it) >= m.opts.OverlapThreshold && m.opts.fits(k, it, m.count)
+	}
+}
+
+// merge folds other into into and counts it.
+func (m *merger) merge(into, other *Item) {
+	before := into.Tokens + other.Tokens
+	merge(into, other, m.count)
+	m.stats.OverlapsMerged++
+	m.stats.SaveOverlap(max(0, before-into.Tokens))
+	m.removed = append(m.removed, Removed{Item: other, Reason: "merged", Into: into})
+}
+
+// grow: the grown chunk may now reach other chunks of the file. Passes over
+// the file's chunks in the order kept each merge what the grown chunk
+// overlaps enough, until a pass merges nothing.
+func (m *merger) grow(g *fileGroup, into *Item) {
+	for changed := true; changed; {
+		changed = false
+		pos := -1
+		for {
+			other := g.first(into.StartLine, into.EndLine, into, pos, m.mergeable(into))
+			if other == nil {
+				break
+			}
+			// The pass goes on after the chunk that followed other in the
+			// order kept (removing other moved that one into other's
+			// place, which the pass had just looked at).
+			pos = g.nextLive(g.seq[other])
+			m.merge(into, other)
+			g.remove(other)
+			g.grow(into)
+			m.gone[other] = true
+			changed = true
+		}
+	}
 }
 
 // fileGroup holds the chunks of one file that dedup kept, with an index

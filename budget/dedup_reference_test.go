@@ -31,7 +31,7 @@ func dedupReference(items []*Item, opts DedupOptions, count func(string) int) ([
 		if first, ok := seen[h]; ok {
 			removed = append(removed, Removed{Item: it, Reason: "duplicate", Into: first})
 			stats.ExactRemoved++
-			stats.TokensSaved += it.Tokens
+			stats.SaveExact(it.Tokens)
 			continue
 		}
 		seen[h] = it
@@ -66,7 +66,7 @@ func dedupReference(items []*Item, opts DedupOptions, count func(string) int) ([
 		before := into.Tokens + it.Tokens
 		merge(into, it, count)
 		stats.OverlapsMerged++
-		stats.TokensSaved += max(0, before-into.Tokens)
+		stats.SaveOverlap(max(0, before-into.Tokens))
 		removed = append(removed, Removed{Item: it, Reason: "merged", Into: into})
 		// The grown chunk may now reach other chunks of the file.
 		for changed := true; changed; {
@@ -79,7 +79,7 @@ func dedupReference(items []*Item, opts DedupOptions, count func(string) int) ([
 				before := into.Tokens + other.Tokens
 				merge(into, other, count)
 				stats.OverlapsMerged++
-				stats.TokensSaved += max(0, before-into.Tokens)
+				stats.SaveOverlap(max(0, before-into.Tokens))
 				removed = append(removed, Removed{Item: other, Reason: "merged", Into: into})
 				byFile[key] = append(byFile[key][:i:i], byFile[key][i+1:]...)
 				out = refRemoveItem(out, other)

@@ -57,6 +57,9 @@ type Item struct {
 	Category string
 	// Type is the source type ("open_file", "reference", ...).
 	Type string
+	// Origin says where the pipeline got the text (an editor's open
+	// document, a walked file, …); this package only carries it.
+	Origin string
 	// Path is workspace-relative ("" for tool results, which have Label).
 	Path  string
 	Label string

@@ -40,7 +40,8 @@ type Packed struct {
 	// Covered holds candidates whose every line a better-ranked item
 	// brought already.
 	Covered []*Item
-	// TrimmedTokens counts the tokens of lines not emitted again.
+	// TrimmedTokens counts the tokens of the lines of partly covered
+	// candidates that were not emitted again (Selection.TrimmedTokens).
 	TrimmedTokens int
 }
 

@@ -37,7 +37,9 @@ type Selection struct {
 	Covered []*Item
 	// Used is the estimated cost (content + formatting) per category.
 	Used map[string]int64
-	// TrimmedTokens counts the tokens of lines not emitted again.
+	// TrimmedTokens counts the tokens of the lines of partly covered
+	// candidates that were not emitted again (a wholly covered candidate
+	// is in Covered, its tokens not here).
 	TrimmedTokens int
 }
 
@@ -54,152 +56,176 @@ type Selection struct {
 //
 // items must be in rank order ([Less]).
 func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
-	s := &selector{opts: opts, covered: map[string]*lineSet{}, files: map[string]int{}}
+	s := &selector{opts: opts, alloc: alloc, covered: map[string]*lineSet{}, files: map[string]int{},
+		remaining: map[string]int64{}, used: map[string]int64{}, best: map[string]*Item{}, outlined: map[string]bool{}}
 	if s.opts.FillMin <= 0 {
 		s.opts.FillMin = 48
 	}
-	remaining := map[string]int64{}
 	for _, c := range Categories {
-		remaining[c] = alloc.Tokens[c]
+		s.remaining[c] = alloc.Tokens[c]
+		s.used[c] = 0
 	}
-	used := map[string]int64{}
-	for _, c := range Categories {
-		used[c] = 0
+	s.byCategory(items)
+	for _, it := range items { // each file's best candidate
+		if k := it.fileKey(); k != "" && s.best[k] == nil {
+			s.best[k] = it
+		}
 	}
-	pending := make([]*Item, 0, len(items))
+	if opts.Redistribute {
+		s.redistribute()
+	}
+	s.guarantee()
+	if opts.Outline != nil {
+		s.outlines()
+	}
+	s.fill()
+	sort.SliceStable(s.sel.Selected, func(i, j int) bool { return Less(s.sel.Selected[i], s.sel.Selected[j]) })
+	s.sel.Used = s.used
+	return s.sel
+}
 
-	take := func(parts []*Item, cost int64) {
-		for _, p := range parts {
-			s.include(p)
-		}
-		used[parts[0].Category] += cost
+// take includes parts, which cost cost, in the selection.
+func (s *selector) take(parts []*Item, cost int64) {
+	for _, p := range parts {
+		s.include(p)
 	}
-	// offer takes it if what it still adds fits *room and reports whether
-	// it is done with: taken, or every line already included (covered).
-	// false means it did not fit and waits.
-	offer := func(it *Item, room *int64) bool {
-		parts, trimmed := s.cut(it)
-		if len(parts) == 0 {
-			s.sel.Covered = append(s.sel.Covered, it)
-			s.sel.TrimmedTokens += it.Tokens
-			return true
-		}
-		cost := s.cost(parts)
-		if cost > *room {
-			return false
-		}
-		*room -= cost
-		s.sel.TrimmedTokens += trimmed
-		take(parts, cost)
+	s.used[parts[0].Category] += cost
+}
+
+// offer takes it if what it still adds fits *room and reports whether it
+// is done with: taken, or every line already included (covered). false
+// means it did not fit and waits.
+func (s *selector) offer(it *Item, room *int64) bool {
+	parts, trimmed := s.cut(it)
+	if len(parts) == 0 {
+		s.sel.Covered = append(s.sel.Covered, it)
 		return true
 	}
-	// Pass 1: each category within its own allocation.
-	for _, it := range items {
-		room := remaining[it.Category]
-		if !offer(it, &room) {
-			pending = append(pending, it)
-		}
-		remaining[it.Category] = room
+	cost := s.cost(parts)
+	if cost > *room {
+		return false
 	}
-	var leftover int64
+	*room -= cost
+	s.sel.TrimmedTokens += trimmed
+	s.take(parts, cost)
+	return true
+}
+
+// byCategory is pass 1: each category within its own allocation; what
+// does not fit waits in s.pending.
+func (s *selector) byCategory(items []*Item) {
+	s.pending = make([]*Item, 0, len(items))
+	for _, it := range items {
+		room := s.remaining[it.Category]
+		if !s.offer(it, &room) {
+			s.pending = append(s.pending, it)
+		}
+		s.remaining[it.Category] = room
+	}
 	for _, c := range Categories {
-		leftover += remaining[c]
+		s.leftover += s.remaining[c]
 	}
-	best := map[string]*Item{} // each file's best candidate
-	for _, it := range items {
-		if k := it.fileKey(); k != "" && best[k] == nil {
-			best[k] = it
-		}
-	}
-	outlined := map[string]bool{}
-	// outline returns the outline of it's file (lines not in the pack yet)
-	// and its cost, or nil when there is none or it costs more than room.
-	outline := func(it *Item, room int64) ([]*Item, int64) {
-		key := it.fileKey()
-		if opts.Outline == nil || key == "" || best[key] != it || outlined[key] || room < minOutline {
-			return nil, 0
-		}
-		var parts []*Item
-		for _, o := range opts.Outline(it) {
-			ps, _ := s.cut(o) // lines already in the pack are not shown again
-			parts = append(parts, ps...)
-		}
-		if len(parts) == 0 {
-			return nil, 0
-		}
-		if cost := s.cost(parts); cost <= room {
-			return parts, cost
-		}
+}
+
+// outline returns the outline of it's file (lines not in the pack yet) and
+// its cost, or nil when there is none or it costs more than room.
+func (s *selector) outline(it *Item, room int64) ([]*Item, int64) {
+	key := it.fileKey()
+	if s.opts.Outline == nil || key == "" || s.best[key] != it || s.outlined[key] || room < minOutline {
 		return nil, 0
 	}
-	// Pass 2: leftover to everyone, in global rank order. A file whose
-	// best chunk does not fit may get its outline in its place, when the
-	// outline costs at most a third of that chunk, within a sixteenth of
-	// the budget for all outlines of this pass.
-	if opts.Redistribute {
-		inRank := alloc.Available / 16
-		rest := pending[:0:0]
-		for _, it := range pending {
-			if !offer(it, &leftover) {
-				if parts, cost := outline(it, min(leftover, inRank)); parts != nil && 3*cost <= int64(it.Tokens) {
-					take(parts, cost)
-					outlined[it.fileKey()] = true
-					leftover -= cost
-					inRank -= cost
-				}
-				rest = append(rest, it)
-			}
-		}
-		pending = rest
+	var parts []*Item
+	for _, o := range s.opts.Outline(it) {
+		ps, _ := s.cut(o) // lines already in the pack are not shown again
+		parts = append(parts, ps...)
 	}
-	// Guarantee: content that can fit is never dropped entirely.
-	if len(s.sel.Selected) == 0 {
-		for i, it := range pending {
-			parts, _ := s.cut(it)
-			if cost := s.cost(parts); len(parts) > 0 && cost <= alloc.Available {
-				take(parts, cost)
-				leftover = max(0, alloc.Available-cost)
-				for _, c := range Categories {
-					remaining[c] = 0
-				}
-				pending = append(pending[:i:i], pending[i+1:]...)
-				break
-			}
-		}
+	if len(parts) == 0 {
+		return nil, 0
 	}
-	// Outlines (docs/design.md#rule-8): half of what is left buys the outlines of
-	// the best-ranked files whose best chunk did not fit.
-	if opts.Outline != nil {
-		shared := leftover / 2
-		perCat := map[string]int64{}
-		for _, c := range Categories {
-			perCat[c] = remaining[c] / 2
+	if cost := s.cost(parts); cost <= room {
+		return parts, cost
+	}
+	return nil, 0
+}
+
+// redistribute is pass 2: the leftover to everyone, in global rank order.
+// A file whose best chunk does not fit may get its outline in its place,
+// when the outline costs at most a third of that chunk, within a sixteenth
+// of the budget for all outlines of this pass.
+func (s *selector) redistribute() {
+	inRank := s.alloc.Available / 16
+	rest := s.pending[:0:0]
+	for _, it := range s.pending {
+		if s.offer(it, &s.leftover) {
+			continue
 		}
-		for _, it := range pending {
-			room := shared
-			if !opts.Redistribute {
-				room = perCat[it.Category]
+		if parts, cost := s.outline(it, min(s.leftover, inRank)); parts != nil && 3*cost <= int64(it.Tokens) {
+			s.take(parts, cost)
+			s.outlined[it.fileKey()] = true
+			s.leftover -= cost
+			inRank -= cost
+		}
+		rest = append(rest, it)
+	}
+	s.pending = rest
+}
+
+// guarantee: content that can fit is never dropped entirely. With nothing
+// selected, the best waiting candidate that fits Available is taken.
+func (s *selector) guarantee() {
+	if len(s.sel.Selected) > 0 {
+		return
+	}
+	for i, it := range s.pending {
+		parts, _ := s.cut(it)
+		if cost := s.cost(parts); len(parts) > 0 && cost <= s.alloc.Available {
+			s.take(parts, cost)
+			s.leftover = max(0, s.alloc.Available-cost)
+			for _, c := range Categories {
+				s.remaining[c] = 0
 			}
-			parts, cost := outline(it, room)
-			if parts == nil {
-				continue
-			}
-			take(parts, cost)
-			outlined[it.fileKey()] = true
-			if opts.Redistribute {
-				shared -= cost
-				leftover -= cost
-			} else {
-				perCat[it.Category] -= cost
-				remaining[it.Category] -= cost
-			}
+			s.pending = append(s.pending[:i:i], s.pending[i+1:]...)
+			return
 		}
 	}
-	// Pass 3: fill leftover room with the leading lines of what did not fit.
-	for _, it := range pending {
-		room := leftover
-		if !opts.Redistribute {
-			room = remaining[it.Category]
+}
+
+// outlines (docs/design.md#rule-8): half of what is left buys the outlines
+// of the best-ranked files whose best chunk did not fit.
+func (s *selector) outlines() {
+	shared := s.leftover / 2
+	perCat := map[string]int64{}
+	for _, c := range Categories {
+		perCat[c] = s.remaining[c] / 2
+	}
+	for _, it := range s.pending {
+		room := shared
+		if !s.opts.Redistribute {
+			room = perCat[it.Category]
+		}
+		parts, cost := s.outline(it, room)
+		if parts == nil {
+			continue
+		}
+		s.take(parts, cost)
+		s.outlined[it.fileKey()] = true
+		if s.opts.Redistribute {
+			shared -= cost
+			s.leftover -= cost
+		} else {
+			perCat[it.Category] -= cost
+			s.remaining[it.Category] -= cost
+		}
+	}
+}
+
+// fill is pass 3: leftover room gets the leading lines of what did not
+// fit; the rest is over budget.
+func (s *selector) fill() {
+	for _, it := range s.pending {
+		room := s.leftover
+		if !s.opts.Redistribute {
+			room = s.remaining[it.Category]
 		}
 		if room < int64(s.opts.FillMin) || s.opts.Count == nil {
 			s.sel.OverBudget = append(s.sel.OverBudget, it)
@@ -216,20 +242,17 @@ func Select(items []*Item, alloc Allocation, opts SelectOptions) Selection {
 			continue
 		}
 		cost := s.cost([]*Item{head})
-		take([]*Item{head}, cost)
-		if opts.Redistribute {
-			leftover -= cost
+		s.take([]*Item{head}, cost)
+		if s.opts.Redistribute {
+			s.leftover -= cost
 		} else {
-			remaining[it.Category] -= cost
+			s.remaining[it.Category] -= cost
 		}
 		if rest != nil {
 			s.sel.OverBudget = append(s.sel.OverBudget, rest)
 		}
 		s.sel.OverBudget = append(s.sel.OverBudget, parts[1:]...)
 	}
-	sort.SliceStable(s.sel.Selected, func(i, j int) bool { return Less(s.sel.Selected[i], s.sel.Selected[j]) })
-	s.sel.Used = used
-	return s.sel
 }
 
 // minOutline is the least room (tokens) worth asking for an outline.
@@ -237,11 +260,21 @@ const minOutline = 8
 
 type span struct{ start, end int }
 
+// selector is the state of one [Select].
 type selector struct {
 	opts    SelectOptions
+	alloc   Allocation
 	sel     Selection
 	covered map[string]*lineSet // lines already selected, per file
 	files   map[string]int      // selected items per file
+	// remaining is each category's allocation not used yet; leftover what
+	// the categories left after pass 1, shared from pass 2 on.
+	remaining map[string]int64
+	leftover  int64
+	used      map[string]int64 // estimated cost per category
+	pending   []*Item          // candidates that did not fit yet, in rank order
+	best      map[string]*Item // each file's best candidate
+	outlined  map[string]bool  // files whose outline is in the pack
 }
 
 // lineSet is a set of line numbers (1-based), a bit per line: including a

@@ -24,56 +24,80 @@ var (
 // number of secrets replaced.
 func redactBlocks(text string, lines []string) int {
 	n := 0
-	if strings.Contains(text, "PRIVATE KEY") {
-		n += redactPEMBlocks(lines)
+	for _, b := range blockRules {
+		if b.possible(text) {
+			n += b.redact(lines)
+		}
 	}
-	if strings.Contains(text, "variable \"") && strings.Contains(text, "default") {
-		n += redactTerraformDefaults(lines)
-	}
-	if k8sSecretPossible(text) {
-		n += redactK8sSecretData(lines)
-	}
-	putty := strings.Contains(text, "Private-Lines:")
-	env := strings.Contains(text, "value:") || strings.Contains(text, "value\":") || strings.Contains(text, "value':")
-	if !putty && !env {
-		return n
-	}
-	for i := 0; i < len(lines); i++ {
-		l := lines[i]
-		if putty && strings.Contains(l, "Private-Lines:") {
+	return n
+}
+
+// blockRules are the secrets that span lines: a cheap test of the whole
+// text, then the pass over its lines.
+var blockRules = []struct {
+	possible func(text string) bool
+	redact   func(lines []string) int
+}{
+	{func(t string) bool { return strings.Contains(t, "PRIVATE KEY") }, redactPEMBlocks},
+	{func(t string) bool { return strings.Contains(t, "variable \"") && strings.Contains(t, "default") }, redactTerraformDefaults},
+	{k8sSecretPossible, redactK8sSecretData},
+	{func(t string) bool { return strings.Contains(t, "Private-Lines:") }, redactPuTTYKeys},
+	{func(t string) bool {
+		return strings.Contains(t, "value:") || strings.Contains(t, "value\":") || strings.Contains(t, "value':")
+	}, redactEnvEntries},
+}
+
+// redactPuTTYKeys redacts the private lines of every PuTTY key.
+func redactPuTTYKeys(lines []string) int {
+	n := 0
+	for i, l := range lines {
+		if strings.Contains(l, "Private-Lines:") {
 			n += redactPuTTY(lines, i)
+		}
+	}
+	return n
+}
+
+// redactEnvEntries redacts the values of "- name: NAME" entries whose
+// value is on one of the two lines below.
+func redactEnvEntries(lines []string) int {
+	n := 0
+	for i := 0; i+1 < len(lines); i++ {
+		if strings.Contains(lines[i], "name") && (strings.Contains(lines[i+1], "value") || i+2 < len(lines) && strings.Contains(lines[i+2], "value")) {
+			n += redactEnvEntry(lines, i)
+		}
+	}
+	return n
+}
+
+// redactEnvEntry redacts the value of a "- name: NAME" entry at line i,
+// on one of the two lines below (value: …), when NAME is a secret's or
+// a provider's credential.
+func redactEnvEntry(lines []string, i int) int {
+	m := envNameRe.FindStringSubmatch(lines[i])
+	if m == nil {
+		return 0
+	}
+	if nameKind(m[1]) == notSecret && !keyedName(m[1], flagProvider) {
+		return 0
+	}
+	n := 0
+	for j := i + 1; j < len(lines) && j <= i+2; j++ {
+		vm := envValueRe.FindStringSubmatchIndex(lines[j])
+		if vm == nil {
 			continue
 		}
-		if !env {
-			continue
-		}
-		if i+1 < len(lines) && strings.Contains(l, "name") && (strings.Contains(lines[i+1], "value") || i+2 < len(lines) && strings.Contains(lines[i+2], "value")) {
-			m := envNameRe.FindStringSubmatch(l)
-			if m == nil {
+		for gi := 1; gi <= 3; gi++ {
+			if vm[2*gi] < 0 {
 				continue
 			}
-			k := nameKind(m[1])
-			keyed := k == notSecret && keyedName(m[1], flagProvider)
-			if k == notSecret && !keyed {
-				continue
-			}
-			for j := i + 1; j < len(lines) && j <= i+2; j++ {
-				vm := envValueRe.FindStringSubmatchIndex(lines[j])
-				if vm == nil {
-					continue
-				}
-				for gi := 1; gi <= 3; gi++ {
-					if vm[2*gi] >= 0 {
-						v := lines[j][vm[2*gi]:vm[2*gi+1]]
-						if v != redacted && (!keyed && markupValue(v, k == passwordName) || keyed && providerValue(v, true)) {
-							lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
-							n++
-						}
-					}
-				}
-				break
+			v := lines[j][vm[2*gi]:vm[2*gi+1]]
+			if v != redacted && namedValue(m[1], v) {
+				lines[j] = lines[j][:vm[2*gi]] + redacted + lines[j][vm[2*gi+1]:]
+				n++
 			}
 		}
+		break
 	}
 	return n
 }
@@ -96,43 +120,90 @@ func k8sSecretPossible(text string) bool {
 
 // redactK8sSecretData redacts the values of the data and stringData maps
 // of a Kubernetes Secret manifest (base64 or clear text: every value is a
-// secret, whatever its key).
+// secret, whatever its key), also a value in a block scalar (| or >) on
+// the lines below its key.
 func redactK8sSecretData(lines []string) int {
-	secret := false
-	for _, l := range lines {
-		if k8sSecretKindRe.MatchString(l) {
-			secret = true
-			break
-		}
-	}
-	if !secret {
+	if !k8sSecretKind(lines) {
 		return 0
 	}
 	n := 0
 	for i := 0; i < len(lines); i++ {
-		m := k8sDataRe.FindStringSubmatch(lines[i])
-		if m == nil {
-			continue
-		}
-		indent, clear := len(m[1]), m[2] == "stringData"
-		for j := i + 1; j < len(lines); j++ {
-			l := lines[j]
-			if strings.TrimSpace(l) == "" {
-				continue
-			}
-			em := k8sEntryRe.FindStringSubmatchIndex(l)
-			if em == nil || em[3]-em[2] <= indent && !strings.Contains(l[em[2]:em[3]], "\t") {
-				break
-			}
-			v := l[em[4]:em[5]]
-			if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re.MatchString(v)) || clear && len(v) < 4 {
-				continue
-			}
-			lines[j] = l[:em[4]] + redacted + l[em[5]:]
-			n++
+		if m := k8sDataRe.FindStringSubmatch(lines[i]); m != nil {
+			n += redactK8sDataMap(lines, i+1, len(m[1]), m[2] == "stringData")
 		}
 	}
 	return n
+}
+
+// k8sSecretKind reports a manifest of kind Secret.
+func k8sSecretKind(lines []string) bool {
+	for _, l := range lines {
+		if k8sSecretKindRe.MatchString(l) {
+			return true
+		}
+	}
+	return false
+}
+
+// k8sBlockRe is a block scalar's header: | or >, a chomping and an
+// indentation indicator.
+var k8sBlockRe = regexp.MustCompile(`^[|>][+-]?[1-9]?[+-]?$`)
+
+// redactK8sDataMap redacts the entries of the map that starts at line
+// from, whose key is indented by indent.
+func redactK8sDataMap(lines []string, from, indent int, clear bool) int {
+	n := 0
+	for j := from; j < len(lines); j++ {
+		l := lines[j]
+		if strings.TrimSpace(l) == "" {
+			continue
+		}
+		em := k8sEntryRe.FindStringSubmatchIndex(l)
+		if em == nil || em[3]-em[2] <= indent && !strings.Contains(l[em[2]:em[3]], "\t") {
+			return n
+		}
+		v := l[em[4]:em[5]]
+		if k8sBlockRe.MatchString(v) {
+			var k int
+			k, j = redactIndented(lines, j+1, em[3]-em[2])
+			n += k
+			continue
+		}
+		if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re.MatchString(v)) || clear && len(v) < 4 {
+			continue
+		}
+		lines[j] = l[:em[4]] + redacted + l[em[5]:]
+		n++
+	}
+	return n
+}
+
+// redactIndented redacts the lines from from on that are indented deeper
+// than indent (a block scalar's text): the first becomes [REDACTED], the
+// others are emptied. It returns the count (0 or 1) and the last line of
+// the block.
+func redactIndented(lines []string, from, indent int) (int, int) {
+	j, n := from, 0
+	for ; j < len(lines); j++ {
+		l := lines[j]
+		t := strings.TrimLeft(l, " \t")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		if len(l)-len(t) <= indent {
+			break
+		}
+		if t == redacted {
+			continue
+		}
+		if n == 0 {
+			lines[j] = l[:len(l)-len(t)] + redacted
+			n = 1
+		} else {
+			lines[j] = ""
+		}
+	}
+	return n, j - 1
 }
 
 // redactPuTTY redacts the N private lines after "Private-Lines: N" at i,

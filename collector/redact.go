@@ -108,52 +108,117 @@ func redactDepth(text string, depth int) (string, int) {
 			text, total = strings.Join(lines, "\n"), n
 		}
 	}
-	nLines := strings.Count(text, "\n") + 1
-	g := newGates(text, nLines)
-	var spans []span
-	if len(g.hits) > 0 {
-		spans = mergeSpans(hitSpans(text, g.hits))
+	r := lineRedactor{text: text, depth: depth, nLines: strings.Count(text, "\n") + 1}
+	r.g = newGates(text, r.nLines)
+	if len(r.g.hits) > 0 {
+		r.spans = mergeSpans(hitSpans(text, r.g.hits))
 	}
-	type replacement struct {
-		start, end int
-		line       string
-	}
-	var repl []replacement
-	off, si := 0, 0
-	for i := 0; i < nLines; i++ {
+	for i, off := 0, 0; i < r.nLines; i++ {
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
 			end = len(text)
 		} else {
 			end += off
 		}
-		var pre []span
-		for si < len(spans) && spans[si].start < end {
-			sp := spans[si]
-			if sp.end > end {
-				sp.end = end // rules do not cross lines; guard anyway
-			}
-			pre = append(pre, span{sp.start - off, sp.end - off})
-			si++
+		if r.g.flags[i] == 0 && (r.si == len(r.spans) || r.spans[r.si].start > end) {
+			off = end + 1 // nothing to look at on this line
+			continue
 		}
-		for si < len(spans) && spans[si].start <= end {
-			si++ // a span at the newline itself
-		}
-		if g.flags[i]&flagB64 != 0 && depth < maxBase64Depth {
-			for _, sp := range base64Spans(text[off:end], depth) {
-				pre = append(pre, sp)
-			}
-		}
-		if len(pre) > 0 || g.flags[i] != 0 {
-			if out, n := redactLine(text[off:end], g.lower[off:end], g, pre, g.flags[i]); n > 0 {
-				repl = append(repl, replacement{off, end, out})
-				total += n
-			}
-		}
-		off = end + 1
+		off, i = r.line(i, off, end)
 	}
+	return replaceLines(text, r.repl), total + r.total
+}
+
+// lineRedactor is redactDepth's pass over the lines of a text: the gates,
+// the provider rules' spans (si: the next one), the lines replaced.
+type lineRedactor struct {
+	text          string
+	depth, nLines int
+	g             *gates
+	spans         []span
+	si            int
+	repl          []lineReplacement
+	total         int
+}
+
+// line redacts line i, text[off:end]; it returns where the next line
+// starts and the last line it handled (base64 wrapped over lines takes
+// several).
+func (r *lineRedactor) line(i, off, end int) (int, int) {
+	text := r.text
+	var pre []span
+	if r.si < len(r.spans) && r.spans[r.si].start <= end {
+		pre, r.si = lineSpans(r.spans, r.si, off, end)
+	}
+	fl := r.g.flags[i]
+	if fl&flagB64 != 0 && r.depth < maxBase64Depth {
+		if next := r.wrapped(off); next > 0 {
+			return next, i + strings.Count(text[off:next-1], "\n")
+		}
+		pre = append(pre, base64Spans(text[off:end], r.depth)...)
+		if i+1 < r.nLines && opensBlock(text[off:end]) {
+			r.g.flags[i+1] |= flagB64 // KEY_B64: | and the base64 below
+		}
+	}
+	if out, n := redactLine(text[off:end], r.g.lower[off:end], r.g, pre, fl); n > 0 {
+		r.repl = append(r.repl, lineReplacement{off, end, out})
+		r.total += n
+	}
+	return end + 1, i
+}
+
+// wrapped replaces base64 wrapped over the lines from off on when it
+// holds a secret; it returns where the line after the block starts, or
+// -1.
+func (r *lineRedactor) wrapped(off int) int {
+	repl, next := wrappedBase64(r.text, off, r.depth)
+	if next < 0 {
+		return -1
+	}
+	r.repl = append(r.repl, repl...)
+	r.total++
+	for r.si < len(r.spans) && r.spans[r.si].start < next {
+		r.si++
+	}
+	return next
+}
+
+// opensBlock reports a line that ends by opening a YAML block scalar
+// (key: |, key: >-) or continuing on the next line ('\').
+func opensBlock(line string) bool {
+	t := strings.TrimRight(line, " \t\r")
+	t = strings.TrimRight(t, "+-123456789")
+	return strings.HasSuffix(t, "|") || strings.HasSuffix(t, ">") || strings.HasSuffix(t, "\\")
+}
+
+// lineReplacement is the new text of the line text[start:end].
+type lineReplacement struct {
+	start, end int
+	line       string
+}
+
+// lineSpans returns the spans (from si on) of the line text[off:end],
+// relative to the line, and the index of the first span past it.
+func lineSpans(spans []span, si, off, end int) ([]span, int) {
+	var pre []span
+	for si < len(spans) && spans[si].start < end {
+		sp := spans[si]
+		if sp.end > end {
+			sp.end = end // rules do not cross lines; guard anyway
+		}
+		pre = append(pre, span{sp.start - off, sp.end - off})
+		si++
+	}
+	for si < len(spans) && spans[si].start <= end {
+		si++ // a span at the newline itself
+	}
+	return pre, si
+}
+
+// replaceLines returns text with the lines of repl (in order) replaced.
+func replaceLines(text string, repl []lineReplacement) string {
 	if len(repl) == 0 {
-		return text, total
+		return text
 	}
 	var b strings.Builder
 	b.Grow(len(text) + 16*len(repl))
@@ -164,7 +229,7 @@ func redactDepth(text string, depth int) (string, int) {
 		prev = r.end
 	}
 	b.WriteString(text[prev:])
-	return b.String(), total
+	return b.String()
 }
 
 // blocksPossible reports whether a text may hold a secret that spans
@@ -434,23 +499,11 @@ func newGates(text string, nLines int) *gates {
 // keyword at the start of a word, rules.go).
 func (g *gates) scan(text string, nLines int) {
 	g.flags = make([]lineFlag, nLines)
-	netrc := -1 // unknown until a netrc marker is met
-	isNetrc := func() bool {
-		if netrc < 0 {
-			netrc = 0
-			if strings.Contains(g.lower, "machine ") && (strings.Contains(g.lower, "login ") || strings.Contains(g.lower, "password ")) {
-				netrc = 1
-			}
-		}
-		return netrc == 1
-	}
-	h := newHitSet(text)
-	lower, ln, lineStart := g.lower, 0, 0
+	st := scanState{g: g, text: text, h: newHitSet(text), netrc: -1}
+	lower := g.lower
 	on := bigramOn
-	counted := 0 // lines are counted up to here
 	for i := nextCandidate(lower, 0); i+1 < len(lower); i = nextCandidate(lower, i+1) {
-		c := lower[i]
-		k := uint16(c)<<8 | uint16(lower[i+1])
+		k := uint16(lower[i])<<8 | uint16(lower[i+1])
 		v := on[k]
 		if v == 0 {
 			continue
@@ -459,48 +512,95 @@ func (g *gates) scan(text string, nLines int) {
 		if v == 2 && !ws {
 			continue
 		}
-		// No marker starts with a newline (trigrams checks), so the
-		// lines before i are counted only where a marker, literal or
-		// keyword matches.
-		lineAt := func() {
-			if nl := strings.Count(lower[counted:i], "\n"); nl > 0 {
-				ln += nl
-				lineStart = counted + strings.LastIndexByte(lower[counted:i], '\n') + 1
-			}
-			counted = i
-		}
-		bg := bigrams[k]
-		for _, m := range bg.markers {
-			if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && (m.flag != flagNetrc || isNetrc()) &&
-				(m.word != "pat" || i+3 == len(lower) || !isLetter(lower[i+3])) {
-				lineAt()
-				g.flags[ln] |= m.flag
-			}
-		}
-		for _, ri := range bg.lits {
-			if strings.HasPrefix(text[i:], rules[ri].lit) {
-				lineAt()
-				h.addAt(ri, lineStart, i)
-			}
-		}
-		if len(bg.kw) > 0 && ws {
-			for _, k := range bg.kw {
-				if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
-					lineAt()
-					h.addAt(k.rule, lineStart, i)
-				}
-			}
-		}
+		st.at(i, bigrams[k], ws)
 	}
-	for i := len(g.flags) - 1; i >= 0; i-- {
-		if g.flags[i]&flagProvider != 0 {
-			for j := i + 1; j < len(g.flags) && j <= i+3; j++ {
-				g.flags[j] |= flagNear
-			}
-		}
-	}
-	g.hits = h.hits
+	spreadNear(g.flags)
+	g.hits = st.h.hits
 	g.active = activeRules(g.hits)
+}
+
+// scanState is what scan keeps between candidates: the line reached and
+// where it starts, how far lines are counted, whether the text reads as
+// a .netrc file (-1 unknown).
+type scanState struct {
+	g                      *gates
+	text                   string
+	h                      *hitSet
+	ln, lineStart, counted int
+	netrc                  int
+}
+
+// at checks the markers, literals and keywords of the bigram at i (ws: i
+// starts a word).
+func (st *scanState) at(i int, bg *bigram, ws bool) {
+	lower := st.g.lower
+	for _, m := range bg.markers {
+		if (ws || !m.wordStart) && strings.HasPrefix(lower[i:], m.word) && st.markerOK(i, m) {
+			st.lineAt(i)
+			st.g.flags[st.ln] |= m.flag
+		}
+	}
+	for _, ri := range bg.lits {
+		if strings.HasPrefix(st.text[i:], rules[ri].lit) {
+			st.lineAt(i)
+			st.h.addAt(ri, st.lineStart, i)
+		}
+	}
+	if !ws {
+		return
+	}
+	for _, k := range bg.kw {
+		if strings.HasPrefix(lower[i:], k.word) && kwRunOK(lower, i, k) {
+			st.lineAt(i)
+			st.h.addAt(k.rule, st.lineStart, i)
+		}
+	}
+}
+
+// markerOK checks what a marker found at i needs besides its word: a
+// netrc word a .netrc text, "pat" no letter after it (path).
+func (st *scanState) markerOK(i int, m marker) bool {
+	switch {
+	case m.flag == flagNetrc:
+		return st.isNetrc()
+	case m.word == "pat":
+		return i+3 == len(st.g.lower) || !isLetter(st.g.lower[i+3])
+	}
+	return true
+}
+
+// lineAt counts the lines up to i. No marker starts with a newline
+// (trigrams checks), so lines are counted only where a marker, literal
+// or keyword matches.
+func (st *scanState) lineAt(i int) {
+	lower := st.g.lower
+	if nl := strings.Count(lower[st.counted:i], "\n"); nl > 0 {
+		st.ln += nl
+		st.lineStart = st.counted + strings.LastIndexByte(lower[st.counted:i], '\n') + 1
+	}
+	st.counted = i
+}
+
+// isNetrc reports (once) whether the text reads as a .netrc file.
+func (st *scanState) isNetrc() bool {
+	if st.netrc < 0 {
+		st.netrc = 0
+		if l := st.g.lower; strings.Contains(l, "machine ") && (strings.Contains(l, "login ") || strings.Contains(l, "password ")) {
+			st.netrc = 1
+		}
+	}
+	return st.netrc == 1
+}
+
+// spreadNear flags the three lines below a line that names a provider.
+func spreadNear(flags []lineFlag) {
+	for i := len(flags) - 1; i >= 0; i-- {
+		if flags[i]&flagProvider != 0 {
+			for j := i + 1; j < len(flags) && j <= i+3; j++ {
+				flags[j] |= flagNear
+			}
+		}
+	}
 }
 
 // kwRunOK checks a keyword's minRun at i.
@@ -716,123 +816,190 @@ func lineSecrets(line, lower string, fl lineFlag) []span {
 func findAssignments(line string, fl lineFlag) []span {
 	var spans []span
 	for i := 0; i < len(line); i++ {
-		c := line[i]
-		if c != '=' && c != ':' {
-			continue
-		}
-		opStart, opEnd := i, i+1
-		switch {
-		case c == ':' && opEnd < len(line) && line[opEnd] == ':':
-			continue // :: is a scope (or the start of ::=)
-		case c == ':' && opEnd < len(line) && line[opEnd] == '=':
-			opEnd++ // :=
-		case c == '=' && opEnd < len(line) && line[opEnd] == '>':
-			opEnd++ // =>
-		case c == '=' && opEnd < len(line) && (line[opEnd] == '=' || line[opEnd] == '~'):
-			// == and =~ are comparisons, except NAME==value in a config
-			// line, a value that starts with '='.
-			if name := assignedName(line, i); name != "" && hasSecretWord(name) && nameKind(name) != notSecret {
-				if le, ok := lineValue(line, i, opEnd, true); ok && symbolSecret(line[opEnd:le]) {
-					spans = append(spans, span{opEnd, le})
-					i = le - 1
-					continue
-				}
-			}
-			i = opEnd
-			continue
-		}
-		if c == '=' || opEnd-opStart == 2 && line[opStart+1] == '=' {
-			// Compound operators: .= ?= ::= += ||= ??= (not != <= >=).
-			for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
-				opStart--
-			}
-			if opStart > 0 && strings.IndexByte("!<>=", line[opStart-1]) >= 0 {
-				i = opEnd - 1
-				continue
-			}
-		}
-		name := assignedName(line, opStart)
-		if name == "" || testOutputName(line, opStart, name) {
-			i = opEnd - 1
-			continue
-		}
-		if !hasSecretWord(name) {
-			// A provider's value under a name that holds the provider
-			// (ASANA_CLIENT_ID) or below a line that names it.
-			if fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) {
-				vs, ve, quoted := valueAfter(line, opEnd)
-				if vs >= 0 && !quoted {
-					if fs, fe, ok := fallbackValue(line, ve); ok {
-						vs, ve, quoted = fs, fe, true
-					}
-				}
-				if vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
-					spans = append(spans, span{vs, ve})
-					i = ve
-					continue
-				}
-			}
-			i = opEnd - 1
-			continue
-		}
-		vs, ve, quoted := valueAfter(line, opEnd)
-		if vs >= 0 && !quoted {
-			// process.env.X || 'literal', os.getenv("X") or "literal"
-			if fs, fe, ok := fallbackValue(line, ve); ok {
-				if k := nameKind(name); k != notSecret && secretValue(line[fs:fe], true, k == passwordName) {
-					spans = append(spans, span{fs, fe})
-				}
-				i = fe
-				continue
-			}
-		}
-		if vs < 0 {
-			// A value that starts with a symbol (&l(CV0…) in a config line.
-			k := opEnd
-			for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-				k++
-			}
-			if k < len(line) && strings.IndexByte("&(|<>=,;)[]{}", line[k]) >= 0 && nameKind(name) != notSecret {
-				if le, ok := lineValue(line, opStart, k, true); ok && symbolSecret(line[k:le]) {
-					spans = append(spans, span{k, le})
-					i = le - 1
-					continue
-				}
-			}
-			i = opEnd - 1
-			continue
-		}
-		i = ve - 1
-		if quoted {
-			i = ve // the closing quote
-		}
-		kind := nameKind(name)
-		if kind == notSecret {
-			continue
-		}
-		if !quoted && ve < len(line) && isValueStop(line[ve]) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' {
-			// A bare value cut short by a symbol: in a config line
-			// (NAME=value and nothing else) the value runs to the end.
-			// A first piece too short to be a secret itself may be followed
-			// by what looks like more fields (w&LRM3…=): that is one value.
-			short := ve-vs < minSecretLen && line[ve] == '&'
-			if le, ok := lineValue(line, opStart, vs, kind == passwordName || short); ok {
-				if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
-					spans = append(spans, span{vs, le})
-				}
-				i = le - 1
-				continue
-			}
-		}
-		if !quoted && ve < len(line) && (line[ve] == '(' || line[ve] == '[') {
-			continue // a call or an index expression
-		}
-		if secretValue(line[vs:ve], quoted, kind == passwordName) ||
-			fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(line[vs:ve], quoted) {
-			spans = append(spans, span{vs, ve})
+		if c := line[i]; c == '=' || c == ':' {
+			i = assignmentAt(line, i, fl, &spans)
 		}
 	}
 	return spans
+}
+
+// assignmentAt reads the operator at i and the assignment around it,
+// appends the span of a secret value to spans, and returns the last byte
+// it read (the scan goes on after it).
+func assignmentAt(line string, i int, fl lineFlag, spans *[]span) int {
+	if i+1 < len(line) && line[i] == '=' && (line[i+1] == '=' || line[i+1] == '~') {
+		// == and =~ are comparisons, except NAME==value in a config
+		// line, a value that starts with '='.
+		if sp, ok := doubleEqualValue(line, i); ok {
+			*spans = append(*spans, sp)
+			return sp.end - 1
+		}
+		return i + 1
+	}
+	opStart, opEnd, ok := assignOperator(line, i)
+	if !ok {
+		return opEnd - 1
+	}
+	name := assignedName(line, opStart)
+	switch {
+	case name == "" || testOutputName(line, opStart, name):
+		return opEnd - 1
+	case !hasSecretWord(name):
+		// A provider's value under a name that holds the provider
+		// (ASANA_CLIENT_ID) or below a line that names it.
+		return keyedAssignment(line, name, opEnd, fl, spans)
+	}
+	return secretAssignment(line, name, opStart, opEnd, fl, spans)
+}
+
+// assignOperator reads the assignment operator at i (= : := => and the
+// compound .= ?= ::= += ||= ??=): where it starts and ends, and false for
+// a scope (::) or a comparison (!= <= >=).
+func assignOperator(line string, i int) (opStart, opEnd int, ok bool) {
+	c := line[i]
+	opStart, opEnd = i, i+1
+	var next byte
+	if opEnd < len(line) {
+		next = line[opEnd]
+	}
+	switch {
+	case c == ':' && next == ':':
+		return i, i + 1, false // :: is a scope (or the start of ::=)
+	case c == ':' && next == '=', c == '=' && next == '>':
+		opEnd++
+	}
+	if c != '=' && next != '=' {
+		return opStart, opEnd, true
+	}
+	for k := 0; k < 3 && opStart > 0 && strings.IndexByte(".?:+|&^", line[opStart-1]) >= 0; k++ {
+		opStart--
+	}
+	return opStart, opEnd, opStart == 0 || strings.IndexByte("!<>=", line[opStart-1]) < 0
+}
+
+// doubleEqualValue is the value of NAME==value in a config line (the value
+// starts with '='), at the operator i.
+func doubleEqualValue(line string, i int) (span, bool) {
+	name := assignedName(line, i)
+	if name == "" || !hasSecretWord(name) || nameKind(name) == notSecret {
+		return span{}, false
+	}
+	if le, ok := lineValue(line, i, i+1, true); ok && symbolSecret(line[i+1:le]) {
+		return span{i + 1, le}, true
+	}
+	return span{}, false
+}
+
+// keyedAssignment reads the value assigned to name (which has no secret
+// word) when the name or a line above names a provider; it returns the
+// last byte read.
+func keyedAssignment(line, name string, opEnd int, fl lineFlag, spans *[]span) int {
+	if fl&(flagProvider|flagNear) == 0 || !keyedName(name, fl) {
+		return opEnd - 1
+	}
+	vs, ve, quoted := valueAfter(line, opEnd)
+	if vs >= 0 && !quoted {
+		if fs, fe, ok := fallbackValue(line, ve); ok {
+			vs, ve, quoted = fs, fe, true
+		}
+	}
+	if vs >= 0 && providerValue(line[vs:ve], quoted) && (quoted || ve == len(line) || isValueStop(line[ve])) {
+		*spans = append(*spans, span{vs, ve})
+		return ve
+	}
+	return opEnd - 1
+}
+
+// secretAssignment reads the value assigned to a name with a secret word
+// in it; it returns the last byte read.
+func secretAssignment(line, name string, opStart, opEnd int, fl lineFlag, spans *[]span) int {
+	vs, ve, quoted := valueAfter(line, opEnd)
+	if vs < 0 {
+		return symbolValue(line, name, opStart, opEnd, spans)
+	}
+	kind := nameKind(name)
+	if !quoted {
+		if fe, ok := fallbackAssignment(line, ve, kind, spans); ok {
+			return fe
+		}
+	}
+	last := ve - 1
+	if quoted {
+		last = ve // the closing quote
+	}
+	if kind == notSecret {
+		return last
+	}
+	if !quoted && cutShort(line, ve) {
+		if le, ok := cutValue(line, opStart, vs, ve, kind); ok {
+			if secretValue(line[vs:le], false, kind == passwordName) || symbolSecret(line[vs:le]) {
+				*spans = append(*spans, span{vs, le})
+			}
+			return le - 1
+		}
+		if line[ve] == '(' || line[ve] == '[' {
+			return last // a call or an index expression
+		}
+	}
+	if assignedSecret(line[vs:ve], name, kind, quoted, fl) {
+		*spans = append(*spans, span{vs, ve})
+	}
+	return last
+}
+
+// fallbackAssignment reads the literal after a default operator that
+// follows the bare value ending at ve (process.env.X || 'literal',
+// os.getenv("X") or "literal"); it returns the literal's end.
+func fallbackAssignment(line string, ve int, kind nameClass, spans *[]span) (int, bool) {
+	fs, fe, ok := fallbackValue(line, ve)
+	if !ok {
+		return 0, false
+	}
+	if kind != notSecret && secretValue(line[fs:fe], true, kind == passwordName) {
+		*spans = append(*spans, span{fs, fe})
+	}
+	return fe, true
+}
+
+// assignedSecret decides a value assigned to a secret name of kind kind:
+// a secret, or a provider's credential under a name or a line that
+// names the provider.
+func assignedSecret(v, name string, kind nameClass, quoted bool, fl lineFlag) bool {
+	if secretValue(v, quoted, kind == passwordName) {
+		return true
+	}
+	return fl&(flagProvider|flagNear) != 0 && keyedName(name, fl) && providerValue(v, quoted)
+}
+
+// cutShort reports a bare value that ends at ve on a symbol (not white
+// space, not the end of the line).
+func cutShort(line string, ve int) bool {
+	return ve < len(line) && line[ve] != ' ' && line[ve] != '\t' && line[ve] != '\r' && isValueStop(line[ve])
+}
+
+// cutValue is a bare value cut short by a symbol at ve: in a config line
+// (NAME=value and nothing else) the value runs to the end. A first piece
+// too short to be a secret itself may be followed by what looks like
+// more fields (w&LRM3…=): that is one value.
+func cutValue(line string, opStart, vs, ve int, kind nameClass) (int, bool) {
+	short := ve-vs < minSecretLen && line[ve] == '&'
+	return lineValue(line, opStart, vs, kind == passwordName || short)
+}
+
+// symbolValue reads a value that starts with a symbol (&l(CV0…) in a
+// config line; it returns the last byte read.
+func symbolValue(line, name string, opStart, opEnd int, spans *[]span) int {
+	k := opEnd
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	if k < len(line) && strings.IndexByte("&(|<>=,;)[]{}", line[k]) >= 0 && nameKind(name) != notSecret {
+		if le, ok := lineValue(line, opStart, k, true); ok && symbolSecret(line[k:le]) {
+			*spans = append(*spans, span{k, le})
+			return le - 1
+		}
+	}
+	return opEnd - 1
 }
 
 // lineValue returns the end of a bare value that runs to the end of a
@@ -840,12 +1007,8 @@ func findAssignments(line string, fl lineFlag) []span {
 // "- ", export, ENV, ARG, set) and the rest holds no space, quote or call.
 // Trailing white space and a " #" comment are left out.
 func lineValue(line string, op, vs int, password bool) (int, bool) {
-	head := strings.TrimLeft(line[:op], " \t")
-	for _, p := range []string{"export ", "ENV ", "ARG ", "set ", "- ", "readonly ", "declare "} {
-		head = strings.TrimPrefix(head, p)
-	}
-	if strings.ContainsAny(strings.TrimSpace(head), " \t\"'`()[]{},;") {
-		return 0, false // the name is not alone before the operator
+	if !nameAlone(line, op) {
+		return 0, false
 	}
 	end := len(line)
 	if k := strings.Index(line[vs:], " #"); k >= 0 {
@@ -857,14 +1020,29 @@ func lineValue(line string, op, vs int, password bool) (int, bool) {
 	for end > vs && (line[end-1] == ',' || line[end-1] == ';') {
 		end-- // code's trailing punctuation
 	}
-	v := line[vs:end]
-	if v == "" || strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v) {
-		return 0, false
-	}
-	if dottedIdentRe.MatchString(v) {
+	if v := line[vs:end]; v == "" || codeLineValue(v, password) {
 		return 0, false
 	}
 	return end, true
+}
+
+// nameAlone reports whether the name is alone before the operator at op
+// (after white space, "- ", export, ENV, ARG, set).
+func nameAlone(line string, op int) bool {
+	head := strings.TrimLeft(line[:op], " \t")
+	for _, p := range []string{"export ", "ENV ", "ARG ", "set ", "- ", "readonly ", "declare "} {
+		head = strings.TrimPrefix(head, p)
+	}
+	return !strings.ContainsAny(strings.TrimSpace(head), " \t\"'`()[]{},;")
+}
+
+// codeLineValue reports a line value that is code or holds more fields
+// (a query string, a connection string) rather than one secret.
+func codeLineValue(v string, password bool) bool {
+	if strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || dottedIdentRe.MatchString(v) {
+		return true
+	}
+	return (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v)
 }
 
 // moreFieldsRe finds another field after a value: a query string
@@ -1002,30 +1180,33 @@ var declWords = map[string]bool{
 // type.
 func assignedName(line string, op int) string {
 	name, start := nameBefore(line, op)
-	if name == "" {
-		return ""
-	}
-	if nameKind(name) != notSecret {
+	if name == "" || nameKind(name) != notSecret {
 		return name
 	}
-	j := start
-	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t' || line[j-1] == '&' || line[j-1] == '*' || line[j-1] == '\'') {
-		j--
-	}
-	isType := typeWords[strings.ToLower(strings.TrimLeft(name, "&*"))] || (name[0] >= 'A' && name[0] <= 'Z')
-	switch {
-	case j > 0 && line[j-1] == ':':
-		// name: Type = value
-		if prev, _ := nameBefore(line, j-1); prev != "" {
-			return prev
-		}
-	case isType && j < start:
-		// var name Type = value (Go)
-		if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] && !declWords[strings.ToLower(prev)] {
-			return prev
-		}
+	if prev := typedName(line, name, start); prev != "" {
+		return prev
 	}
 	return name
+}
+
+// typedName is the name declared before a type that starts at start
+// (`name: Type =`, `var name Type =`), or "".
+func typedName(line, name string, start int) string {
+	j := backOver(line, start, " \t&*'")
+	if j > 0 && line[j-1] == ':' {
+		// name: Type = value
+		prev, _ := nameBefore(line, j-1)
+		return prev
+	}
+	isType := typeWords[strings.ToLower(strings.TrimLeft(name, "&*"))] || (name[0] >= 'A' && name[0] <= 'Z')
+	if !isType || j == start {
+		return ""
+	}
+	// var name Type = value (Go)
+	if prev, _ := nameBefore(line, j); prev != "" && !typeWords[strings.ToLower(prev)] && !declWords[strings.ToLower(prev)] {
+		return prev
+	}
+	return ""
 }
 
 // nameBefore returns the name that ends just before the operator at op,
@@ -1034,42 +1215,20 @@ func assignedName(line string, op int) string {
 // type with a nullable mark (String?), spaces allowed before the operator.
 // It is empty when there is none or when the name has no letter.
 func nameBefore(line string, op int) (string, int) {
-	j := op
-	for j > 0 && (line[j-1] == ' ' || line[j-1] == '\t') {
-		j--
-	}
-	for j > 0 && (line[j-1] == '?' || line[j-1] == '!') {
-		j-- // String?, definite assignment x!
-	}
+	j := backOver(line, op, " \t")
+	j = backOver(line, j, "?!") // String?, definite assignment x!
 	if j > 1 && line[j-1] == ']' {
-		// An index: ENV["NAME"], $_ENV['NAME'], headers[:token].
-		k := j - 1
-		if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
-			q := line[k-1]
-			open := strings.LastIndexByte(line[:k-1], q)
-			if open > 0 && line[open-1] == '[' {
-				return line[open+1 : k-1], open + 1
-			}
+		name, start, ok := indexKey(line, j-1)
+		if ok {
+			return name, start
 		}
-		if open := strings.LastIndexByte(line[:k], '['); open > 0 {
-			inner := strings.TrimLeft(line[open+1:k], ":")
-			if inner != "" && strings.IndexFunc(inner, func(r rune) bool { return r >= 128 || !isNameByte(byte(r)) }) < 0 {
-				return inner, open + 1
-			}
-			j = open // Final[str]: the type before the bracket
-		}
+		j = start // Final[str]: the type before the bracket
 	}
-	if j > 0 && (line[j-1] == '"' || line[j-1] == '\'' || line[j-1] == '`') {
+	if j > 0 && strings.IndexByte("\"'`", line[j-1]) >= 0 {
 		j--
 	}
 	end := j
-	for j > 0 && (isNameByte(line[j-1]) || line[j-1] == '&' || line[j-1] == '*' || (line[j-1] == ']' && j > 1 && line[j-2] == '[')) {
-		if line[j-1] == ']' {
-			j -= 2
-			continue
-		}
-		j--
-	}
+	j = nameRunStart(line, j)
 	for j < end && !isLetter(line[j]) && line[j] != '_' {
 		j++ // a name starts with a letter or _
 	}
@@ -1079,37 +1238,65 @@ func nameBefore(line string, op int) (string, int) {
 	return line[j:end], j
 }
 
+// backOver moves j back over the bytes of set.
+func backOver(line string, j int, set string) int {
+	for j > 0 && strings.IndexByte(set, line[j-1]) >= 0 {
+		j--
+	}
+	return j
+}
+
+// nameRunStart is where the run of name bytes that ends at j starts (with
+// the & * and [] of a type: &str, []byte).
+func nameRunStart(line string, j int) int {
+	for j > 0 {
+		switch c := line[j-1]; {
+		case isNameByte(c) || c == '&' || c == '*':
+			j--
+		case c == ']' && j > 1 && line[j-2] == '[':
+			j -= 2
+		default:
+			return j
+		}
+	}
+	return j
+}
+
+// indexKey reads the key of an index whose ']' is at k: ENV["NAME"],
+// $_ENV['NAME'], headers[:token]. When the index holds no name it returns
+// false and where the bracket opens (or k+1 when none does).
+func indexKey(line string, k int) (string, int, bool) {
+	if k > 0 && (line[k-1] == '"' || line[k-1] == '\'') {
+		q := line[k-1]
+		open := strings.LastIndexByte(line[:k-1], q)
+		if open > 0 && line[open-1] == '[' {
+			return line[open+1 : k-1], open + 1, true
+		}
+	}
+	open := strings.LastIndexByte(line[:k], '[')
+	if open <= 0 {
+		return "", k + 1, false
+	}
+	inner := strings.TrimLeft(line[open+1:k], ":")
+	if inner != "" && strings.IndexFunc(inner, func(r rune) bool { return r >= 128 || !isNameByte(byte(r)) }) < 0 {
+		return inner, open + 1, true
+	}
+	return "", open, false
+}
+
 // valueAfter returns the value that starts after the operator ending at
 // from (spaces skipped): a quoted string (span inside the quotes, quoted
 // true) or a bare run up to white space, a quote or one of , ; ( ) { } [ ]
 // < > & |. vs is -1 when there is no value.
 func valueAfter(line string, from int) (vs, ve int, quoted bool) {
-	k := from
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-		k++
-	}
+	k := skipBlanks(line, from)
 	if k == len(line) {
 		return -1, -1, false
 	}
-	// A literal in a conversion or wrapper: []byte("…"), b"…", r'…',
-	// SecretStr("…"), Buffer.from('…'), new String("…").
-	for _, w := range valueWrappers {
-		if strings.HasPrefix(line[k:], w) && k+len(w) < len(line) && strings.IndexByte("\"'`", line[k+len(w)]) >= 0 {
-			k += len(w)
-			break
-		}
-	}
-	switch q := line[k]; q {
-	case '"', '\'', '`':
-		for e := k + 1; e < len(line); e++ {
-			switch line[e] {
-			case '\\':
-				if q != '`' {
-					e++
-				}
-			case q:
-				return k + 1, e, true
-			}
+	k = afterWrapper(line, k)
+	if q := line[k]; q == '"' || q == '\'' || q == '`' {
+		if e := closingQuote(line, k); e >= 0 {
+			return k + 1, e, true
 		}
 		return -1, -1, false
 	}
@@ -1121,6 +1308,35 @@ func valueAfter(line string, from int) (vs, ve int, quoted bool) {
 		return -1, -1, false // nothing, or a comparison written with spaces
 	}
 	return k, e, false
+}
+
+// afterWrapper skips a conversion or wrapper around a literal at k:
+// []byte("…"), b"…", r'…', SecretStr("…"), Buffer.from('…'),
+// new String("…").
+func afterWrapper(line string, k int) int {
+	for _, w := range valueWrappers {
+		if strings.HasPrefix(line[k:], w) && k+len(w) < len(line) && strings.IndexByte("\"'`", line[k+len(w)]) >= 0 {
+			return k + len(w)
+		}
+	}
+	return k
+}
+
+// closingQuote is the index of the quote that closes the one at k
+// (backslash escapes skipped but in backquotes), or -1.
+func closingQuote(line string, k int) int {
+	q := line[k]
+	for e := k + 1; e < len(line); e++ {
+		switch line[e] {
+		case '\\':
+			if q != '`' {
+				e++
+			}
+		case q:
+			return e
+		}
+	}
+	return -1
 }
 
 // valueWrappers come before a quoted literal that is still the value.
@@ -1162,7 +1378,7 @@ func nameKind(name string) nameClass {
 		return notSecret
 	}
 	for _, w := range words {
-		if w == "public" || w == "pub" || w == "publishable" || w == "cert" || w == "certificate" || w == "fingerprint" || w == "verifier" || w == "verification" {
+		if publicWords[w] {
 			return notSecret // public keys, certificates, publishable keys
 		}
 	}
@@ -1170,26 +1386,37 @@ func nameKind(name string) nameClass {
 		return secretName
 	}
 	last := words[len(words)-1]
-	if last == "pat" && len(words) == 1 {
-		return notSecret // pat: a pattern
-	}
 	switch {
+	case last == "pat" && len(words) == 1:
+		return notSecret // pat: a pattern
 	case passwordWords[last]:
 		return passwordName
 	case secretWords[last]:
 		return secretName
+	case len(words) == 1:
+		return compoundKind(last)
 	}
-	if len(words) == 1 {
-		// One lower-case word: apikey, accesstoken, dbpassword.
-		for _, suffix := range []string{"password", "passwd"} {
-			if strings.HasSuffix(last, suffix) {
-				return passwordName
-			}
+	return notSecret
+}
+
+// publicWords make a name public: public keys, certificates, publishable
+// keys, verifiers.
+var publicWords = map[string]bool{
+	"public": true, "pub": true, "publishable": true, "cert": true, "certificate": true,
+	"fingerprint": true, "verifier": true, "verification": true,
+}
+
+// compoundKind classifies one lower-case word that ends in a secret word:
+// apikey, accesstoken, dbpassword.
+func compoundKind(w string) nameClass {
+	for _, suffix := range []string{"password", "passwd"} {
+		if strings.HasSuffix(w, suffix) {
+			return passwordName
 		}
-		for _, suffix := range []string{"token", "secret", "apikey"} {
-			if strings.HasSuffix(last, suffix) {
-				return secretName
-			}
+	}
+	for _, suffix := range []string{"token", "secret", "apikey"} {
+		if strings.HasSuffix(w, suffix) {
+			return secretName
 		}
 	}
 	return notSecret
@@ -1215,14 +1442,9 @@ func splitWords(name string) []string {
 				words = append(words, lower[start:i])
 			}
 			start = i + 1
-			continue
-		case isUpperASCII(c) && i > start:
-			prev := name[i-1]
-			nextLower := i+1 < len(name) && isLowerASCII(name[i+1])
-			if isLowerASCII(prev) || prev >= '0' && prev <= '9' || (isUpperASCII(prev) && nextLower) {
-				words = append(words, lower[start:i])
-				start = i
-			}
+		case i > start && isUpperASCII(c) && camelBoundary(name, i):
+			words = append(words, lower[start:i])
+			start = i
 		}
 	}
 	if len(name) > start {
@@ -1232,6 +1454,17 @@ func splitWords(name string) []string {
 		return nil
 	}
 	return words
+}
+
+// camelBoundary reports a word starting at the capital at i of an ASCII
+// name: a capital after a lower-case letter or a digit (fooBar), or the last
+// of a run of capitals before lower case (APIKey → API|Key).
+func camelBoundary(name string, i int) bool {
+	prev := name[i-1]
+	if isLowerASCII(prev) || prev >= '0' && prev <= '9' {
+		return true
+	}
+	return isUpperASCII(prev) && i+1 < len(name) && isLowerASCII(name[i+1])
 }
 
 func isUpperASCII(c byte) bool { return c >= 'A' && c <= 'Z' }
@@ -1271,25 +1504,68 @@ func splitWordsRunes(name string) []string {
 // a secret: long enough, random-looking, not a placeholder, a path, a URL,
 // a label or identifier, or (bare values) a code expression.
 func secretValue(v string, quoted, password bool) bool {
-	if password {
+	switch {
+	case password:
 		return passwordValue(v, quoted)
-	}
-	if len(v) < minSecretLen && len(v) >= minShortKeyLen {
+	case len(v) < minShortKeyLen:
+		return false
+	case len(v) < minSecretLen:
 		return shortKey(v, quoted)
 	}
-	if len(v) < minSecretLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ") {
-		return false // AGFzbQ: base64 of a WebAssembly module ("\0asm")
-	}
-	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
+	if standIn(v) || notLiteral(v) || codeOrLabel(v, quoted) {
 		return false
 	}
-	if identWithSecretWord(v) || !quoted && (!bareLiteral(v) || codeShape(v)) || labelFields(v) {
-		return false
+	return entropy(v) >= minEntropy || hexKey(v) && entropy(v) >= 2.5
+}
+
+// hexKey reports a value of hexadecimal digits, letters and digits both
+// (and ':' or '-' between groups), whose alphabet of 16 caps its entropy
+// near 3 bits for 16 characters (bd16a6bc:66ec41bb).
+func hexKey(v string) bool {
+	letters, digits := 0, 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case c >= '0' && c <= '9':
+			digits++
+		case c >= 'a' && c <= 'f' || c >= 'A' && c <= 'F':
+			letters++
+		case c != ':' && c != '-':
+			return false
+		}
 	}
-	if (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v) || camelWordsRe.MatchString(v) || charClasses(v) < 2 {
-		return false
+	return letters >= 2 && digits >= 2 && letters+digits >= minSecretLen
+}
+
+// standIn reports a value that stands in for a key: already redacted, a
+// placeholder, base64 of a WebAssembly module (AGFzbQ: "\0asm").
+func standIn(v string) bool {
+	return strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.HasPrefix(v, "AGFzbQ")
+}
+
+// notLiteral reports a value that is text, a URL, a path or a decorated
+// name rather than a key.
+func notLiteral(v string) bool {
+	return strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || decoratedName(v)
+}
+
+// codeOrLabel reports a value that is code (bare values), an identifier
+// or a label, or has one class of characters.
+func codeOrLabel(v string, quoted bool) bool {
+	switch {
+	case identWithSecretWord(v), labelFields(v), camelWordsRe.MatchString(v), charClasses(v) < 2:
+		return true
+	case !quoted && (!bareLiteral(v) || codeShape(v)):
+		return true
 	}
-	return entropy(v) >= minEntropy
+	return (!quoted || strings.ContainsAny(v, "-_./: ")) && isIdentifierLike(v)
+}
+
+// decoratedName reports a name with decorations around it, as property
+// keys are (__reactContainer$, $$typeof$$, __init__): words once the
+// _ $ # @ are gone.
+func decoratedName(v string) bool {
+	t := strings.Trim(v, "_$#@")
+	return len(t) < len(v) && t != "" && (camelWordsRe.MatchString(t) || isIdentifierLike(t) || wordNameRe.MatchString(t))
 }
 
 // labelFieldsRe finds a second name=value field in a label: a subtest
@@ -1301,8 +1577,29 @@ func labelFields(v string) bool {
 	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) && percentRe.MatchString(v) {
 		return true // value%23still-query: words and escapes
 	}
-	return strings.IndexByte(v, '=') >= 0 && labelFieldsRe.MatchString(v)
+	if strings.IndexByte(v, '=') < 0 || !labelFieldsRe.MatchString(v) {
+		return false
+	}
+	// The field names of a label are words (Key, Elem, q); a random
+	// token with '=' and '/' in it (base64) splits into names that are not.
+	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '&' || r == ',' }) {
+		if i := strings.IndexByte(f, '='); i > 0 && !fieldNameRe.MatchString(strings.TrimLeft(f[:i], "*&[]")) || i < 0 && randomPiece(f) {
+			return false
+		}
+	}
+	return true
 }
+
+// randomPiece reports a piece of a label (before a name=value field)
+// that is random text, not a name: 12 characters or more, letters and
+// digits that read as no identifier (u8te1jqmj6v5mh64e173u41xu/np=).
+func randomPiece(f string) bool {
+	return len(f) >= 12 && hasDigitAndLetter(f) && !fieldNameRe.MatchString(f) && !isIdentifierLike(f)
+}
+
+// fieldNameRe is the name of a label's field: letters (and _ . -), digits
+// at the end only.
+var fieldNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z_.\-]*[0-9]*$`)
 
 // percentRe is a URL escape.
 var percentRe = regexp.MustCompile(`%[2-7][0-9A-Fa-f]`)
@@ -1322,7 +1619,33 @@ func shortKey(v string, quoted bool) bool {
 	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t.:-_,;()[]{}<>\"'`\\$%") || !quoted && (codeShape(v) || !bareLiteral(v)) {
 		return false
 	}
-	letters, digits := 0, 0
+	letters, digits := countAlnum(v)
+	if digits+letters < len(v)-1 || letters < 3 || digits < 1 || digits == 1 && !mixedCaseKey(v) {
+		return false
+	}
+	if identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
+		return false
+	}
+	return entropy(v) >= 3.3
+}
+
+// mixedCaseKey accepts a short key with a single digit when both cases
+// mix in it at random (esFtOVSxa0yk): two capitals and two small
+// letters at least, high entropy.
+func mixedCaseKey(v string) bool {
+	upper, lower := 0, 0
+	for i := 0; i < len(v); i++ {
+		if isUpperASCII(v[i]) {
+			upper++
+		} else if isLowerASCII(v[i]) {
+			lower++
+		}
+	}
+	return upper >= 2 && lower >= 2 && entropy(v) >= 3.4
+}
+
+// countAlnum counts the ASCII letters and digits of v.
+func countAlnum(v string) (letters, digits int) {
 	for i := 0; i < len(v); i++ {
 		switch c := v[i]; {
 		case c >= '0' && c <= '9':
@@ -1331,10 +1654,7 @@ func shortKey(v string, quoted bool) bool {
 			letters++
 		}
 	}
-	if digits < 2 || letters < 3 || digits+letters < len(v)-1 || identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
-		return false
-	}
-	return entropy(v) >= 3.3
+	return letters, digits
 }
 
 // minPasswordLen is the shortest literal redacted as a password.
@@ -1345,21 +1665,34 @@ const minPasswordLen = 8
 // URL; a bare value must not look like code (an identifier, a selector, an
 // expression) and must have a digit or a symbol.
 func passwordValue(v string, quoted bool) bool {
-	if len(v) < minPasswordLen || strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v] {
+	if len(v) < minPasswordLen || passwordStandIn(v) || passwordLabel(v) {
 		return false
-	}
-	if labelFields(v) && !strings.Contains(v, "/") || strings.Contains(v, `\x`) || strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]") || identWithSecretWord(v) || camelWordsRe.MatchString(v) {
-		return false // a label, a selector ([type=password]), escaped bytes, an identifier
 	}
 	if strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) {
 		return false
 	}
-	if !quoted {
-		if !bareLiteral(v) || charClasses(v) < 2 || codeShape(v) {
-			return false
-		}
+	if !quoted && (!bareLiteral(v) || charClasses(v) < 2 || codeShape(v)) {
+		return false
 	}
-	return entropy(v) >= 2.5
+	return entropy(v) >= 2.5 || len(v) >= 12 && entropy(v) >= 2.0
+}
+
+// passwordStandIn reports a password that stands in for one: redacted, a
+// placeholder or placeholder word, a documentation example.
+func passwordStandIn(v string) bool {
+	return strings.Contains(v, "REDACTED") || isPlaceholder(v) || placeholderWords[strings.ToLower(v)] || knownExamples[v]
+}
+
+// passwordLabel reports a label, a selector ([type=password]), escaped
+// bytes or an identifier as a password's value.
+func passwordLabel(v string) bool {
+	switch {
+	case labelFields(v) && !strings.Contains(v, "/"), strings.Contains(v, `\x`):
+		return true
+	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]"):
+		return true
+	}
+	return identWithSecretWord(v) || camelWordsRe.MatchString(v)
 }
 
 // identWithSecretWord reports an identifier that names a secret
@@ -1392,7 +1725,22 @@ func isPathLike(v string) bool {
 		if strings.HasPrefix(v, p) {
 			// Base64 may start with '/': a path does not mix upper case,
 			// lower case and digits in a random run.
-			return isIdentifierLike(strings.Trim(v, "/.~")) || !(strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters) && hasDigit(v))
+			if isIdentifierLike(strings.Trim(v, "/.~")) {
+				return true
+			}
+			return !(strings.ContainsAny(v, upperLetters) && strings.ContainsAny(v, lowerLetters) && hasDigit(v)) && !randomSegment(v)
+		}
+	}
+	return false
+}
+
+// randomSegment reports a value split at '/' with a piece no path holds:
+// 20 characters or more, letters and digits mixed with base64's '+' or
+// '=' (/wufaiosgr2coror6xkvzx4v=h5sqn8mkpa+gutp/…: base64 of a key).
+func randomSegment(v string) bool {
+	for _, seg := range strings.Split(v, "/") {
+		if len(seg) >= 20 && strings.ContainsAny(seg, "+=") && hasDigitAndLetter(seg) && entropy(seg) >= 3.5 {
+			return true
 		}
 	}
 	return false
@@ -1458,38 +1806,58 @@ func isIdentifierLike(v string) bool {
 	if len(words) < 2 {
 		return false
 	}
-	letters, singles, noVowel, lettered, withDigits := 0, 0, 0, 0, 0
+	var t identTally
 	for _, w := range words {
-		i := 0
-		for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
-			i++
+		if !t.add(w) {
+			return false
 		}
-		if i > 0 && i < len(w) {
-			withDigits++
-		}
-		if consonantRun(w[:i]) >= 5 {
-			return false // bljnjp: not a word
-		}
-		for j := i; j < len(w); j++ {
-			if w[j] < '0' || w[j] > '9' {
-				return false // letters after digits, or a symbol
-			}
-		}
-		switch {
-		case i == 0:
-			continue
-		case i == 1:
-			singles++
-		case !strings.ContainsAny(w[:i], "aeiou"):
-			noVowel++ // an acronym (RSA, TLS) or a random fragment
-		}
-		letters += i
-		lettered++
 	}
-	if lettered == 0 || singles > 1 || noVowel*3 > lettered || withDigits > 1 {
+	return t.identifier()
+}
+
+// identTally counts the words of a value read as an identifier.
+type identTally struct {
+	letters    int // letters in all words
+	singles    int // words of one letter
+	noVowel    int // words of letters without a vowel
+	lettered   int // words with letters
+	withDigits int // words of letters then digits
+}
+
+// add counts a lower-case word: letters, then digits. It is false for a
+// word no identifier has: a symbol, letters after digits, five
+// consonants in a row (bljnjp).
+func (t *identTally) add(w string) bool {
+	i := 0
+	for i < len(w) && w[i] >= 'a' && w[i] <= 'z' {
+		i++
+	}
+	if consonantRun(w[:i]) >= 5 || strings.Trim(w[i:], "0123456789") != "" {
 		return false
 	}
-	return letters >= 4*lettered-2*singles // four letters a word or more
+	if i > 0 && i < len(w) {
+		t.withDigits++
+	}
+	switch {
+	case i == 0:
+		return true
+	case i == 1:
+		t.singles++
+	case !strings.ContainsAny(w[:i], "aeiou"):
+		t.noVowel++ // an acronym (RSA, TLS) or a random fragment
+	}
+	t.letters += i
+	t.lettered++
+	return true
+}
+
+// identifier decides from the counts: few single letters, acronyms and
+// numbered words, four letters a word or more.
+func (t *identTally) identifier() bool {
+	if t.lettered == 0 || t.singles > 1 || t.noVowel*3 > t.lettered || t.withDigits > 1 {
+		return false
+	}
+	return t.letters >= 4*t.lettered-2*t.singles
 }
 
 // consonantRun is the longest run of consonants (y counts as a vowel) in
@@ -1514,14 +1882,8 @@ var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$]
 // $TOKEN, {{ .Values.token }}, %(token)s, <your-token>) and stand-ins
 // (xxxxxxxx, ********, your-api-key-here, changeme).
 func isPlaceholder(v string) bool {
-	if templateRe.MatchString(v) {
+	if referencePlaceholder(v) {
 		return true
-	}
-	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
-		return true
-	}
-	if strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0) {
-		return true // %s, %(name)s, %VAR%
 	}
 	if (strings.Contains(v, "xxxx") || strings.Contains(v, "XXXX")) && (strings.Count(v, "x")+strings.Count(v, "X"))*4 >= len(v) {
 		return true // sk_live_xxxxxxxxxxxx
@@ -1530,12 +1892,28 @@ func isPlaceholder(v string) bool {
 		return false // random text that happens to spell "todo"
 	}
 	l := strings.ToLower(v)
-	for _, p := range []string{"****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"} {
+	for _, p := range standInWords {
 		if strings.Contains(l, p) {
 			return true
 		}
 	}
 	return len(v) > 0 && strings.Trim(v, v[:1]) == ""
+}
+
+// standInWords in a value make it a stand-in.
+var standInWords = []string{"****", "....", "your-", "your_", "yourkey", "changeme", "change-me", "change_me", "replace", "placeholder", "example", "dummy", "redacted", "insert", "fixme", "todo"}
+
+// referencePlaceholder reports a reference to a value kept elsewhere:
+// ${TOKEN}, $TOKEN, {{ .Values.token }}, <your-token>, {name}, %s,
+// %(name)s, %VAR%.
+func referencePlaceholder(v string) bool {
+	if templateRe.MatchString(v) {
+		return true
+	}
+	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
+		return true
+	}
+	return strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0)
 }
 
 // winVarRe is a Windows environment reference, %NAME%.

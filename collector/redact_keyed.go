@@ -67,20 +67,59 @@ func keyedName(name string, fl lineFlag) bool {
 // digits, or long and of high entropy), not a placeholder, a path, a URL,
 // a label or code.
 func providerValue(v string, quoted bool) bool {
-	if len(v) < 10 || len(v) > 200 || strings.Contains(v, "REDACTED") || isPlaceholder(v) || strings.ContainsAny(v, " \t") ||
-		strings.Contains(v, "://") || isPathLike(v) || camelWordsRe.MatchString(v) || labelFields(v) {
+	if len(v) < 10 || len(v) > 200 || standIn(v) || notLiteralValue(v) {
 		return false
 	}
 	if !quoted && (codeShape(v) || dottedIdentRe.MatchString(v) || isCall(v) || isCodeExpr(v)) {
 		return false
 	}
 	if strings.Trim(v, "0123456789") == "" {
-		return len(v) >= 12 && entropy(v) >= 2.5 // a numeric id
+		return len(v) >= 12 && entropy(v) >= 2.0 && !strings.Contains("01234567890123456789", v[:6]) // a numeric id, not a count
 	}
 	if isIdentifierLike(v) || identWithSecretWord(v) {
 		return false
 	}
-	return hasDigitAndLetter(v) && entropy(v) >= 2.8 || charClasses(v) >= 2 && entropy(v) >= 3.2
+	return randomID(v)
+}
+
+// randomID decides a provider's id or key of letters (and digits) that
+// is no word or identifier: letters with digits, two classes of high
+// entropy, or small letters that spell no word.
+func randomID(v string) bool {
+	e := entropy(v)
+	switch {
+	case hasDigitAndLetter(v) && e >= 2.8, charClasses(v) >= 2 && e >= 3.2:
+		return true
+	}
+	return len(v) >= 12 && randomLower(v) && e >= 3
+}
+
+// randomLower accepts small letters that spell no word: one vowel (a e i
+// o u y) in five or fewer, or three in ten with four consonants in a row
+// (szdspespwanfzl, hgifhccx, xfdydviwvracwukczgwkjxoq), no run of five
+// equal letters.
+func randomLower(v string) bool {
+	vowels := 0
+	for i := 0; i < len(v); i++ {
+		switch c := v[i]; {
+		case strings.IndexByte("aeiouy", c) >= 0:
+			vowels++
+		case c < 'a' || c > 'z':
+			return false
+		}
+	}
+	if !noRun(v) || strings.Contains(v, "xxx") {
+		return false
+	}
+	// Random small letters hold about one vowel in four; words and
+	// phrases two in five, and rarely four consonants in a row.
+	return vowels*5 <= len(v) || vowels*10 <= len(v)*3 && consonantRun(v) >= 4
+}
+
+// notLiteralValue reports text, a URL, a path, a camelCase word or a
+// label as a provider's value.
+func notLiteralValue(v string) bool {
+	return strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || camelWordsRe.MatchString(v) || labelFields(v)
 }
 
 // fallbackValue finds the literal after a default operator that follows a
@@ -93,29 +132,40 @@ func fallbackValue(line string, ve int) (int, int, bool) {
 	for n := 0; k < len(line) && n < 120 && (isNameByte(line[k]) || strings.IndexByte("()[]$\"'", line[k]) >= 0); n++ {
 		k++
 	}
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-		k++
-	}
-	switch {
-	case strings.HasPrefix(line[k:], "||"), strings.HasPrefix(line[k:], "??"), strings.HasPrefix(line[k:], "?:"):
-		k += 2
-	case strings.HasPrefix(line[k:], "or ") || strings.HasPrefix(line[k:], "or\t"):
-		k += 3
-	default:
+	k = skipBlanks(line, k)
+	n := defaultOperator(line[k:])
+	if n == 0 {
 		return 0, 0, false
 	}
-	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
-		k++
-	}
+	k = skipBlanks(line, k+n)
 	if k >= len(line) || strings.IndexByte("\"'`", line[k]) < 0 {
 		return 0, 0, false
 	}
-	q := line[k]
-	e := strings.IndexByte(line[k+1:], q)
+	e := strings.IndexByte(line[k+1:], line[k])
 	if e < 0 {
 		return 0, 0, false
 	}
 	return k + 1, k + 1 + e, true
+}
+
+// defaultOperator is the length of the default operator s starts with
+// (|| ?? ?: "or "), or 0.
+func defaultOperator(s string) int {
+	for _, op := range []string{"||", "??", "?:", "or ", "or\t"} {
+		if strings.HasPrefix(s, op) {
+			return len(op)
+		}
+	}
+	return 0
+}
+
+// skipBlanks returns the first index from k on that is not a space or a
+// tab.
+func skipBlanks(line string, k int) int {
+	for k < len(line) && (line[k] == ' ' || line[k] == '\t') {
+		k++
+	}
+	return k
 }
 
 var (
@@ -161,22 +211,11 @@ func setterCalls(line string) [][]int {
 		if line[i] != '(' {
 			continue
 		}
-		j := i + 1
-		for j < len(line) && (line[j] == ' ' || line[j] == '\t') {
-			j++
-		}
-		if j >= len(line) || line[j] != '"' && line[j] != '\'' {
+		if j := skipBlanks(line, i+1); j >= len(line) || line[j] != '"' && line[j] != '\'' {
 			continue
 		}
-		k := i
-		for k > 0 && (line[k-1] == ' ' || line[k-1] == '\t') {
-			k--
-		}
-		ne := k
-		for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
-			k--
-		}
-		if k == ne || !hasSecretWord(line[k:ne]) {
+		k := callNameStart(line, i)
+		if k < 0 {
 			continue
 		}
 		if m := setterRe.FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
@@ -189,6 +228,20 @@ func setterCalls(line string) [][]int {
 		}
 	}
 	return out
+}
+
+// callNameStart is where the name of the call whose '(' is at i starts,
+// when the name holds a secret word; else -1.
+func callNameStart(line string, i int) int {
+	ne := backOver(line, i, " \t")
+	k := ne
+	for k > 0 && (isAlnum(line[k-1]) || line[k-1] == '_') {
+		k--
+	}
+	if k == ne || !hasSecretWord(line[k:ne]) {
+		return -1
+	}
+	return k
 }
 
 // setterWords may make up the name of a setter (after set, with, use).
@@ -205,50 +258,74 @@ var setterWords = map[string]bool{
 func callSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "(\"") || strings.Contains(line, "('") {
-		for _, m := range setterCalls(line) {
-			words := splitWords(line[m[2]:m[3]])
-			if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
-				words = words[1:]
-			}
-			ok := len(words) > 0 && !(len(words) == 1 && (words[0] == "pass" || words[0] == "auth"))
-			for _, w := range words {
-				ok = ok && setterWords[w]
-			}
-			if !ok {
-				continue
-			}
-			k := nameKind(strings.Join(words, "_"))
-			for gi := 2; gi <= 3; gi++ {
-				if m[2*gi] >= 0 && k != notSecret && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
-					spans = append(spans, span{m[2*gi], m[2*gi+1]})
-				}
-			}
-		}
+		spans = setterSpans(line, spans)
 	}
 	if (strings.Contains(lower, "login") || strings.Contains(lower, "auth") || strings.Contains(lower, "credential")) && loginCall(lower) {
-		{
-			for _, m := range loginRe.FindAllStringSubmatchIndex(line, -1) {
-				for gi := 1; gi <= 2; gi++ {
-					if m[2*gi] >= 0 && passwordValue(line[m[2*gi]:m[2*gi+1]], true) {
-						spans = append(spans, span{m[2*gi], m[2*gi+1]})
-					}
-				}
-			}
-		}
+		spans = groupSpans(line, loginRe, spans, 1, 2)
 	}
 	if strings.Contains(lower, "password '") || strings.Contains(lower, "password e'") || strings.Contains(lower, "identified by") {
-		for _, m := range sqlPassRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[2]:m[3]]; passwordValue(v, true) {
-				spans = append(spans, span{m[2], m[3]})
+		spans = groupSpans(line, sqlPassRe, spans, 1)
+	}
+	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
+		spans = setCommandSpans(line, spans)
+	}
+	return spans
+}
+
+// groupSpans appends the groups of re's matches that are passwords.
+func groupSpans(line string, re *regexp.Regexp, spans []span, groups ...int) []span {
+	for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+		for _, gi := range groups {
+			if m[2*gi] >= 0 && passwordValue(line[m[2*gi]:m[2*gi+1]], true) {
+				spans = append(spans, span{m[2*gi], m[2*gi+1]})
 			}
 		}
 	}
-	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
-		for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], false) {
-				spans = append(spans, span{m[4], m[5]})
+	return spans
+}
+
+// setterSpans appends the literals of setters and builders whose name is
+// made of setterWords (after set, with or use).
+func setterSpans(line string, spans []span) []span {
+	for _, m := range setterCalls(line) {
+		k := setterKind(line[m[2]:m[3]])
+		if k == notSecret {
+			continue
+		}
+		for gi := 2; gi <= 3; gi++ {
+			if m[2*gi] >= 0 && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) {
+				spans = append(spans, span{m[2*gi], m[2*gi+1]})
 			}
+		}
+	}
+	return spans
+}
+
+// setterKind classifies a setter's name (setApiKey, withToken, password):
+// notSecret unless every word is a setterWord and not a lone pass or auth.
+func setterKind(name string) nameClass {
+	words := splitWords(name)
+	if len(words) > 0 && (words[0] == "set" || words[0] == "with" || words[0] == "use") {
+		words = words[1:]
+	}
+	if len(words) == 0 || len(words) == 1 && (words[0] == "pass" || words[0] == "auth") {
+		return notSecret
+	}
+	for _, w := range words {
+		if !setterWords[w] {
+			return notSecret
+		}
+	}
+	return nameKind(strings.Join(words, "_"))
+}
+
+// setCommandSpans appends the values of "configure set NAME VALUE"
+// commands whose NAME is a secret's or a provider's credential.
+func setCommandSpans(line string, spans []span) []span {
+	for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
+		name, v := line[m[2]:m[3]], line[m[4]:m[5]]
+		if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) || keyedName(name, flagProvider) && providerValue(v, false) {
+			spans = append(spans, span{m[4], m[5]})
 		}
 	}
 	return spans

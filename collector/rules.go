@@ -98,8 +98,8 @@ var rules = []rule{
 	r("aws-bedrock-key", kw("absk", "bedrock-api-key-"), `\b(ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/]{20,}={0,2})`, nil),
 	r("aws-a3t-key-id", kw("a3t"), `\b(A3T[A-Z0-9][A-Z2-7]{16})\b`, nil),
 	after(r("vault-legacy-token", kw("s."), `\b(s\.[A-Za-z0-9]{24})(?:[^A-Za-z0-9_.\-]|$)`, vaultLegacy), 24),
-	litRule("go-sql-dsn-tcp", "@tcp(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@tcp\(`, notPlaceholderPassword),
-	litRule("go-sql-dsn-unix", "@unix(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"'/:]{3,})@unix\(`, notPlaceholderPassword),
+	litRule("go-sql-dsn-tcp", "@tcp(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"']{3,})@tcp\(`, notPlaceholderPassword),
+	litRule("go-sql-dsn-unix", "@unix(", `(?:^|[\s"'=(,])[A-Za-z0-9_.\-]*:([^@\s"']{3,})@unix\(`, notPlaceholderPassword),
 	r("gitlab-session-cookie", kw("_gitlab_session="), `_gitlab_session=([0-9a-z]{32})`, nil),
 	r("intra42-secret", kw("s-s4t2ud-", "s-s4t2af-"), `(?i)\b(s-s4t2(?:ud|af)-[a-f0-9]{64})`, nil),
 	r("settlemint-token", kw("sm_pat_", "sm_aat_", "sm_sat_"), `\b(sm_(?:pat|aat|sat)_[A-Za-z0-9]{16,})`, nil),
@@ -137,7 +137,7 @@ var rules = []rule{
 	r("codecov-token", kw("codecov"), `(?i)\bcodecov[_\-]?token[ \t]*[=:][ \t]*["']?([a-f0-9\-]{36})`, nil),
 
 	// Chat and webhooks.
-	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, mixedOrDigitAll),
+	r("slack-token", kw("xox"), `\b(xox[abposre]-[A-Za-z0-9\-]{8,})`, slackToken),
 	r("slack-app-token", kw("xapp-"), `(?i)\b(xapp-[0-9]+-[A-Za-z0-9]+-[0-9]+-[A-Za-z0-9]+)`, nil),
 	r("slack-config-token", kw("xoxe"), `\b(xoxe(?:\.xox[bp])?-[0-9]-[A-Za-z0-9\-]{50,})`, nil),
 	r("slack-webhook", kw("hooks.slack"), `hooks\.slack\.com/(?:services|workflows|triggers)/[A-Za-z0-9_/\-]{16,}`, nil),
@@ -169,7 +169,7 @@ var rules = []rule{
 	r("stripe-webhook-secret", kw("whsec_"), `\b(whsec_[A-Za-z0-9+/=]{32,})`, nil),
 	r("braintree-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access_token\$(?:production|sandbox)\$[a-z0-9]{16}\$[a-f0-9]{32})`, nil),
 	r("shopify-token", kw("shpat_", "shpca_", "shppa_", "shpss_"), `\b(shp(?:at|ca|pa|ss)_[a-fA-F0-9]{32})`, nil),
-	r("flutterwave-key", kw("flwseck", "flwpubk"), `(?i)\b(FLW(?:SEC|PUB)K(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST[a-h0-9]{12})`, nil),
+	r("flutterwave-key", kw("flwseck", "flwpubk"), `(?i)\b(FLW(?:SEC|PUB)K(?:_TEST)?-[a-h0-9]{32}-X|FLWSECK_TEST-?[a-h0-9]{12})`, nil),
 	r("mailgun-public-key", kw("pubkey-"), `(?i)\b(pubkey-[a-f0-9]{32})\b`, nil),
 	r("plaid-token", kw("access_token$", "access-sandbox-", "access-development-", "access-production-"), `\b(access-(?:sandbox|development|production)-[a-f0-9]{8}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{4}-[a-f0-9]{12})`, nil),
 	r("shippo-token", kw("shippo_"), `\b(shippo_(?:live|test)_[a-fA-F0-9]{40})`, nil),
@@ -208,6 +208,12 @@ var rules = []rule{
 // mixedOrDigitAll accepts a token with a digit or both cases.
 func mixedOrDigitAll(s string) bool {
 	return hasDigit(s) || strings.ToLower(s) != s && strings.ToUpper(s) != s
+}
+
+// slackToken accepts a Slack token with a digit or both cases, or of
+// small letters that spell no word (xoxa-hgifhccx).
+func slackToken(s string) bool {
+	return mixedOrDigitAll(s) || len(s) >= 13 && randomLower(s[5:])
 }
 
 // vaultLegacy accepts a legacy Vault token (s. and 24 random letters and

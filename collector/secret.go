@@ -69,47 +69,59 @@ func IsSecretPath(rel string) (bool, string) {
 	rel = strings.ReplaceAll(rel, `\`, "/")
 	lower := strings.ToLower(rel)
 	base := path.Base(lower)
-	dir := path.Base(path.Dir(lower))
-
 	if base == ".env" || strings.HasPrefix(base, ".env.") {
 		if envTemplates[base] {
 			return false, ""
 		}
 		return true, "environment file (.env*)"
 	}
-	if why, ok := secretNames[base]; ok {
-		return true, why
-	}
-	for _, p := range sshKeyPrefixes {
-		if strings.HasPrefix(base, p) {
-			return true, "SSH key (" + p + "*)"
-		}
-	}
-	ext := path.Ext(base)
-	if why, ok := secretExts[ext]; ok {
-		return true, why
-	}
-	if strings.HasSuffix(base, ".tfstate.backup") {
-		return true, secretExts[".tfstate"]
-	}
-	switch {
-	case dir == ".aws" && base == "credentials":
-		return true, "AWS credentials (.aws/credentials)"
-	case dir == ".docker" && base == "config.json":
-		return true, "Docker registry credentials (.docker/config.json)"
-	case dir == ".kube" && base == "config":
-		return true, "Kubernetes credentials (.kube/config)"
-	}
-	if configExts[ext] {
-		stem := strings.TrimSuffix(base, ext)
-		if strings.Contains(stem, "credentials") {
-			return true, "credentials file (*credentials*)"
-		}
-		if stem == "secrets" || stem == ".secrets" {
-			return true, "secrets file (secrets.*)"
+	for _, check := range secretPathChecks {
+		if why := check(base, lower); why != "" {
+			return true, why
 		}
 	}
 	return false, ""
+}
+
+// secretPathChecks decide a file's name (base, lower case) and path
+// (lower, slashes): the reason it is a secret, or "".
+var secretPathChecks = []func(base, lower string) string{
+	func(base, _ string) string { return secretNames[base] },
+	func(base, _ string) string {
+		for _, p := range sshKeyPrefixes {
+			if strings.HasPrefix(base, p) {
+				return "SSH key (" + p + "*)"
+			}
+		}
+		return ""
+	},
+	func(base, _ string) string {
+		if strings.HasSuffix(base, ".tfstate.backup") {
+			return secretExts[".tfstate"]
+		}
+		return secretExts[path.Ext(base)]
+	},
+	func(base, lower string) string { return homeCredentials[path.Base(path.Dir(lower))+"/"+base] },
+	func(base, _ string) string {
+		ext := path.Ext(base)
+		if !configExts[ext] {
+			return ""
+		}
+		switch stem := strings.TrimSuffix(base, ext); {
+		case strings.Contains(stem, "credentials"):
+			return "credentials file (*credentials*)"
+		case stem == "secrets" || stem == ".secrets":
+			return "secrets file (secrets.*)"
+		}
+		return ""
+	},
+}
+
+// homeCredentials are credential files known by their directory and name.
+var homeCredentials = map[string]string{
+	".aws/credentials":    "AWS credentials (.aws/credentials)",
+	".docker/config.json": "Docker registry credentials (.docker/config.json)",
+	".kube/config":        "Kubernetes credentials (.kube/config)",
 }
 
 // pemPrivateKeyStart reports whether data begins (after leading white space)

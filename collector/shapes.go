@@ -17,7 +17,12 @@ var (
 	// or none).
 	authorizationRe = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
 	// curlUserRe is curl's -u/--user user:password.
-	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?[^:\s"']*["']?:["']?([^\s"']+)`)
+	// The user goes too (group 1): it is often an app key or a token
+	// id (Dropbox's app key:secret, IBM's apikey:…).
+	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?([^:\s"']*)["']?:["']?([^\s"']+)`)
+	// curlHeaderRe is a header of curl -H "Name: value" (or wget
+	// --header) whose name may be a credential's (Token, X-Api-Key).
+	curlHeaderRe = regexp.MustCompile(`(?:^|[ \t])(?:-H|--header)[ \t]*=?[ \t]*["']([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*([^\s"']{8,})["']`)
 	// curlTokenRe is curl -u "TOKEN:": a token as the user, no password.
 	curlTokenRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)["']?([A-Za-z0-9_!@#$%^&*+=.\-]{12,}):["']?(?:[ \t]|$)`)
 	// mysqlPassRe is the password glued to -p of mysql and friends.
@@ -48,14 +53,12 @@ func authSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(lower, "authorization") {
 		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
-			v := line[m[2]:m[3]]
-			if !strings.Contains(v, "REDACTED") && !isPlaceholder(v) && !knownExamples[v] && !isIdentifierLike(v) && len(v) >= 8 && charClasses(v) >= 2 && !codeVariable(line, m[2], m[3]) &&
-				(hasDigit(v) || len(v) >= 24) && entropy(v) >= 3 {
+			if authorizationValue(line, m[2], m[3]) {
 				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
-	if !strings.Contains(lower, "bearer") && !strings.Contains(lower, "basic") && !strings.Contains(lower, "token") && !strings.Contains(lower, "digest") && !strings.Contains(lower, "key") || !authValuePossible(line) {
+	if !authWord(lower) || !authValuePossible(line) {
 		return spans
 	}
 	for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
@@ -64,6 +67,27 @@ func authSpans(line, lower string) []span {
 		}
 	}
 	return spans
+}
+
+// authWord reports a lower-case line with a word of authHeaderRe.
+func authWord(lower string) bool {
+	for _, w := range []string{"bearer", "basic", "token", "digest", "key"} {
+		if strings.Contains(lower, w) {
+			return true
+		}
+	}
+	return false
+}
+
+// authorizationValue decides the value line[start:end] of an
+// Authorization header: a credential, not a stand-in, a label or a
+// variable of the code.
+func authorizationValue(line string, start, end int) bool {
+	v := line[start:end]
+	if strings.Contains(v, "REDACTED") || isPlaceholder(v) || knownExamples[v] || isIdentifierLike(v) || codeVariable(line, start, end) {
+		return false
+	}
+	return len(v) >= 8 && charClasses(v) >= 2 && (hasDigit(v) || len(v) >= 24) && entropy(v) >= 3
 }
 
 // authValuePossible reports whether line may hold authHeaderRe's value:
@@ -115,12 +139,7 @@ func urlPasswordSpans(line string) []span {
 		}
 		i += from
 		from = i + 3
-		// The scheme: letters, digits, + . - before "://".
-		j := i
-		for j > 0 && (isAlnum(line[j-1]) || line[j-1] == '+' || line[j-1] == '.' || line[j-1] == '-') {
-			j--
-		}
-		if j == i || !isLetter(line[j]) {
+		if !urlScheme(line, i) {
 			continue
 		}
 		start := i + 3
@@ -128,31 +147,47 @@ func urlPasswordSpans(line string) []span {
 		for end < len(line) && !isURLStop(line[end]) {
 			end++
 		}
-		u := line[start:end]
-		colon := strings.IndexByte(u, ':')
-		if colon < 0 {
-			continue
+		if ps, pe, ok := urlPassword(line[start:end]); ok {
+			spans = append(spans, span{start + ps, start + pe})
+			from = start + pe
 		}
-		if slash := strings.IndexByte(u[:colon], '/'); slash >= 0 || strings.IndexByte(u[:colon], '@') >= 0 {
-			continue // the colon is a port or in the path
-		}
-		at := -1
-		for k := len(u) - 1; k > colon; k-- {
-			if u[k] == '@' && u[k-1] != '/' && hostAfter(u[k+1:]) {
-				at = k
-				break
-			}
-		}
-		if at < 0 || at == colon+1 {
-			continue
-		}
-		pw := u[colon+1 : at]
-		if strings.ContainsAny(pw[:1], "/") || pw == redacted || isPlaceholderPassword(pw) {
-			continue
-		}
-		spans = append(spans, span{start + colon + 1, start + at})
-		from = start + at
 	}
+}
+
+// urlScheme reports a scheme (letters, digits, + . -, a letter first)
+// before the "://" at i.
+func urlScheme(line string, i int) bool {
+	j := i
+	for j > 0 && (isAlnum(line[j-1]) || line[j-1] == '+' || line[j-1] == '.' || line[j-1] == '-') {
+		j--
+	}
+	return j < i && isLetter(line[j])
+}
+
+// urlPassword finds the password in what follows a scheme's "://": after
+// the first ':' of the user info, up to the last '@' followed by a host
+// and not preceded by '/'; ok is false when there is none or it is a
+// stand-in.
+func urlPassword(u string) (int, int, bool) {
+	colon := strings.IndexByte(u, ':')
+	if colon < 0 || strings.IndexByte(u[:colon], '/') >= 0 || strings.IndexByte(u[:colon], '@') >= 0 {
+		return 0, 0, false // no user info: the colon is a port or in the path
+	}
+	at := -1
+	for k := len(u) - 1; k > colon; k-- {
+		if u[k] == '@' && u[k-1] != '/' && hostAfter(u[k+1:]) {
+			at = k
+			break
+		}
+	}
+	if at < 0 || at == colon+1 {
+		return 0, 0, false
+	}
+	pw := u[colon+1 : at]
+	if pw[0] == '/' || pw == redacted || isPlaceholderPassword(pw) {
+		return 0, 0, false
+	}
+	return colon + 1, at, true
 }
 
 // isURLStop ends a URL: white space, quotes, brackets.
@@ -205,9 +240,16 @@ func isPlaceholderPassword(v string) bool {
 			d = u // My%20Pass, pa%2Fssword
 		}
 	}
-	if strings.ContainsAny(d, " \t") {
+	if strings.ContainsAny(d, " \t") || placeholderText(d) {
 		return true // words: a description, not a password
 	}
+	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.Contains(v, "${")
+}
+
+// placeholderText reports a password (unescaped) that spells a
+// placeholder: its letters a placeholder word, password in leetspeak
+// (p@ssword, passw0rd), or a stand-in word without a digit.
+func placeholderText(d string) bool {
 	l := strings.ToLower(d)
 	letters := strings.Map(func(r rune) rune {
 		if r >= 'a' && r <= 'z' {
@@ -219,14 +261,17 @@ func isPlaceholderPassword(v string) bool {
 		return true
 	}
 	if leet := strings.NewReplacer("@", "a", "0", "o", "$", "s", "1", "i", "3", "e", "!", "i").Replace(l); leet == "password" || leet == "passwd" {
-		return true // p@ssword, passw0rd
+		return true
+	}
+	if hasDigit(d) {
+		return false
 	}
 	for _, p := range []string{"xxx", "***", "...", "<", "{", "your", "pass", "secret", "example", "placeholder", "change", "redacted", "%s", "%v"} {
-		if strings.Contains(l, p) && !hasDigit(d) {
+		if strings.Contains(l, p) {
 			return true
 		}
 	}
-	return strings.HasPrefix(v, "$") || strings.HasPrefix(v, "%") || strings.Contains(v, "${")
+	return false
 }
 
 // knownExamples are credentials printed in specifications and manuals
@@ -236,75 +281,128 @@ var knownExamples = map[string]bool{
 	"YWxhZGRpbjpvcGVuc2VzYW1l": true,
 }
 
-// cliSpans finds passwords on command lines: curl -u user:pw, mysql -ppw,
-// --password pw, sshpass -p pw.
+// cliSpans finds passwords on command lines: curl -u user:pw and -H
+// credential headers, mysql -ppw, redis-cli -a pw, sshpass -p pw,
+// --password pw.
 func cliSpans(line, lower string) []span {
 	var spans []span
-	add := func(m []int, groups ...int) {
-		for _, gi := range groups {
-			if 2*gi+1 < len(m) && m[2*gi] >= 0 {
-				v := line[m[2*gi]:m[2*gi+1]]
-				if !isPlaceholderPassword(v) && v != redacted {
-					spans = append(spans, span{m[2*gi], m[2*gi+1]})
-				}
-			}
-		}
-	}
 	if strings.Contains(lower, "curl") || strings.Contains(lower, "--user") || strings.Contains(lower, "-u ") || strings.Contains(lower, "wget") {
-		for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1)
-		}
-		for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
-			if v := line[m[2]:m[3]]; looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3 {
-				add(m, 1)
-			}
-		}
+		spans = curlSpans(line, lower, spans)
 	}
-	if strings.Contains(lower, "mysql") || strings.Contains(lower, "mariadb") || strings.Contains(lower, "mongo") {
-		for _, m := range mysqlPassRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1, 2)
-		}
-	}
-	if strings.Contains(lower, "redis-cli") {
-		for _, m := range redisPassRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1)
-		}
-	}
-	if strings.Contains(lower, "sshpass") {
-		for _, m := range sshpassRe.FindAllStringSubmatchIndex(line, -1) {
-			add(m, 1)
+	for _, c := range cliPasswords {
+		if c.gate(lower) {
+			spans = cliGroupSpans(line, c.re, spans, c.groups...)
 		}
 	}
 	if strings.Contains(line, "-") && hasSecretWordLower(lower) {
 		for _, m := range flagPassRe.FindAllStringSubmatchIndex(line, -1) {
-			v := line[m[2]:m[3]]
-			if !strings.HasPrefix(v, "-") && !isIdentifierLike(v) && charClasses(v) >= 2 {
-				add(m, 1)
+			if v := line[m[2]:m[3]]; !strings.HasPrefix(v, "-") && !isIdentifierLike(v) && charClasses(v) >= 2 && cliPassword(v) {
+				spans = append(spans, span{m[2], m[3]})
 			}
 		}
 	}
 	return spans
 }
 
+// cliPasswords are the commands whose password follows a flag: the
+// expression, the groups that hold the password, and the cheap gate of
+// the expression (on the lower-case line).
+var cliPasswords = []struct {
+	re     *regexp.Regexp
+	groups []int
+	gate   func(lower string) bool
+}{
+	{mysqlPassRe, []int{1, 2}, func(l string) bool {
+		return strings.Contains(l, "mysql") || strings.Contains(l, "mariadb") || strings.Contains(l, "mongo")
+	}},
+	{redisPassRe, []int{1}, func(l string) bool { return strings.Contains(l, "redis-cli") }},
+	{sshpassRe, []int{1}, func(l string) bool { return strings.Contains(l, "sshpass") }},
+}
+
+// cliGroupSpans appends the groups of re's matches that are not
+// stand-ins.
+func cliGroupSpans(line string, re *regexp.Regexp, spans []span, groups ...int) []span {
+	for _, m := range re.FindAllStringSubmatchIndex(line, -1) {
+		for _, gi := range groups {
+			if m[2*gi] >= 0 && cliPassword(line[m[2*gi]:m[2*gi+1]]) {
+				spans = append(spans, span{m[2*gi], m[2*gi+1]})
+			}
+		}
+	}
+	return spans
+}
+
+// curlSpans finds curl's credentials: -u user:password (the user too: it
+// is often an app key), -u TOKEN:, and -H "Token: …" headers.
+func curlSpans(line, lower string, spans []span) []span {
+	for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
+		if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); cliPassword(pw) {
+			spans = append(spans, span{m[2], m[5]}) // user:password
+		}
+	}
+	for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
+		if v := line[m[2]:m[3]]; (looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3) && cliPassword(v) {
+			spans = append(spans, span{m[2], m[3]})
+		}
+	}
+	if !strings.Contains(line, "-H") && !strings.Contains(lower, "--header") {
+		return spans
+	}
+	for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+		if headerCredential(line[m[2]:m[3]], line[m[4]:m[5]]) {
+			spans = append(spans, span{m[4], m[5]})
+		}
+	}
+	return spans
+}
+
+// headerCredential decides the value of a header given on a command line
+// (-H "Token: …"): a credential's name, a value with a digit that is no
+// identifier, a variable or a stand-in.
+func headerCredential(name, v string) bool {
+	return nameKind(name) != notSecret && hasDigit(v) && !isIdentifierLike(v) && entropy(v) >= 2.5 && cliPassword(v)
+}
+
+// cliPassword reports a value on a command line that is not a stand-in.
+func cliPassword(v string) bool { return v != redacted && !isPlaceholderPassword(v) }
+
 // netrcSpans finds the password (and account) of .netrc entries, in a file
 // of any name.
 func netrcSpans(line, lower string) []span {
-	if !strings.Contains(lower, "password") && !strings.Contains(lower, "passwd") && !strings.Contains(lower, "account") {
-		return nil
-	}
-	t := strings.TrimSpace(lower)
-	if !strings.HasPrefix(t, "machine ") && !strings.HasPrefix(t, "default") && !strings.HasPrefix(t, "password ") && !strings.HasPrefix(t, "passwd ") && !strings.HasPrefix(t, "login ") && !strings.HasPrefix(t, "account ") {
+	if !netrcLine(lower) {
 		return nil
 	}
 	var spans []span
 	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
-		v := line[m[2]:m[3]]
-		if v != redacted && !isPlaceholderPassword(v) && !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !strings.HasSuffix(v, ";") &&
-			strings.IndexByte("*&[(", v[0]) < 0 && !goTypeRe.MatchString(v) {
+		if netrcValue(line[m[2]:m[3]]) {
 			spans = append(spans, span{m[2], m[3]})
 		}
 	}
 	return spans
+}
+
+// netrcLine reports a lower-case line that reads as a .netrc entry: a
+// password or account word, and a netrc keyword first.
+func netrcLine(lower string) bool {
+	if !strings.Contains(lower, "password") && !strings.Contains(lower, "passwd") && !strings.Contains(lower, "account") {
+		return false
+	}
+	t := strings.TrimSpace(lower)
+	for _, p := range []string{"machine ", "default", "password ", "passwd ", "login ", "account "} {
+		if strings.HasPrefix(t, p) {
+			return true
+		}
+	}
+	return false
+}
+
+// netrcValue decides a .netrc password: not a stand-in, nor a type of a
+// struct field (Password *uint16, password string;).
+func netrcValue(v string) bool {
+	if v == redacted || isPlaceholderPassword(v) || strings.HasSuffix(v, ";") || strings.IndexByte("*&[(", v[0]) >= 0 {
+		return false
+	}
+	return !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !goTypeRe.MatchString(v)
 }
 
 // goTypeRe is a built-in type name (a struct field "Password uint16").
@@ -316,20 +414,14 @@ func xmlSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "</") {
 		for _, m := range xmlElemRe.FindAllStringSubmatchIndex(line, -1) {
-			open, close := line[m[2]:m[3]], line[m[6]:m[7]]
-			if open != close {
-				continue
-			}
-			if k := nameKind(localName(open)); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(localName(open), flagProvider) && providerValue(line[m[4]:m[5]], true) {
+			if open := line[m[2]:m[3]]; open == line[m[6]:m[7]] && namedValue(localName(open), line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") {
 		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
+			if namedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
@@ -361,25 +453,29 @@ func pairSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "\",") || strings.Contains(line, "',") || strings.Contains(line, "`,") {
 		for _, m := range pairRe.FindAllStringSubmatchIndex(line, -1) {
-			if k := nameKind(line[m[2]:m[3]]); k != notSecret && markupValue(line[m[4]:m[5]], k == passwordName) ||
-				k == notSecret && keyedName(line[m[2]:m[3]], flagProvider) && providerValue(line[m[4]:m[5]], true) {
+			if namedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") && strings.Contains(lower, "name") {
 		for _, m := range nameValueRe.FindAllStringSubmatchIndex(line, -1) {
-			k := nameKind(line[m[2]:m[3]])
-			keyed := k == notSecret && keyedName(line[m[2]:m[3]], flagProvider)
-			if k == notSecret && !keyed {
-				continue
-			}
 			for gi := 2; gi <= 4; gi++ {
-				if m[2*gi] >= 0 && (!keyed && markupValue(line[m[2*gi]:m[2*gi+1]], k == passwordName) || keyed && providerValue(line[m[2*gi]:m[2*gi+1]], true)) {
+				if m[2*gi] >= 0 && namedValue(line[m[2]:m[3]], line[m[2*gi]:m[2*gi+1]]) {
 					spans = append(spans, span{m[2*gi], m[2*gi+1]})
 				}
 			}
 		}
 	}
 	return spans
+}
+
+// namedValue decides a quoted value found beside its name (a pair, markup,
+// an env entry): a secret under a secret name, or a provider's credential
+// under a name that holds the provider (DROPBOX_API_TOKEN is both).
+func namedValue(name, v string) bool {
+	if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) {
+		return true
+	}
+	return keyedName(name, flagProvider) && providerValue(v, true)
 }

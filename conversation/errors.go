@@ -1,52 +1,26 @@
 package conversation
 
 import (
-	"fmt"
-
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Error is a domain failure for the RPC layer, answered as JSON-RPC -32803
-// (RequestFailed). Code is [errcode.Budget] when a conversation cannot be
-// made to fit its budget; the error wraps it, so errors.Is(err,
+// (RequestFailed): the one error type of [errcode], under the name callers
+// of this package know. Code is [errcode.Budget] when a conversation cannot
+// be made to fit its budget; the error wraps it, so errors.Is(err,
 // errcode.Budget) holds. Data is the complete JSON-RPC error data object: it
 // always holds "code" (equal to Code) and, for [errcode.Budget],
 // "currentTokens" and "maxTokens".
-type Error struct {
-	Code    errcode.Code
-	Message string
-	Data    map[string]any
-}
-
-// Unwrap returns the code, a sentinel error.
-func (e *Error) Unwrap() error { return e.Code }
-
-// Failure implements [errcode.Failure].
-func (e *Error) Failure() (errcode.Code, string, map[string]any) { return e.Code, e.Message, e.Data }
-
-// Error implements the error interface.
-func (e *Error) Error() string {
-	return fmt.Sprintf("conversation: %s: %s", e.Code, e.Message)
-}
+type Error = errcode.Error
 
 // ParamError reports an invalid request parameter, answered as JSON-RPC
-// -32602. Field names the offending parameter with its JSON path
-// ("maxTokens", "ratios.memory", "messages[3].role").
-type ParamError struct {
-	Field   string
-	Message string
-}
-
-// Error implements the error interface.
-func (e *ParamError) Error() string {
-	return fmt.Sprintf("conversation: invalid params: %s: %s", e.Field, e.Message)
-}
-
-// Param implements [errcode.Param].
-func (e *ParamError) Param() (field, message string) { return e.Field, e.Message }
+// -32602: the one parameter error of [errcode]. Field names the offending
+// parameter with its JSON path ("maxTokens", "ratios.memory",
+// "messages[3].role").
+type ParamError = errcode.ParamError
 
 func paramErrorf(field, format string, args ...any) *ParamError {
-	return &ParamError{Field: field, Message: fmt.Sprintf(format, args...)}
+	return errcode.Paramf(field, format, args...)
 }
 
 // Counter counts the tokens of a text with the model's tokenizer. The

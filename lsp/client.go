@@ -3,6 +3,9 @@ package lsp
 import (
 	"context"
 	"encoding/json"
+	"errors"
+	"fmt"
+	"time"
 
 	"go.lsp.dev/protocol"
 
@@ -30,6 +33,24 @@ type clientCaps struct {
 // in this struct and the logger in the Server.
 type client struct {
 	*rpc.Conn
+	timeout time.Duration // for each request to the editor; 0: none
+}
+
+// Call sends a request to the editor and waits for its answer at most
+// c.timeout (seed FR-016-30: a source of context that does not answer is
+// given up on). It shadows rpc.Conn.Call, so every request the server
+// sends goes through it.
+func (c *client) Call(ctx context.Context, method string, params, result any) error {
+	if c.timeout <= 0 {
+		return c.Conn.Call(ctx, method, params, result)
+	}
+	ctx, cancel := context.WithTimeout(ctx, c.timeout)
+	defer cancel()
+	err := c.Conn.Call(ctx, method, params, result)
+	if err != nil && errors.Is(ctx.Err(), context.DeadlineExceeded) {
+		return fmt.Errorf("the editor did not answer %s within %s: %w", method, c.timeout, err)
+	}
+	return err
 }
 
 // showMessage shows a message to the user (window/showMessage).

@@ -35,6 +35,11 @@ type Options struct {
 	// ConfigPollInterval is how often the server checks .agent/config.yml
 	// itself when the client cannot watch files (0: DefaultConfigPoll).
 	ConfigPollInterval time.Duration
+	// ClientTimeout bounds every request the server sends the editor
+	// (workspace/configuration, registrations, progress tokens, lens
+	// refreshes): an editor that does not answer in time is given up on
+	// and the server goes on without its answer (0: DefaultClientTimeout).
+	ClientTimeout time.Duration
 	// WorkspaceIndex keeps the persistent workspace index of each root in
 	// the user's cache directory (docs/index.md); the command turns it on
 	// unless --no-index.
@@ -49,7 +54,10 @@ const (
 	DefaultMaxMessageBytes = rpc.DefaultMaxMessageBytes
 
 	DefaultBudgetDebounce = 200 * time.Millisecond
-	DefaultConfigPoll     = 2 * time.Second
+	// DefaultClientTimeout is how long the server waits for the editor's
+	// answer to one of its requests (seed FR-016-30: sources time out).
+	DefaultClientTimeout = 5 * time.Second
+	DefaultConfigPoll    = 2 * time.Second
 )
 
 // exitGrace bounds how long Serve waits, after exit, for the read loop and

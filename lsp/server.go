@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"cmp"
 	"context"
 	"runtime"
 	"runtime/debug"
@@ -77,7 +78,7 @@ func newServer(ctx context.Context, conn *rpc.Conn, opts Options, log *zap.Logge
 		opts:   opts,
 		log:    log,
 		conn:   conn,
-		client: &client{conn},
+		client: &client{Conn: conn, timeout: cmp.Or(opts.ClientTimeout, DefaultClientTimeout)},
 		ctx:    sctx,
 		cancel: cancel,
 		exited: make(chan struct{}),

@@ -107,11 +107,11 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	for si, s := range srcs {
 		n := texts[si].Lines()
 		if n == 0 {
-			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"})
+			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"}, s.origin)
 			continue
 		}
 		if s.ranged && s.StartLine > n {
-			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)})
+			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)}, s.origin)
 			continue
 		}
 		cat := categoryOf[s.Type]
@@ -121,7 +121,7 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 				continue
 			}
 			items = append(items, &budget.Item{
-				Category: cat, Type: string(s.Type), Path: s.Path, Label: s.Label, Lang: lang,
+				Category: cat, Type: string(s.Type), Origin: s.origin, Path: s.Path, Label: s.Label, Lang: lang,
 				StartLine: c.StartLine, EndLine: c.EndLine, Source: texts[si], Content: c.Content, Tokens: c.Tokens,
 				Priority: p.e.cfg.Context.SourcePriority[cat], Kind: c.Kind, Name: c.Name, Seq: len(items),
 			})

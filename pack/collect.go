@@ -24,6 +24,8 @@ type source struct {
 	// ref is the listed file of a walked source (for the index); nil for
 	// other sources.
 	ref *collector.FileRef
+	// origin is where the text came from (origin.go).
+	origin string
 }
 
 var sourceTypes = map[string]collector.SourceType{
@@ -50,9 +52,10 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 			return nil, err
 		}
 		if excl != nil {
-			p.exclude(*excl)
+			p.exclude(*excl, OriginRequest)
 			continue
 		}
+		s.origin = OriginRequest
 		out = append(out, s)
 	}
 	if err := p.chargeBytes(out); err != nil {
@@ -88,15 +91,15 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 	if p.req.IncludeOpenFiles == nil || *p.req.IncludeOpenFiles {
 		for _, d := range open {
 			if ws == nil {
-				p.exclude(collector.Exclusion{Type: collector.OpenFile, Path: d.AbsPath, Reason: collector.ReasonOutside, Detail: "no workspace root"})
+				p.exclude(collector.Exclusion{Type: collector.OpenFile, Path: d.AbsPath, Reason: collector.ReasonOutside, Detail: "no workspace root"}, OriginEditor)
 				continue
 			}
 			s, excl := ws.Read(p.ctx, collector.OpenFile, d.AbsPath)
 			if excl != nil {
-				p.exclude(*excl)
+				p.exclude(*excl, OriginEditor)
 				continue
 			}
-			src := source{Source: s}
+			src := source{Source: s, origin: OriginEditor}
 			if !d.Modified.IsZero() {
 				src.Timestamp, src.userTime = d.Modified, true
 			}
@@ -131,10 +134,10 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 			return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
 		}
 		for _, x := range excls {
-			p.exclude(x)
+			p.exclude(x, OriginSearch)
 		}
 		for _, s := range srcs {
-			out = append(out, source{Source: s, ranged: s.StartLine > 0})
+			out = append(out, source{Source: s, ranged: s.StartLine > 0, origin: OriginSearch})
 		}
 	}
 	if err := p.ctx.Err(); err != nil {
@@ -178,7 +181,7 @@ func (p *pipeline) walkAll() ([]source, error) {
 			excls = append(excls, *x)
 			continue
 		}
-		out = append(out, source{Source: s, ref: &refs[i]})
+		out = append(out, source{Source: s, ref: &refs[i], origin: OriginWorkspace})
 		bytes += int64(len(s.Content))
 		if now := time.Now(); now.Sub(last) >= progressEvery {
 			last = now
@@ -195,7 +198,7 @@ func (p *pipeline) walkAll() ([]source, error) {
 		return strings.Compare(string(a.Reason), string(b.Reason))
 	})
 	for _, x := range excls {
-		p.exclude(x)
+		p.exclude(x, OriginWorkspace)
 	}
 	return out, nil
 }
@@ -294,7 +297,7 @@ func lines(sp Source) (int, int, error) {
 
 // exclude records an input that was not let in, once per path and reason
 // (a search walks the same files as the paths it is given with).
-func (p *pipeline) exclude(x collector.Exclusion) {
+func (p *pipeline) exclude(x collector.Exclusion, origin string) {
 	key := string(x.Type) + "\x00" + x.Path + "\x00" + string(x.Reason)
 	if x.Path != "" {
 		if p.seenExcl == nil {
@@ -305,7 +308,7 @@ func (p *pipeline) exclude(x collector.Exclusion) {
 		}
 		p.seenExcl[key] = true
 	}
-	p.excluded = append(p.excluded, Entry{Type: string(x.Type), Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
+	p.excluded = append(p.excluded, Entry{Type: string(x.Type), Origin: origin, Path: x.Path, Reason: string(x.Reason), Detail: x.Detail})
 }
 
 // checkGlobs validates the globs of Request.Include.

@@ -219,9 +219,10 @@ func (p *pipeline) selectOptions(f *formatter) budget.SelectOptions {
 // duplicates (counted in dstats), then what did not fit as over_budget,
 // with their warnings.
 func (p *pipeline) leftOut(packed budget.Packed, dstats *budget.DedupStats) {
-	dstats.TokensSaved += packed.TrimmedTokens
+	dstats.SaveOverlap(packed.TrimmedTokens)
 	for _, it := range packed.Covered {
 		dstats.ExactRemoved++
+		dstats.SaveExact(it.Tokens)
 		p.excluded = append(p.excluded, entryOf(it, "duplicate", coveredDetail))
 	}
 	p.time("format+verify")
@@ -458,7 +459,7 @@ func entryOf(it *budget.Item, reason, detail string) Entry {
 			detail = "outline"
 		}
 	}
-	return Entry{Type: it.Type, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
+	return Entry{Type: it.Type, Origin: it.Origin, Path: it.Path, Label: it.Label, StartLine: it.StartLine, EndLine: it.EndLine, Tokens: it.Tokens, Score: it.Score, Reason: reason, Detail: detail}
 }
 
 func describe(it *budget.Item) string {

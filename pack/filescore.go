@@ -174,7 +174,7 @@ func (p *pipeline) walkRanked() ([]source, error) {
 		return a.Reason < b.Reason
 	})
 	for _, x := range excls {
-		p.exclude(x)
+		p.exclude(x, OriginWorkspace)
 	}
 	if p.files.kept < p.files.ranked {
 		p.warnings = append(p.warnings, p.files.notice())
@@ -220,7 +220,7 @@ func (p *pipeline) readFiles(keep []*fileScan, excls []collector.Exclusion) ([]s
 			read[i] = x
 			return
 		}
-		srcs[i] = source{Source: s, ref: &keep[i].ref}
+		srcs[i] = source{Source: s, ref: &keep[i].ref, origin: OriginWorkspace}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err

@@ -80,6 +80,12 @@ func packDir(t *testing.T, root string, args caseArgs) *Result {
 // (Engine.Ablate).
 func packDirAblated(t *testing.T, root string, args caseArgs, ablate []string) *Result {
 	t.Helper()
+	return packDirCtx(context.Background(), t, root, args, ablate)
+}
+
+// packDirCtx is packDirAblated with ctx (a logger, a deadline).
+func packDirCtx(ctx context.Context, t *testing.T, root string, args caseArgs, ablate []string) *Result {
+	t.Helper()
 	cfg, err := config.Load(config.FilePath(root))
 	if err != nil {
 		t.Fatal(err)
@@ -111,7 +117,7 @@ func packDirAblated(t *testing.T, root string, args caseArgs, ablate []string) *
 	}
 	e := NewEngine(cfg, ws)
 	e.Ablate = ablate
-	res, err := e.Pack(context.Background(), req, open, nil)
+	res, err := e.Pack(ctx, req, open, nil)
 	if err != nil {
 		t.Fatalf("Pack: %v", err)
 	}
@@ -140,12 +146,12 @@ func summary(r *Result) string {
 		cr := r.Budget.Categories[c]
 		fmt.Fprintf(&b, "category %s allocated %d used %d\n", c, cr.Allocated, cr.Used)
 	}
-	fmt.Fprintf(&b, "dedup exact %d merged %d saved %d\n", r.Dedup.ExactRemoved, r.Dedup.OverlapsMerged, r.Dedup.TokensSaved)
+	fmt.Fprintf(&b, "dedup exact %d merged %d saved %d (exact %d, overlap %d)\n", r.Dedup.ExactRemoved, r.Dedup.OverlapsMerged, r.Dedup.TokensSaved, r.Dedup.ExactTokensSaved, r.Dedup.OverlapTokensSaved)
 	for _, it := range r.Included {
-		fmt.Fprintf(&b, "included %s %s%s %d-%d tokens %d score %.4f\n", it.Type, it.Path, it.Label, it.StartLine, it.EndLine, it.Tokens, it.Score)
+		fmt.Fprintf(&b, "included %s/%s %s%s %d-%d tokens %d score %.4f\n", it.Type, it.Origin, it.Path, it.Label, it.StartLine, it.EndLine, it.Tokens, it.Score)
 	}
 	for _, it := range r.Excluded {
-		fmt.Fprintf(&b, "excluded %s %s %s %d-%d %s\n", it.Reason, it.Type, it.Path, it.StartLine, it.EndLine, it.Detail)
+		fmt.Fprintf(&b, "excluded %s %s/%s %s %d-%d %s\n", it.Reason, it.Type, it.Origin, it.Path, it.StartLine, it.EndLine, it.Detail)
 	}
 	for _, w := range r.Warnings {
 		fmt.Fprintf(&b, "warning %s\n", w)

@@ -28,47 +28,13 @@ func Report(r *Result) string {
 	bu := r.Budget
 	fmt.Fprintf(&b, "Budget Configuration:\n  Total Context Window:  %s tokens\n  System Prompt Reserve: %s tokens\n  Response Reserve:      %s tokens\n  Available for Content: %s tokens\n\n",
 		num(bu.Total), num(bu.SystemReserve), num(bu.ResponseReserve), num(bu.Available))
-	fmt.Fprintf(&b, "Category Allocation (used = share of the exact count):\n")
-	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", "Category", "Allocated", "Used", "Unused", "Borrowed", "Fill %")
-	var ta, tu, tb, un int
-	for _, c := range budget.Categories {
-		cr := bu.Categories[c]
-		borrowed := max(0, cr.Used-cr.Allocated)
-		ta, tu, tb, un = ta+cr.Allocated, tu+cr.Used, tb+borrowed, un+max(0, cr.Allocated-cr.Used)
-		// Fill is of the category's own allocation; what it used beyond
-		// that came from other categories' unused share (Borrowed).
-		fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", categoryTitles[c], num(cr.Allocated), num(cr.Used),
-			num(max(0, cr.Allocated-cr.Used)), dash(borrowed), pct(min(cr.Used, cr.Allocated), cr.Allocated))
-	}
-	fmt.Fprintf(&b, "  %-16s %10s %10s %10s %10s %7s\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), dash(tb), pct(tu, ta))
-	if tb > 0 {
-		fmt.Fprintf(&b, "  (Borrowed: tokens a category used from others' unused allocation, as redistribute allows;\n   so TOTAL unused = %s unused by the categories − %s borrowed = %s)\n", num(un), num(tb), num(max(0, ta-tu)))
-	}
-	b.WriteString("\n")
+	reportCategories(&b, bu)
 	fmt.Fprintf(&b, "Packed context: %s tokens, exact recount of the final text (%s of available)\n\n", num(r.TokenCount), pct(r.TokenCount, bu.Available))
 	d := r.Dedup
-	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %d chunks\n  Overlapping Chunks Merged: %d chunks\n  Total Savings: %s tokens\n\n", d.ExactRemoved, d.OverlapsMerged, num(d.TokensSaved))
+	fmt.Fprintf(&b, "Deduplication Savings:\n  Exact Duplicates Removed:  %s, %s tokens saved\n  Overlapping Lines Merged:  %s merged, %s tokens saved\n  Total Savings: %s tokens\n\n",
+		chunkCount(d.ExactRemoved), num(d.ExactTokensSaved), chunkCount(d.OverlapsMerged), num(d.OverlapTokensSaved), num(d.TokensSaved))
 	files, chunks := splitExcluded(r.Excluded)
-	s := r.Stats
-	over, dup, merged := 0, 0, 0
-	for _, x := range chunks {
-		switch x.Reason {
-		case "over_budget":
-			over++
-		case "duplicate":
-			dup++
-		case "merged":
-			merged++
-		}
-	}
-	fmt.Fprintf(&b, "Chunks:\n  Sources: %d   Chunks considered: %d   Selected: %d   Not selected: %d (over budget %d, duplicates %d, merged %d)\n",
-		s.Sources, s.Chunks, s.Selected, len(chunks), over, dup, merged)
-	fmt.Fprintf(&b, "  Files excluded before chunking: %d\n", len(files))
-	if s.FilesRanked > s.FilesChunked {
-		fmt.Fprintf(&b, "  Files ranked by the query's terms: %s   Chunked: %s   Not examined further: %s (%s, ranked below the %s files chunked)\n",
-			num(s.FilesRanked), num(s.FilesChunked), num(s.FilesRanked-s.FilesChunked), mb(s.BytesNotExamined), num(s.FilesChunked))
-	}
-	b.WriteString("\n")
+	reportChunks(&b, r.Stats, files, chunks)
 	if len(files) > 0 {
 		b.WriteString("Excluded files (left out before chunking):\n")
 		writeByReason(&b, files, func(x Entry) string { return x.Path + ": " + x.Detail })
@@ -85,25 +51,85 @@ func Report(r *Result) string {
 		writeByReason(&b, same, sameLines(r.Included))
 		b.WriteString("\n")
 	}
+	reportTail(&b, r)
+	return b.String()
+}
+
+// chunkCount is "1 chunk" or "n chunks".
+func chunkCount(n int) string {
+	if n == 1 {
+		return "1 chunk"
+	}
+	return fmt.Sprintf("%d chunks", n)
+}
+
+// reportCategories writes the allocation table: each category's
+// allocation, use, what it left and what it borrowed.
+func reportCategories(b *strings.Builder, bu BudgetResult) {
+	fmt.Fprintf(b, "Category Allocation (used = share of the exact count):\n")
+	fmt.Fprintf(b, "  %-16s %10s %10s %10s %10s %7s\n", "Category", "Allocated", "Used", "Unused", "Borrowed", "Fill %")
+	var ta, tu, tb, un int
+	for _, c := range budget.Categories {
+		cr := bu.Categories[c]
+		borrowed := max(0, cr.Used-cr.Allocated)
+		ta, tu, tb, un = ta+cr.Allocated, tu+cr.Used, tb+borrowed, un+max(0, cr.Allocated-cr.Used)
+		// Fill is of the category's own allocation; what it used beyond
+		// that came from other categories' unused share (Borrowed).
+		fmt.Fprintf(b, "  %-16s %10s %10s %10s %10s %7s\n", categoryTitles[c], num(cr.Allocated), num(cr.Used),
+			num(max(0, cr.Allocated-cr.Used)), dash(borrowed), pct(min(cr.Used, cr.Allocated), cr.Allocated))
+	}
+	fmt.Fprintf(b, "  %-16s %10s %10s %10s %10s %7s\n", "TOTAL", num(ta), num(tu), num(max(0, ta-tu)), dash(tb), pct(tu, ta))
+	if tb > 0 {
+		fmt.Fprintf(b, "  (Borrowed: tokens a category used from others' unused allocation, as redistribute allows;\n   so TOTAL unused = %s unused by the categories − %s borrowed = %s)\n", num(un), num(tb), num(max(0, ta-tu)))
+	}
+	b.WriteString("\n")
+}
+
+// reportChunks writes the counts of sources, chunks and what was not
+// selected, by reason.
+func reportChunks(b *strings.Builder, s Stats, files, chunks []Entry) {
+	over, dup, merged := 0, 0, 0
+	for _, x := range chunks {
+		switch x.Reason {
+		case "over_budget":
+			over++
+		case "duplicate":
+			dup++
+		case "merged":
+			merged++
+		}
+	}
+	fmt.Fprintf(b, "Chunks:\n  Sources: %d   Chunks considered: %d   Selected: %d   Not selected: %d (over budget %d, duplicates %d, merged %d)\n",
+		s.Sources, s.Chunks, s.Selected, len(chunks), over, dup, merged)
+	fmt.Fprintf(b, "  Files excluded before chunking: %d\n", len(files))
+	if s.FilesRanked > s.FilesChunked {
+		fmt.Fprintf(b, "  Files ranked by the query's terms: %s   Chunked: %s   Not examined further: %s (%s, ranked below the %s files chunked)\n",
+			num(s.FilesRanked), num(s.FilesChunked), num(s.FilesRanked-s.FilesChunked), mb(s.BytesNotExamined), num(s.FilesChunked))
+	}
+	b.WriteString("\n")
+}
+
+// reportTail writes the token-count cache, the timings and the warnings.
+func reportTail(b *strings.Builder, r *Result) {
+	s := r.Stats
 	if c := s.Cache; c != nil {
-		fmt.Fprintf(&b, "Token Count Cache:\n  Hits: %d   Misses: %d   Evictions: %d   Entries: %d of %d\n\n", c.Hits, c.Misses, c.Evictions, c.Size, c.Capacity)
+		fmt.Fprintf(b, "Token Count Cache:\n  Hits: %d   Misses: %d   Evictions: %d   Entries: %d of %d\n\n", c.Hits, c.Misses, c.Evictions, c.Size, c.Capacity)
 	}
 	if len(s.Timings) > 0 {
 		b.WriteString("Performance:\n")
 		var total time.Duration
 		for _, t := range s.Timings {
 			total += t.Duration
-			fmt.Fprintf(&b, "  %-14s %s\n", t.Stage+":", ms(t.Duration))
+			fmt.Fprintf(b, "  %-14s %s\n", t.Stage+":", ms(t.Duration))
 		}
-		fmt.Fprintf(&b, "  %-14s %s\n", "Total:", ms(total))
+		fmt.Fprintf(b, "  %-14s %s\n", "Total:", ms(total))
 	}
 	for _, w := range r.Warnings {
-		fmt.Fprintf(&b, "\nWarning: %s", w)
+		fmt.Fprintf(b, "\nWarning: %s", w)
 	}
 	if len(r.Warnings) > 0 {
 		b.WriteString("\n")
 	}
-	return b.String()
 }
 
 // reportCap is the number of lines listed per exclusion reason; the rest
@@ -153,15 +179,13 @@ func writeByReason(b *strings.Builder, xs []Entry, line func(Entry) string) {
 	}
 }
 
-var typeTitles = map[string]string{"tool_result": "tool result", "open_file": "open file", "search_result": "search result", "reference": "reference"}
-
 // sameLines returns a describer of duplicate and merged chunks that says
 // whether their lines are in the context, and from which included chunks.
 // A --reference folded into the packed file it points into thus reads
 // "in the context, from open file …", not "merged into itself".
 func sameLines(included []Entry) func(Entry) string {
 	return func(x Entry) string {
-		where := fmt.Sprintf("%s %s %d-%d", typeTitles[x.Type], x.Path, x.StartLine, x.EndLine)
+		where := fmt.Sprintf("%s %s %d-%d", kindTitle(x), x.Path, x.StartLine, x.EndLine)
 		path, from, to, ok := parseSame(x.Detail)
 		if !ok {
 			return where + ": " + x.Detail
@@ -169,37 +193,43 @@ func sameLines(included []Entry) func(Entry) string {
 		if x.Reason == "merged" {
 			path, from, to = x.Path, x.StartLine, x.EndLine // folded into a chunk of its own file
 		}
-		var from_ []string
-		covered := 0
-		for line := from; line <= to; line++ {
-			for _, in := range included {
-				if in.Path == path && in.StartLine <= line && line <= in.EndLine {
-					covered++
-					break
-				}
-			}
-		}
-		var parts []Entry
-		for _, in := range included {
-			if in.Path == path && in.StartLine <= to && in.EndLine >= from {
-				parts = append(parts, in)
-			}
-		}
-		sort.Slice(parts, func(i, j int) bool { return parts[i].StartLine < parts[j].StartLine })
-		for _, in := range parts {
-			from_ = append(from_, fmt.Sprintf("%s %d-%d", typeTitles[in.Type], in.StartLine, in.EndLine))
-		}
+		covered, parts := coverage(included, path, from, to)
 		total := to - from + 1
 		switch {
 		case covered == total && path == x.Path:
-			return fmt.Sprintf("%s: in the context, from %s", where, strings.Join(from_, ", "))
+			return fmt.Sprintf("%s: in the context, from %s", where, parts)
 		case covered == total:
-			return fmt.Sprintf("%s: same lines as %s %d-%d, in the context from %s", where, path, from, to, strings.Join(from_, ", "))
+			return fmt.Sprintf("%s: same lines as %s %d-%d, in the context from %s", where, path, from, to, parts)
 		case covered > 0:
-			return fmt.Sprintf("%s: %s %d-%d has the same lines; %d of its %d lines are in the context (from %s), the rest did not fit", where, path, from, to, covered, total, strings.Join(from_, ", "))
+			return fmt.Sprintf("%s: %s %d-%d has the same lines; %d of its %d lines are in the context (from %s), the rest did not fit", where, path, from, to, covered, total, parts)
 		}
 		return fmt.Sprintf("%s: same lines as %s %d-%d, which did not fit the budget", where, path, from, to)
 	}
+}
+
+// coverage counts the lines from..to of path that included items hold and
+// names those items in line order ("file 1-20, search result 33-43").
+func coverage(included []Entry, path string, from, to int) (covered int, parts string) {
+	for line := from; line <= to; line++ {
+		for _, in := range included {
+			if in.Path == path && in.StartLine <= line && line <= in.EndLine {
+				covered++
+				break
+			}
+		}
+	}
+	var over []Entry
+	for _, in := range included {
+		if in.Path == path && in.StartLine <= to && in.EndLine >= from {
+			over = append(over, in)
+		}
+	}
+	sort.Slice(over, func(i, j int) bool { return over[i].StartLine < over[j].StartLine })
+	names := make([]string, len(over))
+	for i, in := range over {
+		names[i] = fmt.Sprintf("%s %d-%d", kindTitle(in), in.StartLine, in.EndLine)
+	}
+	return covered, strings.Join(names, ", ")
 }
 
 // parseSame reads "same lines as PATH lines A-B".

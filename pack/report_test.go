@@ -13,6 +13,7 @@ import (
 // reportResult is a pack as a big tree with a --reference gives it: a
 // category that borrowed, many binary files met by both the walk and the
 // search, a duplicate file, and a reference folded into its open file.
+// Walked files read "file", the editor's open document "open file".
 func reportResult() *Result {
 	r := &Result{Model: "gpt-4o", Encoding: "o200k_base", Exact: true, TokenCount: 1990,
 		Budget: BudgetResult{Total: 6000, SystemReserve: 1000, ResponseReserve: 3000, Available: 2000, Categories: map[string]CategoryResult{
@@ -20,8 +21,8 @@ func reportResult() *Result {
 			budget.SearchResults: {Allocated: 400, Used: 24}, budget.References: {Allocated: 200},
 		}},
 		Included: []Entry{
-			{Type: "open_file", Path: "cart/model.go", StartLine: 1, EndLine: 20},
-			{Type: "open_file", Path: "cart/service.go", StartLine: 10, EndLine: 32},
+			{Type: "open_file", Origin: OriginWorkspace, Path: "cart/model.go", StartLine: 1, EndLine: 20},
+			{Type: "open_file", Origin: OriginEditor, Path: "cart/service.go", StartLine: 10, EndLine: 32},
 			{Type: "search_result", Path: "cart/service.go", StartLine: 33, EndLine: 43},
 		},
 		Stats: Stats{Sources: 40, Chunks: 12, Candidates: 9, Selected: 3, Rejected: 115},
@@ -33,7 +34,7 @@ func reportResult() *Result {
 	}
 	r.Excluded = append(r.Excluded,
 		Entry{Type: "open_file", Path: ".env", Reason: "secret", Detail: "environment file (.env*)"},
-		Entry{Type: "open_file", Path: "legacy/model_copy.go", StartLine: 1, EndLine: 20, Reason: "duplicate", Detail: "same lines as cart/model.go lines 1-20"},
+		Entry{Type: "open_file", Origin: OriginWorkspace, Path: "legacy/model_copy.go", StartLine: 1, EndLine: 20, Reason: "duplicate", Detail: "same lines as cart/model.go lines 1-20"},
 		Entry{Type: "reference", Path: "cart/service.go", StartLine: 10, EndLine: 41, Reason: "merged", Detail: "same lines as cart/service.go lines 10-41"},
 		Entry{Type: "open_file", Path: "cart/big.go", StartLine: 1, EndLine: 400, Reason: "over_budget"},
 		Entry{Type: "search_result", Path: "cart/big.go", StartLine: 5, EndLine: 9, Reason: "merged", Detail: "same lines as cart/big.go lines 1-400"},
@@ -61,7 +62,7 @@ func TestReportReadsRight(t *testing.T) {
 		{"files counted once", want("Files excluded before chunking: 26")},
 		{"binary capped and summarised", want("  binary: 25\n")},
 		{"cap", want("    … and 15 more (--json lists every one)\n")},
-		{"duplicate named", want("open file legacy/model_copy.go 1-20: same lines as cart/model.go 1-20, in the context from open file 1-20")},
+		{"duplicate named", want("file legacy/model_copy.go 1-20: same lines as cart/model.go 1-20, in the context from file 1-20")},
 		{"reference in the context, not merged into itself", want("reference cart/service.go 10-41: in the context, from open file 10-32, search result 33-43")},
 		{"merged into a chunk that did not fit", want("search result cart/big.go 5-9: same lines as cart/big.go 5-9, which did not fit the budget")},
 		{"no file twice", func(rep string) string {

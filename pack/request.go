@@ -1,13 +1,11 @@
 package pack
 
 import (
-	"fmt"
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/config"
-	"github.com/acode-lsp/acode-lsp/internal/errcode"
 )
 
 // Request is what one pack is asked for, in the pipeline's own terms:
@@ -136,6 +134,9 @@ type Entry struct {
 	Tokens    int     `json:"tokens"`
 	Score     float64 `json:"score"`
 	Reason    string  `json:"reason,omitempty"`
+	// Origin says where the text came from: [OriginEditor],
+	// [OriginWorkspace], [OriginSearch] or [OriginRequest].
+	Origin string `json:"origin,omitempty"`
 	// Detail is, for an included item, "full" (whole chunks) or "outline"
 	// (outline lines of a file whose chunks did not fit, docs/design.md#rule-8);
 	// for an excluded one, why, in words.
@@ -162,31 +163,3 @@ type Timing struct {
 	Stage    string
 	Duration time.Duration
 }
-
-// ParamError is an invalid request parameter (-32602 at the RPC boundary).
-type ParamError struct {
-	Field   string
-	Message string
-}
-
-func (e *ParamError) Error() string { return fmt.Sprintf("pack: invalid %s: %s", e.Field, e.Message) }
-
-// Param implements [errcode.Param].
-func (e *ParamError) Param() (field, message string) { return e.Field, e.Message }
-
-// Error is a domain failure (-32803 with data.code at the RPC boundary).
-// Code is one of the codes of [errcode]; the error wraps it, so
-// errors.Is(err, errcode.NoContent) holds.
-type Error struct {
-	Code    errcode.Code
-	Message string
-	Data    map[string]any
-}
-
-// Unwrap returns the code, a sentinel error.
-func (e *Error) Unwrap() error { return e.Code }
-
-// Failure implements [errcode.Failure].
-func (e *Error) Failure() (errcode.Code, string, map[string]any) { return e.Code, e.Message, e.Data }
-
-func (e *Error) Error() string { return fmt.Sprintf("pack: %s: %s", e.Code, e.Message) }

@@ -55,9 +55,7 @@ func (r *Recorder) Record(res *Result, took time.Duration, err error) {
 	r.included += len(res.Included)
 	r.packed += int64(res.TokenCount)
 	r.available += int64(res.Budget.Available)
-	r.dedup.ExactRemoved += res.Dedup.ExactRemoved
-	r.dedup.OverlapsMerged += res.Dedup.OverlapsMerged
-	r.dedup.TokensSaved += res.Dedup.TokensSaved
+	r.dedup.Add(res.Dedup)
 }
 
 // PackStats is the result of acode/packStats.

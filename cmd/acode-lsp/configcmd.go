@@ -20,17 +20,8 @@ import (
 // ✓/✗ line per check, the allocation per category, exit 1 when invalid.
 func runConfig(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	const usage = "usage: acode-lsp config validate [--config FILE]\n\nChecks a configuration file: one ✓/✗ line per rule, what to change, exit 1 if invalid.\n"
-	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
-		fmt.Fprint(stdout, usage)
-		return 0
-	}
-	if len(args) == 0 || args[0] != "validate" {
-		what := "no subcommand"
-		if len(args) > 0 {
-			what = fmt.Sprintf("unknown subcommand %q", args[0])
-		}
-		fmt.Fprintf(stderr, "acode-lsp config: %s; the only one is validate: acode-lsp config validate [--config FILE]\n", what)
-		return 2
+	if code, ok := configSubcommand(args, usage, stdout, stderr); !ok {
+		return code
 	}
 	fs := flag.NewFlagSet("config validate", flag.ContinueOnError)
 	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml found from the current directory up)")
@@ -69,6 +60,24 @@ func runConfig(ctx context.Context, args []string, stdin io.Reader, stdout, stde
 	return report(stdout, config.Inspect(data))
 }
 
+// configSubcommand handles `config -h` and a missing or unknown
+// subcommand; ok is true for validate.
+func configSubcommand(args []string, usage string, stdout, stderr io.Writer) (code int, ok bool) {
+	if len(args) > 0 && (args[0] == "-h" || args[0] == "--help" || args[0] == "-help" || args[0] == "help") {
+		fmt.Fprint(stdout, usage)
+		return 0, false
+	}
+	if len(args) == 0 || args[0] != "validate" {
+		what := "no subcommand"
+		if len(args) > 0 {
+			what = fmt.Sprintf("unknown subcommand %q", args[0])
+		}
+		fmt.Fprintf(stderr, "acode-lsp config: %s; the only one is validate: acode-lsp config validate [--config FILE]\n", what)
+		return 2, false
+	}
+	return 0, true
+}
+
 // check is one line of the validation report: the problems of its group
 // (or of its kinds, for the first) make it fail.
 type check struct {
@@ -82,69 +91,25 @@ type check struct {
 // with the reason when its values could not be read — then the allocation
 // when the file is valid. Exit 1 when invalid.
 func report(w io.Writer, v config.Validation) int {
-	b := v.Config.Context.Budget
 	leaves := func(p config.Problem) bool { return strings.HasPrefix(p.Rule, "leaves") }
-	checks := reportChecks(b, leaves)
-	shown := make([]bool, len(v.Problems))
-	failed := make([]bool, len(checks))
+	r := &reporter{w: w, v: v, checks: reportChecks(v.Config.Context.Budget, leaves), shown: make([]bool, len(v.Problems))}
+	r.failed = make([]bool, len(r.checks))
 	// A budget whose total does not cover its reserves is not a valid budget
 	// configuration: its check then shows no ✓ (the ✗ follows it).
-	leavesFailed := false
 	if _, skip := v.NotChecked["budget"]; !skip {
-		leavesFailed = slices.ContainsFunc(v.Problems, func(p config.Problem) bool {
+		r.leavesFailed = slices.ContainsFunc(v.Problems, func(p config.Problem) bool {
 			return p.Kind == config.KindValue && config.Group(p.Key) == "budget" && leaves(p)
 		})
 	}
-	for ci, c := range checks {
+	for ci := range r.checks {
 		if ci > 0 && !v.Read {
 			fmt.Fprintln(w, "– Not checked: the other rules, because the file is not valid YAML, so nothing in it was read")
 			break
 		}
-		if ci == 3 {
-			// The numbers it would show are not the file's, or not valid.
-			if _, skip := v.NotChecked[c.group]; skip || failed[1] {
-				c.name = "Total budget > reserves"
-			}
-		}
-		if why, skip := v.NotChecked[c.group]; skip && c.group != "" {
-			fmt.Fprintf(w, "– Not checked: %s, because %s\n", c.name, why)
-			continue
-		}
-		if ci == 3 && failed[1] {
-			fmt.Fprintf(w, "– Not checked: %s, because the budget values above are invalid\n", c.name)
-			continue
-		}
-		for i, p := range v.Problems {
-			mine := (c.kinds != nil && slices.Contains(c.kinds, p.Kind)) ||
-				(c.kinds == nil && p.Kind == config.KindValue && config.Group(p.Key) == c.group && (c.match == nil || c.match(p)))
-			if !mine || shown[i] {
-				continue
-			}
-			failed[ci], shown[i] = true, true
-			printProblem(w, "✗ Error", p)
-			if p.Key == "context.budget.categories" {
-				for _, cat := range budget.Categories {
-					if pct, ok := b.Categories[cat]; ok {
-						fmt.Fprintf(w, "  - %s: %d%%\n", cat, pct)
-					} else {
-						fmt.Fprintf(w, "  - %s: missing (0%%)\n", cat)
-					}
-				}
-			}
-		}
-		if failed[ci] || ci == 1 && leavesFailed {
-			continue
-		}
-		if c.group == "tokenizer" && len(v.Warnings) > 0 {
-			for _, p := range v.Warnings {
-				printProblem(w, "! Warning", p)
-			}
-			continue
-		}
-		fmt.Fprintf(w, "✓ %s\n", c.name)
+		r.line(ci)
 	}
 	for i, p := range v.Problems {
-		if !shown[i] {
+		if !r.shown[i] {
 			printProblem(w, "✗ Error", p)
 		}
 	}
@@ -154,6 +119,70 @@ func report(w io.Writer, v config.Validation) int {
 	}
 	printSummary(w, v.Config)
 	return 0
+}
+
+// reporter is the state of one report: which problems were shown and which
+// checks failed.
+type reporter struct {
+	w            io.Writer
+	v            config.Validation
+	checks       []check
+	shown        []bool // per problem
+	failed       []bool // per check
+	leavesFailed bool   // the total does not cover the reserves
+}
+
+// line prints check ci: not checked (with why), its problems, its
+// warnings, or ✓.
+func (r *reporter) line(ci int) {
+	c := r.checks[ci]
+	if ci == 3 {
+		// The numbers it would show are not the file's, or not valid.
+		if _, skip := r.v.NotChecked[c.group]; skip || r.failed[1] {
+			c.name = "Total budget > reserves"
+		}
+	}
+	if why, skip := r.v.NotChecked[c.group]; skip && c.group != "" {
+		fmt.Fprintf(r.w, "– Not checked: %s, because %s\n", c.name, why)
+		return
+	}
+	if ci == 3 && r.failed[1] {
+		fmt.Fprintf(r.w, "– Not checked: %s, because the budget values above are invalid\n", c.name)
+		return
+	}
+	r.problems(ci, c)
+	switch {
+	case r.failed[ci] || ci == 1 && r.leavesFailed:
+	case c.group == "tokenizer" && len(r.v.Warnings) > 0:
+		for _, p := range r.v.Warnings {
+			printProblem(r.w, "! Warning", p)
+		}
+	default:
+		fmt.Fprintf(r.w, "✓ %s\n", c.name)
+	}
+}
+
+// problems prints the problems of check c not shown yet, and marks it
+// failed when there is one.
+func (r *reporter) problems(ci int, c check) {
+	for i, p := range r.v.Problems {
+		mine := (c.kinds != nil && slices.Contains(c.kinds, p.Kind)) ||
+			(c.kinds == nil && p.Kind == config.KindValue && config.Group(p.Key) == c.group && (c.match == nil || c.match(p)))
+		if !mine || r.shown[i] {
+			continue
+		}
+		r.failed[ci], r.shown[i] = true, true
+		printProblem(r.w, "✗ Error", p)
+		if p.Key == "context.budget.categories" {
+			for _, cat := range budget.Categories {
+				if pct, ok := r.v.Config.Context.Budget.Categories[cat]; ok {
+					fmt.Fprintf(r.w, "  - %s: %d%%\n", cat, pct)
+				} else {
+					fmt.Fprintf(r.w, "  - %s: missing (0%%)\n", cat)
+				}
+			}
+		}
+	}
 }
 
 // printSummary prints, for a valid configuration, the tokenizer it counts

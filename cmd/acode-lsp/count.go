@@ -55,31 +55,12 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 	if code, ok := parseFlags(fs, interleave(fs, args), stdout, stderr); !ok {
 		return code
 	}
-	if *model != "" && *encoding != "" {
-		fmt.Fprintln(stderr, "acode-lsp count: give --model or --encoding, not both")
-		return 2
-	}
 	if *maxSize <= 0 {
 		return flagError(stderr, "count", "max-size", fmt.Sprint(*maxSize), "must be a positive number of bytes")
 	}
-	if *encoding != "" {
-		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
-			return flagError(stderr, "count", "encoding", *encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
-		}
-	}
-	if *tokFile != "" && *encoding != "" {
-		fmt.Fprintln(stderr, "acode-lsp count: give --encoding or --tokenizer-file, not both")
-		return 2
-	}
-	var tok tokenizer.Tokenizer
-	var err error
-	if *tokFile != "" {
-		if tok, err = tokenizer.ForFile(*tokFile); err != nil {
-			return flagError(stderr, "count", "tokenizer-file", *tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
-		}
-	} else if tok, err = countTokenizer(*cfgPath, *model, *encoding); err != nil {
-		fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
-		return 2
+	tok, code := countTokenizerFlags(*cfgPath, *model, *encoding, *tokFile, stderr)
+	if code != 0 {
+		return code
 	}
 	files := fs.Args()
 	if len(files) == 0 {
@@ -109,30 +90,68 @@ func runCount(ctx context.Context, args []string, stdin io.Reader, stdout, stder
 		enc.SetIndent("", "  ")
 		_ = enc.Encode(res)
 	} else {
-		approx := ""
-		if !res.Exact {
-			approx = "≈"
-		}
-		for _, f := range res.Files {
-			fmt.Fprintf(stdout, "%s%8d  %s\n", approx, f.Tokens, f.Path)
-		}
-		kind := "exact"
-		if est := res.Estimate; est != nil {
-			kind = fmt.Sprintf("estimated upper bound: %s × %g", est.Basis, est.Factor)
-			if est.Calibrated {
-				kind += fmt.Sprintf(", calibrated from %d reports", est.Samples)
-			} else {
-				kind += ", not calibrated: acode-lsp calibrate --model M --actual N FILE"
-			}
-		} else if !res.Exact {
-			kind = "estimated, unknown model"
-		}
-		fmt.Fprintf(stdout, "%s%8d  total (%s, %s)\n", approx, res.Total, res.Encoding, kind)
+		res.print(stdout)
 	}
 	if failed {
 		return 1
 	}
 	return 0
+}
+
+// countTokenizerFlags returns the tokenizer the flags name (a model, an
+// encoding or a tokenizer file; else the config's), or the exit code of a
+// wrong flag.
+func countTokenizerFlags(cfgPath, model, encoding, tokFile string, stderr io.Writer) (tokenizer.Tokenizer, int) {
+	switch {
+	case model != "" && encoding != "":
+		fmt.Fprintln(stderr, "acode-lsp count: give --model or --encoding, not both")
+		return nil, 2
+	case encoding != "":
+		if _, err := tokenizer.ForEncoding(encoding); err != nil {
+			return nil, flagError(stderr, "count", "encoding", encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
+		}
+		if tokFile != "" {
+			fmt.Fprintln(stderr, "acode-lsp count: give --encoding or --tokenizer-file, not both")
+			return nil, 2
+		}
+	}
+	if tokFile != "" {
+		tok, err := tokenizer.ForFile(tokFile)
+		if err != nil {
+			return nil, flagError(stderr, "count", "tokenizer-file", tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
+		}
+		return tok, 0
+	}
+	tok, err := countTokenizer(cfgPath, model, encoding)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp count: %v\n", err)
+		return nil, 2
+	}
+	return tok, 0
+}
+
+// print writes the counts as text: one line per file, then the total with
+// how it was counted.
+func (res countResult) print(w io.Writer) {
+	approx := ""
+	if !res.Exact {
+		approx = "≈"
+	}
+	for _, f := range res.Files {
+		fmt.Fprintf(w, "%s%8d  %s\n", approx, f.Tokens, f.Path)
+	}
+	kind := "exact"
+	if est := res.Estimate; est != nil {
+		kind = fmt.Sprintf("estimated upper bound: %s × %g", est.Basis, est.Factor)
+		if est.Calibrated {
+			kind += fmt.Sprintf(", calibrated from %d reports", est.Samples)
+		} else {
+			kind += ", not calibrated: acode-lsp calibrate --model M --actual N FILE"
+		}
+	} else if !res.Exact {
+		kind = "estimated, unknown model"
+	}
+	fmt.Fprintf(w, "%s%8d  total (%s, %s)\n", approx, res.Total, res.Encoding, kind)
 }
 
 // readCounted reads a file for counting ("-" = stdin): a regular file only

@@ -110,7 +110,8 @@ func checkPackResult(t *testing.T, raw json.RawMessage, files map[string]string)
 		_ = json.Unmarshal(top[list], &items)
 		for i, it := range items {
 			fields := object(t, it)
-			want := []string{"type", "path", "startLine", "endLine", "tokens", "score"}
+			// origin is ours (docs/design.md "Item types and origins"), beside the contract's fields.
+			want := []string{"type", "origin", "path", "startLine", "endLine", "tokens", "score"}
 			if list == "excluded" {
 				want = append(want, "reason")
 			}

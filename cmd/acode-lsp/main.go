@@ -8,6 +8,7 @@
 //	acode-lsp config validate     check .agent/config.yml
 //	acode-lsp trim / fit          conversation budgets for agents
 //	acode-lsp mcp [--root DIR]    Model Context Protocol for agents
+//	acode-lsp clear-cache [PATH]  remove the workspace index from the cache
 //	acode-lsp version
 //
 // This file only dispatches; each subcommand lives in its own file.
@@ -86,6 +87,8 @@ func run(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.
 		return runFit(ctx, rest, stdin, stdout, stderr)
 	case "mcp":
 		return runMCP(ctx, rest, stdin, stdout, stderr)
+	case "clear-cache":
+		return runClearCache(ctx, rest, stdin, stdout, stderr)
 	case "version", "--version", "-version":
 		fmt.Fprintf(stdout, "acode-lsp %s\n", version)
 		return 0
@@ -115,6 +118,7 @@ Usage:
   acode-lsp trim --max N [--reserve N] [--model M] < conversation.json
   acode-lsp fit --tool KIND --max N [--cursor C] < output.txt
   acode-lsp mcp [--root DIR] [--max-result-tokens N]  Model Context Protocol on stdio (agents)
+  acode-lsp clear-cache [PATH] [--all]                remove the workspace index from the cache
   acode-lsp version
 
 Run 'acode-lsp COMMAND -h' for the flags of a command. Docs: docs/ in the repository.

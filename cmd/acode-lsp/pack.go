@@ -3,7 +3,6 @@ package main
 import (
 	"context"
 	"encoding/json"
-	"errors"
 	"flag"
 	"fmt"
 	"io"
@@ -14,6 +13,7 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/errcode"
 	"github.com/acode-lsp/acode-lsp/pack"
 	"github.com/acode-lsp/acode-lsp/session"
 )
@@ -30,28 +30,7 @@ func (m *multi) Set(v string) error { *m = append(*m, v); return nil }
 // invalid parameters.
 func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr io.Writer) int {
 	fs := flag.NewFlagSet("pack", flag.ContinueOnError)
-	var toolResults, refs multi
-	query := fs.String("query", "", "the task, `TEXT`; ranks chunks by lexical relevance to it")
-	search := fs.String("search", "", "search the workspace for `PATTERN`; matches become search_result sources")
-	regex := fs.Bool("regex", false, "treat --search as an RE2 regular expression")
-	fs.Var(&toolResults, "tool-result", "a `FILE` of tool output to include (- = stdin); repeatable")
-	fs.Var(&refs, "reference", "`PATH[:START-END]` to include as a reference; repeatable")
-	total := tokensFlag(fs, "budget", 0, "the tokens the context may take, `N` > 0 (8000, 8k, 1.5m); reserves subtract only when given")
-	window := tokensFlag(fs, "window", 0, "a model's context window, `N` > 0 (8k accepted): the config's reserves subtract")
-	sysRes := tokensFlag(fs, "system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: 0 with --budget, else the config's)")
-	respRes := tokensFlag(fs, "response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: 0 with --budget, else the config's)")
-	model := fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
-	encoding := fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
-	tokFile := fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
-	cfgPath := fs.String("config", "", "config `FILE` (default: .agent/config.yml of the workspace)")
-	root := fs.String("root", "", "workspace root `DIR` (default: the nearest directory up from PATH with .agent/config.yml or .git)")
-	tmplPath := fs.String("template", "", "a Go text/template `FILE` for the output (data: .Files)")
-	format := fs.String("format", pack.FormatMarkdown, "output `format`: markdown or xml")
-	maxFile := fs.Int64("max-file-size", collector.DefaultMaxFileSize, "largest file to let in, in `bytes`")
-	showReport := fs.Bool("report", false, "print the budget report on stderr")
-	asJSON := fs.Bool("json", false, "print the acode/packContext result object instead of the text")
-	preview := fs.Bool("preview", false, "print what the pack would include and exclude (acode/previewContext JSON), without formatting")
-	noIndex := fs.Bool("no-index", false, "neither read nor write the workspace index in the user's cache directory (docs/index.md)")
+	f := newPackFlags(fs)
 	fs.Usage = func() {
 		fmt.Fprint(fs.Output(), "usage: acode-lsp pack [PATH…] [flags]\n\nPacks the files under each PATH (default .) into a context on stdout.\n\n")
 		printFlags(fs)
@@ -59,59 +38,18 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	if code, ok := parseFlags(fs, interleave(fs, args), stdout, stderr); !ok {
 		return code
 	}
-	switch {
-	case flagSet(fs, "budget") && flagSet(fs, "window"):
-		fmt.Fprintln(stderr, "acode-lsp pack: give --budget (the room the context may take) or --window (a model's window, less the reserves), not both")
-		return 2
-	case flagSet(fs, "budget") && *total <= 0:
-		return flagError(stderr, "pack", "budget", fmt.Sprint(*total), "must be a positive number of tokens, such as 8000 or 8k (leave it out to use the config's budget)")
-	case flagSet(fs, "window") && *window <= 0:
-		return flagError(stderr, "pack", "window", fmt.Sprint(*window), "must be a positive number of tokens, such as 128k (leave it out to use the config's total_tokens)")
-	case *maxFile <= 0:
-		return flagError(stderr, "pack", "max-file-size", fmt.Sprint(*maxFile), "must be a positive number of bytes")
-	case flagSet(fs, "search") && strings.TrimSpace(*search) == "":
-		return flagError(stderr, "pack", "search", *search, "is empty; give the text (or with --regex, the pattern) to search for")
-	}
-	if *encoding != "" {
-		if _, err := tokenizer.ForEncoding(*encoding); err != nil {
-			return flagError(stderr, "pack", "encoding", *encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
-		}
-	}
-	switch *format {
-	case pack.FormatMarkdown, pack.FormatXML:
-		if *format == pack.FormatXML && *tmplPath != "" {
-			fmt.Fprintln(stderr, "acode-lsp pack: --format xml cannot be combined with --template; leave out one of them")
-			return 2
-		}
-	default:
-		fmt.Fprintf(stderr, "acode-lsp pack: --format %q: unknown format; use markdown or xml\n", collector.EscapePath(*format))
-		return 2
+	if code := f.check(fs, stderr); code != 0 {
+		return code
 	}
 	paths := fs.Args()
 	if len(paths) == 0 {
 		paths = []string{"."}
 	}
-	for _, p := range paths {
-		if _, err := os.Stat(p); err != nil {
-			fmt.Fprintf(stderr, "acode-lsp pack: %s: %v\n", p, unwrapPathErr(err))
-			return 2
-		}
+	wsRoot, code := packRoot(paths, *f.root, stderr)
+	if code != 0 {
+		return code
 	}
-	start := paths[0]
-	if fi, err := os.Stat(start); err == nil && !fi.IsDir() {
-		start = filepath.Dir(start)
-	}
-	wsRoot := *root
-	if wsRoot == "" {
-		wsRoot = findRoot(start)
-	} else if fi, err := os.Stat(wsRoot); err != nil || !fi.IsDir() {
-		why := "is not a directory"
-		if err != nil {
-			why = unwrapPathErr(err).Error()
-		}
-		return flagError(stderr, "pack", "root", wsRoot, why)
-	}
-	cfgFile := *cfgPath
+	cfgFile := *f.cfgPath
 	if cfgFile == "" {
 		if p := findConfig(wsRoot); p != "" && strings.HasPrefix(p, absOr(wsRoot)) {
 			cfgFile = p
@@ -122,69 +60,18 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
 	}
-	if *tokFile != "" {
-		if *encoding != "" {
-			fmt.Fprintln(stderr, "acode-lsp pack: give --encoding or --tokenizer-file, not both")
-			return 2
-		}
-		if _, err := tokenizer.ForFile(*tokFile); err != nil {
-			return flagError(stderr, "pack", "tokenizer-file", *tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
-		}
-		*encoding = tokenizer.FilePrefix + *tokFile
+	req, code := f.request(ctx, fs, paths, cfg, stdin, stderr)
+	if code != 0 {
+		return code
 	}
-	req := pack.Request{Query: *query, Model: *model, Encoding: *encoding, Paths: absAll(paths)}
-	bf := budgetFlags{budget: *total, window: *window, sysRes: *sysRes, respRes: *respRes,
-		budgetSet: flagSet(fs, "budget"), windowSet: flagSet(fs, "window"), sysSet: flagSet(fs, "system-reserve"), respSet: flagSet(fs, "response-reserve")}
-	req.Budget = bf.overrides()
-	if msg := bf.check(cfg.Context.Budget); msg != "" {
-		fmt.Fprintf(stderr, "acode-lsp pack: %s\n", msg)
-		return 2
-	}
-	if *search != "" {
-		req.Search = &pack.Search{Pattern: *search, Regex: *regex}
-	}
-	for _, f := range toolResults {
-		text, err := readCounted(ctx, f, stdin, defaultCountCap)
-		if err != nil {
-			return flagError(stderr, "pack", "tool-result", f, strings.TrimPrefix(err.Error(), f+": "))
-		}
-		label := f
-		if f == "-" {
-			label = "stdin"
-		}
-		req.Sources = append(req.Sources, pack.Source{Type: "tool_result", Label: label, Content: &text})
-	}
-	for _, r := range refs {
-		path, s, e, err := collector.ParseReference(r)
-		if err != nil {
-			return flagError(stderr, "pack", "reference", r, err.Error())
-		}
-		fi, err := os.Stat(path)
-		if err != nil {
-			return flagError(stderr, "pack", "reference", r, fmt.Sprintf("%s: %v", path, unwrapPathErr(err)))
-		}
-		if fi.IsDir() {
-			return flagError(stderr, "pack", "reference", r, path+" is a directory; name a file (PATH[:START-END])")
-		}
-		abs, _ := filepath.Abs(path)
-		req.Sources = append(req.Sources, pack.Source{Type: "reference", Path: abs, StartLine: s, EndLine: e})
-	}
-	req.Format = *format
-	if *tmplPath != "" {
-		text, err := readCounted(ctx, *tmplPath, stdin, defaultCountCap)
-		if err != nil {
-			return flagError(stderr, "pack", "template", *tmplPath, strings.TrimPrefix(err.Error(), *tmplPath+": "))
-		}
-		req.Template = text
-	}
-	ix, closeIndex := openIndex([]string{absOr(wsRoot)}, *noIndex)
+	ix, closeIndex := openIndex([]string{absOr(wsRoot)}, *f.noIndex)
 	defer closeIndex()
-	sess := session.New(session.Options{Roots: []string{absOr(wsRoot)}, Config: cfg, MaxFileSize: *maxFile, Index: ix})
+	sess := session.New(session.Options{Roots: []string{absOr(wsRoot)}, Config: cfg, MaxFileSize: *f.maxFile, Index: ix})
 	if err := sess.WorkspaceErr(); err != nil {
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
 	}
-	if *preview {
+	if *f.preview {
 		return printPreview(ctx, sess, req, stdout, stderr)
 	}
 	progress := progressLine(stderr)
@@ -194,7 +81,184 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", flagErrOf(err, packFlagFields...))
 		return exitCode(err)
 	}
-	if *asJSON {
+	return f.print(res, req, wsRoot, stdout, stderr)
+}
+
+// packFlags are the flags of `acode-lsp pack`.
+type packFlags struct {
+	toolResults, refs                  multi
+	query, search, model, encoding     *string
+	tokFile, cfgPath, root, tmplPath   *string
+	format                             *string
+	regex, showReport, asJSON, preview *bool
+	noIndex                            *bool
+	total, window, sysRes, respRes     *int
+	maxFile                            *int64
+}
+
+// newPackFlags defines the flags of pack on fs.
+func newPackFlags(fs *flag.FlagSet) *packFlags {
+	f := &packFlags{}
+	f.query = fs.String("query", "", "the task, `TEXT`; ranks chunks by lexical relevance to it")
+	f.search = fs.String("search", "", "search the workspace for `PATTERN`; matches become search_result sources")
+	f.regex = fs.Bool("regex", false, "treat --search as an RE2 regular expression")
+	fs.Var(&f.toolResults, "tool-result", "a `FILE` of tool output to include (- = stdin); repeatable")
+	fs.Var(&f.refs, "reference", "`PATH[:START-END]` to include as a reference; repeatable")
+	f.total = tokensFlag(fs, "budget", 0, "the tokens the context may take, `N` > 0 (8000, 8k, 1.5m); reserves subtract only when given")
+	f.window = tokensFlag(fs, "window", 0, "a model's context window, `N` > 0 (8k accepted): the config's reserves subtract")
+	f.sysRes = tokensFlag(fs, "system-reserve", 0, "tokens reserved for the system prompt, `N` ≥ 0 (default: 0 with --budget, else the config's)")
+	f.respRes = tokensFlag(fs, "response-reserve", 0, "tokens reserved for the response, `N` ≥ 0 (default: 0 with --budget, else the config's)")
+	f.model = fs.String("model", "", "model `M` whose tokenizer counts (default: the config's, else gpt-4o)")
+	f.encoding = fs.String("encoding", "", "encoding `E` to count with: "+strings.Join(tokenizer.Encodings(), ", "))
+	f.tokFile = fs.String("tokenizer-file", "", "a Hugging Face tokenizer.json `F` to count with exactly (default: the config's context.tokenizer.file)")
+	f.cfgPath = fs.String("config", "", "config `FILE` (default: .agent/config.yml of the workspace)")
+	f.root = fs.String("root", "", "workspace root `DIR` (default: the nearest directory up from PATH with .agent/config.yml or .git)")
+	f.tmplPath = fs.String("template", "", "a Go text/template `FILE` for the output (data: .Files)")
+	f.format = fs.String("format", pack.FormatMarkdown, "output `format`: markdown or xml")
+	f.maxFile = fs.Int64("max-file-size", collector.DefaultMaxFileSize, "largest file to let in, in `bytes`")
+	f.showReport = fs.Bool("report", false, "print the budget report on stderr")
+	f.asJSON = fs.Bool("json", false, "print the acode/packContext result object instead of the text")
+	f.preview = fs.Bool("preview", false, "print what the pack would include and exclude (acode/previewContext JSON), without formatting")
+	f.noIndex = fs.Bool("no-index", false, "neither read nor write the workspace index in the user's cache directory (docs/index.md)")
+	return f
+}
+
+// check rejects flag values that are wrong on their own or together, naming
+// the flag; 0 when they are fine.
+func (f *packFlags) check(fs *flag.FlagSet, stderr io.Writer) int {
+	switch {
+	case flagSet(fs, "budget") && flagSet(fs, "window"):
+		fmt.Fprintln(stderr, "acode-lsp pack: give --budget (the room the context may take) or --window (a model's window, less the reserves), not both")
+		return 2
+	case flagSet(fs, "budget") && *f.total <= 0:
+		return flagError(stderr, "pack", "budget", fmt.Sprint(*f.total), "must be a positive number of tokens, such as 8000 or 8k (leave it out to use the config's budget)")
+	case flagSet(fs, "window") && *f.window <= 0:
+		return flagError(stderr, "pack", "window", fmt.Sprint(*f.window), "must be a positive number of tokens, such as 128k (leave it out to use the config's total_tokens)")
+	case *f.maxFile <= 0:
+		return flagError(stderr, "pack", "max-file-size", fmt.Sprint(*f.maxFile), "must be a positive number of bytes")
+	case flagSet(fs, "search") && strings.TrimSpace(*f.search) == "":
+		return flagError(stderr, "pack", "search", *f.search, "is empty; give the text (or with --regex, the pattern) to search for")
+	}
+	if *f.encoding != "" {
+		if _, err := tokenizer.ForEncoding(*f.encoding); err != nil {
+			return flagError(stderr, "pack", "encoding", *f.encoding, "is not an encoding acode-lsp knows; use "+strings.Join(tokenizer.Encodings(), ", "))
+		}
+	}
+	switch *f.format {
+	case pack.FormatMarkdown, pack.FormatXML:
+		if *f.format == pack.FormatXML && *f.tmplPath != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: --format xml cannot be combined with --template; leave out one of them")
+			return 2
+		}
+	default:
+		fmt.Fprintf(stderr, "acode-lsp pack: --format %q: unknown format; use markdown or xml\n", collector.EscapePath(*f.format))
+		return 2
+	}
+	return 0
+}
+
+// packRoot checks the paths and returns the workspace root: --root when
+// given, else the nearest root above the first path.
+func packRoot(paths []string, root string, stderr io.Writer) (string, int) {
+	for _, p := range paths {
+		if _, err := os.Stat(p); err != nil {
+			fmt.Fprintf(stderr, "acode-lsp pack: %s: %v\n", p, unwrapPathErr(err))
+			return "", 2
+		}
+	}
+	if root != "" {
+		if fi, err := os.Stat(root); err != nil || !fi.IsDir() {
+			why := "is not a directory"
+			if err != nil {
+				why = unwrapPathErr(err).Error()
+			}
+			return "", flagError(stderr, "pack", "root", root, why)
+		}
+		return root, 0
+	}
+	start := paths[0]
+	if fi, err := os.Stat(start); err == nil && !fi.IsDir() {
+		start = filepath.Dir(start)
+	}
+	return findRoot(start), 0
+}
+
+// request builds the pack request from the flags; a non-zero code when a
+// flag's value does not hold (a tokenizer file, a budget without room, a
+// file that cannot be read).
+func (f *packFlags) request(ctx context.Context, fs *flag.FlagSet, paths []string, cfg config.Config, stdin io.Reader, stderr io.Writer) (pack.Request, int) {
+	if *f.tokFile != "" {
+		if *f.encoding != "" {
+			fmt.Fprintln(stderr, "acode-lsp pack: give --encoding or --tokenizer-file, not both")
+			return pack.Request{}, 2
+		}
+		if _, err := tokenizer.ForFile(*f.tokFile); err != nil {
+			return pack.Request{}, flagError(stderr, "pack", "tokenizer-file", *f.tokFile, strings.TrimPrefix(err.Error(), "tokenizer: "))
+		}
+		*f.encoding = tokenizer.FilePrefix + *f.tokFile
+	}
+	req := pack.Request{Query: *f.query, Model: *f.model, Encoding: *f.encoding, Paths: absAll(paths), Format: *f.format}
+	bf := budgetFlags{budget: *f.total, window: *f.window, sysRes: *f.sysRes, respRes: *f.respRes,
+		budgetSet: flagSet(fs, "budget"), windowSet: flagSet(fs, "window"), sysSet: flagSet(fs, "system-reserve"), respSet: flagSet(fs, "response-reserve")}
+	req.Budget = bf.overrides()
+	if msg := bf.check(cfg.Context.Budget); msg != "" {
+		fmt.Fprintf(stderr, "acode-lsp pack: %s\n", msg)
+		return pack.Request{}, 2
+	}
+	if *f.search != "" {
+		req.Search = &pack.Search{Pattern: *f.search, Regex: *f.regex}
+	}
+	srcs, code := f.sources(ctx, stdin, stderr)
+	if code != 0 {
+		return pack.Request{}, code
+	}
+	req.Sources = srcs
+	if *f.tmplPath != "" {
+		text, err := readCounted(ctx, *f.tmplPath, stdin, defaultCountCap)
+		if err != nil {
+			return pack.Request{}, flagError(stderr, "pack", "template", *f.tmplPath, strings.TrimPrefix(err.Error(), *f.tmplPath+": "))
+		}
+		req.Template = text
+	}
+	return req, 0
+}
+
+// sources reads the --tool-result files and checks the --reference paths.
+func (f *packFlags) sources(ctx context.Context, stdin io.Reader, stderr io.Writer) ([]pack.Source, int) {
+	var out []pack.Source
+	for _, tr := range f.toolResults {
+		text, err := readCounted(ctx, tr, stdin, defaultCountCap)
+		if err != nil {
+			return nil, flagError(stderr, "pack", "tool-result", tr, strings.TrimPrefix(err.Error(), tr+": "))
+		}
+		label := tr
+		if tr == "-" {
+			label = "stdin"
+		}
+		out = append(out, pack.Source{Type: "tool_result", Label: label, Content: &text})
+	}
+	for _, r := range f.refs {
+		path, s, e, err := collector.ParseReference(r)
+		if err != nil {
+			return nil, flagError(stderr, "pack", "reference", r, err.Error())
+		}
+		fi, err := os.Stat(path)
+		if err != nil {
+			return nil, flagError(stderr, "pack", "reference", r, fmt.Sprintf("%s: %v", path, unwrapPathErr(err)))
+		}
+		if fi.IsDir() {
+			return nil, flagError(stderr, "pack", "reference", r, path+" is a directory; name a file (PATH[:START-END])")
+		}
+		abs, _ := filepath.Abs(path)
+		out = append(out, pack.Source{Type: "reference", Path: abs, StartLine: s, EndLine: e})
+	}
+	return out, 0
+}
+
+// print writes the packed context (or its JSON) on stdout, the report and
+// notes on stderr, and returns the exit code: 1 when nothing fits.
+func (f *packFlags) print(res *pack.Result, req pack.Request, wsRoot string, stdout, stderr io.Writer) int {
+	if *f.asJSON {
 		enc := json.NewEncoder(stdout)
 		enc.SetIndent("", "  ")
 		enc.SetEscapeHTML(false)
@@ -202,11 +266,11 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 	} else {
 		_, _ = io.WriteString(stdout, res.Content)
 	}
-	if *showReport {
+	if *f.showReport {
 		fmt.Fprint(stderr, pack.Report(res))
 	}
 	if req.Search != nil && !searchMatched(res) {
-		fmt.Fprintf(stderr, "acode-lsp pack: --search %q: no match in %s\n", *search, wsRoot)
+		fmt.Fprintf(stderr, "acode-lsp pack: --search %q: no match in %s\n", *f.search, wsRoot)
 	}
 	if len(res.Included) == 0 {
 		fmt.Fprintf(stderr, "acode-lsp pack: %s\n", nothingFits(res))
@@ -327,14 +391,14 @@ func printPreview(ctx context.Context, sess *session.Session, req pack.Request, 
 	return 0
 }
 
+// packErrText words an error of the core for the command line: invalid
+// params name the field, domain failures end with their code.
 func packErrText(err error) string {
-	var pe *pack.ParamError
-	var de *pack.Error
-	switch {
-	case errors.As(err, &pe):
-		return fmt.Sprintf("invalid %s: %s", pe.Field, pe.Message)
-	case errors.As(err, &de):
-		return fmt.Sprintf("%s (%s)", de.Message, de.Code)
+	switch c := errcode.Classify(err); c.Kind {
+	case errcode.InvalidParams:
+		return fmt.Sprintf("invalid %s: %s", c.Field, c.Message)
+	case errcode.RequestFailed:
+		return fmt.Sprintf("%s (%s)", c.Message, c.Code)
 	}
 	return err.Error()
 }

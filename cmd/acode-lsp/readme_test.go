@@ -56,7 +56,7 @@ func TestREADMECommands(t *testing.T) {
 			}
 		})
 	}
-	for _, cmd := range []string{"pack", "count", "config", "trim", "fit", "calibrate", "mcp", "serve"} {
+	for _, cmd := range []string{"pack", "count", "config", "trim", "fit", "calibrate", "clear-cache", "mcp", "serve"} {
 		if !seen[cmd] {
 			t.Errorf("README's command block has no %s example", cmd)
 		}

@@ -2,8 +2,10 @@ package main
 
 import (
 	"encoding/json"
+	"fmt"
 	"math"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 )
@@ -102,5 +104,91 @@ func TestPackCustomTemplate(t *testing.T) {
 	code, _, errs := runCLI(t, dir, "", "pack", "checkout.go", "--template", "missing.tmpl")
 	if code != 2 || !strings.Contains(errs, "--template") {
 		t.Errorf("a missing template: exit %d, %s", code, errs)
+	}
+}
+
+// TestPackLineChunking (seed 001 FR-016-42, FR-016-50; the line-count mode
+// decided against in docs/design.md): with context.chunking.prefer_structural
+// false every file is cut into line windows grouped up to max_chunk_tokens,
+// as a file without a grammar always is, instead of at its declarations.
+func TestPackLineChunking(t *testing.T) {
+	var src strings.Builder
+	src.WriteString("package shop\n\n")
+	for _, name := range []string{"Checkout", "Refund", "Ship", "Cancel"} {
+		fmt.Fprintf(&src, "// %s handles one step of an order.\nfunc %s(id string) error {\n\tif id == \"\" {\n\t\treturn errEmpty\n\t}\n\treturn nil\n}\n\n", name, name)
+	}
+	ranges := func(cfg string) []string {
+		dir := seedWorkspace(t, "context:\n  chunking: {max_chunk_tokens: 60, min_chunk_tokens: 0, "+cfg+"}\n")
+		write(t, filepath.Join(dir, "checkout.go"), src.String())
+		_, items := packItemsRanges(t, dir, "--budget", "20000")
+		return items
+	}
+	structural, lines := ranges("prefer_structural: true"), ranges("prefer_structural: false")
+	t.Logf("structural %v, lines %v", structural, lines)
+	// Structural cuts start at a declaration's doc comment (lines 3, 11, …);
+	// line windows cut wherever 60 tokens are reached.
+	if !slices.Contains(structural, "11-18") {
+		t.Errorf("structural chunks do not follow the functions: %v", structural)
+	}
+	if slices.Equal(structural, lines) {
+		t.Errorf("prefer_structural: false cut like the structural chunker: %v", lines)
+	}
+	next := 1
+	for _, r := range lines {
+		var a, b int
+		fmt.Sscanf(r, "%d-%d", &a, &b)
+		if a != next || b < a {
+			t.Fatalf("line windows do not tile the file in order: %v", lines)
+		}
+		next = b + 1
+	}
+}
+
+// packItemsRanges packs checkout.go alone and returns its chunks' line
+// ranges ("3-10") in line order.
+func packItemsRanges(t *testing.T, dir string, args ...string) (string, []string) {
+	t.Helper()
+	code, out, errs := runCLI(t, dir, "", append([]string{"pack", "checkout.go", "--json", "--no-index"}, args...)...)
+	if code != 0 {
+		t.Fatalf("exit %d: %s", code, errs)
+	}
+	var res struct {
+		Content  string `json:"content"`
+		Included []struct {
+			StartLine int `json:"startLine"`
+			EndLine   int `json:"endLine"`
+		} `json:"included"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil {
+		t.Fatal(err)
+	}
+	slices.SortFunc(res.Included, func(a, b struct {
+		StartLine int `json:"startLine"`
+		EndLine   int `json:"endLine"`
+	}) int {
+		return a.StartLine - b.StartLine
+	})
+	var rs []string
+	for _, it := range res.Included {
+		rs = append(rs, fmt.Sprintf("%d-%d", it.StartLine, it.EndLine))
+	}
+	return res.Content, rs
+}
+
+// TestTokenizerFileFailsLoudly (seed 000 FR-016c-44, decided against in
+// docs/design.md): a tokenizer.json that does not load is an error naming
+// the flag (exit 2), never a count silently estimated instead.
+func TestTokenizerFileFailsLoudly(t *testing.T) {
+	dir := seedWorkspace(t, "")
+	write(t, filepath.Join(dir, "bad.json"), `{"model": {"type": "WordPiece", "vocab": {"a": 0}}}`)
+	for _, args := range [][]string{
+		{"count", "--tokenizer-file", "bad.json", "checkout.go"},
+		{"count", "--json", "--tokenizer-file", "bad.json", "checkout.go"},
+		{"pack", "checkout.go", "--tokenizer-file", "bad.json"},
+	} {
+		code, out, errs := runCLI(t, dir, "", args...)
+		if code != 2 || !strings.Contains(errs, "--tokenizer-file bad.json") || strings.TrimSpace(out) != "" {
+			t.Errorf("acode-lsp %s: exit %d, stdout %q, stderr %q; want exit 2 naming the flag and no count", strings.Join(args, " "), code, out, errs)
+		}
 	}
 }

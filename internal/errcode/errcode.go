@@ -4,11 +4,15 @@
 // naming the field (JSON-RPC -32602), a domain failure with its code and
 // data (JSON-RPC -32803 with data.code), or neither.
 //
-// A Code is also a sentinel error: the domain errors of pack and
-// conversation wrap theirs, so errors.Is(err, errcode.NoContent) holds for
-// any error carrying ACODE-CTX-004. The table is a leaf package because the
-// domain packages need the codes too (the command line prints them and the
-// pack log records them) and must not import a front end.
+// The domain packages fail with its one error type, [Error] (a code, a
+// message, data), and [ParamError] (a field and a message), which pack and
+// conversation name as aliases (error.go). A Code is also a sentinel error
+// that an Error wraps, so errors.Is(err, errcode.NoContent) holds for any
+// error carrying ACODE-CTX-004. Adding a code is one constant below plus
+// `go generate ./config` (the editors' tables and docs/configuration.md). The
+// table is a leaf package because the domain packages need the codes too
+// (the command line prints them and the pack log records them) and must not
+// import a front end.
 package errcode
 
 import "errors"

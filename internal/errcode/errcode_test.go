@@ -51,3 +51,32 @@ func TestCodes(t *testing.T) {
 		t.Error(diff)
 	}
 }
+
+// TestOneErrorType: the domain packages fail with the one type of errcode,
+// so an error made by one package is found by errors.As with another's
+// name, and its text is the same whatever package made it.
+func TestOneErrorType(t *testing.T) {
+	var err error = fmt.Errorf("trim: %w", &conversation.Error{Code: errcode.Budget, Message: "cannot fit"})
+	var pe *pack.Error
+	if !errors.As(err, &pe) || pe.Code != errcode.Budget {
+		t.Fatalf("errors.As(conversation error, *pack.Error) = false or wrong code: %v", err)
+	}
+	var param error = &pack.ParamError{Field: "maxTokens", Message: "must be positive"}
+	var cp *conversation.ParamError
+	if !errors.As(param, &cp) {
+		t.Fatalf("errors.As(pack param error, *conversation.ParamError) = false")
+	}
+	tests := []struct {
+		err  error
+		want string
+	}{
+		{errcode.Errorf(errcode.NoContent, "no content to pack: %d excluded", 3), "ACODE-CTX-004: no content to pack: 3 excluded"},
+		{errcode.Paramf("sources[1].uri", "is %s", "relative"), "invalid params: sources[1].uri: is relative"},
+		{&errcode.ParamError{Message: "give text or path"}, "invalid params: give text or path"},
+	}
+	for _, tt := range tests {
+		if got := tt.err.Error(); got != tt.want {
+			t.Errorf("Error() = %q, want %q", got, tt.want)
+		}
+	}
+}

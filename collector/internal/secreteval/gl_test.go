@@ -2,6 +2,7 @@ package secreteval
 
 import (
 	"math/rand/v2"
+	"regexp"
 	"strings"
 	"testing"
 )
@@ -110,5 +111,22 @@ func TestUnmark(t *testing.T) {
 	text, blob := unmark("x: " + b64Mark("a=b") + "\n")
 	if text != "x: YT1i\n" || blob != "YT1i" {
 		t.Errorf("%q %q", text, blob)
+	}
+}
+
+// TestSecretPartDropsKey holds what must not survive of a secret group:
+// the value without a map key the group takes in, a user:password whole.
+func TestSecretPartDropsKey(t *testing.T) {
+	ru := &GLRule{ID: "x", Regex: regexp.MustCompile(`(?s)data:(.*)`)}
+	cases := []struct{ in, want string }{
+		{".dockercfg: |\n    eyJhdXRocyI6e30K", "eyJhdXRocyI6e30K"},
+		{"token: abcdefgh12345678", "abcdefgh12345678"},
+		{"roger23@gmail.com:hunter2xyz", "roger23@gmail.com:hunter2xyz"},
+		{"app:pw", "app:pw"},
+	}
+	for _, c := range cases {
+		if got := secretPart(ru, c.in); got != c.want {
+			t.Errorf("secretPart(%q) = %q, want %q", c.in, got, c.want)
+		}
 	}
 }

@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"hash/fnv"
 	"math/rand/v2"
+	"regexp"
 	"strings"
 )
 
@@ -176,60 +177,90 @@ func GLCorpus(rules []*GLRule, seed uint64) (cases []GLCase, skipped []string) {
 			skipped = append(skipped, ru.ID+" (file names only)")
 			continue
 		}
-		held := HeldOut(ru.ID)
-		family, _, _ := strings.Cut(ru.ID, "-")
-		kw := ruleKeyword(ru)
-		n := spell(nameFor(ru.ID, kw))
-		// add plants value v; secret is what must not survive (v, or the
-		// base64 that wraps it).
-		add := func(shape, path, text, v, secret string, hostile bool) {
-			cases = append(cases, GLCase{
-				Case: Case{Family: family, Form: shape, Path: path, Text: text, Secrets: []string{secretPart(ru, secret)}},
-				Rule: ru.ID, Shape: shape, HeldOut: held, Hostile: hostile,
-				Flagged: ru.Finds(text, v), Documented: documented(v),
-			})
-		}
-		generated := 0
-		for _, fm := range forms {
-			_, v, ok := drawSecret(g, ru)
-			if !ok {
-				continue
-			}
-			generated++
-			if !fm.keyedOK && ru.Secret(v) != v {
-				continue // no name, no keyword, no prefix: not promised
-			}
-			add(fm.name, fm.path, fm.plant(n, v), v, v, false)
-		}
-		for _, sh := range glShapes {
-			_, v, ok := drawSecret(g, ru)
-			if !ok {
-				continue
-			}
-			generated++
-			if sh.bare && ru.Secret(v) != v {
-				continue
-			}
-			text, blob := unmark(sh.plant(g, n, kw, v))
-			if blob == "" {
-				blob = v
-			}
-			add(sh.name, sh.path, text, v, blob, sh.hostile)
-		}
+		rc := ruleCases{ru: ru, held: HeldOut(ru.ID), kw: ruleKeyword(ru)}
+		rc.family, _, _ = strings.Cut(ru.ID, "-")
+		rc.name = spell(nameFor(ru.ID, rc.kw))
+		generated := rc.forms(g) + rc.shapes(g)
 		for _, t := range ru.TPs {
 			if s := ru.Secret(t); len(s) >= 8 {
-				add("gitleaks-sample", "sample.txt", t+"\n", s, s, false)
+				rc.add("gitleaks-sample", "sample.txt", t+"\n", s, s, false)
 			}
 		}
 		if generated == 0 && len(ru.TPs) == 0 {
 			skipped = append(skipped, ru.ID+" (no value could be generated)")
 		}
+		cases = append(cases, rc.cases...)
 	}
 	return cases, skipped
 }
 
+// ruleCases builds the cases of one rule.
+type ruleCases struct {
+	ru         *GLRule
+	held       bool
+	family, kw string
+	name       names // the spellings of the name values are assigned to
+	cases      []GLCase
+}
+
+// add plants value v; secret is what must not survive (v, or the base64
+// that wraps it).
+func (rc *ruleCases) add(shape, path, text, v, secret string, hostile bool) {
+	rc.cases = append(rc.cases, GLCase{
+		Case: Case{Family: rc.family, Form: shape, Path: path, Text: text, Secrets: []string{secretPart(rc.ru, secret)}},
+		Rule: rc.ru.ID, Shape: shape, HeldOut: rc.held, Hostile: hostile,
+		Flagged: rc.ru.Finds(text, v), Documented: documented(v),
+	})
+}
+
+// forms places a value drawn for the rule in every assignment form; it
+// returns how many values it drew.
+func (rc *ruleCases) forms(g gen) int {
+	generated := 0
+	for _, fm := range forms {
+		_, v, ok := drawSecret(g, rc.ru)
+		if !ok {
+			continue
+		}
+		generated++
+		if !fm.keyedOK && rc.ru.Secret(v) != v {
+			continue // no name, no keyword, no prefix: not promised
+		}
+		rc.add(fm.name, fm.path, fm.plant(rc.name, v), v, v, false)
+	}
+	return generated
+}
+
+// shapes places a value drawn for the rule in every hostile shape; it
+// returns how many values it drew.
+func (rc *ruleCases) shapes(g gen) int {
+	generated := 0
+	for _, sh := range glShapes {
+		_, v, ok := drawSecret(g, rc.ru)
+		if !ok {
+			continue
+		}
+		generated++
+		if sh.bare && rc.ru.Secret(v) != v {
+			continue
+		}
+		text, blob := unmark(sh.plant(g, rc.name, rc.kw, v))
+		if blob == "" {
+			blob = v
+		}
+		rc.add(sh.name, sh.path, text, v, blob, sh.hostile)
+	}
+	return generated
+}
+
+// keyPrefixRe is a map key and its separator at the start of a secret
+// group (kubernetes-secret-yaml's group is "name: |\n  value"): a name,
+// ':', white space (a block scalar's | or > between), the value after.
+// A user:password pair has no space after its colon and is kept whole.
+var keyPrefixRe = regexp.MustCompile(`^[\w.-]+:[ \t]*(?:[|>][-+]?)?[ \t]*\r?\n?[ \t]+`)
+
 // secretPart is the part of a secret that must not survive: a PEM
-// block's body, or a value without the literal prefix its rule's whole
+// block's body, a value without the key its group takes in, or a value without the literal prefix its rule's whole
 // match starts with (_gitlab_session=).
 func secretPart(ru *GLRule, s string) string {
 	if i := strings.Index(s, "-----BEGIN"); i >= 0 {
@@ -241,6 +272,9 @@ func secretPart(ru *GLRule, s string) string {
 			body = body[:j]
 		}
 		return strings.TrimSpace(body)
+	}
+	if m := keyPrefixRe.FindString(s); m != "" && len(s)-len(m) >= 8 {
+		return s[len(m):] // a YAML key the group takes in (.dockercfg: |)
 	}
 	if p, _ := ru.Regex.LiteralPrefix(); len(p) >= 4 && strings.HasPrefix(s, p) && len(s)-len(p) >= 8 {
 		return s[len(p):]

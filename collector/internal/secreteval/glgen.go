@@ -48,34 +48,32 @@ func (rg *regexGen) walk(re *syntax.Regexp, b *strings.Builder) {
 	case syntax.OpAlternate:
 		rg.walk(re.Sub[rg.g.r.IntN(len(re.Sub))], b)
 	case syntax.OpStar, syntax.OpPlus, syntax.OpQuest, syntax.OpRepeat:
-		lo, hi := 0, 0
-		switch re.Op {
-		case syntax.OpStar, syntax.OpPlus:
-			// Unbounded: issued tokens are long, so 8 to 20.
-			n := 8 + rg.g.r.IntN(13)
-			for i := 0; i < n; i++ {
-				rg.walk(re.Sub[0], b)
-			}
-			return
-		case syntax.OpQuest:
-			lo, hi = 0, 1
-		default:
-			lo, hi = re.Min, re.Max
-			if hi < 0 {
-				hi = lo + 12
-			}
-		}
-		n := lo
-		if hi > lo {
-			// Favour lengths near the lower bound, as real keys are.
-			span := hi - lo
-			n = lo + int(math.Floor(float64(span+1)*math.Pow(rg.g.r.Float64(), 3)))
-		}
-		for i := 0; i < n; i++ {
+		for i, n := 0, rg.repeatCount(re); i < n; i++ {
 			rg.walk(re.Sub[0], b)
 		}
 	}
 	// Anchors, word boundaries and empty matches write nothing.
+}
+
+// repeatCount draws how many times a repetition repeats: 8 to 20 when
+// unbounded (issued tokens are long), else between its bounds, lengths
+// near the lower bound favoured, as real keys are.
+func (rg *regexGen) repeatCount(re *syntax.Regexp) int {
+	lo, hi := 0, 1 // ?
+	switch re.Op {
+	case syntax.OpStar, syntax.OpPlus:
+		return 8 + rg.g.r.IntN(13)
+	case syntax.OpRepeat:
+		lo, hi = re.Min, re.Max
+		if hi < 0 {
+			hi = lo + 12
+		}
+	}
+	if hi <= lo {
+		return lo
+	}
+	span := hi - lo
+	return lo + int(math.Floor(float64(span+1)*math.Pow(rg.g.r.Float64(), 3)))
 }
 
 // pick draws a rune from a class, preferring letters and digits (keys are

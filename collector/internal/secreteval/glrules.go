@@ -233,21 +233,7 @@ func (ru *GLRule) accepts(v string) bool {
 // configuration uses: [[rules]] and [[rules.allowlists]] tables of
 // strings (”'…”' or "…"), numbers and arrays of strings.
 func parseGitleaksTOML(data []byte) ([]*GLRule, error) {
-	var rules []*GLRule
-	var cur *GLRule
-	section := ""
-	allowTarget := ""
-	var allowRegexes []string
-	flushAllow := func() {
-		if cur != nil && section == "rules.allowlists" && (allowTarget == "" || allowTarget == "secret") {
-			for _, a := range allowRegexes {
-				if re, err := regexp.Compile(a); err == nil {
-					cur.Allow = append(cur.Allow, re)
-				}
-			}
-		}
-		allowTarget, allowRegexes = "", nil
-	}
+	var p tomlRules
 	lines := strings.Split(string(data), "\n")
 	for i := 0; i < len(lines); i++ {
 		l := strings.TrimSpace(lines[i])
@@ -255,12 +241,7 @@ func parseGitleaksTOML(data []byte) ([]*GLRule, error) {
 			continue
 		}
 		if strings.HasPrefix(l, "[") {
-			flushAllow()
-			section = strings.Trim(l, "[] ")
-			if section == "rules" {
-				cur = &GLRule{}
-				rules = append(rules, cur)
-			}
+			p.table(strings.Trim(l, "[] "))
 			continue
 		}
 		key, val, ok := strings.Cut(l, "=")
@@ -270,59 +251,116 @@ func parseGitleaksTOML(data []byte) ([]*GLRule, error) {
 		key, val = strings.TrimSpace(key), strings.TrimSpace(val)
 		var arr []string
 		if strings.HasPrefix(val, "[") {
-			buf := val
-			for !arrayClosed(buf) && i+1 < len(lines) {
-				i++
-				buf += "\n" + lines[i]
-			}
 			var err error
-			if arr, err = tomlStrings(buf); err != nil {
+			if arr, i, err = tomlArray(lines, i, val); err != nil {
 				return nil, fmt.Errorf("gitleaks.toml line %d: %w", i+1, err)
 			}
 		}
-		if cur == nil || (section != "rules" && section != "rules.allowlists") {
-			continue
-		}
-		if section == "rules.allowlists" {
-			switch key {
-			case "regexTarget":
-				allowTarget = tomlString(val)
-			case "regexes":
-				allowRegexes = arr
-			case "stopwords":
-				cur.Stopwords = append(cur.Stopwords, arr...)
-			}
-			continue
-		}
-		switch key {
-		case "id":
-			cur.ID = tomlString(val)
-		case "regex":
-			cur.Source = tomlString(val)
-			re, err := regexp.Compile(cur.Source)
-			if err != nil {
-				return nil, fmt.Errorf("rule %s: %w", cur.ID, err)
-			}
-			cur.Regex = re
-		case "secretGroup":
-			cur.SecretGroup, _ = strconv.Atoi(val)
-		case "entropy":
-			cur.Entropy, _ = strconv.ParseFloat(val, 64)
-		case "keywords":
-			cur.Keywords = arr
+		if err := p.set(key, val, arr); err != nil {
+			return nil, err
 		}
 	}
-	flushAllow()
-	for _, ru := range rules {
+	p.flushAllow()
+	for _, ru := range p.rules {
 		if ru.Regex == nil {
 			ru.PathOnly = true
 		}
 	}
-	if len(rules) < 100 {
+	if len(p.rules) < 100 {
 		return nil, errors.New("gitleaks.toml: fewer than 100 rules read; has the format changed?")
 	}
-	sort.Slice(rules, func(i, j int) bool { return rules[i].ID < rules[j].ID })
-	return rules, nil
+	sort.Slice(p.rules, func(i, j int) bool { return p.rules[i].ID < p.rules[j].ID })
+	return p.rules, nil
+}
+
+// tomlRules is parseGitleaksTOML's state: the rules read, the one being
+// read, the table it is in and the allow-list being read.
+type tomlRules struct {
+	rules        []*GLRule
+	cur          *GLRule
+	section      string
+	allowTarget  string
+	allowRegexes []string
+}
+
+// table starts the table named section ([[rules]] starts a rule).
+func (p *tomlRules) table(section string) {
+	p.flushAllow()
+	p.section = section
+	if section == "rules" {
+		p.cur = &GLRule{}
+		p.rules = append(p.rules, p.cur)
+	}
+}
+
+// flushAllow adds the allow-list just read to its rule: only the lists
+// that apply to the secret (gitleaks' default target).
+func (p *tomlRules) flushAllow() {
+	if p.cur != nil && p.section == "rules.allowlists" && (p.allowTarget == "" || p.allowTarget == "secret") {
+		for _, a := range p.allowRegexes {
+			if re, err := regexp.Compile(a); err == nil {
+				p.cur.Allow = append(p.cur.Allow, re)
+			}
+		}
+	}
+	p.allowTarget, p.allowRegexes = "", nil
+}
+
+// set records key = val (arr when val is an array) in the current table.
+func (p *tomlRules) set(key, val string, arr []string) error {
+	switch {
+	case p.cur == nil:
+	case p.section == "rules.allowlists":
+		p.setAllow(key, val, arr)
+	case p.section == "rules":
+		return p.setRule(key, val, arr)
+	}
+	return nil
+}
+
+func (p *tomlRules) setAllow(key, val string, arr []string) {
+	switch key {
+	case "regexTarget":
+		p.allowTarget = tomlString(val)
+	case "regexes":
+		p.allowRegexes = arr
+	case "stopwords":
+		p.cur.Stopwords = append(p.cur.Stopwords, arr...)
+	}
+}
+
+func (p *tomlRules) setRule(key, val string, arr []string) error {
+	cur := p.cur
+	switch key {
+	case "id":
+		cur.ID = tomlString(val)
+	case "regex":
+		cur.Source = tomlString(val)
+		re, err := regexp.Compile(cur.Source)
+		if err != nil {
+			return fmt.Errorf("rule %s: %w", cur.ID, err)
+		}
+		cur.Regex = re
+	case "secretGroup":
+		cur.SecretGroup, _ = strconv.Atoi(val)
+	case "entropy":
+		cur.Entropy, _ = strconv.ParseFloat(val, 64)
+	case "keywords":
+		cur.Keywords = arr
+	}
+	return nil
+}
+
+// tomlArray reads the array that opens with val on line i, over as many
+// lines as it takes; it returns the strings and the array's last line.
+func tomlArray(lines []string, i int, val string) ([]string, int, error) {
+	buf := val
+	for !arrayClosed(buf) && i+1 < len(lines) {
+		i++
+		buf += "\n" + lines[i]
+	}
+	arr, err := tomlStrings(buf)
+	return arr, i, err
 }
 
 func arrayClosed(s string) bool {
@@ -385,55 +423,54 @@ func sampleStrings(src []byte) (tps, fps []string) {
 	if err != nil {
 		return nil, nil
 	}
-	collect := func(e ast.Expr, into *[]string) {
-		ast.Inspect(e, func(n ast.Node) bool {
-			if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
-				if s, err := strconv.Unquote(bl.Value); err == nil && len(s) >= 8 {
-					*into = append(*into, s)
-				}
-			}
-			if _, ok := n.(*ast.CallExpr); ok {
-				return false // generated samples (secrets.NewSecret, utils.GenerateSampleSecrets)
-			}
-			return true
-		})
-	}
 	ast.Inspect(f, func(n ast.Node) bool {
-		as, ok := n.(*ast.AssignStmt)
-		if !ok {
-			return true
-		}
-		for i, l := range as.Lhs {
-			id, ok := l.(*ast.Ident)
-			if !ok || i >= len(as.Rhs) {
-				continue
-			}
-			cl, ok := as.Rhs[i].(*ast.CompositeLit)
-			if !ok {
-				if call, ok := as.Rhs[i].(*ast.CallExpr); ok && len(call.Args) > 1 {
-					// tps = append(tps, "…", …)
-					if fn, ok := call.Fun.(*ast.Ident); ok && fn.Name == "append" {
-						for _, a := range call.Args[1:] {
-							if id.Name == "tps" {
-								collect(a, &tps)
-							} else if id.Name == "fps" {
-								collect(a, &fps)
-							}
-						}
+		if as, ok := n.(*ast.AssignStmt); ok {
+			for i, l := range as.Lhs {
+				if id, ok := l.(*ast.Ident); ok && i < len(as.Rhs) {
+					switch strings.ToLower(id.Name) {
+					case "tps":
+						tps = sampleValues(as.Rhs[i], tps)
+					case "fps":
+						fps = sampleValues(as.Rhs[i], fps)
 					}
 				}
-				continue
-			}
-			switch strings.ToLower(id.Name) {
-			case "tps":
-				collect(cl, &tps)
-			case "fps":
-				collect(cl, &fps)
 			}
 		}
 		return true
 	})
 	return dedup(tps), dedup(fps)
+}
+
+// sampleValues appends the strings assigned to tps or fps: a composite
+// literal's, or those append adds (tps = append(tps, "…", …)).
+func sampleValues(rhs ast.Expr, into []string) []string {
+	switch e := rhs.(type) {
+	case *ast.CompositeLit:
+		return stringLits(e, into)
+	case *ast.CallExpr:
+		if fn, ok := e.Fun.(*ast.Ident); ok && fn.Name == "append" && len(e.Args) > 1 {
+			for _, a := range e.Args[1:] {
+				into = stringLits(a, into)
+			}
+		}
+	}
+	return into
+}
+
+// stringLits appends the string literals of 8 bytes or more in e, except
+// those inside calls (generated samples: secrets.NewSecret,
+// utils.GenerateSampleSecrets).
+func stringLits(e ast.Expr, into []string) []string {
+	ast.Inspect(e, func(n ast.Node) bool {
+		if bl, ok := n.(*ast.BasicLit); ok && bl.Kind == token.STRING {
+			if s, err := strconv.Unquote(bl.Value); err == nil && len(s) >= 8 {
+				into = append(into, s)
+			}
+		}
+		_, call := n.(*ast.CallExpr)
+		return !call
+	})
+	return into
 }
 
 func dedup(in []string) []string {

@@ -86,6 +86,8 @@ export interface PackParams {
 /** ChunkReport describes one included or excluded chunk. */
 export interface ChunkReport {
   type: SourceType | string;
+  /** origin says where the text came from (docs/design.md, "Item types and origins"). */
+  origin?: 'editor' | 'workspace' | 'search' | 'request';
   path?: string;
   label?: string;
   startLine?: number;

@@ -54,73 +54,88 @@ func gitleaksCorpus(seed uint64, show bool) bool {
 		return false
 	}
 	cases, skipped := secreteval.GLCorpus(rules, seed)
-	var all, flagged, documented, hostile, samples split
-	byFamily, byShape := map[string]*split{}, map[string]*split{}
-	heldRules, devRules := map[string]bool{}, map[string]bool{}
+	r := glReport{byFamily: map[string]*split{}, byShape: map[string]*split{}, heldRules: map[string]bool{}, devRules: map[string]bool{}}
 	var leaks []string
 	for _, c := range cases {
 		out, _ := collector.Redact(c.Text)
 		l := len(secreteval.Leaked(c.Case, out)) > 0
-		if c.HeldOut {
-			heldRules[c.Rule] = true
-		} else {
-			devRules[c.Rule] = true
-		}
-		all.add(c.HeldOut, l)
-		if c.Flagged {
-			flagged.add(c.HeldOut, l)
-		}
-		if c.Documented {
-			documented.add(c.HeldOut, l)
-		}
-		if c.Hostile {
-			hostile.add(c.HeldOut, l)
-		}
-		if c.Shape == "gitleaks-sample" {
-			samples.add(c.HeldOut, l)
-		}
-		for _, m := range []struct {
-			by  map[string]*split
-			key string
-		}{{byFamily, c.Family}, {byShape, c.Shape}} {
-			if m.by[m.key] == nil {
-				m.by[m.key] = &split{}
-			}
-			m.by[m.key].add(c.HeldOut, l)
-		}
+		r.add(c, l)
 		if l && show && !c.HeldOut {
 			leaks = append(leaks, fmt.Sprintf("--- %s / %s (%s)%s\n%s", c.Rule, c.Shape, c.Path, flags(c), out))
 		}
 	}
 	fmt.Printf("\ngitleaks corpus (%s; seed %d): %d rules (%d development, %d held out), %d files; %d rules left out\n",
-		src.Dir(), seed, len(devRules)+len(heldRules), len(devRules), len(heldRules), len(cases), len(skipped))
-	fmt.Printf("  %-40s %-18s %-18s %s\n", "measure", "development", "held out", "target (held out)")
-	row := func(name string, s split, target string) {
-		fmt.Printf("  %-40s %-18s %-18s %s\n", name, s[0], s[1], target)
-	}
-	row("all placements", all, "")
-	row("values gitleaks flags in place", flagged, "≤ 1 %")
-	row("formats docs/security.md names", documented, "0")
-	row("hostile shapes (issue 22)", hostile, "≤ 5 %")
-	row("gitleaks' own true-positive samples", samples, "")
-	fmt.Println("  by shape:")
-	for _, k := range sortedKeys(byShape) {
-		row("  "+k, *byShape[k], "")
-	}
-	fmt.Println("  families with leaks:")
-	for _, k := range sortedKeys(byFamily) {
-		if s := byFamily[k]; s[0].leaked+s[1].leaked > 0 {
-			row("  "+k, *s, "")
-		}
-	}
+		src.Dir(), seed, len(r.devRules)+len(r.heldRules), len(r.devRules), len(r.heldRules), len(cases), len(skipped))
+	r.print()
 	if len(skipped) > 0 {
 		fmt.Printf("  left out: %s\n", strings.Join(skipped, "; "))
 	}
 	if show {
 		fmt.Println(strings.Join(leaks, "\n"))
 	}
+	return r.met()
+}
+
+// glReport tallies the gitleaks corpus by measure, family and shape.
+type glReport struct {
+	all, flagged, documented, hostile, samples split
+	byFamily, byShape                          map[string]*split
+	heldRules, devRules                        map[string]bool
+}
+
+// add counts one case.
+func (r *glReport) add(c secreteval.GLCase, leaked bool) {
+	if c.HeldOut {
+		r.heldRules[c.Rule] = true
+	} else {
+		r.devRules[c.Rule] = true
+	}
+	for _, m := range []struct {
+		s  *split
+		in bool
+	}{{&r.all, true}, {&r.flagged, c.Flagged}, {&r.documented, c.Documented}, {&r.hostile, c.Hostile}, {&r.samples, c.Shape == "gitleaks-sample"}} {
+		if m.in {
+			m.s.add(c.HeldOut, leaked)
+		}
+	}
+	for _, m := range []struct {
+		by  map[string]*split
+		key string
+	}{{r.byFamily, c.Family}, {r.byShape, c.Shape}} {
+		if m.by[m.key] == nil {
+			m.by[m.key] = &split{}
+		}
+		m.by[m.key].add(c.HeldOut, leaked)
+	}
+}
+
+// print writes the table of measures, shapes and families with leaks.
+func (r *glReport) print() {
+	fmt.Printf("  %-40s %-18s %-18s %s\n", "measure", "development", "held out", "target (held out)")
+	row := func(name string, s split, target string) {
+		fmt.Printf("  %-40s %-18s %-18s %s\n", name, s[0], s[1], target)
+	}
+	row("all placements", r.all, "")
+	row("values gitleaks flags in place", r.flagged, "≤ 1 %")
+	row("formats docs/security.md names", r.documented, "0")
+	row("hostile shapes (issue 22)", r.hostile, "≤ 5 %")
+	row("gitleaks' own true-positive samples", r.samples, "")
+	fmt.Println("  by shape:")
+	for _, k := range sortedKeys(r.byShape) {
+		row("  "+k, *r.byShape[k], "")
+	}
+	fmt.Println("  families with leaks:")
+	for _, k := range sortedKeys(r.byFamily) {
+		if s := r.byFamily[k]; s[0].leaked+s[1].leaked > 0 {
+			row("  "+k, *s, "")
+		}
+	}
+}
+
+// met reports whether the held-out rules meet the targets.
+func (r *glReport) met() bool {
 	h := func(t tally) float64 { return float64(t.leaked) / float64(max(t.cases, 1)) }
-	return h(flagged[1]) <= 0.01 && documented[1].leaked == 0 && h(hostile[1]) <= 0.05
+	return h(r.flagged[1]) <= 0.01 && r.documented[1].leaked == 0 && h(r.hostile[1]) <= 0.05
 }
 
 func flags(c secreteval.GLCase) string {

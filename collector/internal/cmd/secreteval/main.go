@@ -158,59 +158,71 @@ func listOrNone(s []string) string {
 // falsePositives redacts every text file under dirs and reports the lines
 // that changed, with the throughput.
 func falsePositives(dirs []string, show bool) {
-	var files, bytes, redactions, changedFiles int
-	var elapsed time.Duration
-	var changes []string
-	type slow struct {
-		path string
-		d    time.Duration
-		size int
-	}
-	var slowest []slow
+	var t fpTally
 	for _, dir := range dirs {
 		_ = filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
-			if err != nil || d.IsDir() || !d.Type().IsRegular() {
-				return nil
-			}
-			data, err := os.ReadFile(p)
-			if err != nil || len(data) > 1<<20 || !utf8.Valid(data) || strings.IndexByte(string(data[:min(len(data), 8000)]), 0) >= 0 {
-				return nil
-			}
-			text := string(data)
-			start := cpuTime()
-			out, n := collector.Redact(text)
-			dt := cpuTime() - start
-			elapsed += dt
-			slowest = append(slowest, slow{p, dt, len(data)})
-			sort.Slice(slowest, func(i, j int) bool { return slowest[i].d > slowest[j].d })
-			if len(slowest) > 5 {
-				slowest = slowest[:5]
-			}
-			files++
-			bytes += len(data)
-			if n == 0 {
-				return nil
-			}
-			redactions += n
-			changedFiles++
-			a, b := strings.Split(text, "\n"), strings.Split(out, "\n")
-			for i := range a {
-				if a[i] != b[i] {
-					changes = append(changes, fmt.Sprintf("%s:%d: %s", p, i+1, strings.TrimSpace(b[i])))
-				}
+			if err == nil && !d.IsDir() && d.Type().IsRegular() {
+				t.file(p)
 			}
 			return nil
 		})
 	}
-	sort.Strings(changes)
+	sort.Strings(t.changes)
 	fmt.Printf("real sources: %d files, %.1f MB in %s: %d redactions in %d files, %d lines changed; %.0f MB/s of CPU time\n",
-		files, float64(bytes)/1e6, strings.Join(shortDirs(dirs), ", "), redactions, changedFiles, len(changes), float64(bytes)/1e6/elapsed.Seconds())
-	for _, s := range slowest {
+		t.files, float64(t.bytes)/1e6, strings.Join(shortDirs(dirs), ", "), t.redactions, t.changedFiles, len(t.changes), float64(t.bytes)/1e6/t.elapsed.Seconds())
+	for _, s := range t.slowest {
 		fmt.Printf("  slowest: %s (%d KB) %s\n", s.path, s.size>>10, s.d.Round(time.Millisecond))
 	}
 	if show {
-		for _, c := range changes {
+		for _, c := range t.changes {
 			fmt.Println("  " + c)
+		}
+	}
+}
+
+// fpTally counts what Redact changes in real sources.
+type fpTally struct {
+	files, bytes, redactions, changedFiles int
+	elapsed                                time.Duration
+	changes                                []string // path:line: the changed line
+	slowest                                []slowFile
+}
+
+// slowFile is a file and the CPU time its redaction took.
+type slowFile struct {
+	path string
+	d    time.Duration
+	size int
+}
+
+// file redacts one file (a text file under 1 MiB) and records the lines
+// it changed.
+func (t *fpTally) file(p string) {
+	data, err := os.ReadFile(p)
+	if err != nil || len(data) > 1<<20 || !utf8.Valid(data) || strings.IndexByte(string(data[:min(len(data), 8000)]), 0) >= 0 {
+		return
+	}
+	text := string(data)
+	start := cpuTime()
+	out, n := collector.Redact(text)
+	dt := cpuTime() - start
+	t.elapsed += dt
+	t.slowest = append(t.slowest, slowFile{p, dt, len(data)})
+	sort.Slice(t.slowest, func(i, j int) bool { return t.slowest[i].d > t.slowest[j].d })
+	if len(t.slowest) > 5 {
+		t.slowest = t.slowest[:5]
+	}
+	t.files++
+	t.bytes += len(data)
+	if n == 0 {
+		return
+	}
+	t.redactions += n
+	t.changedFiles++
+	a, b := strings.Split(text, "\n"), strings.Split(out, "\n")
+	for i := range a {
+		if a[i] != b[i] {
+			t.changes = append(t.changes, fmt.Sprintf("%s:%d: %s", p, i+1, strings.TrimSpace(b[i])))
 		}
 	}
 }
