@@ -53,6 +53,9 @@ type features struct {
 	// testPairW scales the test-partner gain (pairs.go), spreadDecay the
 	// score of each further chunk of a file (spread.go).
 	testPairW, spreadDecay float64
+	// fileW and neighW are fileWeight and neighbourWeight (tuning runs:
+	// "filew=x", "neighw=x").
+	fileW, neighW float64
 }
 
 func newFeatures(off []string) features {
@@ -60,7 +63,7 @@ func newFeatures(off []string) features {
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
 		spread: true, vendored: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
-		testPairW: testPairWeight, spreadDecay: spreadDecay}
+		testPairW: testPairWeight, spreadDecay: spreadDecay, fileW: fileWeight, neighW: neighbourWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -114,6 +117,8 @@ var featureWeights = map[string]func(f *features, x float64){
 	"recentw":   func(f *features, x float64) { f.recentW = x },
 	"testpairw": func(f *features, x float64) { f.testPairW = x },
 	"spreadd":   func(f *features, x float64) { f.spreadDecay = x },
+	"filew":     func(f *features, x float64) { f.fileW = x },
+	"neighw":    func(f *features, x float64) { f.neighW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -347,7 +352,7 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	for k, it := range items {
 		add := 0.0
 		if feat.file && it.Path != "" {
-			add += fileWeight * fileBest[it.Path]
+			add += feat.fileW * fileBest[it.Path]
 		}
 		if q.importHit[it.Seq] {
 			add += importsWeight * fileBest[it.Path]
@@ -360,7 +365,7 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 			if k+1 < len(items) && items[k+1].Source == it.Source && it.EndLine+1 >= items[k+1].StartLine {
 				nb = max(nb, base[k+1])
 			}
-			add += neighbourWeight * nb
+			add += feat.neighW * nb
 		}
 		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
