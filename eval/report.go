@@ -217,8 +217,22 @@ func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []str
 						vlib = append(vlib, v.Lib)
 					}
 				}
-				fmt.Fprintf(w, "| %s | %s | -%s | %d | %.3f | %+.3f | %.3f | %.3f |\n", split, kilo(b), name, len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vf))
+				fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %+.3f | %.3f | %.3f |\n", split, kilo(b), variantLabel(name), len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vf))
 			}
 		}
 	}
+}
+
+// variantLabel names a variant in the table: "-f" for a feature switched
+// off, "+f" for one switched on, "k=v" for a weight.
+func variantLabel(name string) string {
+	parts := strings.Split(name, ",")
+	for i, p := range parts {
+		p = strings.TrimSpace(p)
+		if !strings.HasPrefix(p, "+") && !strings.Contains(p, "=") {
+			p = "-" + p
+		}
+		parts[i] = p
+	}
+	return strings.Join(parts, ",")
 }

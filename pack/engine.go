@@ -129,6 +129,7 @@ type pipeline struct {
 	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
 	parsed    map[*budget.Text][]chunker.LineRange // outline ranges looked up in this pack, by file (outline.go)
 	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
+	vendored  *[]string                            // vendored-copy directories (vendored.go), found once
 	reads     map[readKey]readResult               // files read in this request (limits.go)
 	charged   map[textKey]bool                     // texts counted in bytesRead
 	bytesRead int64

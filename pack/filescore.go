@@ -93,7 +93,7 @@ type fileSelection struct {
 // chunked: when the request has a query with terms (without one there is
 // no signal to rank files by, and every file is chunked as before).
 func (p *pipeline) fileFirst() bool {
-	if len(queryTerms(p.req.Query)) == 0 {
+	if len(queryTerms(p.queryText())) == 0 {
 		return false
 	}
 	for _, a := range p.e.Ablate {
@@ -112,28 +112,21 @@ func (p *pipeline) fileFirst() bool {
 // Sources are returned in path order and exclusions recorded in path
 // order, as a walk of the same files would.
 func (p *pipeline) walkRanked() ([]source, error) {
-	ws := p.e.ws
 	ctx := p.ctx
-	refs, listed, err := ws.List(ctx, collector.OpenFile, p.req.Paths...)
+	refs, scans, excls, total, err := p.listFiles()
 	if err != nil {
 		return nil, err
 	}
-	var excls []collector.Exclusion
-	for _, x := range listed {
-		if included(p.req.Include, x.Path) {
-			excls = append(excls, x)
-		}
-	}
-	scans := make([]*fileScan, 0, len(refs))
-	var total int64
-	for _, r := range refs {
-		if included(p.req.Include, r.Path) {
-			scans = append(scans, &fileScan{ref: r})
-			total += r.Info.Size()
-		}
-	}
-	terms := queryTerms(p.req.Query)
+	terms := queryTerms(p.queryText())
 	p.files = &fileSelection{terms: terms}
+	if newFeatures(p.e.Ablate).vendored {
+		paths := make([]string, len(refs))
+		for i, r := range refs {
+			paths[i] = r.Path
+		}
+		v := vendoredDirs(paths)
+		p.vendored = &v
+	}
 	target := candidateFactor * p.alloc.Available
 	share := max(1, p.alloc.Available/fileShare)
 	// When every file would be chunked whatever its score (few files, or
@@ -169,26 +162,9 @@ func (p *pipeline) walkRanked() ([]source, error) {
 		sort.Slice(keep, func(i, j int) bool { return keep[i].ref.Path < keep[j].ref.Path })
 	}
 	p.stats.FilesRanked, p.stats.FilesChunked, p.stats.BytesNotExamined = p.files.ranked, p.files.kept, p.files.bytes
-	srcs := make([]source, len(keep))
-	read := make([]*collector.Exclusion, len(keep))
-	parallel(ctx, len(keep), func(i int) {
-		s, x := ws.ReadRef(ctx, collector.OpenFile, keep[i].ref)
-		if x != nil {
-			read[i] = x
-			return
-		}
-		srcs[i] = source{Source: s, ref: &keep[i].ref, origin: OriginWorkspace}
-	})
-	if err := ctx.Err(); err != nil {
+	out, excls, err := p.readFiles(keep, excls)
+	if err != nil {
 		return nil, err
-	}
-	out := srcs[:0]
-	for i := range srcs {
-		if read[i] != nil {
-			excls = append(excls, *read[i])
-			continue
-		}
-		out = append(out, srcs[i])
 	}
 	sort.Slice(excls, func(i, j int) bool {
 		a, b := excls[i], excls[j]
@@ -204,6 +180,60 @@ func (p *pipeline) walkRanked() ([]source, error) {
 		p.warnings = append(p.warnings, p.files.notice())
 	}
 	return out, nil
+}
+
+// listFiles lists the files under the request's paths that its include
+// patterns let in, without reading them: their refs, a scan entry for
+// each, the exclusions of the listing and the total bytes.
+func (p *pipeline) listFiles() ([]collector.FileRef, []*fileScan, []collector.Exclusion, int64, error) {
+	refs, listed, err := p.e.ws.List(p.ctx, collector.OpenFile, p.req.Paths...)
+	if err != nil {
+		return nil, nil, nil, 0, err
+	}
+	var excls []collector.Exclusion
+	for _, x := range listed {
+		if included(p.req.Include, x.Path) {
+			excls = append(excls, x)
+		}
+	}
+	scans := make([]*fileScan, 0, len(refs))
+	var total int64
+	for _, r := range refs {
+		if included(p.req.Include, r.Path) {
+			scans = append(scans, &fileScan{ref: r})
+			total += r.Info.Size()
+		}
+	}
+	return refs, scans, excls, total, nil
+}
+
+// readFiles reads and redacts the files kept (in parallel, in their
+// order) and returns their sources and excls with the exclusions of the
+// files the content rules refused added.
+func (p *pipeline) readFiles(keep []*fileScan, excls []collector.Exclusion) ([]source, []collector.Exclusion, error) {
+	ctx, ws := p.ctx, p.e.ws
+	srcs := make([]source, len(keep))
+	read := make([]*collector.Exclusion, len(keep))
+	parallel(ctx, len(keep), func(i int) {
+		s, x := ws.ReadRef(ctx, collector.OpenFile, keep[i].ref)
+		if x != nil {
+			read[i] = x
+			return
+		}
+		srcs[i] = source{Source: s, ref: &keep[i].ref, origin: OriginWorkspace}
+	})
+	if err := ctx.Err(); err != nil {
+		return nil, nil, err
+	}
+	out := srcs[:0]
+	for i := range srcs {
+		if read[i] != nil {
+			excls = append(excls, *read[i])
+			continue
+		}
+		out = append(out, srcs[i])
+	}
+	return out, excls, nil
 }
 
 // notice is the warning of a file-first walk that left files unchunked.
@@ -294,9 +324,9 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	for i := range terms {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
-	codeQuery := namesCode(p.req.Query)
+	codeQuery := namesCode(p.queryText())
 	q.setStems()
-	q.setNameOK(codeMarked(p.req.Query), func(i int) bool {
+	q.setNameOK(codeMarked(p.queryText()), func(i int) bool {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
 	})
 	avg := totalLen / n
@@ -345,7 +375,7 @@ func (p *pipeline) historyFiles(files []*fileScan) {
 func (p *pipeline) prior(path string) float64 {
 	feat := newFeatures(p.e.Ablate)
 	place := placeFactor(path, feat)
-	if feat.built && isBuilt(path) {
+	if feat.built && (isBuilt(path) || p.vendored != nil && inVendored(path, *p.vendored)) {
 		return builtFactor * place
 	} else if feat.tests && isTest(path) {
 		return testFactor * place

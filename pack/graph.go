@@ -55,7 +55,34 @@ type arc struct {
 // chunks in order until that many bytes): the cost of a graph of a large
 // tree stays bounded.
 func buildGraph(items []*budget.Item, perFile int) *refGraph {
-	// Files and the names each defines.
+	files, fileIdx := graphFiles(items)
+	n := len(files)
+	if n < 2 {
+		return nil
+	}
+	definers := graphDefiners(items, fileIdx)
+	if len(definers) == 0 {
+		return nil
+	}
+	out := graphUses(items, fileIdx, definers, perFile)
+	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
+	arcs := make([][]arc, n)
+	for f := range out {
+		sum := 0.0
+		for g, w := range out[f] {
+			arcs[f] = append(arcs[f], arc{g, w})
+			sum += w
+		}
+		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
+		for k := range arcs[f] {
+			arcs[f][k].w /= sum
+		}
+	}
+	return &refGraph{files: files, idx: fileIdx, arcs: arcs}
+}
+
+// graphFiles lists the files of items in order of first appearance.
+func graphFiles(items []*budget.Item) ([]string, map[string]int) {
 	fileIdx := map[string]int{}
 	var files []string
 	for _, it := range items {
@@ -67,10 +94,13 @@ func buildGraph(items []*budget.Item, perFile int) *refGraph {
 			files = append(files, it.Path)
 		}
 	}
-	n := len(files)
-	if n < 2 {
-		return nil
-	}
+	return files, fileIdx
+}
+
+// graphDefiners maps each identifier of the chunks' symbol names (at
+// least graphMinName long) to the files defining it, leaving out names
+// defined in more than graphMaxDefiners files.
+func graphDefiners(items []*budget.Item, fileIdx map[string]int) map[string][]int {
 	definers := map[string][]int{}
 	for _, it := range items {
 		if it.Name == "" || it.Path == "" {
@@ -82,9 +112,6 @@ func buildGraph(items []*budget.Item, perFile int) *refGraph {
 				return
 			}
 			d := definers[w]
-			if len(d) > 0 && d[len(d)-1] == f {
-				return
-			}
 			for _, x := range d {
 				if x == f {
 					return
@@ -98,10 +125,14 @@ func buildGraph(items []*budget.Item, perFile int) *refGraph {
 			delete(definers, w)
 		}
 	}
-	if len(definers) == 0 {
-		return nil
-	}
-	// Edges: f uses a name g defines (each name once per file).
+	return definers
+}
+
+// graphUses weighs the edges: f → g gains 1/(definers of w) for each name
+// w that f's text uses and g defines (each name once per file), g → f
+// graphBackWeight of that. perFile > 0 bounds the text scanned per file.
+func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string][]int, perFile int) []map[int]float64 {
+	n := len(fileIdx)
 	out := make([]map[int]float64, n)
 	for i := range out {
 		out[i] = map[int]float64{}
@@ -145,20 +176,7 @@ func buildGraph(items []*budget.Item, perFile int) *refGraph {
 			}
 		})
 	}
-	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
-	arcs := make([][]arc, n)
-	for f := range out {
-		sum := 0.0
-		for g, w := range out[f] {
-			arcs[f] = append(arcs[f], arc{g, w})
-			sum += w
-		}
-		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
-		for k := range arcs[f] {
-			arcs[f][k].w /= sum
-		}
-	}
-	return &refGraph{files: files, idx: fileIdx, arcs: arcs}
+	return out
 }
 
 // pagerank runs graphIterations rounds of PageRank restarting at pers (a

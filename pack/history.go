@@ -7,7 +7,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"time"
@@ -168,25 +167,7 @@ func (h *history) factors(scores map[string]float64, recentW, cochangeW float64)
 	if cochangeW <= 0 || len(scores) == 0 {
 		return out
 	}
-	type fs struct {
-		path  string
-		score float64
-	}
-	var seeds []fs
-	for p, s := range scores {
-		if s > 0 && h.touched[p] > 0 {
-			seeds = append(seeds, fs{p, s})
-		}
-	}
-	sort.Slice(seeds, func(i, j int) bool {
-		if seeds[i].score != seeds[j].score {
-			return seeds[i].score > seeds[j].score
-		}
-		return seeds[i].path < seeds[j].path
-	})
-	if len(seeds) > cochangeSeeds {
-		seeds = seeds[:cochangeSeeds]
-	}
+	seeds := bestFiles(scores, cochangeSeeds, func(p string) bool { return h.touched[p] > 0 })
 	if len(seeds) == 0 {
 		return out
 	}

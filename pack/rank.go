@@ -34,7 +34,8 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 		}
 	}
 	feat := newFeatures(p.e.Ablate)
-	q := scoreQuery(p.req.Query, items, feat, p.corpusExtra(items))
+	feat.vendoredDirs = p.vendoredOf(items, feat)
+	q := scoreQuery(p.queryText(), items, feat, p.corpusExtra(items))
 	if q != nil {
 		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))
 	}
@@ -75,22 +76,30 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 // whole files (history.go), given the files' best lexical chunk scores by
 // path; nil when there is none.
 func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features) map[string]float64 {
-	hist := p.historyFactors(fileBest, srcs, items, feat)
-	if !feat.graph {
-		return hist
+	out := p.historyFactors(fileBest, srcs, items, feat)
+	if feat.graph {
+		out = mulFactors(out, graphFactors(items, fileBest, feat.graphW))
 	}
-	g := graphFactors(items, fileBest, feat.graphW)
-	if len(hist) == 0 {
-		return g
+	if feat.testPairs {
+		out = mulFactors(out, testPairFactors(fileBest, feat.testPairW))
 	}
-	for path, f := range g {
-		if h, ok := hist[path]; ok {
-			hist[path] = h * f
+	return out
+}
+
+// mulFactors multiplies the file factors of b into a (a missing factor
+// is 1) and returns a (b when a is empty).
+func mulFactors(a, b map[string]float64) map[string]float64 {
+	if len(a) == 0 {
+		return b
+	}
+	for path, f := range b {
+		if h, ok := a[path]; ok {
+			a[path] = h * f
 		} else {
-			hist[path] = f
+			a[path] = f
 		}
 	}
-	return hist
+	return a
 }
 
 // historyFactors is the history part of fileFactors (history.go).

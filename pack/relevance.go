@@ -43,75 +43,82 @@ type features struct {
 	bm25, prose, file, names, codeStat, built, tests, neigh bool
 	recent, cochange, graph                                 bool
 	codeNames, examples, ci, html, imports, stemNames       bool
+	testPairs, spread, issueRefs, vendored                  bool
+	// vendoredDirs are the pack's vendored-copy directories (vendored.go),
+	// set by the pipeline.
+	vendoredDirs []string
 	// weights of the file signals; an ablation "NAME=x" sets one (the
 	// evaluation's tuning runs): graphw, cochangew, recentw.
 	graphW, cochangeW, recentW float64
+	// testPairW scales the test-partner gain (pairs.go), spreadDecay the
+	// score of each further chunk of a file (spread.go).
+	testPairW, spreadDecay float64
+	// fileW and neighW are fileWeight and neighbourWeight (tuning runs:
+	// "filew=x", "neighw=x").
+	fileW, neighW float64
 }
 
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
-		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor}
+		spread: true, vendored: true,
+		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
+		testPairW: testPairWeight, spreadDecay: spreadDecay, fileW: fileWeight, neighW: neighbourWeight}
 	for _, o := range off {
-		if k, v, ok := strings.Cut(strings.TrimSpace(o), "="); ok {
+		o = strings.TrimSpace(o)
+		if k, v, ok := strings.Cut(o, "="); ok {
 			x, err := strconv.ParseFloat(v, 64)
-			if err != nil || x < 0 {
-				continue
-			}
-			switch k {
-			case "graphw":
-				f.graphW = x
-			case "cochangew":
-				f.cochangeW = x
-			case "recentw":
-				f.recentW = x
+			if set := featureWeights[k]; set != nil && err == nil && x >= 0 {
+				set(&f, x)
 			}
 			continue
 		}
-		switch strings.TrimSpace(o) {
-		case featBM25:
-			f.bm25 = false
-		case featProse:
-			f.prose = false
-		case featFile:
-			f.file = false
-		case featNames:
-			f.names = false
-		case featCodeStat:
-			f.codeStat = false
-		case featBuilt:
-			f.built = false
-		case featTests:
-			f.tests = false
-		case featNeigh:
-			f.neigh = false
-		case featHistory:
-			f.recent, f.cochange = false, false
-		case featRecent:
-			f.recent = false
-		case featCochange:
-			f.cochange = false
-		case featGraph:
-			f.graph = false
-		case featCodeNames:
-			f.codeNames = false
-		case "+" + featCodeNames:
-			f.codeNames = true // measured without gain: off unless asked (docs/quality.md)
-		case featExamples:
-			f.examples = false
-		case featCI:
-			f.ci = false
-		case featHTML:
-			f.html = false
-		case featImports:
-			f.imports = false
-		case featStemNames:
-			f.stemNames = false
-		case "+" + featStemNames:
-			f.stemNames = true // measured without gain: off unless asked
+		on := strings.HasPrefix(o, "+")
+		if set := featureSwitches[strings.TrimPrefix(o, "+")]; set != nil {
+			set(&f, on)
 		}
 	}
 	return f
+}
+
+// featureSwitches sets a feature by its name: "NAME" in Engine.Ablate
+// switches it off, "+NAME" on (the features measured without gain are
+// off by default; docs/quality.md "Ablations").
+var featureSwitches = map[string]func(f *features, on bool){
+	featBM25:      func(f *features, on bool) { f.bm25 = on },
+	featProse:     func(f *features, on bool) { f.prose = on },
+	featFile:      func(f *features, on bool) { f.file = on },
+	featNames:     func(f *features, on bool) { f.names = on },
+	featCodeStat:  func(f *features, on bool) { f.codeStat = on },
+	featBuilt:     func(f *features, on bool) { f.built = on },
+	featTests:     func(f *features, on bool) { f.tests = on },
+	featNeigh:     func(f *features, on bool) { f.neigh = on },
+	featHistory:   func(f *features, on bool) { f.recent, f.cochange = on, on },
+	featRecent:    func(f *features, on bool) { f.recent = on },
+	featCochange:  func(f *features, on bool) { f.cochange = on },
+	featGraph:     func(f *features, on bool) { f.graph = on },
+	featCodeNames: func(f *features, on bool) { f.codeNames = on },
+	featExamples:  func(f *features, on bool) { f.examples = on },
+	featCI:        func(f *features, on bool) { f.ci = on },
+	featHTML:      func(f *features, on bool) { f.html = on },
+	featImports:   func(f *features, on bool) { f.imports = on },
+	featStemNames: func(f *features, on bool) { f.stemNames = on },
+	featTestPairs: func(f *features, on bool) { f.testPairs = on },
+	featSpread:    func(f *features, on bool) { f.spread = on },
+	featIssueRefs: func(f *features, on bool) { f.issueRefs = on },
+	featVendored:  func(f *features, on bool) { f.vendored = on },
+}
+
+// featureWeights sets a weight of the file signals by its name
+// ("NAME=x" in Engine.Ablate; the evaluation's tuning runs).
+var featureWeights = map[string]func(f *features, x float64){
+	"graphw":    func(f *features, x float64) { f.graphW = x },
+	"cochangew": func(f *features, x float64) { f.cochangeW = x },
+	"recentw":   func(f *features, x float64) { f.recentW = x },
+	"testpairw": func(f *features, x float64) { f.testPairW = x },
+	"spreadd":   func(f *features, x float64) { f.spreadDecay = x },
+	"filew":     func(f *features, x float64) { f.fileW = x },
+	"neighw":    func(f *features, x float64) { f.neighW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -265,22 +272,38 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		return !proseTypical(d, nP, nC, dp)
 	})
 	if feat.imports && len(marked) > 0 {
-		for k, it := range items {
-			if it.Kind != "imports" {
-				continue
-			}
-			for i, f := range tf[k*nt : (k+1)*nt] {
-				if f > 0 && marked[terms[i]] {
-					if q.importHit == nil {
-						q.importHit = map[int]bool{}
-					}
-					q.importHit[it.Seq] = true
-					break
+		q.markImports(items, tf, marked)
+	}
+	q.scoreChunks(items, tf, prose, float64(totalLen)/n, maxSeq, codeQuery)
+	return q
+}
+
+// markImports marks the import blocks among items (tf: their term counts,
+// len(q.terms) a row) that hold a term the query marks as code.
+func (q *query) markImports(items []*budget.Item, tf []uint16, marked map[string]bool) {
+	nt := len(q.terms)
+	for k, it := range items {
+		if it.Kind != "imports" {
+			continue
+		}
+		for i, f := range tf[k*nt : (k+1)*nt] {
+			if f > 0 && marked[q.terms[i]] {
+				if q.importHit == nil {
+					q.importHit = map[int]bool{}
 				}
+				q.importHit[it.Seq] = true
+				break
 			}
 		}
 	}
-	avg := float64(totalLen) / n
+}
+
+// scoreChunks sets each chunk's own score (q.raw, by Item.Seq up to
+// maxSeq) — BM25 over its term counts tf (prose: the chunk is prose; avg:
+// the mean length), name and path matches, the built, test and place
+// priors — and q.fileBest.
+func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg float64, maxSeq int, codeQuery bool) {
+	feat, nt := q.feat, len(q.terms)
 	q.raw = make([]float64, maxSeq+1)
 	fileBest := map[string]float64{}
 	type pathInfo struct {
@@ -293,7 +316,7 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
-			pi = &pathInfo{built: isBuilt(it.Path), test: isTest(it.Path), place: placeFactor(it.Path, feat)}
+			pi = &pathInfo{built: isBuilt(it.Path) || inVendored(it.Path, feat.vendoredDirs), test: isTest(it.Path), place: placeFactor(it.Path, feat)}
 			if feat.names {
 				pi.score = q.pathScore(it.Path)
 			}
@@ -314,26 +337,14 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		}
 	}
 	q.fileBest = fileBest
-	return q
 }
 
 // finish scales each chunk's own score by its file's factor (1 when
 // absent), then adds file evidence and neighbours and finds the best.
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
+	q.applyFileFactors(items, fileFactor)
 	fileBest := q.fileBest
-	if len(fileFactor) > 0 {
-		for _, it := range items {
-			if f, ok := fileFactor[it.Path]; ok && it.Path != "" {
-				q.raw[it.Seq] *= f
-			}
-		}
-		for p, f := range fileFactor {
-			if _, ok := fileBest[p]; ok {
-				fileBest[p] *= f
-			}
-		}
-	}
 	base := make([]float64, len(items))
 	for k, it := range items {
 		base[k] = q.raw[it.Seq]
@@ -341,7 +352,7 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	for k, it := range items {
 		add := 0.0
 		if feat.file && it.Path != "" {
-			add += fileWeight * fileBest[it.Path]
+			add += feat.fileW * fileBest[it.Path]
 		}
 		if q.importHit[it.Seq] {
 			add += importsWeight * fileBest[it.Path]
@@ -354,10 +365,31 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 			if k+1 < len(items) && items[k+1].Source == it.Source && it.EndLine+1 >= items[k+1].StartLine {
 				nb = max(nb, base[k+1])
 			}
-			add += neighbourWeight * nb
+			add += feat.neighW * nb
 		}
 		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
+	}
+	if feat.spread {
+		q.spread(items)
+	}
+}
+
+// applyFileFactors multiplies each chunk's own score and each file's best
+// score by the file's factor (1 when absent).
+func (q *query) applyFileFactors(items []*budget.Item, fileFactor map[string]float64) {
+	if len(fileFactor) == 0 {
+		return
+	}
+	for _, it := range items {
+		if f, ok := fileFactor[it.Path]; ok && it.Path != "" {
+			q.raw[it.Seq] *= f
+		}
+	}
+	for p, f := range fileFactor {
+		if _, ok := q.fileBest[p]; ok {
+			q.fileBest[p] *= f
+		}
 	}
 }
 

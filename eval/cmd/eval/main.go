@@ -5,6 +5,9 @@
 //	go run ./eval/cmd/eval run   [-mirrors DIR] [-cases FILE] [-cache DIR] [-split dev|heldout|all] [-j N]
 //	                             [-budgets 8000,32000] [-ablate F,…] [-variants 'F,…;F,…']
 //	go run ./eval/cmd/eval check [-mirrors DIR]
+//	go run ./eval/cmd/eval explain [-budget N] COMMIT     (a dev case's ranked chunks)
+//	go run ./eval/cmd/eval misses  [-budget N] [-repo R]  (where each dev case's needed files were left)
+//	go run ./eval/cmd/eval map     [-budget N]            (what a pack without a query shows)
 package main
 
 import (
@@ -56,6 +59,10 @@ func main() {
 		err = check(os.Args[2:])
 	case "explain":
 		err = explain(ctx, os.Args[2:])
+	case "misses":
+		err = misses(ctx, os.Args[2:])
+	case "map":
+		err = mapQuality(ctx, os.Args[2:])
 	default:
 		usage()
 	}
@@ -66,7 +73,7 @@ func main() {
 }
 
 func usage() {
-	fmt.Fprintln(os.Stderr, "usage: eval cases|run|check [flags] (see docs/quality.md)")
+	fmt.Fprintln(os.Stderr, "usage: eval cases|run|check|explain|misses|map [flags] (see docs/quality.md)")
 	os.Exit(2)
 }
 
@@ -154,13 +161,9 @@ func run(ctx context.Context, args []string) error {
 	if err := missing(*mirrors); err != nil {
 		return err
 	}
-	var bs []int
-	for _, s := range strings.Split(*budgets, ",") {
-		b, err := strconv.Atoi(strings.TrimSpace(s))
-		if err != nil || b <= 0 {
-			return fmt.Errorf("-budgets: %q is not a positive number", s)
-		}
-		bs = append(bs, b)
+	bs, err := parseBudgets(*budgets)
+	if err != nil {
+		return err
 	}
 	all, err := eval.ReadCases(*casesPath)
 	if err != nil {
@@ -193,12 +196,47 @@ func run(ctx context.Context, args []string) error {
 		}
 	}
 	start := time.Now()
+	results := runCases(ctx, r, cs, *jobs, start)
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if *jsonOut != "" {
+		if err := writeJSON(*jsonOut, results); err != nil {
+			return err
+		}
+	}
+	if f := eval.Failures(results); f != "" {
+		fmt.Fprint(os.Stderr, "failed cases:\n"+f)
+	}
+	fmt.Printf("acode-lsp context quality: %d cases (%s), budgets %s, %s\n", len(cs), *split, *budgets, *casesPath)
+	eval.PrintReport(os.Stdout, eval.Summarize(results, bs))
+	eval.PrintVariants(os.Stdout, results, bs, vnames)
+	fmt.Printf("\n(%s)\n", time.Since(start).Round(time.Second))
+	return nil
+}
+
+// parseBudgets reads -budgets: positive numbers, comma-separated.
+func parseBudgets(list string) ([]int, error) {
+	var bs []int
+	for _, s := range strings.Split(list, ",") {
+		b, err := strconv.Atoi(strings.TrimSpace(s))
+		if err != nil || b <= 0 {
+			return nil, fmt.Errorf("-budgets: %q is not a positive number", s)
+		}
+		bs = append(bs, b)
+	}
+	return bs, nil
+}
+
+// runCases runs the cases on jobs workers, reporting progress on stderr
+// every 10 cases; it stops handing out cases when ctx is done.
+func runCases(ctx context.Context, r *eval.Runner, cs []eval.Case, jobs int, start time.Time) []eval.CaseResult {
 	results := make([]eval.CaseResult, len(cs))
 	var wg sync.WaitGroup
 	next := make(chan int)
 	var mu sync.Mutex
 	done := 0
-	for w := 0; w < max(1, *jobs); w++ {
+	for w := 0; w < max(1, jobs); w++ {
 		wg.Add(1)
 		go func() {
 			defer wg.Done()
@@ -222,22 +260,7 @@ func run(ctx context.Context, args []string) error {
 	close(next)
 	wg.Wait()
 	fmt.Fprintln(os.Stderr)
-	if err := ctx.Err(); err != nil {
-		return err
-	}
-	if *jsonOut != "" {
-		if err := writeJSON(*jsonOut, results); err != nil {
-			return err
-		}
-	}
-	if f := eval.Failures(results); f != "" {
-		fmt.Fprint(os.Stderr, "failed cases:\n"+f)
-	}
-	fmt.Printf("acode-lsp context quality: %d cases (%s), budgets %s, %s\n", len(cs), *split, *budgets, *casesPath)
-	eval.PrintReport(os.Stdout, eval.Summarize(results, bs))
-	eval.PrintVariants(os.Stdout, results, bs, vnames)
-	fmt.Printf("\n(%s)\n", time.Since(start).Round(time.Second))
-	return nil
+	return results
 }
 
 // explain prints the ranked chunks of one dev case's pack (a tuning aid:
@@ -292,18 +315,15 @@ func explain(ctx context.Context, args []string) error {
 			}
 		}
 		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-		need := map[string][][2]int{}
+		need := map[string]eval.FileLines{}
 		for _, f := range c.Needed {
-			need[f.Path] = f.Ranges
+			need[f.Path] = f
 			fmt.Printf("needed %s %v\n", f.Path, f.Ranges)
 		}
 		fmt.Printf("query: %q\n", c.Query)
 		cum := 0
 		for i, it := range items {
-			n := 0
-			for _, r := range need[it.Path] {
-				n += max(0, min(r[1], it.EndLine)-max(r[0], it.StartLine)+1)
-			}
+			n := neededIn(need[it.Path], it)
 			cum += it.Tokens
 			mark := ""
 			if n > 0 {

@@ -1,0 +1,87 @@
+package pack
+
+import (
+	"path"
+	"sort"
+	"strings"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/chunker"
+)
+
+// Vendored copies without a vendor/ name (docs/ranking.md "Lexical
+// relevance", prior): a directory that carries its own licence file and
+// sits inside a directory of code — requests/packages/urllib3 under the
+// requests package, pip/_vendor/x — is a copy of another project kept in
+// the tree. It shares the library's words (a copied HTTP library holds
+// every word of an HTTP task) and crowds the project's own code out, so
+// it weighs as a built or vendored file does (builtFactor). A licence at
+// the top of a module (gson/LICENSE) or of a package in a monorepo
+// (packages/x/LICENSE, its parent holds no code) does not count.
+const featVendored = "vendored"
+
+// vendoredDirs returns the vendored-copy directories among the parents of
+// paths (slash-separated, relative to the workspace), sorted.
+func vendoredDirs(paths []string) []string {
+	code := map[string]bool{} // directories directly holding code
+	var lic []string
+	for _, p := range paths {
+		dir := path.Dir(p)
+		if isLicence(path.Base(p)) {
+			lic = append(lic, dir)
+		} else if chunker.Language(p) != "" && !isProse(p) {
+			code[dir] = true
+		}
+	}
+	var out []string
+	for _, d := range lic {
+		if d == "." || !strings.Contains(d, "/") {
+			continue
+		}
+		if code[path.Dir(d)] {
+			out = append(out, d)
+		}
+	}
+	sort.Strings(out)
+	return uniq(out)
+}
+
+// isLicence reports whether a file name is a licence's (LICENSE,
+// LICENCE.txt, COPYING, LICENSE-MIT …).
+func isLicence(base string) bool {
+	b := strings.ToUpper(base)
+	return strings.HasPrefix(b, "LICENSE") || strings.HasPrefix(b, "LICENCE") || strings.HasPrefix(b, "COPYING")
+}
+
+// inVendored reports whether p lies under one of dirs.
+func inVendored(p string, dirs []string) bool {
+	for _, d := range dirs {
+		if strings.HasPrefix(p, d) && len(p) > len(d) && p[len(d)] == '/' {
+			return true
+		}
+	}
+	return false
+}
+
+// vendoredOf returns the vendored-copy directories of the pack: from the
+// files the walk listed when it ranked files first, else from the paths
+// of the candidate chunks; nil when the feature is off.
+func (p *pipeline) vendoredOf(items []*budget.Item, feat features) []string {
+	if !feat.vendored {
+		return nil
+	}
+	if p.vendored != nil {
+		return *p.vendored
+	}
+	seen := map[string]bool{}
+	var paths []string
+	for _, it := range items {
+		if it.Path != "" && !seen[it.Path] {
+			seen[it.Path] = true
+			paths = append(paths, it.Path)
+		}
+	}
+	v := vendoredDirs(paths)
+	p.vendored = &v
+	return v
+}
