@@ -68,6 +68,12 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 		}
 		shared[k] = i
 		texts[i], datas[i] = budget.NewText(s.Content), []byte(s.Content)
+		if s.ref != nil {
+			if p.refs == nil {
+				p.refs = map[*budget.Text]collector.FileRef{}
+			}
+			p.refs[texts[i]] = *s.ref
+		}
 	}
 	var size int64
 	for _, d := range datas {

@@ -127,6 +127,7 @@ type pipeline struct {
 	files     *fileSelection                       // a file-first walk's ranking (filescore.go); nil: none
 	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
 	parsed    map[*budget.Text][]chunker.LineRange // outline ranges looked up in this pack, by file (outline.go)
+	refs      map[*budget.Text]collector.FileRef   // the listing of each walked file's text (for the index)
 	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
 	reads     map[readKey]readResult               // files read in this request (limits.go)
 	charged   map[textKey]bool                     // texts counted in bytesRead

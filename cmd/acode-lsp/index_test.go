@@ -195,6 +195,12 @@ func TestPackWithoutQueryUsesIndex(t *testing.T) {
 	if last.ChunkHits < 20 || last.ChunkMisses > 1 {
 		t.Errorf("warm pack: %+v (cold: %+v), want only chunk hits", last, coldStats)
 	}
+	// The map's outlines: parsed and stored by the cold pack, read from
+	// the index by the warm one (never parsed again), but for the file
+	// redaction touches (never stored; its chunks miss too).
+	if coldStats.SetMisses < 1 || last.SetHits < 1 || last.SetMisses > last.ChunkMisses {
+		t.Errorf("outlines: cold %+v, warm %+v; want misses when cold, only hits when warm", coldStats, last)
+	}
 	p := filepath.Join(root, "gen", "f007.go")
 	b, err := os.ReadFile(p)
 	if err != nil {
