@@ -65,7 +65,8 @@ type Index struct {
 	q   *query // the terms of the last lookup, resolved per segment
 
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
-	setHits, setMisses                           atomic.Int64 // Set and StatSets
+	setHits, setMisses                           atomic.Int64 // Set
+	statHits, statMisses                         atomic.Int64 // StatSets
 }
 
 // Root returns the workspace root the index serves.
@@ -541,7 +542,13 @@ func (x *Index) countSet(ok *bool) {
 // false otherwise. Only a pack that reads, and checks, every file it
 // packs may use it (pack/mapindex.go).
 func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]chunker.Chunk, ok bool) {
-	defer x.countSet(&ok)
+	defer func() {
+		if ok {
+			x.statHits.Add(1)
+		} else {
+			x.statMisses.Add(1)
+		}
+	}()
 	st, ok := statOf(fi)
 	if !ok {
 		return nil, false
@@ -727,7 +734,8 @@ type Stats struct {
 	Bytes    int64
 
 	TermHits, TermMisses, ChunkHits, ChunkMisses int64
-	SetHits, SetMisses                           int64 // outline ranges, map summaries
+	SetHits, SetMisses                           int64 // sets by content (outline ranges)
+	StatHits, StatMisses                         int64 // sets by stat (a map's files not read)
 }
 
 // Stats returns the segments' count and size.
@@ -735,7 +743,7 @@ func (x *Index) Stats() Stats {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load(),
-		SetHits: x.setHits.Load(), SetMisses: x.setMisses.Load()}
+		SetHits: x.setHits.Load(), SetMisses: x.setMisses.Load(), StatHits: x.statHits.Load(), StatMisses: x.statMisses.Load()}
 	for _, s := range x.segs {
 		st.Segments++
 		st.Files += s.nFiles

@@ -234,6 +234,8 @@ func (s *Set) Stats() Stats {
 		st.ChunkMisses += y.ChunkMisses
 		st.SetHits += y.SetHits
 		st.SetMisses += y.SetMisses
+		st.StatHits += y.StatHits
+		st.StatMisses += y.StatMisses
 	}
 	return st
 }

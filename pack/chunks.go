@@ -52,8 +52,7 @@ var categoryOf = map[collector.SourceType]string{
 // in parallel (one worker per CPU); items are assembled in source order, so
 // the output does not depend on scheduling.
 func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
-	ch := p.e.cfg.Context.Chunking
-	opts := chunker.Options{MaxTokens: p.chunkTokens(), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
+	opts := p.chunkOptions()
 	texts := make([]*budget.Text, len(srcs))
 	cut := make([][]chunker.Chunk, len(srcs))
 	// Sources that share a text (one file named by many references) share
@@ -61,6 +60,17 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	datas := make([][]byte, len(srcs))
 	shared := map[textKey]int{}
 	for i, s := range srcs {
+		if s.facts != nil {
+			// Not read: its own empty text, which only a round that
+			// needs it reads (mapindex.go).
+			texts[i] = budget.NewText("")
+			if p.phantoms == nil {
+				p.phantoms, p.idents = map[*budget.Text]string{}, map[string][]mapIdent{}
+			}
+			p.phantoms[texts[i]] = s.AbsPath
+			p.idents[s.Path] = s.facts.ids
+			continue
+		}
 		k := keyOf(s.Content)
 		if j, ok := shared[k]; ok {
 			texts[i], datas[i] = texts[j], datas[j]
@@ -92,7 +102,14 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 				if i >= len(srcs) || p.ctx.Err() != nil {
 					return
 				}
+				if srcs[i].facts != nil {
+					cut[i] = phantomItems(srcs[i])
+					continue
+				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
+				if p.lean != nil && srcs[i].ref != nil && p.tok.Exact() && !srcs[i].ranged && len(cut[i]) > 0 {
+					p.putFacts(srcs[i], datas[i], cut[i], indexChunkKey(opts, p.tok.Encoding()))
+				}
 				progress.done(int64(len(datas[i])))
 			}
 		}()
@@ -110,8 +127,29 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	}
 	var items []*budget.Item
 	var srcIndex []int
+	var marks map[int]string // hash marks of the chunks not read, by Seq
+	xml := p.req.Format == FormatXML
 	for si, s := range srcs {
 		n := texts[si].Lines()
+		if s.facts != nil {
+			if marks == nil {
+				marks = map[int]string{}
+			}
+			for j, c := range cut[si] {
+				m := s.facts.marks[j]
+				marks[len(items)] = m.Name
+				if xml && m.Kind == "x" {
+					p.needText(texts[si]) // its CDATA split costs what only its text tells
+				}
+				items = append(items, &budget.Item{
+					Category: categoryOf[s.Type], Type: string(s.Type), Path: s.Path, Label: s.Label, Lang: chunker.FenceLanguage(s.Path),
+					StartLine: c.StartLine, EndLine: c.EndLine, Source: texts[si], Content: c.Content, Tokens: c.Tokens,
+					Priority: p.e.cfg.Context.SourcePriority[categoryOf[s.Type]], Kind: c.Kind, Name: c.Name, Seq: len(items),
+				})
+				srcIndex = append(srcIndex, si)
+			}
+			continue
+		}
 		if n == 0 {
 			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"})
 			continue
@@ -135,7 +173,14 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 		}
 	}
 	p.srcOf = srcIndex
+	p.checkCopies(items, marks)
 	return items, nil
+}
+
+// chunkOptions are the chunker's options of this pack.
+func (p *pipeline) chunkOptions() chunker.Options {
+	ch := p.e.cfg.Context.Chunking
+	return chunker.Options{MaxTokens: p.chunkTokens(), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
 }
 
 // fineChunkTokens is the chunk size of a pack ranked against a query

@@ -24,6 +24,10 @@ type source struct {
 	// ref is the listed file of a walked source (for the index); nil for
 	// other sources.
 	ref *collector.FileRef
+	// facts, when not nil, stand for the text of a walked file that was
+	// not read (Content is empty): a map answered from the index
+	// (mapindex.go).
+	facts *fileFacts
 }
 
 var sourceTypes = map[string]collector.SourceType{
@@ -153,9 +157,24 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 // re-parses every file on every run (docs/benchmarks.md, "Scale").
 func (p *pipeline) walkAll() ([]source, error) {
 	ws := p.e.ws
-	refs, listed, err := ws.List(p.ctx, collector.OpenFile, p.req.Paths...)
-	if err != nil {
-		return nil, err
+	lean := p.leanWalk()
+	var refs []collector.FileRef
+	var listed []collector.Exclusion
+	if p.lean != nil && p.lean.listed {
+		refs, listed = p.lean.refs, p.lean.excls // listed by the first round
+	} else {
+		var err error
+		if refs, listed, err = ws.List(p.ctx, collector.OpenFile, p.req.Paths...); err != nil {
+			return nil, err
+		}
+		if p.lean != nil {
+			p.lean.refs, p.lean.excls, p.lean.listed = refs, listed, true
+		}
+	}
+	ikey := ""
+	if lean != nil {
+		ikey = indexChunkKey(p.chunkOptions(), p.tok.Encoding())
+		lean.hits = 0
 	}
 	var excls []collector.Exclusion
 	for _, x := range listed {
@@ -172,6 +191,16 @@ func (p *pipeline) walkAll() ([]source, error) {
 		}
 		if err := p.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("collector: walk: %w", err)
+		}
+		if lean != nil && !lean.read[refs[i].Abs] {
+			if s, x, ok := p.phantom(lean, &refs[i], ikey); ok {
+				if x != nil {
+					excls = append(excls, *x)
+				} else {
+					out = append(out, s)
+				}
+				continue
+			}
 		}
 		s, x := ws.ReadRef(p.ctx, collector.OpenFile, refs[i])
 		if x != nil {

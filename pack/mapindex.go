@@ -1,6 +1,13 @@
 package pack
 
 import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"go.uber.org/zap"
+
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -71,4 +78,265 @@ func outlineSet(rs []chunker.LineRange) []chunker.Chunk {
 		set[i] = chunker.Chunk{StartLine: r.Start, EndLine: r.End}
 	}
 	return set
+}
+
+// A map answered from the index (docs/index.md "A map without reading"):
+// a pack without a query ranks files by their place in the reference
+// graph and packs the outlines and chunks of the central ones, so it
+// needs of most files only their chunks (boundaries, kinds, names, token
+// counts), the identifiers they use and a hash of each chunk (for dedup)
+// — which the index keeps per file — and reads only the files whose text
+// reaches the pack. Such a file is not known before the map is computed,
+// so a pack runs in rounds: each round packs with the texts it has and
+// the index's facts for the rest; the files whose text it turned out to
+// need (packed, outlined, or a duplicate to check) are read, and the
+// pack runs again, until a round needs no text it lacks. That round's
+// output is the output of reading every file: every decision about a
+// file whose text was not read (rank, dedup, selection's arithmetic)
+// used facts the index keeps of that very text.
+const (
+	// mapIdsKey names the identifiers a file uses (mapIdent, first start
+	// in StartByte) as a set.
+	mapIdsKey = "mapids\x00v1"
+	// maxLeanRounds bounds the rounds; then every file is read.
+	maxLeanRounds = 6
+)
+
+// mapMarksKey names, for the chunking ikey, a set with one entry per
+// chunk: Name holds the first 8 bytes of its budget.NormalizedHash, Kind
+// is "x" when XML must split its CDATA section.
+func mapMarksKey(ikey string) string { return "mapmarks\x00v1\x00" + ikey }
+
+// fileFacts is what a map knows of a file whose text it has not read.
+type fileFacts struct {
+	chunks []chunker.Chunk
+	marks  []chunker.Chunk
+	ids    []mapIdent
+}
+
+// leanMap is the state of a map answered from the index, across the
+// rounds of one Pack.
+type leanMap struct {
+	si     SetIndex
+	listed bool
+	refs   []collector.FileRef
+	excls  []collector.Exclusion
+	read   map[string]bool // files (absolute) earlier rounds needed the text of
+	all    bool            // read every file
+	need   map[string]bool // files this round needs the text of
+	rounds int
+	hits   int // files of the last round answered from the index
+}
+
+// leanFor returns the state of a map answered from the index for req, or
+// nil when the engine's index keeps no sets or req is not a map
+// (wantsMap): a query or a search, nothing walked, a source with a
+// relevance of its own, or the map ablated.
+func (e *Engine) leanFor(req Request) *leanMap {
+	if e.Index == nil || e.ws == nil {
+		return nil
+	}
+	si, ok := e.Index.(SetIndex)
+	if !ok || len(queryTerms(req.Query)) > 0 || req.Search != nil || (len(req.Paths) == 0 && len(req.Include) == 0) {
+		return nil
+	}
+	for _, a := range e.Ablate {
+		if a == featMap {
+			return nil
+		}
+	}
+	for _, s := range req.Sources {
+		if s.Relevance != nil {
+			return nil
+		}
+	}
+	return &leanMap{si: si, read: map[string]bool{}, need: map[string]bool{}}
+}
+
+// pack runs the rounds of a Pack (one when lean is nil).
+func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, progress func(string, int)) (*Result, error) {
+	lean := e.leanFor(req)
+	start := time.Now()
+	for {
+		p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}
+		res, err := p.pack(open)
+		if lean == nil || len(lean.need) == 0 || ctx.Err() != nil {
+			return res, err
+		}
+		lean.rounds++
+		for abs := range lean.need {
+			lean.read[abs] = true
+		}
+		lean.need = map[string]bool{}
+		if lean.rounds >= maxLeanRounds {
+			lean.all = true
+		}
+		Logger(ctx).Debug("map round needs more texts", zap.Int("round", lean.rounds), zap.Int("read", len(lean.read)), zap.Bool("all", lean.all))
+	}
+}
+
+// leanWalk returns p's lean state when this round may answer files from
+// the index: an exact tokenizer (the index keeps exact counts only) and
+// the rounds not given up.
+func (p *pipeline) leanWalk() *leanMap {
+	if p.lean == nil || p.lean.all || !p.tok.Exact() {
+		return nil
+	}
+	return p.lean
+}
+
+// phantom returns the source of the listed file f answered from the
+// index, without its text: what ReadRef would make of it but Content, and
+// the facts of the text its stat vouches for. false when the file must be
+// read (no such facts, facts that fail their checks, an open document).
+func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (source, *collector.Exclusion, bool) {
+	s, ok, x := p.e.ws.Admitted(collector.OpenFile, *f)
+	if x != nil || !ok {
+		return source{}, x, x != nil
+	}
+	sets, ok := lean.si.StatSets(*f, []string{ikey, mapIdsKey, mapMarksKey(ikey)})
+	if !ok {
+		return source{}, nil, false
+	}
+	facts := &fileFacts{chunks: sets[0], marks: sets[2], ids: make([]mapIdent, len(sets[1]))}
+	for i, c := range sets[1] {
+		facts.ids[i] = mapIdent{w: c.Name, at: c.StartByte}
+	}
+	if !factsValid(facts, f.Info.Size()) {
+		return source{}, nil, false
+	}
+	lean.hits++
+	return source{Source: s, ref: f, facts: facts}, nil, true
+}
+
+// factsValid checks facts from the index against what is known of the
+// file without its text: chunks in order, covering size bytes whole, of
+// consecutive lines; a mark per chunk; identifiers in order of offset
+// within the text. A file without chunks (empty) is read.
+func factsValid(f *fileFacts, size int64) bool {
+	end, line := 0, 1
+	for _, c := range f.chunks {
+		if c.StartByte != end || c.EndByte <= c.StartByte || c.StartLine != line || c.EndLine < c.StartLine || c.Tokens < 0 {
+			return false
+		}
+		end, line = c.EndByte, c.EndLine+1
+	}
+	if len(f.chunks) == 0 || int64(end) != size || len(f.marks) != len(f.chunks) {
+		return false
+	}
+	prev := -1
+	for _, c := range f.marks {
+		if len(c.Name) != 8 {
+			return false
+		}
+	}
+	for _, id := range f.ids {
+		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
+			return false
+		}
+		prev = id.at
+	}
+	return true
+}
+
+// phantomItems returns the chunks of a file answered from the index as
+// chunker chunks whose Content is a placeholder unique to the chunk (dedup
+// must never take two of them for copies; marks decide that).
+func phantomItems(s source) []chunker.Chunk {
+	out := make([]chunker.Chunk, len(s.facts.chunks))
+	for i, c := range s.facts.chunks {
+		c.Content = fmt.Sprintf("\x00%s\x00%d", s.AbsPath, i)
+		out[i] = c
+	}
+	return out
+}
+
+// needText records that this round needs the text of the file of text (a
+// file answered from the index); false when the text is at hand.
+func (p *pipeline) needText(text *budget.Text) bool {
+	abs, ok := p.phantoms[text]
+	if ok {
+		p.lean.need[abs] = true
+	}
+	return ok
+}
+
+// mapIdents returns the identifiers of the files answered from the index,
+// by path (nil when none).
+func (p *pipeline) mapIdents() map[string][]mapIdent {
+	return p.idents
+}
+
+// leanRender wraps a renderer: a round that renders a chunk of a file it
+// has not read needs that file's text.
+func (p *pipeline) leanRender(render func([]*budget.Item) (string, error)) func([]*budget.Item) (string, error) {
+	if len(p.phantoms) == 0 {
+		return render
+	}
+	return func(items []*budget.Item) (string, error) {
+		lacks := false
+		for _, it := range items {
+			lacks = p.needText(it.Source) || lacks
+		}
+		if lacks {
+			// What comes next (the exact count, re-selection) depends on
+			// the texts: the round ends here, the next reads them.
+			return "", errNeedText
+		}
+		return render(items)
+	}
+}
+
+// errNeedText ends a round that would render a chunk it has not read.
+var errNeedText = errors.New("pack: a map round needs texts it has not read")
+
+// checkCopies finds what dedup would take for copies (the same
+// normalised hash) among items when some are of files answered from the
+// index: every such file in a group of two or more is needed (its text
+// decides). marks holds the 8-byte hash prefix of those items by Seq.
+func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
+	if len(p.phantoms) == 0 || !p.e.cfg.Context.Dedup.Enabled {
+		return
+	}
+	groups := make(map[string][]*budget.Item, len(items))
+	for _, it := range items {
+		m, ok := marks[it.Seq]
+		if !ok {
+			h := budget.NormalizedHash(it.Content)
+			m = string(h[:8])
+		}
+		groups[m] = append(groups[m], it)
+	}
+	for _, g := range groups {
+		if len(g) < 2 {
+			continue
+		}
+		for _, it := range g {
+			p.needText(it.Source)
+		}
+	}
+}
+
+// putFacts stores what a map needs of a walked file it read (ids and
+// marks; the chunks went in with cutSource), so that the next map answers
+// it from the index.
+func (p *pipeline) putFacts(s source, data []byte, chunks []chunker.Chunk, ikey string) {
+	si := p.lean.si
+	parts := make([]string, len(chunks))
+	marks := make([]chunker.Chunk, len(chunks))
+	for i, c := range chunks {
+		parts[i] = c.Content
+		h := budget.NormalizedHash(c.Content)
+		marks[i].Name = string(h[:8])
+		if needsCDATASplit(c.Content) {
+			marks[i].Kind = "x"
+		}
+	}
+	ids := fileIdents(parts, mapIdentCap)
+	set := make([]chunker.Chunk, len(ids))
+	for i, id := range ids {
+		set[i] = chunker.Chunk{Name: id.w, StartByte: id.at}
+	}
+	si.PutSet(*s.ref, data, mapIdsKey, set)
+	si.PutSet(*s.ref, data, mapMarksKey(ikey), marks)
 }
