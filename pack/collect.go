@@ -182,6 +182,9 @@ func (p *pipeline) walkAll() ([]source, error) {
 			excls = append(excls, x)
 		}
 	}
+	if lean != nil {
+		return p.walkLean(lean, refs, excls, ikey)
+	}
 	var last time.Time
 	var out []source
 	var bytes int64
@@ -191,16 +194,6 @@ func (p *pipeline) walkAll() ([]source, error) {
 		}
 		if err := p.ctx.Err(); err != nil {
 			return nil, fmt.Errorf("collector: walk: %w", err)
-		}
-		if lean != nil && !lean.read[refs[i].Abs] {
-			if s, x, ok := p.phantom(lean, &refs[i], ikey); ok {
-				if x != nil {
-					excls = append(excls, *x)
-				} else {
-					out = append(out, s)
-				}
-				continue
-			}
 		}
 		s, x := ws.ReadRef(p.ctx, collector.OpenFile, refs[i])
 		if x != nil {
@@ -217,6 +210,12 @@ func (p *pipeline) walkAll() ([]source, error) {
 			return nil, &collector.WalkLimitError{Max: collector.MaxWalkBytes, Size: bytes}
 		}
 	}
+	p.excludeSorted(excls)
+	return out, nil
+}
+
+// excludeSorted records the exclusions of a walk, by path then reason.
+func (p *pipeline) excludeSorted(excls []collector.Exclusion) {
 	slices.SortFunc(excls, func(a, b collector.Exclusion) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
@@ -226,7 +225,6 @@ func (p *pipeline) walkAll() ([]source, error) {
 	for _, x := range excls {
 		p.exclude(x)
 	}
-	return out, nil
 }
 
 // explicit turns one request source into a collected source.

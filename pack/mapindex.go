@@ -4,6 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
 	"time"
 
 	"go.uber.org/zap"
@@ -126,12 +129,15 @@ type leanMap struct {
 	need   map[string]bool // files this round needs the text of
 	rounds int
 	hits   int // files of the last round answered from the index
+
+	mu  sync.Mutex
+	mem map[string]memFacts // facts of the files read and let go of, by absolute path
 }
 
 // leanFor returns the state of a map answered from the index for req, or
 // nil when the engine's index keeps no sets or req is not a map
 // (wantsMap): a query or a search, nothing walked, a source with a
-// relevance of its own, or the map ablated.
+// relevance of its own, or the map ablated; nil too with a tool result.
 func (e *Engine) leanFor(req Request) *leanMap {
 	if e.Index == nil || e.ws == nil {
 		return nil
@@ -146,7 +152,9 @@ func (e *Engine) leanFor(req Request) *leanMap {
 		}
 	}
 	for _, s := range req.Sources {
-		if s.Relevance != nil {
+		if s.Relevance != nil || s.Type == "tool_result" {
+			// Not a map; or a tool result, which dedup compares with
+			// whole file texts (budget's toolCopies).
 			return nil
 		}
 	}
@@ -317,26 +325,176 @@ func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
 	}
 }
 
-// putFacts stores what a map needs of a walked file it read (ids and
-// marks; the chunks went in with cutSource), so that the next map answers
-// it from the index.
-func (p *pipeline) putFacts(s source, data []byte, chunks []chunker.Chunk, ikey string) {
-	si := p.lean.si
+// factsOf returns what a map needs of a file cut into chunks (their
+// Content at hand): the chunks without their text, a hash mark per chunk,
+// the identifiers the file uses.
+func factsOf(chunks []chunker.Chunk) *fileFacts {
+	f := &fileFacts{chunks: make([]chunker.Chunk, len(chunks)), marks: make([]chunker.Chunk, len(chunks))}
 	parts := make([]string, len(chunks))
-	marks := make([]chunker.Chunk, len(chunks))
 	for i, c := range chunks {
 		parts[i] = c.Content
 		h := budget.NormalizedHash(c.Content)
-		marks[i].Name = string(h[:8])
+		f.marks[i].Name = string(h[:8])
 		if needsCDATASplit(c.Content) {
-			marks[i].Kind = "x"
+			f.marks[i].Kind = "x"
 		}
+		c.Content = ""
+		f.chunks[i] = c
 	}
-	ids := fileIdents(parts, mapIdentCap)
-	set := make([]chunker.Chunk, len(ids))
-	for i, id := range ids {
+	f.ids = fileIdents(parts, mapIdentCap)
+	return f
+}
+
+// putFacts stores the facts of a walked file read with data (identifiers
+// and marks; its chunks went in with cutSource), so that the next map
+// answers it from the index.
+func (p *pipeline) putFacts(s source, data []byte, f *fileFacts, ikey string) {
+	si := p.lean.si
+	set := make([]chunker.Chunk, len(f.ids))
+	for i, id := range f.ids {
 		set[i] = chunker.Chunk{Name: id.w, StartByte: id.at}
 	}
 	si.PutSet(*s.ref, data, mapIdsKey, set)
-	si.PutSet(*s.ref, data, mapMarksKey(ikey), marks)
+	si.PutSet(*s.ref, data, mapMarksKey(ikey), f.marks)
+}
+
+// memFacts are the facts of a file a round read and let go of, for the
+// rounds after it (while its stat stays).
+type memFacts struct {
+	facts      *fileFacts
+	size, mod  int64
+	redactions int
+}
+
+// leanSlot is what a map's walk makes of one listed file.
+type leanSlot struct {
+	s    source
+	x    *collector.Exclusion
+	keep bool // s is a source (with or without its text)
+	read bool // to read: held (a file a round needs), or let go of
+}
+
+// walkLean is walkAll for a map: each listed file the include globs let
+// in becomes a source without its text when its facts are known (from
+// the index by its stat, or from an earlier round), a source with its
+// text when an earlier round needs it; any other file is read, cut and
+// counted (through the index's chunks when it has them), its facts are
+// stored and kept for the next rounds, and its text is let go of. Reads
+// run in parallel (one worker per CPU); the sources come in listing order.
+// Only the texts kept count against MaxWalkBytes: a map of any tree the
+// walk lists holds no more than the texts it packs.
+func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []collector.Exclusion, ikey string) ([]source, error) {
+	slots := make([]leanSlot, len(refs))
+	var toRead []int
+	for i := range refs {
+		f := &refs[i]
+		if !included(p.req.Include, f.Path) {
+			continue
+		}
+		if lean.read[f.Abs] {
+			slots[i].read = true
+			toRead = append(toRead, i)
+			continue
+		}
+		if s, x, ok := p.phantom(lean, f, ikey); ok {
+			slots[i] = leanSlot{s: s, x: x, keep: x == nil}
+			continue
+		}
+		if m, ok := lean.memOf(f); ok {
+			s, _, x := p.e.ws.Admitted(collector.OpenFile, *f)
+			if x == nil {
+				s.Redactions = m.redactions
+				slots[i] = leanSlot{s: source{Source: s, ref: f, facts: m.facts}, keep: true}
+				continue
+			}
+		}
+		toRead = append(toRead, i)
+	}
+	opts := p.chunkOptions()
+	var next atomic.Int64
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), max(1, len(toRead))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(toRead) || p.ctx.Err() != nil {
+					return
+				}
+				i := toRead[k]
+				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
+				if n := done.Add(1); n%1024 == 0 {
+					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("collector: walk: %w", err)
+	}
+	var out []source
+	var bytes int64
+	for _, sl := range slots {
+		switch {
+		case sl.x != nil:
+			excls = append(excls, *sl.x)
+		case sl.keep:
+			out = append(out, sl.s)
+			bytes += int64(len(sl.s.Content))
+		}
+	}
+	if bytes > collector.MaxWalkBytes {
+		return nil, &collector.WalkLimitError{Max: collector.MaxWalkBytes, Size: bytes}
+	}
+	p.excludeSorted(excls)
+	return out, nil
+}
+
+// readLean reads one listed file for walkLean: kept whole when hold (a
+// round needs its text) or when it has no chunks; else cut, its facts
+// stored (index) and kept (lean.mem), and its text let go of.
+func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts chunker.Options, ikey string) leanSlot {
+	s, x := p.e.ws.ReadRef(p.ctx, collector.OpenFile, *f)
+	if x != nil {
+		return leanSlot{x: x}
+	}
+	src := source{Source: s, ref: f}
+	if hold {
+		return leanSlot{s: src, keep: true}
+	}
+	data := []byte(s.Content)
+	chunks := p.cutSource(src, data, budget.NewText(s.Content).Lines(), opts)
+	if len(chunks) == 0 || p.ctx.Err() != nil {
+		return leanSlot{s: src, keep: true}
+	}
+	facts := factsOf(chunks)
+	p.putFacts(src, data, facts, ikey)
+	lean.keep(f, facts, s.Redactions)
+	s.Content = ""
+	return leanSlot{s: source{Source: s, ref: f, facts: facts}, keep: true}
+}
+
+// memOf returns the facts an earlier round kept of f, while its stat is
+// the same.
+func (l *leanMap) memOf(f *collector.FileRef) (memFacts, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.mem[f.Abs]
+	if !ok || f.Info == nil || m.size != f.Info.Size() || m.mod != f.Info.ModTime().UnixNano() {
+		return memFacts{}, false
+	}
+	return m, true
+}
+
+// keep records the facts of a file a round read and let go of.
+func (l *leanMap) keep(f *collector.FileRef, facts *fileFacts, redactions int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.mem == nil {
+		l.mem = map[string]memFacts{}
+	}
+	l.mem[f.Abs] = memFacts{facts: facts, size: f.Info.Size(), mod: f.Info.ModTime().UnixNano(), redactions: redactions}
 }
