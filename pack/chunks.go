@@ -107,7 +107,7 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 					continue
 				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
-				if p.lean != nil && srcs[i].ref != nil && p.tok.Exact() && !srcs[i].ranged && len(cut[i]) > 0 {
+				if p.lean != nil && srcs[i].ref != nil && p.tok.Exact() && !srcs[i].ranged && len(cut[i]) > 0 && !p.lean.known(srcs[i].ref) {
 					p.putFacts(srcs[i], datas[i], factsOf(cut[i]), indexChunkKey(opts, p.tok.Encoding()))
 				}
 				progress.done(int64(len(datas[i])))

@@ -396,17 +396,20 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 			toRead = append(toRead, i)
 			continue
 		}
-		if s, x, ok := p.phantom(lean, f, ikey); ok {
-			slots[i] = leanSlot{s: s, x: x, keep: x == nil}
-			continue
-		}
 		if m, ok := lean.memOf(f); ok {
-			s, _, x := p.e.ws.Admitted(collector.OpenFile, *f)
-			if x == nil {
+			s, ok, x := p.e.ws.Admitted(collector.OpenFile, *f)
+			if x != nil || ok {
 				s.Redactions = m.redactions
-				slots[i] = leanSlot{s: source{Source: s, ref: f, facts: m.facts}, keep: true}
+				slots[i] = leanSlot{s: source{Source: s, ref: f, facts: m.facts}, x: x, keep: x == nil}
 				continue
 			}
+		}
+		if s, x, ok := p.phantom(lean, f, ikey); ok {
+			if x == nil {
+				lean.keep(f, s.facts, 0) // the next rounds need not decode it again
+			}
+			slots[i] = leanSlot{s: s, x: x, keep: x == nil}
+			continue
 		}
 		toRead = append(toRead, i)
 	}
@@ -487,6 +490,13 @@ func (l *leanMap) memOf(f *collector.FileRef) (memFacts, bool) {
 		return memFacts{}, false
 	}
 	return m, true
+}
+
+// known reports whether the facts of f (as listed) are known already: a
+// file a round needs the text of was answered without it before.
+func (l *leanMap) known(f *collector.FileRef) bool {
+	_, ok := l.memOf(f)
+	return ok
 }
 
 // keep records the facts of a file a round read and let go of.
