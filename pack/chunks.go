@@ -125,44 +125,40 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	if int64(total) > limits.candidates {
 		return nil, limitError("maxCandidates", limits.candidates, int64(total), "the chunk candidates of this request", "send fewer sources or narrower ranges, or walk fewer paths")
 	}
+	items, srcIndex, marks := p.items(srcs, texts, cut)
+	p.srcOf = srcIndex
+	p.checkCopies(items, marks)
+	return items, nil
+}
+
+// items assembles the candidate items of the sources srcs cut into cut, in
+// source order, and the source index of each; for the files not read (a
+// map answered from the index) also the hash marks of their chunks, by
+// Seq.
+func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) ([]*budget.Item, []int, map[int]string) {
 	var items []*budget.Item
 	var srcIndex []int
-	var marks map[int]string // hash marks of the chunks not read, by Seq
+	var marks map[int]string
 	xml := p.req.Format == FormatXML
 	for si, s := range srcs {
-		n := texts[si].Lines()
-		if s.facts != nil {
-			if marks == nil {
-				marks = map[int]string{}
+		if s.facts == nil && !p.hasLines(s, texts[si].Lines()) {
+			continue
+		}
+		cat := categoryOf[s.Type]
+		lang := chunker.FenceLanguage(s.Path)
+		for j, c := range cut[si] {
+			if c.Content == "" {
+				continue
 			}
-			for j, c := range cut[si] {
+			if s.facts != nil {
+				if marks == nil {
+					marks = map[int]string{}
+				}
 				m := s.facts.marks[j]
 				marks[len(items)] = m.Name
 				if xml && m.Kind == "x" {
 					p.needText(texts[si]) // its CDATA split costs what only its text tells
 				}
-				items = append(items, &budget.Item{
-					Category: categoryOf[s.Type], Type: string(s.Type), Path: s.Path, Label: s.Label, Lang: chunker.FenceLanguage(s.Path),
-					StartLine: c.StartLine, EndLine: c.EndLine, Source: texts[si], Content: c.Content, Tokens: c.Tokens,
-					Priority: p.e.cfg.Context.SourcePriority[categoryOf[s.Type]], Kind: c.Kind, Name: c.Name, Seq: len(items),
-				})
-				srcIndex = append(srcIndex, si)
-			}
-			continue
-		}
-		if n == 0 {
-			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"})
-			continue
-		}
-		if s.ranged && s.StartLine > n {
-			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)})
-			continue
-		}
-		cat := categoryOf[s.Type]
-		lang := chunker.FenceLanguage(s.Path)
-		for _, c := range cut[si] {
-			if c.Content == "" {
-				continue
 			}
 			items = append(items, &budget.Item{
 				Category: cat, Type: string(s.Type), Path: s.Path, Label: s.Label, Lang: lang,
@@ -172,9 +168,21 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 			srcIndex = append(srcIndex, si)
 		}
 	}
-	p.srcOf = srcIndex
-	p.checkCopies(items, marks)
-	return items, nil
+	return items, srcIndex, marks
+}
+
+// hasLines reports whether a source of n lines has lines to chunk (its
+// range, if any, included); else it records why not.
+func (p *pipeline) hasLines(s source, n int) bool {
+	switch {
+	case n == 0:
+		p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"})
+		return false
+	case s.ranged && s.StartLine > n:
+		p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)})
+		return false
+	}
+	return true
 }
 
 // chunkOptions are the chunker's options of this pack.
