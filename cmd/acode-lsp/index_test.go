@@ -108,6 +108,11 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 		if last.TermHits == 0 || last.TermMisses != refused || last.ChunkHits == 0 || last.ChunkMisses > 1 {
 			t.Errorf("%q: warm pack: %+v (cold: %+v), want only hits", q, last, coldStats)
 		}
+		// Outlines (selection's rule 8): parsed and stored when cold,
+		// read from the index when warm (but cart/service.go's).
+		if coldStats.SetMisses == 0 || last.SetHits == 0 || last.SetMisses > 1 {
+			t.Errorf("%q: outlines: warm %+v, cold %+v; want outlines stored cold and read warm", q, last, coldStats)
+		}
 		set, err := index.OpenSet([]string{root}, index.Options{})
 		if err != nil {
 			t.Fatal(err)
