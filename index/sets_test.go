@@ -87,3 +87,35 @@ func TestStatSets(t *testing.T) {
 		t.Error("Set misses a racy entry (the content is at hand)")
 	}
 }
+
+// TestStatSetsAfterMerge: a merge keeps what StatSets needs of a file
+// that has sets only (no terms): its content hash, while the file is the
+// one on disk.
+func TestStatSetsAfterMerge(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	p := filepath.Join(root, "a.go")
+	content := []byte("package a\n")
+	if err := os.WriteFile(p, content, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	fi, _ := os.Lstat(p)
+	for _, key := range []string{"one", "two"} {
+		x := openTest(t, root, dir)
+		x.PutSet(p, fi, content, key, []chunker.Chunk{{StartLine: 1, EndLine: 1, Name: key}})
+		if err := x.Close(); err != nil {
+			t.Fatal(err)
+		}
+	}
+	x := openTest(t, root, dir)
+	x.mu.Lock()
+	err := x.compactLocked(true)
+	n := len(x.segs)
+	x.mu.Unlock()
+	if err != nil || n != 1 {
+		t.Fatalf("merge: %v, %d segments", err, n)
+	}
+	sets, ok := x.StatSets(p, fi, []string{"one", "two"})
+	if !ok || sets[0][0].Name != "one" || sets[1][0].Name != "two" {
+		t.Fatalf("after the merge: %v, %v", sets, ok)
+	}
+}
