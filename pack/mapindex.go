@@ -2,6 +2,7 @@ package pack
 
 import (
 	"context"
+	"encoding/hex"
 	"errors"
 	"fmt"
 	"runtime"
@@ -106,9 +107,14 @@ const (
 )
 
 // mapMarksKey names, for the chunking ikey, a set with one entry per
-// chunk: Name holds the first 8 bytes of its budget.NormalizedHash, Kind
-// is "x" when XML must split its CDATA section.
-func mapMarksKey(ikey string) string { return "mapmarks\x00v1\x00" + ikey }
+// chunk: Name holds the first markLen bytes of its budget.NormalizedHash,
+// Kind is "x" when XML must split its CDATA section.
+func mapMarksKey(ikey string) string { return "mapmarks\x00v2\x00" + ikey }
+
+// markLen is the length of a chunk's hash mark: 128 bits of SHA-256, so
+// that two chunks with one mark are copies (a collision among a tree's
+// chunks is beyond reach) and dedup may decide on marks alone.
+const markLen = 16
 
 // fileFacts is what a map knows of a file whose text it has not read.
 type fileFacts struct {
@@ -132,6 +138,10 @@ type leanMap struct {
 
 	mu  sync.Mutex
 	mem map[string]memFacts // facts of the files read and let go of, by absolute path
+
+	// repoMap is the first round's map: every round ranks the same files
+	// from the same facts (a text read later holds what its facts said).
+	repoMap *repoMap
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -234,7 +244,7 @@ func factsValid(f *fileFacts, size int64) bool {
 	}
 	prev := -1
 	for _, c := range f.marks {
-		if len(c.Name) != 8 {
+		if len(c.Name) != markLen {
 			return false
 		}
 	}
@@ -248,12 +258,14 @@ func factsValid(f *fileFacts, size int64) bool {
 }
 
 // phantomItems returns the chunks of a file answered from the index as
-// chunker chunks whose Content is a placeholder unique to the chunk (dedup
-// must never take two of them for copies; marks decide that).
+// chunker chunks whose Content is a placeholder made of the chunk's hash
+// mark: two placeholders are copies for dedup exactly when their chunks'
+// texts are (a placeholder and a real text never are: checkCopies reads
+// the file when a mark meets a real text's).
 func phantomItems(s source) []chunker.Chunk {
 	out := make([]chunker.Chunk, len(s.facts.chunks))
 	for i, c := range s.facts.chunks {
-		c.Content = fmt.Sprintf("\x00%s\x00%d", s.AbsPath, i)
+		c.Content = "\x00mark:" + hex.EncodeToString([]byte(s.facts.marks[i].Name))
 		out[i] = c
 	}
 	return out
@@ -269,10 +281,15 @@ func (p *pipeline) needText(text *budget.Text) bool {
 	return ok
 }
 
-// mapIdents returns the identifiers of the files answered from the index,
-// by path (nil when none).
-func (p *pipeline) mapIdents() map[string][]mapIdent {
-	return p.idents
+// mapOf returns the map of items: the first round's, computed once.
+func (p *pipeline) mapOf(items []*budget.Item) *repoMap {
+	if p.lean == nil {
+		return newRepoMap(items, p.idents)
+	}
+	if p.lean.repoMap == nil {
+		p.lean.repoMap = newRepoMap(items, p.idents)
+	}
+	return p.lean.repoMap
 }
 
 // leanRender wraps a renderer: a round that renders a chunk of a file it
@@ -298,29 +315,28 @@ func (p *pipeline) leanRender(render func([]*budget.Item) (string, error)) func(
 // errNeedText ends a round that would render a chunk it has not read.
 var errNeedText = errors.New("pack: a map round needs texts it has not read")
 
-// checkCopies finds what dedup would take for copies (the same
-// normalised hash) among items when some are of files answered from the
-// index: every such file in a group of two or more is needed (its text
-// decides). marks holds the 8-byte hash prefix of those items by Seq.
+// checkCopies finds where dedup would compare a chunk of a file not read
+// (answered from the index) with a chunk whose text is at hand: the same
+// hash mark on both sides; those files are needed (the texts decide).
+// Chunks not read compare among themselves by their marks
+// (phantomItems). marks holds the marks of the chunks not read, by Seq.
 func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
 	if len(p.phantoms) == 0 || !p.e.cfg.Context.Dedup.Enabled {
 		return
 	}
-	groups := make(map[string][]*budget.Item, len(items))
+	unread := make(map[string][]*budget.Item, len(marks))
 	for _, it := range items {
-		m, ok := marks[it.Seq]
-		if !ok {
-			h := budget.NormalizedHash(it.Content)
-			m = string(h[:8])
+		if m, ok := marks[it.Seq]; ok {
+			unread[m] = append(unread[m], it)
 		}
-		groups[m] = append(groups[m], it)
 	}
-	for _, g := range groups {
-		if len(g) < 2 {
+	for _, it := range items {
+		if _, ok := marks[it.Seq]; ok {
 			continue
 		}
-		for _, it := range g {
-			p.needText(it.Source)
+		h := budget.NormalizedHash(it.Content)
+		for _, u := range unread[string(h[:markLen])] {
+			p.needText(u.Source)
 		}
 	}
 }
@@ -334,7 +350,7 @@ func factsOf(chunks []chunker.Chunk) *fileFacts {
 	for i, c := range chunks {
 		parts[i] = c.Content
 		h := budget.NormalizedHash(c.Content)
-		f.marks[i].Name = string(h[:8])
+		f.marks[i].Name = string(h[:markLen])
 		if needsCDATASplit(c.Content) {
 			f.marks[i].Kind = "x"
 		}

@@ -3,6 +3,7 @@ package pack
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 )
@@ -153,6 +154,7 @@ func fileIdents(parts []string, limit int) []mapIdent {
 				j++
 			}
 			if w := part[i:j]; len(w) >= graphMinName && !seen[w] {
+				w = strings.Clone(w) // kept past the text (mapindex.go)
 				seen[w] = true
 				out = append(out, mapIdent{w: w, at: base + i})
 			}
@@ -240,8 +242,11 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 			uses = fileIdents(parts[path], limit)
 		}
 		for _, u := range uses {
+			if u.at >= limit {
+				break // in order of offset
+			}
 			d, ok := definers[u.w]
-			if u.at >= limit || !ok {
+			if !ok {
 				continue
 			}
 			for _, g := range d {
