@@ -154,9 +154,8 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 				if marks == nil {
 					marks = map[int]string{}
 				}
-				m := s.facts.marks[j]
-				marks[len(items)] = m.Name
-				if xml && m.Kind == "x" {
+				marks[len(items)] = s.facts.marks[j]
+				if xml && s.facts.split[j] {
 					p.needText(texts[si]) // its CDATA split costs what only its text tells
 				}
 			}

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"context"
+	"encoding/binary"
 	"encoding/hex"
 	"errors"
 	"fmt"
@@ -98,18 +99,15 @@ func outlineSet(rs []chunker.LineRange) []chunker.Chunk {
 // output is the output of reading every file: every decision about a
 // file whose text was not read (rank, dedup, selection's arithmetic)
 // used facts the index keeps of that very text.
-const (
-	// mapIdsKey names the identifiers a file uses (mapIdent, first start
-	// in StartByte) as a set.
-	mapIdsKey = "mapids\x00v1"
-	// maxLeanRounds bounds the rounds; then every file is read.
-	maxLeanRounds = 6
-)
+// maxLeanRounds bounds the rounds of a map; then every file is read.
+const maxLeanRounds = 6
 
-// mapMarksKey names, for the chunking ikey, a set with one entry per
-// chunk: Name holds the first markLen bytes of its budget.NormalizedHash,
-// Kind is "x" when XML must split its CDATA section.
-func mapMarksKey(ikey string) string { return "mapmarks\x00v2\x00" + ikey }
+// mapFactsKey names, for the chunking ikey, a file's facts beyond its
+// chunks as one set of one entry whose Name packs them (encodeFacts): per
+// chunk its hash mark (the first markLen bytes of its
+// budget.NormalizedHash) and whether XML must split its CDATA section;
+// the identifiers the file uses, each with the offset of its first start.
+func mapFactsKey(ikey string) string { return "mapfacts\x00v1\x00" + ikey }
 
 // markLen is the length of a chunk's hash mark: 128 bits of SHA-256, so
 // that two chunks with one mark are copies (a collision among a tree's
@@ -119,8 +117,80 @@ const markLen = 16
 // fileFacts is what a map knows of a file whose text it has not read.
 type fileFacts struct {
 	chunks []chunker.Chunk
-	marks  []chunker.Chunk
+	marks  []string // per chunk, markLen bytes
+	split  []bool   // per chunk: XML splits its CDATA section
 	ids    []mapIdent
+}
+
+// encodeFacts packs the marks, split flags and identifiers of f:
+// uvarint n, n marks, n flag bytes, uvarint m, then per identifier
+// uvarint offset delta, uvarint length, its bytes.
+func encodeFacts(f *fileFacts) string {
+	b := binary.AppendUvarint(nil, uint64(len(f.marks)))
+	for _, m := range f.marks {
+		b = append(b, m...)
+	}
+	for _, x := range f.split {
+		if x {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(f.ids)))
+	prev := 0
+	for _, id := range f.ids {
+		b = binary.AppendUvarint(b, uint64(id.at-prev))
+		b = binary.AppendUvarint(b, uint64(len(id.w)))
+		b = append(b, id.w...)
+		prev = id.at
+	}
+	return string(b)
+}
+
+// decodeFacts unpacks what encodeFacts packed into f (the identifiers
+// share s); false when s is malformed.
+func decodeFacts(s string, f *fileFacts) bool {
+	b := []byte(s)
+	pos := 0
+	uv := func() (int, bool) {
+		v, n := binary.Uvarint(b[pos:])
+		if n <= 0 || v > uint64(len(b)) {
+			return 0, false
+		}
+		pos += n
+		return int(v), true
+	}
+	n, ok := uv()
+	if !ok || len(b)-pos < n*(markLen+1) {
+		return false
+	}
+	f.marks, f.split = make([]string, n), make([]bool, n)
+	for i := range f.marks {
+		f.marks[i] = s[pos : pos+markLen]
+		pos += markLen
+	}
+	for i := range f.split {
+		f.split[i] = b[pos] == 1
+		pos++
+	}
+	m, ok := uv()
+	if !ok {
+		return false
+	}
+	f.ids = make([]mapIdent, 0, m)
+	at := 0
+	for k := 0; k < m; k++ {
+		d, ok1 := uv()
+		l, ok2 := uv()
+		if !ok1 || !ok2 || len(b)-pos < l {
+			return false
+		}
+		at += d
+		f.ids = append(f.ids, mapIdent{w: s[pos : pos+l], at: at})
+		pos += l
+	}
+	return pos == len(b)
 }
 
 // leanMap is the state of a map answered from the index, across the
@@ -212,13 +282,13 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 	if x != nil || !ok {
 		return source{}, x, x != nil
 	}
-	sets, ok := lean.si.StatSets(*f, []string{ikey, mapIdsKey, mapMarksKey(ikey)})
-	if !ok {
+	sets, ok := lean.si.StatSets(*f, []string{ikey, mapFactsKey(ikey)})
+	if !ok || len(sets[1]) != 1 {
 		return source{}, nil, false
 	}
-	facts := &fileFacts{chunks: sets[0], marks: sets[2], ids: make([]mapIdent, len(sets[1]))}
-	for i, c := range sets[1] {
-		facts.ids[i] = mapIdent{w: c.Name, at: c.StartByte}
+	facts := &fileFacts{chunks: sets[0]}
+	if !decodeFacts(sets[1][0].Name, facts) {
+		return source{}, nil, false
 	}
 	if !factsValid(facts, f.Info.Size()) {
 		return source{}, nil, false
@@ -243,8 +313,8 @@ func factsValid(f *fileFacts, size int64) bool {
 		return false
 	}
 	prev := -1
-	for _, c := range f.marks {
-		if len(c.Name) != markLen {
+	for _, m := range f.marks {
+		if len(m) != markLen {
 			return false
 		}
 	}
@@ -265,7 +335,7 @@ func factsValid(f *fileFacts, size int64) bool {
 func phantomItems(s source) []chunker.Chunk {
 	out := make([]chunker.Chunk, len(s.facts.chunks))
 	for i, c := range s.facts.chunks {
-		c.Content = "\x00mark:" + hex.EncodeToString([]byte(s.facts.marks[i].Name))
+		c.Content = "\x00mark:" + hex.EncodeToString([]byte(s.facts.marks[i]))
 		out[i] = c
 	}
 	return out
@@ -345,15 +415,13 @@ func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
 // Content at hand): the chunks without their text, a hash mark per chunk,
 // the identifiers the file uses.
 func factsOf(chunks []chunker.Chunk) *fileFacts {
-	f := &fileFacts{chunks: make([]chunker.Chunk, len(chunks)), marks: make([]chunker.Chunk, len(chunks))}
+	f := &fileFacts{chunks: make([]chunker.Chunk, len(chunks)), marks: make([]string, len(chunks)), split: make([]bool, len(chunks))}
 	parts := make([]string, len(chunks))
 	for i, c := range chunks {
 		parts[i] = c.Content
 		h := budget.NormalizedHash(c.Content)
-		f.marks[i].Name = string(h[:markLen])
-		if needsCDATASplit(c.Content) {
-			f.marks[i].Kind = "x"
-		}
+		f.marks[i] = string(h[:markLen])
+		f.split[i] = needsCDATASplit(c.Content)
 		c.Content = ""
 		f.chunks[i] = c
 	}
@@ -365,13 +433,7 @@ func factsOf(chunks []chunker.Chunk) *fileFacts {
 // and marks; its chunks went in with cutSource), so that the next map
 // answers it from the index.
 func (p *pipeline) putFacts(s source, data []byte, f *fileFacts, ikey string) {
-	si := p.lean.si
-	set := make([]chunker.Chunk, len(f.ids))
-	for i, id := range f.ids {
-		set[i] = chunker.Chunk{Name: id.w, StartByte: id.at}
-	}
-	si.PutSet(*s.ref, data, mapIdsKey, set)
-	si.PutSet(*s.ref, data, mapMarksKey(ikey), f.marks)
+	p.lean.si.PutSet(*s.ref, data, mapFactsKey(ikey), []chunker.Chunk{{Name: encodeFacts(f)}})
 }
 
 // memFacts are the facts of a file a round read and let go of, for the
