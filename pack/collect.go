@@ -108,38 +108,11 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 		}
 	}
 	if sp := p.req.Search; sp != nil {
-		if strings.TrimSpace(sp.Pattern) == "" {
-			return nil, &ParamError{Field: "search.pattern", Message: "is empty; give the text (or regex) to search for, or leave out search"}
-		}
-		if ws == nil {
-			return nil, &ParamError{Field: "search", Message: "no workspace root to search"}
-		}
-		ctxLines := 5
-		if sp.ContextLines != nil {
-			if *sp.ContextLines < 0 {
-				return nil, &ParamError{Field: "search.contextLines", Message: "must not be negative"}
-			}
-			ctxLines = *sp.ContextLines
-		}
-		if sp.MaxResults < 0 {
-			return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
-		}
-		srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+		srcs, err := p.search(sp)
 		if err != nil {
-			if p.ctx.Err() != nil {
-				return nil, p.ctx.Err()
-			}
-			if le := walkLimit(err); le != nil {
-				return nil, le
-			}
-			return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
+			return nil, err
 		}
-		for _, x := range excls {
-			p.exclude(x)
-		}
-		for _, s := range srcs {
-			out = append(out, source{Source: s, ranged: s.StartLine > 0})
-		}
+		out = append(out, srcs...)
 	}
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
@@ -148,6 +121,46 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 		return nil, err
 	}
 	return coalesceRanges(out), nil
+}
+
+// search runs the request's search (sp) over the workspace: its matches
+// as ranged sources, what it left out recorded as excluded.
+func (p *pipeline) search(sp *Search) ([]source, error) {
+	if strings.TrimSpace(sp.Pattern) == "" {
+		return nil, &ParamError{Field: "search.pattern", Message: "is empty; give the text (or regex) to search for, or leave out search"}
+	}
+	ws := p.e.ws
+	if ws == nil {
+		return nil, &ParamError{Field: "search", Message: "no workspace root to search"}
+	}
+	ctxLines := 5
+	if sp.ContextLines != nil {
+		if *sp.ContextLines < 0 {
+			return nil, &ParamError{Field: "search.contextLines", Message: "must not be negative"}
+		}
+		ctxLines = *sp.ContextLines
+	}
+	if sp.MaxResults < 0 {
+		return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
+	}
+	srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+	if err != nil {
+		if p.ctx.Err() != nil {
+			return nil, p.ctx.Err()
+		}
+		if le := walkLimit(err); le != nil {
+			return nil, le
+		}
+		return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
+	}
+	for _, x := range excls {
+		p.exclude(x)
+	}
+	out := make([]source, 0, len(srcs))
+	for _, s := range srcs {
+		out = append(out, source{Source: s, ranged: s.StartLine > 0})
+	}
+	return out, nil
 }
 
 // walkAll reads every file under the request's paths that the include
