@@ -553,24 +553,9 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 	if !ok {
 		return nil, false
 	}
-	want := make([]uint64, len(keys))
+	pick := setPicker{want: make([]uint64, len(keys)), out: make([][]chunker.Chunk, len(keys))}
 	for i, k := range keys {
-		want[i] = x.k.keyHash(k)
-	}
-	out := make([][]chunker.Chunk, len(keys))
-	found := 0
-	take := func(sets []chunkSet, hash [16]byte) {
-		for _, cs := range sets {
-			for i, k := range want {
-				if out[i] == nil && cs.key == k && cs.hash == hash {
-					out[i] = cs.chunks
-					if out[i] == nil {
-						out[i] = []chunker.Chunk{}
-					}
-					found++
-				}
-			}
-		}
+		pick.want[i] = x.k.keyHash(k)
 	}
 	x.mu.RLock()
 	defer x.mu.RUnlock()
@@ -580,27 +565,27 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 	var hash [16]byte
 	trusted := false
 	if e := x.pending[abs]; e != nil {
-		if e.st != st || e.flags&flagRacy != 0 || e.hash == ([16]byte{}) {
+		if !vouched(e.st, st, e.flags, e.hash) {
 			return nil, false
 		}
 		hash, trusted = e.hash, true
-		take(e.sets, hash)
+		pick.take(e.sets, hash)
 	}
 	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
-		if found == len(keys) {
+		if pick.done() {
 			break
 		}
-		if s.bad.Load() {
-			continue
+		i := -1
+		if !s.bad.Load() {
+			i = s.find(abs, ph)
 		}
-		i := s.find(abs, ph)
 		if i < 0 {
 			continue
 		}
 		r := s.rec(i)
 		if !trusted {
-			if r.st != st || r.flags&flagRacy != 0 || r.hash == ([16]byte{}) {
+			if !vouched(r.st, st, r.flags, r.hash) {
 				continue
 			}
 			hash, trusted = r.hash, true
@@ -608,17 +593,46 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 		if r.chunkLen == 0 {
 			continue
 		}
-		sets, err := s.sets(i, nil)
-		if err != nil {
-			continue
+		if sets, err := s.sets(i, nil); err == nil {
+			pick.take(sets, hash)
 		}
-		take(sets, hash)
 	}
-	if !trusted || found < len(keys) {
+	if !trusted || !pick.done() {
 		return nil, false
 	}
-	return out, true
+	return pick.out, true
 }
+
+// vouched reports whether an entry put with stat put, flags and content
+// hash speaks for a file whose stat is now: the same stat, settled (not
+// racy), and a hash recorded.
+func vouched(put, now stat, flags uint32, hash [16]byte) bool {
+	return put == now && flags&flagRacy == 0 && hash != [16]byte{}
+}
+
+// setPicker gathers, for StatSets, the first set of each wanted key
+// hash that was cut from one content hash.
+type setPicker struct {
+	want  []uint64
+	out   [][]chunker.Chunk
+	found int
+}
+
+func (sp *setPicker) take(sets []chunkSet, hash [16]byte) {
+	for _, cs := range sets {
+		for i, k := range sp.want {
+			if sp.out[i] == nil && cs.key == k && cs.hash == hash {
+				sp.out[i] = cs.chunks
+				if sp.out[i] == nil {
+					sp.out[i] = []chunker.Chunk{}
+				}
+				sp.found++
+			}
+		}
+	}
+}
+
+func (sp *setPicker) done() bool { return sp.found == len(sp.want) }
 
 // redactedMark starts what collector.Redact puts in place of a secret.
 var redactedMark = []byte("[REDACTED")
