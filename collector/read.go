@@ -357,3 +357,25 @@ func countNonText(sample []byte) (ctrl, invalid int) {
 	}
 	return ctrl, invalid
 }
+
+// Admitted is what [Workspace.ReadRef] would make of f without reading
+// it, for a pack that has what it needs of the file's text from an index
+// (pack/mapindex.go): the source without its Content, and ok; or ok false
+// when only a read can tell — the overlay has the file (an open
+// document's text is not the disk's) — or an exclusion the rules that
+// need no content give it (a secret name, not a regular file, over the
+// size cap).
+func (w *Workspace) Admitted(t SourceType, f FileRef) (s Source, ok bool, x *Exclusion) {
+	if f.Info == nil {
+		return Source{}, false, nil
+	}
+	rel := f.rel
+	if rel == "" {
+		rel = f.Path
+	}
+	_, _, overlaid, x := w.precheck(t, f.Abs, rel, f.Info, nil, f.alias, nil)
+	if x != nil || overlaid {
+		return Source{}, false, x
+	}
+	return Source{Type: t, Path: DisplayPath(rel), AbsPath: f.Abs, Timestamp: f.Info.ModTime()}, true, nil
+}

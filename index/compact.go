@@ -127,6 +127,8 @@ type source struct {
 	sets  []recRef // records whose chunk sets are merged, newest first
 	size  int64    // estimated bytes
 	put   int64
+	// onDisk is the file's stat at the merge.
+	onDisk stat
 }
 
 type recRef struct {
@@ -171,9 +173,11 @@ func (x *Index) merge(in []*segment) error {
 		if err != nil {
 			continue
 		}
-		if st, ok := statOf(fi); !ok || src.terms != nil && st != src.rec.st {
+		st, ok := statOf(fi)
+		if !ok || src.terms != nil && st != src.rec.st {
 			src.terms = nil
 		}
+		src.onDisk = st
 		if src.terms == nil && len(src.sets) == 0 {
 			continue
 		}
@@ -212,6 +216,10 @@ func (x *Index) merge(in []*segment) error {
 			r := src.rec
 			e.flags, e.length, e.uniq, e.hash = flagTerms, r.length, r.uniq, r.hash
 			remap[src.terms][src.ti] = int32(o)
+		} else if src.rec.flags&flagRacy == 0 && src.onDisk == src.rec.st {
+			// Sets only: the newest record's content hash still goes with
+			// the file on disk (Index.StatSets).
+			e.hash = src.rec.hash
 		}
 		if len(src.sets) > 0 {
 			refs := src.sets

@@ -65,6 +65,8 @@ type Index struct {
 	q   *query // the terms of the last lookup, resolved per segment
 
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
+	setHits, setMisses                           atomic.Int64 // Set
+	statHits, statMisses                         atomic.Int64 // StatSets
 }
 
 // Root returns the workspace root the index serves.
@@ -437,6 +439,16 @@ func validChunks(cs []chunker.Chunk, content []byte) ([]chunker.Chunk, bool) {
 // PutChunks stores the chunks cut for key from content (their Content is
 // not stored).
 func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string, chunks []chunker.Chunk) {
+	x.PutSet(abs, fi, content, key, chunks)
+}
+
+// PutSet stores a set of chunks computed from content for key: the
+// chunks of a chunking, or any other list kept as chunks (outline
+// ranges, a map's summary of the file; pack/mapindex.go). Content fields
+// are not stored. The entry's stat and content hash become those of this
+// put, so that [Index.StatSets] can later answer from the stat alone;
+// sets of another content are dropped from the pending entry.
+func (x *Index) PutSet(abs string, fi fs.FileInfo, content []byte, key string, set []chunker.Chunk) {
 	st, ok := statOf(fi)
 	if !ok || !x.storable(abs) {
 		return
@@ -445,8 +457,8 @@ func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string
 		x.markRedacted(abs)
 		return
 	}
-	cs := chunkSet{key: x.k.keyHash(key), hash: x.k.contentHash(content), chunks: make([]chunker.Chunk, len(chunks))}
-	for i, c := range chunks {
+	cs := chunkSet{key: x.k.keyHash(key), hash: x.k.contentHash(content), chunks: make([]chunker.Chunk, len(set))}
+	for i, c := range set {
 		c.Content = ""
 		cs.chunks[i] = c
 	}
@@ -457,8 +469,18 @@ func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string
 	}
 	e := x.pending[abs]
 	if e == nil {
-		e = &entry{path: abs, st: st, put: x.now().Unix()}
+		e = &entry{path: abs, st: st, hash: cs.hash, put: x.now().Unix()}
 		x.pending[abs] = e
+	}
+	if e.st != st || e.hash != cs.hash {
+		// The file changed since the entry was put: what it held was
+		// computed from another text.
+		x.npend -= len(e.terms)
+		*e = entry{path: abs, st: st, hash: cs.hash, put: x.now().Unix(), sets: slices.DeleteFunc(e.sets, func(o chunkSet) bool { return o.hash != cs.hash })}
+	}
+	changed := time.Unix(0, max(st.mtime, st.ctime))
+	if x.now().Sub(changed) < racyWindow {
+		e.flags |= flagRacy
 	}
 	for i := range e.sets {
 		if e.sets[i].key == cs.key {
@@ -468,6 +490,149 @@ func (x *Index) PutChunks(abs string, fi fs.FileInfo, content []byte, key string
 	}
 	e.sets = append(e.sets, cs)
 }
+
+// Set returns the set stored for key and content, the text of the file at
+// abs, as [Index.PutSet] stored it (unchecked: the caller checks it
+// against the text); false on a miss.
+func (x *Index) Set(abs string, fi fs.FileInfo, content []byte, key string) (set []chunker.Chunk, ok bool) {
+	defer x.countSet(&ok)
+	if _, ok := statOf(fi); !ok {
+		return nil, false
+	}
+	want := chunkSet{key: x.k.keyHash(key), hash: x.k.contentHash(content)}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed {
+		return nil, false
+	}
+	if e := x.pending[abs]; e != nil {
+		for _, cs := range e.sets {
+			if cs.key == want.key && cs.hash == want.hash {
+				return slices.Clone(cs.chunks), true
+			}
+		}
+	}
+	ph := x.k.pathHash(abs)
+	for _, s := range x.segs {
+		if s.bad.Load() {
+			continue
+		}
+		if i := s.find(abs, ph); i >= 0 {
+			if sets, err := s.sets(i, &want); err == nil && len(sets) > 0 {
+				return sets[0].chunks, true
+			}
+		}
+	}
+	return nil, false
+}
+
+// countSet counts a set lookup as a hit or a miss.
+func (x *Index) countSet(ok *bool) {
+	if *ok {
+		x.setHits.Add(1)
+	} else {
+		x.setMisses.Add(1)
+	}
+}
+
+// StatSets returns the sets stored for keys (in order) of the text of the
+// file at abs as its stat fi vouches for it, without that text: the entry
+// must have been put for this very stat, settled (not racy, as for
+// terms), and hold a set of every key for the content hash it recorded;
+// false otherwise. Only a pack that reads, and checks, every file it
+// packs may use it (pack/mapindex.go).
+func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]chunker.Chunk, ok bool) {
+	defer func() {
+		if ok {
+			x.statHits.Add(1)
+		} else {
+			x.statMisses.Add(1)
+		}
+	}()
+	st, ok := statOf(fi)
+	if !ok {
+		return nil, false
+	}
+	pick := setPicker{want: make([]uint64, len(keys)), out: make([][]chunker.Chunk, len(keys))}
+	for i, k := range keys {
+		pick.want[i] = x.k.keyHash(k)
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed || x.forgotten[abs] {
+		return nil, false
+	}
+	var hash [16]byte
+	trusted := false
+	if e := x.pending[abs]; e != nil {
+		if !vouched(e.st, st, e.flags, e.hash) {
+			return nil, false
+		}
+		hash, trusted = e.hash, true
+		pick.take(e.sets, hash)
+	}
+	ph := x.k.pathHash(abs)
+	for _, s := range x.segs {
+		if pick.done() {
+			break
+		}
+		i := -1
+		if !s.bad.Load() {
+			i = s.find(abs, ph)
+		}
+		if i < 0 {
+			continue
+		}
+		r := s.rec(i)
+		if !trusted {
+			if !vouched(r.st, st, r.flags, r.hash) {
+				continue
+			}
+			hash, trusted = r.hash, true
+		}
+		if r.chunkLen == 0 {
+			continue
+		}
+		if sets, err := s.sets(i, nil); err == nil {
+			pick.take(sets, hash)
+		}
+	}
+	if !trusted || !pick.done() {
+		return nil, false
+	}
+	return pick.out, true
+}
+
+// vouched reports whether an entry put with stat put, flags and content
+// hash speaks for a file whose stat is now: the same stat, settled (not
+// racy), and a hash recorded.
+func vouched(put, now stat, flags uint32, hash [16]byte) bool {
+	return put == now && flags&flagRacy == 0 && hash != [16]byte{}
+}
+
+// setPicker gathers, for StatSets, the first set of each wanted key
+// hash that was cut from one content hash.
+type setPicker struct {
+	want  []uint64
+	out   [][]chunker.Chunk
+	found int
+}
+
+func (sp *setPicker) take(sets []chunkSet, hash [16]byte) {
+	for _, cs := range sets {
+		for i, k := range sp.want {
+			if sp.out[i] == nil && cs.key == k && cs.hash == hash {
+				sp.out[i] = cs.chunks
+				if sp.out[i] == nil {
+					sp.out[i] = []chunker.Chunk{}
+				}
+				sp.found++
+			}
+		}
+	}
+}
+
+func (sp *setPicker) done() bool { return sp.found == len(sp.want) }
 
 // redactedMark starts what collector.Redact puts in place of a secret.
 var redactedMark = []byte("[REDACTED")
@@ -583,13 +748,16 @@ type Stats struct {
 	Bytes    int64
 
 	TermHits, TermMisses, ChunkHits, ChunkMisses int64
+	SetHits, SetMisses                           int64 // sets by content (outline ranges)
+	StatHits, StatMisses                         int64 // sets by stat (a map's files not read)
 }
 
 // Stats returns the segments' count and size.
 func (x *Index) Stats() Stats {
 	x.mu.RLock()
 	defer x.mu.RUnlock()
-	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load()}
+	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load(),
+		SetHits: x.setHits.Load(), SetMisses: x.setMisses.Load(), StatHits: x.statHits.Load(), StatMisses: x.statMisses.Load()}
 	for _, s := range x.segs {
 		st.Segments++
 		st.Files += s.nFiles

@@ -51,7 +51,10 @@ func (s *Set) schedule() {
 	s.timer.Reset(s.after)
 }
 
-var _ pack.FileIndex = (*Set)(nil)
+var (
+	_ pack.FileIndex = (*Set)(nil)
+	_ pack.SetIndex  = (*Set)(nil)
+)
 
 // OpenSet opens the index of each root (symlinks resolved). A root whose
 // index cannot be opened (no cache directory, a read-only one) is left out
@@ -148,6 +151,30 @@ func (s *Set) PutChunks(f collector.FileRef, content []byte, key string, chunks 
 	}
 }
 
+// PutSet implements [pack.SetIndex].
+func (s *Set) PutSet(f collector.FileRef, content []byte, key string, set []chunker.Chunk) {
+	if x := s.of(f.Abs); x != nil {
+		x.PutSet(f.Abs, f.Info, content, key, set)
+		s.schedule()
+	}
+}
+
+// Set implements [pack.SetIndex].
+func (s *Set) Set(f collector.FileRef, content []byte, key string) ([]chunker.Chunk, bool) {
+	if x := s.of(f.Abs); x != nil {
+		return x.Set(f.Abs, f.Info, content, key)
+	}
+	return nil, false
+}
+
+// StatSets implements [pack.SetIndex].
+func (s *Set) StatSets(f collector.FileRef, keys []string) ([][]chunker.Chunk, bool) {
+	if x := s.of(f.Abs); x != nil {
+		return x.StatSets(f.Abs, f.Info, keys)
+	}
+	return nil, false
+}
+
 // Forget implements [pack.FileIndex].
 func (s *Set) Forget(abs string) {
 	if x := s.of(abs); x != nil {
@@ -205,6 +232,10 @@ func (s *Set) Stats() Stats {
 		st.TermMisses += y.TermMisses
 		st.ChunkHits += y.ChunkHits
 		st.ChunkMisses += y.ChunkMisses
+		st.SetHits += y.SetHits
+		st.SetMisses += y.SetMisses
+		st.StatHits += y.StatHits
+		st.StatMisses += y.StatMisses
 	}
 	return st
 }
@@ -240,6 +271,8 @@ var defaultVersion = sync.OnceValue(func() string {
 			fmt.Fprintf(&b, "%d-%d/%d-%d %s %s %v %d|", c.StartLine, c.EndLine, c.StartByte, c.EndByte, c.Kind, c.Name, c.TopLevel, c.Tokens)
 		}
 	}
+	rs, err := chunker.Outline(context.Background(), "probe.go", []byte(probeSource))
+	fmt.Fprintf(&b, "outline %v %v; ", rs, err != nil)
 	return b.String()
 })
 

@@ -52,8 +52,7 @@ var categoryOf = map[collector.SourceType]string{
 // in parallel (one worker per CPU); items are assembled in source order, so
 // the output does not depend on scheduling.
 func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
-	ch := p.e.cfg.Context.Chunking
-	opts := chunker.Options{MaxTokens: p.chunkTokens(), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
+	opts := p.chunkOptions()
 	texts := make([]*budget.Text, len(srcs))
 	cut := make([][]chunker.Chunk, len(srcs))
 	// Sources that share a text (one file named by many references) share
@@ -61,6 +60,17 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	datas := make([][]byte, len(srcs))
 	shared := map[textKey]int{}
 	for i, s := range srcs {
+		if s.facts != nil {
+			// Not read: its own empty text, which only a round that
+			// needs it reads (mapindex.go).
+			texts[i] = budget.NewText("")
+			if p.phantoms == nil {
+				p.phantoms, p.idents = map[*budget.Text]string{}, map[string][]mapIdent{}
+			}
+			p.phantoms[texts[i]] = s.AbsPath
+			p.idents[s.Path] = s.facts.ids
+			continue
+		}
 		k := keyOf(s.Content)
 		if j, ok := shared[k]; ok {
 			texts[i], datas[i] = texts[j], datas[j]
@@ -68,6 +78,12 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 		}
 		shared[k] = i
 		texts[i], datas[i] = budget.NewText(s.Content), []byte(s.Content)
+		if s.ref != nil {
+			if p.refs == nil {
+				p.refs = map[*budget.Text]collector.FileRef{}
+			}
+			p.refs[texts[i]] = *s.ref
+		}
 	}
 	var size int64
 	for _, d := range datas {
@@ -86,7 +102,14 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 				if i >= len(srcs) || p.ctx.Err() != nil {
 					return
 				}
+				if srcs[i].facts != nil {
+					cut[i] = phantomItems(srcs[i])
+					continue
+				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
+				if p.lean != nil && srcs[i].ref != nil && p.tok.Exact() && !srcs[i].ranged && len(cut[i]) > 0 && !p.lean.known(srcs[i].ref) {
+					p.putFacts(srcs[i], datas[i], factsOf(cut[i]), indexChunkKey(opts, p.tok.Encoding()))
+				}
 				progress.done(int64(len(datas[i])))
 			}
 		}()
@@ -102,23 +125,39 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	if int64(total) > limits.candidates {
 		return nil, limitError("maxCandidates", limits.candidates, int64(total), "the chunk candidates of this request", "send fewer sources or narrower ranges, or walk fewer paths")
 	}
+	items, srcIndex, marks := p.items(srcs, texts, cut)
+	p.srcOf = srcIndex
+	p.checkCopies(items, marks)
+	return items, nil
+}
+
+// items assembles the candidate items of the sources srcs cut into cut, in
+// source order, and the source index of each; for the files not read (a
+// map answered from the index) also the hash marks of their chunks, by
+// Seq.
+func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) ([]*budget.Item, []int, map[int]string) {
 	var items []*budget.Item
 	var srcIndex []int
+	var marks map[int]string
+	xml := p.req.Format == FormatXML
 	for si, s := range srcs {
-		n := texts[si].Lines()
-		if n == 0 {
-			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"}, s.origin)
-			continue
-		}
-		if s.ranged && s.StartLine > n {
-			p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)}, s.origin)
+		if s.facts == nil && !p.hasLines(s, texts[si].Lines()) {
 			continue
 		}
 		cat := categoryOf[s.Type]
 		lang := chunker.FenceLanguage(s.Path)
-		for _, c := range cut[si] {
+		for j, c := range cut[si] {
 			if c.Content == "" {
 				continue
+			}
+			if s.facts != nil {
+				if marks == nil {
+					marks = map[int]string{}
+				}
+				marks[len(items)] = s.facts.marks[j]
+				if xml && s.facts.split[j] {
+					p.needText(texts[si]) // its CDATA split costs what only its text tells
+				}
 			}
 			items = append(items, &budget.Item{
 				Category: cat, Type: string(s.Type), Origin: s.origin, Path: s.Path, Label: s.Label, Lang: lang,
@@ -128,8 +167,27 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 			srcIndex = append(srcIndex, si)
 		}
 	}
-	p.srcOf = srcIndex
-	return items, nil
+	return items, srcIndex, marks
+}
+
+// hasLines reports whether a source of n lines has lines to chunk (its
+// range, if any, included); else it records why not.
+func (p *pipeline) hasLines(s source, n int) bool {
+	switch {
+	case n == 0:
+		p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: "no lines"}, s.origin)
+		return false
+	case s.ranged && s.StartLine > n:
+		p.exclude(collector.Exclusion{Type: s.Type, Path: s.Path, Reason: collector.ReasonEmpty, Detail: fmt.Sprintf("range starts at line %d but the file has %d lines", s.StartLine, n)}, s.origin)
+		return false
+	}
+	return true
+}
+
+// chunkOptions are the chunker's options of this pack.
+func (p *pipeline) chunkOptions() chunker.Options {
+	ch := p.e.cfg.Context.Chunking
+	return chunker.Options{MaxTokens: p.chunkTokens(), MinTokens: ch.MinChunkTokens, PreferStructural: ch.PreferStructural, NoMerge: ch.MinChunkTokens == 0, Spans: spanCounter{p.tok}}
 }
 
 // fineChunkTokens is the chunk size of a pack ranked against a query

@@ -26,6 +26,10 @@ type source struct {
 	ref *collector.FileRef
 	// origin is where the text came from (origin.go).
 	origin string
+	// facts, when not nil, stand for the text of a walked file that was
+	// not read (Content is empty): a map answered from the index
+	// (mapindex.go).
+	facts *fileFacts
 }
 
 var sourceTypes = map[string]collector.SourceType{
@@ -107,38 +111,11 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 		}
 	}
 	if sp := p.req.Search; sp != nil {
-		if strings.TrimSpace(sp.Pattern) == "" {
-			return nil, &ParamError{Field: "search.pattern", Message: "is empty; give the text (or regex) to search for, or leave out search"}
-		}
-		if ws == nil {
-			return nil, &ParamError{Field: "search", Message: "no workspace root to search"}
-		}
-		ctxLines := 5
-		if sp.ContextLines != nil {
-			if *sp.ContextLines < 0 {
-				return nil, &ParamError{Field: "search.contextLines", Message: "must not be negative"}
-			}
-			ctxLines = *sp.ContextLines
-		}
-		if sp.MaxResults < 0 {
-			return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
-		}
-		srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+		srcs, err := p.search(sp)
 		if err != nil {
-			if p.ctx.Err() != nil {
-				return nil, p.ctx.Err()
-			}
-			if le := walkLimit(err); le != nil {
-				return nil, le
-			}
-			return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
+			return nil, err
 		}
-		for _, x := range excls {
-			p.exclude(x, OriginSearch)
-		}
-		for _, s := range srcs {
-			out = append(out, source{Source: s, ranged: s.StartLine > 0, origin: OriginSearch})
-		}
+		out = append(out, srcs...)
 	}
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
@@ -149,6 +126,46 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 	return coalesceRanges(out), nil
 }
 
+// search runs the request's search (sp) over the workspace: its matches
+// as ranged sources, what it left out recorded as excluded.
+func (p *pipeline) search(sp *Search) ([]source, error) {
+	if strings.TrimSpace(sp.Pattern) == "" {
+		return nil, &ParamError{Field: "search.pattern", Message: "is empty; give the text (or regex) to search for, or leave out search"}
+	}
+	ws := p.e.ws
+	if ws == nil {
+		return nil, &ParamError{Field: "search", Message: "no workspace root to search"}
+	}
+	ctxLines := 5
+	if sp.ContextLines != nil {
+		if *sp.ContextLines < 0 {
+			return nil, &ParamError{Field: "search.contextLines", Message: "must not be negative"}
+		}
+		ctxLines = *sp.ContextLines
+	}
+	if sp.MaxResults < 0 {
+		return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
+	}
+	srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+	if err != nil {
+		if p.ctx.Err() != nil {
+			return nil, p.ctx.Err()
+		}
+		if le := walkLimit(err); le != nil {
+			return nil, le
+		}
+		return nil, &ParamError{Field: "search.pattern", Message: err.Error()}
+	}
+	for _, x := range excls {
+		p.exclude(x, OriginSearch)
+	}
+	out := make([]source, 0, len(srcs))
+	for _, s := range srcs {
+		out = append(out, source{Source: s, ranged: s.StartLine > 0, origin: OriginSearch})
+	}
+	return out, nil
+}
+
 // walkAll reads every file under the request's paths that the include
 // globs let in, as [collector.Workspace.Walk] would (same sources, same
 // exclusions, same MaxWalkBytes limit), but keeps each file's listing so
@@ -156,15 +173,33 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 // re-parses every file on every run (docs/benchmarks.md, "Scale").
 func (p *pipeline) walkAll() ([]source, error) {
 	ws := p.e.ws
-	refs, listed, err := ws.List(p.ctx, collector.OpenFile, p.req.Paths...)
-	if err != nil {
-		return nil, err
+	lean := p.leanWalk()
+	var refs []collector.FileRef
+	var listed []collector.Exclusion
+	if p.lean != nil && p.lean.listed {
+		refs, listed = p.lean.refs, p.lean.excls // listed by the first round
+	} else {
+		var err error
+		if refs, listed, err = ws.List(p.ctx, collector.OpenFile, p.req.Paths...); err != nil {
+			return nil, err
+		}
+		if p.lean != nil {
+			p.lean.refs, p.lean.excls, p.lean.listed = refs, listed, true
+		}
+	}
+	ikey := ""
+	if lean != nil {
+		ikey = indexChunkKey(p.chunkOptions(), p.tok.Encoding())
+		lean.hits = 0
 	}
 	var excls []collector.Exclusion
 	for _, x := range listed {
 		if included(p.req.Include, x.Path) {
 			excls = append(excls, x)
 		}
+	}
+	if lean != nil {
+		return p.walkLean(lean, refs, excls, ikey)
 	}
 	var last time.Time
 	var out []source
@@ -191,6 +226,12 @@ func (p *pipeline) walkAll() ([]source, error) {
 			return nil, &collector.WalkLimitError{Max: collector.MaxWalkBytes, Size: bytes}
 		}
 	}
+	p.excludeSorted(excls)
+	return out, nil
+}
+
+// excludeSorted records the exclusions of a walk, by path then reason.
+func (p *pipeline) excludeSorted(excls []collector.Exclusion) {
 	slices.SortFunc(excls, func(a, b collector.Exclusion) int {
 		if c := strings.Compare(a.Path, b.Path); c != 0 {
 			return c
@@ -200,7 +241,6 @@ func (p *pipeline) walkAll() ([]source, error) {
 	for _, x := range excls {
 		p.exclude(x, OriginWorkspace)
 	}
-	return out, nil
 }
 
 // explicit turns one request source into a collected source.

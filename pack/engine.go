@@ -71,8 +71,7 @@ func (e *Engine) Pack(ctx context.Context, req Request, open []OpenDoc, progress
 	if progress == nil {
 		progress = func(string, int) {}
 	}
-	p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: time.Now()}
-	res, err := p.pack(open)
+	res, err := e.packRounds(ctx, req, open, progress) // mapindex.go
 	if err != nil {
 		return nil, e.failed(ctx, err)
 	}
@@ -128,6 +127,10 @@ type pipeline struct {
 	files     *fileSelection                       // a file-first walk's ranking (filescore.go); nil: none
 	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
 	parsed    map[*budget.Text][]chunker.LineRange // outline ranges looked up in this pack, by file (outline.go)
+	refs      map[*budget.Text]collector.FileRef   // the listing of each walked file's text (for the index)
+	lean      *leanMap                             // a map answered from the index (mapindex.go); nil: none
+	phantoms  map[*budget.Text]string              // texts not read (answered from the index), to their files
+	idents    map[string][]mapIdent                // identifiers of the files not read, by path
 	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
 	vendored  *[]string                            // vendored-copy directories (vendored.go), found once
 	reads     map[readKey]readResult               // files read in this request (limits.go)
@@ -190,6 +193,7 @@ func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error
 	if err != nil {
 		return budget.Packed{}, err
 	}
+	render = p.leanRender(render)
 	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
 		SelectOptions: p.selectOptions(f),
 		Render: func(items []*budget.Item) (string, error) {

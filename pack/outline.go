@@ -69,7 +69,7 @@ func (p *pipeline) outlineOf(best *budget.Item) []chunker.LineRange {
 		rs, ok = p.outlines[best.Source] // kept across the packs of one Previews
 		if !ok {
 			var err error
-			rs, err = p.e.outline(p.ctx, best.Path, []byte(best.Source.String())) // an error (cancelled) means no outline
+			rs, err = p.parseOutline(best)
 			if err == nil && p.outlines != nil {
 				p.outlines[best.Source] = rs
 			}
@@ -87,4 +87,23 @@ func (p *pipeline) outlineOf(best *budget.Item) []chunker.LineRange {
 		return nil
 	}
 	return rs
+}
+
+// parseOutline returns the outline ranges of best's file: from the index
+// when it holds them for this text, else from chunker.Outline (then
+// stored). An error (cancelled) means no outline.
+func (p *pipeline) parseOutline(best *budget.Item) ([]chunker.LineRange, error) {
+	si := p.setIndex()
+	ref, hasRef := p.refs[best.Source]
+	if si != nil && hasRef {
+		if rs, ok := indexedOutline(si, ref, best.Source); ok {
+			return rs, nil
+		}
+	}
+	data := []byte(best.Source.String())
+	rs, err := p.e.outline(p.ctx, best.Path, data) // an error (cancelled) means no outline
+	if err == nil && si != nil && hasRef {
+		si.PutSet(ref, data, outlineKey, outlineSet(rs))
+	}
+	return rs, err
 }

@@ -40,7 +40,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))
 	}
 	if q == nil && p.wantsMap(srcs) {
-		p.repoMap = newRepoMap(items)
+		p.repoMap = p.mapOf(items)
 	}
 	if p.debug() {
 		p.factors = make(map[int]factors, len(items))

@@ -3,6 +3,7 @@ package pack
 import (
 	"math"
 	"sort"
+	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 )
@@ -66,18 +67,16 @@ func (p *pipeline) wantsMap(srcs []source) bool {
 }
 
 // newRepoMap ranks the files of items by plain PageRank (a uniform
-// restart) over their reference graph, scaled so that the most central
-// file has 1 and the least 0 (a graph where every file ranks alike, or no
-// graph at all, gives every file 0: path order, and no map outline); ties
-// fall back to path order. nil when there are no files.
-func newRepoMap(items []*budget.Item) *repoMap {
+// restart) over their reference graph (mapGraph), scaled so that the most
+// central file has 1 and the least 0 (a graph where every file ranks
+// alike, or no graph at all, gives every file 0: path order, and no map
+// outline); ties fall back to path order. ids holds the identifiers of
+// the files whose text is not at hand (a map answered from the index,
+// mapindex.go); the others' are taken from their items. nil when there
+// are no files.
+func newRepoMap(items []*budget.Item, ids map[string][]mapIdent) *repoMap {
 	m := &repoMap{central: map[string]float64{}}
-	files := map[string]bool{}
-	for _, it := range items {
-		files[it.Path] = true
-	}
-	g := buildGraph(items, max(mapScanMin, mapScanBytes/max(1, len(files))))
-	if g != nil {
+	if g := mapGraph(items, ids); g != nil {
 		n := len(g.files)
 		pers := make([]float64, n)
 		for i := range pers {
@@ -118,6 +117,166 @@ func newRepoMap(items []*budget.Item) *repoMap {
 	return m
 }
 
+// mapIdentCap bounds the text of one file whose identifiers a map's graph
+// scans (and the index keeps for it): the share of mapScanBytes a file
+// gets exceeds it only in trees of fewer than 32 files.
+const mapIdentCap = 256 << 10
+
+// mapIdent is an identifier a file uses and the byte offset where it
+// first starts.
+type mapIdent struct {
+	w  string
+	at int
+}
+
+// fileIdents returns the distinct identifiers of at least graphMinName
+// bytes that start in the first limit bytes of the text made of parts (a
+// file's chunks in order; no identifier crosses a chunk's end), each with
+// the offset of its first start, in that order.
+func fileIdents(parts []string, limit int) []mapIdent {
+	var out []mapIdent
+	seen := map[string]bool{}
+	off := 0
+	for _, part := range parts {
+		if off >= limit {
+			break
+		}
+		base := off
+		i := 0
+		for i < len(part) && base+i < limit {
+			c := part[i]
+			if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+				i++
+				continue
+			}
+			j := i + 1
+			for j < len(part) && asciiWord(part[j]) {
+				j++
+			}
+			if w := part[i:j]; len(w) >= graphMinName && !seen[w] {
+				w = strings.Clone(w) // kept past the text (mapindex.go)
+				seen[w] = true
+				out = append(out, mapIdent{w: w, at: base + i})
+			}
+			i = j
+		}
+		off += len(part)
+	}
+	return out
+}
+
+// mapDefiners returns, per name of at least graphMinName bytes, the files
+// (indexes in fileIdx, in order of first definition) whose chunks define
+// it; names defined in more than graphMaxDefiners files are left out.
+func mapDefiners(items []*budget.Item, fileIdx map[string]int) map[string][]int {
+	definers := map[string][]int{}
+	for _, it := range items {
+		if it.Name == "" || it.Path == "" {
+			continue
+		}
+		f := fileIdx[it.Path]
+		identifiers(it.Name, func(w string) {
+			if len(w) < graphMinName {
+				return
+			}
+			d := definers[w]
+			if len(d) > 0 && d[len(d)-1] == f {
+				return
+			}
+			for _, x := range d {
+				if x == f {
+					return
+				}
+			}
+			definers[w] = append(d, f)
+		})
+	}
+	for w, d := range definers {
+		if len(d) > graphMaxDefiners {
+			delete(definers, w)
+		}
+	}
+	return definers
+}
+
+// mapGraph is the reference graph of a map (as buildGraph, graph.go): the
+// files of items, f pointing at g when f uses a name g defines (the
+// chunks' symbol names; a name defined in more than graphMaxDefiners files
+// is left out), with a back arc of graphBackWeight. A file's uses are the
+// identifiers starting in its first mapScanBytes/files bytes (at least
+// mapScanMin, at most mapIdentCap), scanned whole: on Go's src (≈ 10,000
+// files) a whole scan added half to a warm pack. nil when there are fewer
+// than two files or no name worth following.
+func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
+	fileIdx := map[string]int{}
+	var files []string
+	parts := map[string][]string{}
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		if _, ok := fileIdx[it.Path]; !ok {
+			fileIdx[it.Path] = len(files)
+			files = append(files, it.Path)
+		}
+		if _, ok := ids[it.Path]; !ok {
+			parts[it.Path] = append(parts[it.Path], it.Content)
+		}
+	}
+	n := len(files)
+	if n < 2 {
+		return nil
+	}
+	limit := min(mapIdentCap, max(mapScanMin, mapScanBytes/n))
+	definers := mapDefiners(items, fileIdx)
+	if len(definers) == 0 {
+		return nil
+	}
+	out := make([]map[int]float64, n)
+	for f := range out {
+		out[f] = map[int]float64{}
+	}
+	for f, path := range files {
+		uses, ok := ids[path]
+		if !ok {
+			uses = fileIdents(parts[path], limit)
+		}
+		for _, u := range uses {
+			if u.at >= limit {
+				break // in order of offset
+			}
+			d, ok := definers[u.w]
+			if !ok {
+				continue
+			}
+			for _, g := range d {
+				if g == f {
+					continue
+				}
+				share := 1 / float64(len(d))
+				out[f][g] += share
+				out[g][f] += graphBackWeight * share
+			}
+		}
+	}
+	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
+	arcs := make([][]arc, n)
+	for f := range out {
+		for g, w := range out[f] {
+			arcs[f] = append(arcs[f], arc{g, w})
+		}
+		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
+		sum := 0.0
+		for _, a := range arcs[f] {
+			sum += a.w
+		}
+		for k := range arcs[f] {
+			arcs[f][k].w /= sum
+		}
+	}
+	return &refGraph{files: files, idx: fileIdx, arcs: arcs}
+}
+
 // relevance is the map's relevance of a whole chunk of path.
 func (m *repoMap) relevance(path string) float64 {
 	return mapChunkShare * m.central[path]
@@ -146,6 +305,7 @@ func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Ite
 	w := p.e.cfg.Context.Ranking
 	room := p.alloc.Available / mapOutlineShare
 	var out []*budget.Item
+	unread := 0 // files this round would parse but has not read
 	for _, path := range p.repoMap.order {
 		if p.repoMap.central[path] <= 0 || room < mapMinRoom || p.ctx.Err() != nil {
 			break // the rest are the least central (or there is no graph), or the share is spent
@@ -154,8 +314,12 @@ func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Ite
 		if best == nil {
 			continue
 		}
-		if len(p.parsed) >= mapMaxParses {
+		if len(p.parsed)+unread >= mapMaxParses {
 			break
+		}
+		if p.needText(best.Source) {
+			unread++ // not read: the next round reads it (mapindex.go)
+			continue
 		}
 		rs := p.outlineOf(best)
 		if len(rs) == 0 {

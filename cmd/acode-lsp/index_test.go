@@ -108,6 +108,11 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 		if last.TermHits == 0 || last.TermMisses != refused || last.ChunkHits == 0 || last.ChunkMisses > 1 {
 			t.Errorf("%q: warm pack: %+v (cold: %+v), want only hits", q, last, coldStats)
 		}
+		// Outlines (selection's rule 8): parsed and stored when cold,
+		// read from the index when warm (but cart/service.go's).
+		if coldStats.SetMisses == 0 || last.SetHits == 0 || last.SetMisses > 1 {
+			t.Errorf("%q: outlines: warm %+v, cold %+v; want outlines stored cold and read warm", q, last, coldStats)
+		}
 		set, err := index.OpenSet([]string{root}, index.Options{})
 		if err != nil {
 			t.Fatal(err)
@@ -195,6 +200,13 @@ func TestPackWithoutQueryUsesIndex(t *testing.T) {
 	if last.ChunkHits < 20 || last.ChunkMisses > 1 {
 		t.Errorf("warm pack: %+v (cold: %+v), want only chunk hits", last, coldStats)
 	}
+	// The map's outlines: parsed and stored by the cold pack, read from
+	// the index by the warm one (never parsed again), but for the file
+	// redaction touches (never stored: it misses once in each of the map's
+	// rounds, as its facts do; pack/mapindex.go).
+	if coldStats.SetMisses < 1 || last.SetHits < 1 || last.SetMisses > last.StatMisses {
+		t.Errorf("outlines: cold %+v, warm %+v; want misses when cold, only hits when warm", coldStats, last)
+	}
 	p := filepath.Join(root, "gen", "f007.go")
 	b, err := os.ReadFile(p)
 	if err != nil {
@@ -209,5 +221,69 @@ func TestPackWithoutQueryUsesIndex(t *testing.T) {
 	}
 	if after := pack("--no-index"); edited != after {
 		t.Fatal("after an edit, the pack with the index differs from the pack without")
+	}
+}
+
+// TestMapReadsOnlyWhatItPacks: a warm pack without a query (a map) of a
+// tree of 200 files answers the files it does not pack from the index —
+// reading only those whose text reaches the pack — and prints what the
+// packs without an index print, in markdown and in xml; after an edit of
+// a file it packs, too.
+func TestMapReadsOnlyWhatItPacks(t *testing.T) {
+	t.Setenv("XDG_CACHE_HOME", t.TempDir())
+	var last index.Stats
+	indexClosed = func(st index.Stats) { last = st }
+	t.Cleanup(func() { indexClosed = nil })
+	root := t.TempDir()
+	const files = 200
+	old := time.Now().Add(-time.Hour)
+	for i := 0; i < files; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package gen\n\n")
+		for j := 0; j < 20; j++ {
+			// Each file calls the next: a ring, with file 0 used by all.
+			fmt.Fprintf(&b, "// step %d of file %d\nfunc F%d_%d() int { return F%d_%d() + F0_0() + %d }\n\n", j, i, i, j, (i+1)%files, j, i*j)
+		}
+		p := filepath.Join(root, "gen", fmt.Sprintf("f%03d.go", i))
+		write(t, p, b.String())
+		os.Chtimes(p, old, old)
+	}
+	write(t, filepath.Join(root, "dup", "a.go"), "package dup\n\nfunc Same() int { return 1 }\n")
+	write(t, filepath.Join(root, "dup", "b.go"), "package dup\n\nfunc Same() int { return 1 }\n")
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	time.Sleep(2100 * time.Millisecond) // let the files settle (docs/index.md)
+	for _, format := range []string{"markdown", "xml"} {
+		args := []string{"pack", root, "--root", root, "--budget", "6000", "--format", format}
+		pack := func(extra ...string) string {
+			t.Helper()
+			code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
+			if code != 0 {
+				t.Fatalf("exit %d: %s", code, errs)
+			}
+			return out
+		}
+		none := pack("--no-index")
+		cold := pack()
+		warm := pack()
+		read := last.ChunkHits + last.ChunkMisses // files read and cut
+		if cold != none || warm != none {
+			t.Fatalf("%s: packs differ: without index %d bytes, cold %d, warm %d", format, len(none), len(cold), len(warm))
+		}
+		if read == 0 || read > files/4 {
+			t.Errorf("%s: the warm map read %d of %d files (%+v), want only the few it packs", format, read, files+2, last)
+		}
+		if !strings.Contains(none, "gen/f000.go") {
+			t.Errorf("%s: the map does not pack its most central file", format)
+		}
+	}
+	// An edit of the most central file: the map reads it again.
+	p := filepath.Join(root, "gen", "f000.go")
+	b, _ := os.ReadFile(p)
+	write(t, p, strings.Replace(string(b), "step 3 ", "stage 3 ", 1))
+	args := []string{"pack", root, "--root", root, "--budget", "6000"}
+	_, edited, _ := runCLI(t, "", "", args...)
+	_, none, _ := runCLI(t, "", "", append(args, "--no-index")...)
+	if edited != none || !strings.Contains(none, "stage 3 ") {
+		t.Fatal("after an edit, the map with the index differs from the map without (or lacks the edit)")
 	}
 }

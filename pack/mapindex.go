@@ -1,0 +1,588 @@
+package pack
+
+import (
+	"context"
+	"encoding/binary"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"runtime"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"go.uber.org/zap"
+
+	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/collector"
+)
+
+// SetIndex is what a [FileIndex] may also keep (package index implements
+// it): lists of a file's facts stored as chunks under a key, beside its
+// chunkings — its outline ranges (outline.go) and what a map needs of it
+// without its text (repomap.go).
+type SetIndex interface {
+	// PutSet stores set, computed from content (the text of f), for key.
+	PutSet(f collector.FileRef, content []byte, key string, set []chunker.Chunk)
+	// Set returns the set stored for key and this content; false on a
+	// miss. The caller checks it against the text.
+	Set(f collector.FileRef, content []byte, key string) ([]chunker.Chunk, bool)
+	// StatSets returns the sets of keys stored for the text f's stat
+	// vouches for, without that text; false unless every key has one.
+	StatSets(f collector.FileRef, keys []string) ([][]chunker.Chunk, bool)
+}
+
+// outlineKey names the outline ranges of a file in the index (the
+// index's version covers what chunker.Outline makes of its probe).
+const outlineKey = "outline\x00v1"
+
+// setIndex returns the engine's index as a SetIndex, nil when it has none
+// or the index keeps no sets.
+func (p *pipeline) setIndex() SetIndex {
+	if p.e.Index == nil {
+		return nil
+	}
+	si, _ := p.e.Index.(SetIndex)
+	return si
+}
+
+// indexedOutline returns the outline ranges of text (the file f) stored in
+// the index, checked against the text: in line order, apart, within its
+// lines. false on a miss or a set that fails the check.
+func indexedOutline(si SetIndex, f collector.FileRef, text *budget.Text) ([]chunker.LineRange, bool) {
+	set, ok := si.Set(f, []byte(text.String()), outlineKey)
+	if !ok {
+		return nil, false
+	}
+	return outlineRanges(set, text.Lines())
+}
+
+// outlineRanges turns a stored set back into outline ranges, checked
+// against a text of n lines.
+func outlineRanges(set []chunker.Chunk, n int) ([]chunker.LineRange, bool) {
+	if len(set) == 0 {
+		return nil, true // a file without an outline
+	}
+	rs := make([]chunker.LineRange, len(set))
+	prev := 0
+	for i, c := range set {
+		if c.StartLine <= prev || c.EndLine < c.StartLine || c.EndLine > n {
+			return nil, false
+		}
+		rs[i] = chunker.LineRange{Start: c.StartLine, End: c.EndLine}
+		prev = c.EndLine
+	}
+	return rs, true
+}
+
+// outlineSet is rs as a set to store.
+func outlineSet(rs []chunker.LineRange) []chunker.Chunk {
+	set := make([]chunker.Chunk, len(rs))
+	for i, r := range rs {
+		set[i] = chunker.Chunk{StartLine: r.Start, EndLine: r.End}
+	}
+	return set
+}
+
+// A map answered from the index (docs/index.md "A map without reading"):
+// a pack without a query ranks files by their place in the reference
+// graph and packs the outlines and chunks of the central ones, so it
+// needs of most files only their chunks (boundaries, kinds, names, token
+// counts), the identifiers they use and a hash of each chunk (for dedup)
+// — which the index keeps per file — and reads only the files whose text
+// reaches the pack. Such a file is not known before the map is computed,
+// so a pack runs in rounds: each round packs with the texts it has and
+// the index's facts for the rest; the files whose text it turned out to
+// need (packed, outlined, or a duplicate to check) are read, and the
+// pack runs again, until a round needs no text it lacks. That round's
+// output is the output of reading every file: every decision about a
+// file whose text was not read (rank, dedup, selection's arithmetic)
+// used facts the index keeps of that very text.
+// maxLeanRounds bounds the rounds of a map; then every file is read.
+const maxLeanRounds = 6
+
+// mapFactsKey names, for the chunking ikey, a file's facts beyond its
+// chunks as one set of one entry whose Name packs them (encodeFacts): per
+// chunk its hash mark (the first markLen bytes of its
+// budget.NormalizedHash) and whether XML must split its CDATA section;
+// the identifiers the file uses, each with the offset of its first start.
+func mapFactsKey(ikey string) string { return "mapfacts\x00v1\x00" + ikey }
+
+// markLen is the length of a chunk's hash mark: 128 bits of SHA-256, so
+// that two chunks with one mark are copies (a collision among a tree's
+// chunks is beyond reach) and dedup may decide on marks alone.
+const markLen = 16
+
+// fileFacts is what a map knows of a file whose text it has not read.
+type fileFacts struct {
+	chunks []chunker.Chunk
+	marks  []string // per chunk, markLen bytes
+	split  []bool   // per chunk: XML splits its CDATA section
+	ids    []mapIdent
+}
+
+// encodeFacts packs the marks, split flags and identifiers of f:
+// uvarint n, n marks, n flag bytes, uvarint m, then per identifier
+// uvarint offset delta, uvarint length, its bytes.
+func encodeFacts(f *fileFacts) string {
+	b := binary.AppendUvarint(nil, uint64(len(f.marks)))
+	for _, m := range f.marks {
+		b = append(b, m...)
+	}
+	for _, x := range f.split {
+		if x {
+			b = append(b, 1)
+		} else {
+			b = append(b, 0)
+		}
+	}
+	b = binary.AppendUvarint(b, uint64(len(f.ids)))
+	prev := 0
+	for _, id := range f.ids {
+		b = binary.AppendUvarint(b, uint64(id.at-prev))
+		b = binary.AppendUvarint(b, uint64(len(id.w)))
+		b = append(b, id.w...)
+		prev = id.at
+	}
+	return string(b)
+}
+
+// decodeFacts unpacks what encodeFacts packed into f (the identifiers
+// share s); false when s is malformed.
+func decodeFacts(s string, f *fileFacts) bool {
+	b := []byte(s)
+	pos := 0
+	uv := func() (int, bool) {
+		v, n := binary.Uvarint(b[pos:])
+		if n <= 0 || v > uint64(len(b)) {
+			return 0, false
+		}
+		pos += n
+		return int(v), true
+	}
+	n, ok := uv()
+	if !ok || len(b)-pos < n*(markLen+1) {
+		return false
+	}
+	f.marks, f.split = make([]string, n), make([]bool, n)
+	for i := range f.marks {
+		f.marks[i] = s[pos : pos+markLen]
+		pos += markLen
+	}
+	for i := range f.split {
+		f.split[i] = b[pos] == 1
+		pos++
+	}
+	m, ok := uv()
+	if !ok {
+		return false
+	}
+	f.ids = make([]mapIdent, 0, m)
+	at := 0
+	for k := 0; k < m; k++ {
+		d, ok1 := uv()
+		l, ok2 := uv()
+		if !ok1 || !ok2 || len(b)-pos < l {
+			return false
+		}
+		at += d
+		f.ids = append(f.ids, mapIdent{w: s[pos : pos+l], at: at})
+		pos += l
+	}
+	return pos == len(b)
+}
+
+// leanMap is the state of a map answered from the index, across the
+// rounds of one Pack.
+type leanMap struct {
+	si     SetIndex
+	listed bool
+	refs   []collector.FileRef
+	excls  []collector.Exclusion
+	read   map[string]bool // files (absolute) earlier rounds needed the text of
+	all    bool            // read every file
+	need   map[string]bool // files this round needs the text of
+	rounds int
+	hits   int // files of the last round answered from the index
+
+	mu  sync.Mutex
+	mem map[string]memFacts // facts of the files read and let go of, by absolute path
+
+	// repoMap is the first round's map: every round ranks the same files
+	// from the same facts (a text read later holds what its facts said).
+	repoMap *repoMap
+}
+
+// leanFor returns the state of a map answered from the index for req, or
+// nil when the engine's index keeps no sets or req is not a map
+// (wantsMap): a query or a search, nothing walked, a source with a
+// relevance of its own, or the map ablated; nil too with a tool result.
+func (e *Engine) leanFor(req Request) *leanMap {
+	if e.Index == nil || e.ws == nil {
+		return nil
+	}
+	si, ok := e.Index.(SetIndex)
+	if !ok || len(queryTerms(req.Query)) > 0 || req.Search != nil || (len(req.Paths) == 0 && len(req.Include) == 0) {
+		return nil
+	}
+	for _, a := range e.Ablate {
+		if a == featMap {
+			return nil
+		}
+	}
+	for _, s := range req.Sources {
+		if s.Relevance != nil || s.Type == "tool_result" {
+			// Not a map; or a tool result, which dedup compares with
+			// whole file texts (budget's toolCopies).
+			return nil
+		}
+	}
+	return &leanMap{si: si, read: map[string]bool{}, need: map[string]bool{}}
+}
+
+// pack runs the rounds of a Pack (one when lean is nil).
+func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, progress func(string, int)) (*Result, error) {
+	lean := e.leanFor(req)
+	start := time.Now()
+	for {
+		p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}
+		res, err := p.pack(open)
+		if lean == nil || len(lean.need) == 0 || ctx.Err() != nil {
+			return res, err
+		}
+		lean.rounds++
+		for abs := range lean.need {
+			lean.read[abs] = true
+		}
+		lean.need = map[string]bool{}
+		if lean.rounds >= maxLeanRounds {
+			lean.all = true
+		}
+		Logger(ctx).Debug("map round needs more texts", zap.Int("round", lean.rounds), zap.Int("read", len(lean.read)), zap.Bool("all", lean.all))
+	}
+}
+
+// leanWalk returns p's lean state when this round may answer files from
+// the index: an exact tokenizer (the index keeps exact counts only) and
+// the rounds not given up.
+func (p *pipeline) leanWalk() *leanMap {
+	if p.lean == nil || p.lean.all || !p.tok.Exact() {
+		return nil
+	}
+	return p.lean
+}
+
+// phantom returns the source of the listed file f answered from the
+// index, without its text: what ReadRef would make of it but Content, and
+// the facts of the text its stat vouches for. false when the file must be
+// read (no such facts, facts that fail their checks, an open document).
+func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (source, *collector.Exclusion, bool) {
+	s, ok, x := p.e.ws.Admitted(collector.OpenFile, *f)
+	if x != nil || !ok {
+		return source{}, x, x != nil
+	}
+	sets, ok := lean.si.StatSets(*f, []string{ikey, mapFactsKey(ikey)})
+	if !ok || len(sets[1]) != 1 {
+		return source{}, nil, false
+	}
+	facts := &fileFacts{chunks: sets[0]}
+	if !decodeFacts(sets[1][0].Name, facts) {
+		return source{}, nil, false
+	}
+	if !factsValid(facts, f.Info.Size()) {
+		return source{}, nil, false
+	}
+	lean.hits++
+	return source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, nil, true
+}
+
+// factsValid checks facts from the index against what is known of the
+// file without its text: chunks in order, covering size bytes whole, of
+// consecutive lines; a mark per chunk; identifiers in order of offset
+// within the text. A file without chunks (empty) is read.
+func factsValid(f *fileFacts, size int64) bool {
+	end, line := 0, 1
+	for _, c := range f.chunks {
+		if c.StartByte != end || c.EndByte <= c.StartByte || c.StartLine != line || c.EndLine < c.StartLine || c.Tokens < 0 {
+			return false
+		}
+		end, line = c.EndByte, c.EndLine+1
+	}
+	if len(f.chunks) == 0 || int64(end) != size || len(f.marks) != len(f.chunks) {
+		return false
+	}
+	prev := -1
+	for _, m := range f.marks {
+		if len(m) != markLen {
+			return false
+		}
+	}
+	for _, id := range f.ids {
+		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
+			return false
+		}
+		prev = id.at
+	}
+	return true
+}
+
+// phantomItems returns the chunks of a file answered from the index as
+// chunker chunks whose Content is a placeholder made of the chunk's hash
+// mark: two placeholders are copies for dedup exactly when their chunks'
+// texts are (a placeholder and a real text never are: checkCopies reads
+// the file when a mark meets a real text's).
+func phantomItems(s source) []chunker.Chunk {
+	out := make([]chunker.Chunk, len(s.facts.chunks))
+	for i, c := range s.facts.chunks {
+		c.Content = "\x00mark:" + hex.EncodeToString([]byte(s.facts.marks[i]))
+		out[i] = c
+	}
+	return out
+}
+
+// needText records that this round needs the text of the file of text (a
+// file answered from the index); false when the text is at hand.
+func (p *pipeline) needText(text *budget.Text) bool {
+	abs, ok := p.phantoms[text]
+	if ok {
+		p.lean.need[abs] = true
+	}
+	return ok
+}
+
+// mapOf returns the map of items: the first round's, computed once.
+func (p *pipeline) mapOf(items []*budget.Item) *repoMap {
+	if p.lean == nil {
+		return newRepoMap(items, p.idents)
+	}
+	if p.lean.repoMap == nil {
+		p.lean.repoMap = newRepoMap(items, p.idents)
+	}
+	return p.lean.repoMap
+}
+
+// leanRender wraps a renderer: a round that renders a chunk of a file it
+// has not read needs that file's text.
+func (p *pipeline) leanRender(render func([]*budget.Item) (string, error)) func([]*budget.Item) (string, error) {
+	if len(p.phantoms) == 0 {
+		return render
+	}
+	return func(items []*budget.Item) (string, error) {
+		lacks := false
+		for _, it := range items {
+			lacks = p.needText(it.Source) || lacks
+		}
+		if lacks {
+			// What comes next (the exact count, re-selection) depends on
+			// the texts: the round ends here, the next reads them.
+			return "", errNeedText
+		}
+		return render(items)
+	}
+}
+
+// errNeedText ends a round that would render a chunk it has not read.
+var errNeedText = errors.New("pack: a map round needs texts it has not read")
+
+// checkCopies finds where dedup would compare a chunk of a file not read
+// (answered from the index) with a chunk whose text is at hand: the same
+// hash mark on both sides; those files are needed (the texts decide).
+// Chunks not read compare among themselves by their marks
+// (phantomItems). marks holds the marks of the chunks not read, by Seq.
+func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
+	if len(p.phantoms) == 0 || !p.e.cfg.Context.Dedup.Enabled {
+		return
+	}
+	unread := make(map[string][]*budget.Item, len(marks))
+	for _, it := range items {
+		if m, ok := marks[it.Seq]; ok {
+			unread[m] = append(unread[m], it)
+		}
+	}
+	for _, it := range items {
+		if _, ok := marks[it.Seq]; ok {
+			continue
+		}
+		h := budget.NormalizedHash(it.Content)
+		for _, u := range unread[string(h[:markLen])] {
+			p.needText(u.Source)
+		}
+	}
+}
+
+// factsOf returns what a map needs of a file cut into chunks (their
+// Content at hand): the chunks without their text, a hash mark per chunk,
+// the identifiers the file uses.
+func factsOf(chunks []chunker.Chunk) *fileFacts {
+	f := &fileFacts{chunks: make([]chunker.Chunk, len(chunks)), marks: make([]string, len(chunks)), split: make([]bool, len(chunks))}
+	parts := make([]string, len(chunks))
+	for i, c := range chunks {
+		parts[i] = c.Content
+		h := budget.NormalizedHash(c.Content)
+		f.marks[i] = string(h[:markLen])
+		f.split[i] = needsCDATASplit(c.Content)
+		c.Content = ""
+		f.chunks[i] = c
+	}
+	f.ids = fileIdents(parts, mapIdentCap)
+	return f
+}
+
+// putFacts stores the facts of a walked file read with data (identifiers
+// and marks; its chunks went in with cutSource), so that the next map
+// answers it from the index.
+func (p *pipeline) putFacts(s source, data []byte, f *fileFacts, ikey string) {
+	p.lean.si.PutSet(*s.ref, data, mapFactsKey(ikey), []chunker.Chunk{{Name: encodeFacts(f)}})
+}
+
+// memFacts are the facts of a file a round read and let go of, for the
+// rounds after it (while its stat stays).
+type memFacts struct {
+	facts      *fileFacts
+	size, mod  int64
+	redactions int
+}
+
+// leanSlot is what a map's walk makes of one listed file.
+type leanSlot struct {
+	s    source
+	x    *collector.Exclusion
+	keep bool // s is a source (with or without its text)
+	read bool // to read: held (a file a round needs), or let go of
+}
+
+// walkLean is walkAll for a map: each listed file the include globs let
+// in becomes a source without its text when its facts are known (from
+// the index by its stat, or from an earlier round), a source with its
+// text when an earlier round needs it; any other file is read, cut and
+// counted (through the index's chunks when it has them), its facts are
+// stored and kept for the next rounds, and its text is let go of. Reads
+// run in parallel (one worker per CPU); the sources come in listing order.
+// Only the texts kept count against MaxWalkBytes: a map of any tree the
+// walk lists holds no more than the texts it packs.
+func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []collector.Exclusion, ikey string) ([]source, error) {
+	slots := make([]leanSlot, len(refs))
+	var toRead []int
+	for i := range refs {
+		f := &refs[i]
+		if !included(p.req.Include, f.Path) {
+			continue
+		}
+		if lean.read[f.Abs] {
+			slots[i].read = true
+			toRead = append(toRead, i)
+			continue
+		}
+		if m, ok := lean.memOf(f); ok {
+			s, ok, x := p.e.ws.Admitted(collector.OpenFile, *f)
+			if x != nil || ok {
+				s.Redactions = m.redactions
+				slots[i] = leanSlot{s: source{Source: s, ref: f, facts: m.facts, origin: OriginWorkspace}, x: x, keep: x == nil}
+				continue
+			}
+		}
+		if s, x, ok := p.phantom(lean, f, ikey); ok {
+			if x == nil {
+				lean.keep(f, s.facts, 0) // the next rounds need not decode it again
+			}
+			slots[i] = leanSlot{s: s, x: x, keep: x == nil}
+			continue
+		}
+		toRead = append(toRead, i)
+	}
+	opts := p.chunkOptions()
+	var next atomic.Int64
+	var done atomic.Int64
+	var wg sync.WaitGroup
+	for w := 0; w < min(runtime.GOMAXPROCS(0), max(1, len(toRead))); w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for {
+				k := int(next.Add(1) - 1)
+				if k >= len(toRead) || p.ctx.Err() != nil {
+					return
+				}
+				i := toRead[k]
+				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
+				if n := done.Add(1); n%1024 == 0 {
+					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
+				}
+			}
+		}()
+	}
+	wg.Wait()
+	if err := p.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("collector: walk: %w", err)
+	}
+	var out []source
+	var bytes int64
+	for _, sl := range slots {
+		switch {
+		case sl.x != nil:
+			excls = append(excls, *sl.x)
+		case sl.keep:
+			out = append(out, sl.s)
+			bytes += int64(len(sl.s.Content))
+		}
+	}
+	if bytes > collector.MaxWalkBytes {
+		return nil, &collector.WalkLimitError{Max: collector.MaxWalkBytes, Size: bytes}
+	}
+	p.excludeSorted(excls)
+	return out, nil
+}
+
+// readLean reads one listed file for walkLean: kept whole when hold (a
+// round needs its text) or when it has no chunks; else cut, its facts
+// stored (index) and kept (lean.mem), and its text let go of.
+func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts chunker.Options, ikey string) leanSlot {
+	s, x := p.e.ws.ReadRef(p.ctx, collector.OpenFile, *f)
+	if x != nil {
+		return leanSlot{x: x}
+	}
+	src := source{Source: s, ref: f, origin: OriginWorkspace}
+	if hold {
+		return leanSlot{s: src, keep: true}
+	}
+	data := []byte(s.Content)
+	chunks := p.cutSource(src, data, budget.NewText(s.Content).Lines(), opts)
+	if len(chunks) == 0 || p.ctx.Err() != nil {
+		return leanSlot{s: src, keep: true}
+	}
+	facts := factsOf(chunks)
+	p.putFacts(src, data, facts, ikey)
+	lean.keep(f, facts, s.Redactions)
+	s.Content = ""
+	return leanSlot{s: source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, keep: true}
+}
+
+// memOf returns the facts an earlier round kept of f, while its stat is
+// the same.
+func (l *leanMap) memOf(f *collector.FileRef) (memFacts, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.mem[f.Abs]
+	if !ok || f.Info == nil || m.size != f.Info.Size() || m.mod != f.Info.ModTime().UnixNano() {
+		return memFacts{}, false
+	}
+	return m, true
+}
+
+// known reports whether the facts of f (as listed) are known already: a
+// file a round needs the text of was answered without it before.
+func (l *leanMap) known(f *collector.FileRef) bool {
+	_, ok := l.memOf(f)
+	return ok
+}
+
+// keep records the facts of a file a round read and let go of.
+func (l *leanMap) keep(f *collector.FileRef, facts *fileFacts, redactions int) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	if l.mem == nil {
+		l.mem = map[string]memFacts{}
+	}
+	l.mem[f.Abs] = memFacts{facts: facts, size: f.Info.Size(), mod: f.Info.ModTime().UnixNano(), redactions: redactions}
+}
