@@ -6,6 +6,7 @@ import (
 	"strings"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
 // A pack with no query is a map of the repository (docs/ranking.md
@@ -31,7 +32,12 @@ const (
 	mapScanBytes = 8 << 20
 	mapScanMin   = 1 << 10
 	// mapMaxParses bounds the files a map parses for outlines.
-	mapMaxParses = 4
+	mapMaxParses = 12
+	// mapOutlineFiles is how many files' outlines a map's share is cut
+	// for: each outline keeps its first declarations up to 1/mapOutlineFiles
+	// of the share (the most central file twice that), so a map shows
+	// many files' shapes rather than one file's every signature.
+	mapOutlineFiles = 8
 	// mapMinRoom is the least share (tokens) worth parsing one more
 	// file's outline for.
 	mapMinRoom = 64
@@ -304,6 +310,7 @@ func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Ite
 	}
 	w := p.e.cfg.Context.Ranking
 	room := p.alloc.Available / mapOutlineShare
+	share := room
 	var out []*budget.Item
 	unread := 0 // files this round would parse but has not read
 	for _, path := range p.repoMap.order {
@@ -328,28 +335,45 @@ func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Ite
 		rel := mapChunkShare + (1-mapChunkShare)*p.repoMap.central[path]
 		score := w.RelevanceWeight*rel + w.SourceWeight*float64(best.Priority)/100
 		score = math.Round(min(1, max(0, score))*1e4) / 1e4
-		var items []*budget.Item
-		cost := int64(0)
-		for k, r := range rs {
-			it := *best
-			it.StartLine, it.EndLine = r.Start, r.End
-			it.Content = best.Source.Slice(r.Start, r.End)
-			it.Tokens = p.tok.Count(it.Content)
-			it.Kind, it.Name, it.Outline, it.Score = "outline", "", true, score
-			cost += int64(it.Tokens + f.overhead(&it, k == 0))
-			items = append(items, &it)
-		}
-		switch {
-		case len(out) == 0 && cost <= p.alloc.Available:
-			// The most central outline may take more than the share:
-			// a map opens with it.
-			room = max(0, room-cost)
-		case cost > room:
+		items, cost := p.cappedOutline(best, rs, score, f, outlineCap(len(out) == 0, share))
+		if len(items) == 0 || cost > room {
 			continue // a smaller outline further down may still fit
-		default:
-			room -= cost
 		}
+		room -= cost
 		out = append(out, items...)
 	}
 	return out
+}
+
+// outlineCap is the most tokens one file's outline may take of a map's
+// outline share: 1/mapOutlineFiles of it, twice that for the first (most
+// central) file.
+func outlineCap(first bool, share int64) int64 {
+	c := share / mapOutlineFiles
+	if first {
+		c *= 2
+	}
+	return max(c, mapMinRoom)
+}
+
+// cappedOutline turns best's outline ranges rs into outline items, in
+// file order, while their cost (text and overhead) stays within limit;
+// it returns them and their cost.
+func (p *pipeline) cappedOutline(best *budget.Item, rs []chunker.LineRange, score float64, f *formatter, limit int64) ([]*budget.Item, int64) {
+	var items []*budget.Item
+	cost := int64(0)
+	for k, r := range rs {
+		it := *best
+		it.StartLine, it.EndLine = r.Start, r.End
+		it.Content = best.Source.Slice(r.Start, r.End)
+		it.Tokens = p.tok.Count(it.Content)
+		it.Kind, it.Name, it.Outline, it.Score = "outline", "", true, score
+		c := int64(it.Tokens + f.overhead(&it, k == 0))
+		if cost+c > limit {
+			break
+		}
+		cost += c
+		items = append(items, &it)
+	}
+	return items, cost
 }

@@ -126,3 +126,54 @@ func TestPackWithoutQueryIsAMap(t *testing.T) {
 		}
 	})
 }
+
+// TestMapShowsManyFiles packs, with no query, a tree whose most central
+// file has a long outline (80 methods): its outline is cut to its cap
+// (twice 1/mapOutlineFiles of the map's share) and the outlines of the
+// files that use it follow, so the map shows the tree's shape rather than
+// one file's every signature.
+func TestMapShowsManyFiles(t *testing.T) {
+	root := t.TempDir()
+	write := func(name, text string) {
+		path := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(path, []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("go.mod", "module example.com/bigmap\n\ngo 1.22\n")
+	var st strings.Builder
+	st.WriteString("package store\n\n// Records keeps values by key.\ntype Records struct{ data map[string]string }\n\n")
+	for i := 0; i < 80; i++ {
+		fmt.Fprintf(&st, "// Step%d runs step %d on the records.\nfunc (r *Records) Step%d(key string) string {\n\tdelete(r.data, key)\n\treturn r.data[key]\n}\n\n", i, i, i)
+	}
+	write("store/store.go", st.String())
+	names := []string{"alpha", "beta", "gamma", "delta", "epsilon", "zeta"}
+	for k, name := range names {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package %s\n\nimport \"example.com/bigmap/store\"\n\n", name)
+		for j := 0; j < 6; j++ {
+			fmt.Fprintf(&b, "// Serve%d answers %s requests.\nfunc Serve%d(r *store.Records, key string) string {\n\treturn r.Step%d(key) + r.Step%d(key)\n}\n\n", j, name, j, k*6+j, 79-k)
+		}
+		write("svc/"+name+"/"+name+".go", b.String())
+	}
+	zero, total := 0, 2000
+	req := Request{Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+	res := packDir(t, root, caseArgs{Request: req, Paths: []string{"."}})
+	checkInvariants(t, res)
+	outlined := map[string]int{}
+	for _, it := range res.Included {
+		if it.Detail == "outline" {
+			outlined[it.Path] += it.Tokens
+		}
+	}
+	if len(outlined) < 4 {
+		t.Errorf("outlines of %d files (%v), want at least 4: a map shows many files", len(outlined), outlined)
+	}
+	share := int64(total) / mapOutlineShare
+	if got, most := outlined["store/store.go"], outlineCap(true, share); got == 0 || int64(got) > most {
+		t.Errorf("store/store.go's outline is %d tokens, want 1..%d (its cap)", got, most)
+	}
+}

@@ -26,6 +26,7 @@ func mapQuality(ctx context.Context, args []string) error {
 	casesPath := fs.String("cases", "eval/cases/cases.jsonl", "cases file")
 	cache := fs.String("cache", filepath.Join(os.TempDir(), "acode-eval"), "directory for the extracted trees")
 	budget := fs.Int("budget", 8000, "total token budget")
+	heldout := fs.Bool("heldout", false, "use the held-out cases' touched files instead of the dev cases'")
 	_ = fs.Parse(args)
 	all, err := eval.ReadCases(*casesPath)
 	if err != nil {
@@ -36,7 +37,7 @@ func mapQuality(ctx context.Context, args []string) error {
 	for _, rp := range repos {
 		var cs []eval.Case
 		for _, c := range all {
-			if c.Repo == rp.Name && !c.Heldout {
+			if c.Repo == rp.Name && c.Heldout == *heldout {
 				cs = append(cs, c)
 			}
 		}
