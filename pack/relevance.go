@@ -657,50 +657,7 @@ func (l *lengths) may(a, b byte, n, slack int) bool {
 // become a wanted term (by length and leading bytes) before they are
 // lowered.
 func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
-	buf := make([]byte, 0, 64)
-	const slack = 1 // the plural s
-	emit := func(word string, ascii, compound bool) {
-		if lens != nil && ascii && len(word) >= 2 {
-			if compound {
-				if strings.IndexByte(word, '_') >= 0 {
-					w := strings.ReplaceAll(word, "_", "")
-					if len(w) < 2 || !lens.may(w[0], w[1], len(w), slack) {
-						return
-					}
-				} else if !lens.may(word[0], word[1], len(word), slack) {
-					return
-				}
-			} else if !lens.may(word[0], word[1], len(word), slack) {
-				return // no wanted term can come of the word
-			}
-		}
-		buf = buf[:0]
-		if ascii {
-			for i := 0; i < len(word); i++ {
-				c := word[i]
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				} else if c == '_' {
-					continue
-				}
-				buf = append(buf, c)
-			}
-		} else {
-			for _, r := range word {
-				if r == '_' {
-					continue
-				}
-				buf = utf8.AppendRune(buf, unicode.ToLower(r))
-			}
-		}
-		if len(buf) < 2 || stop && stopwords[string(buf)] {
-			return
-		}
-		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
-			buf = buf[:len(buf)-1] // a plural s: "carts" → "cart"
-		}
-		fn(buf)
-	}
+	sc := termScanner{buf: make([]byte, 0, 64), stop: stop, lens: lens, fn: fn}
 	i := 0
 	for i < len(text) {
 		// Skip to the start of a word.
@@ -736,7 +693,7 @@ func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
 		parts := 0
 		part := func(p string) {
 			parts++
-			emit(p, ascii, false)
+			sc.emit(p, ascii, false)
 		}
 		if ascii {
 			forEachPartASCII(word, part)
@@ -744,9 +701,74 @@ func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
 			forEachPart(word, part)
 		}
 		if parts > 1 {
-			emit(word, ascii, true)
+			sc.emit(word, ascii, true)
 		}
 	}
+}
+
+// termScanner turns the words scanTerms finds into terms.
+type termScanner struct {
+	buf  []byte // the term being made
+	stop bool   // drop stop words
+	lens *lengths
+	fn   func([]byte)
+}
+
+// emit calls sc.put with word unless sc.lens says that no wanted term
+// can come of the ASCII word (by its length and leading bytes, a compound
+// without its underscores) before it is lowered.
+func (sc *termScanner) emit(word string, ascii, compound bool) {
+	const slack = 1 // the plural s
+	if sc.lens != nil && ascii && len(word) >= 2 {
+		if compound && strings.IndexByte(word, '_') >= 0 {
+			w := strings.ReplaceAll(word, "_", "")
+			if len(w) < 2 || !sc.lens.may(w[0], w[1], len(w), slack) {
+				return
+			}
+		} else if !sc.lens.may(word[0], word[1], len(word), slack) {
+			return // no wanted term can come of the word
+		}
+	}
+	sc.put(word, ascii)
+}
+
+// put calls sc.fn with word lowered, its underscores dropped and a plural
+// s cut, unless it is shorter than 2 bytes or a stop word (sc.stop).
+func (sc *termScanner) put(word string, ascii bool) {
+	buf := sc.buf[:0]
+	if ascii {
+		for i := 0; i < len(word); i++ {
+			c := word[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			} else if c == '_' {
+				continue
+			}
+			buf = append(buf, c)
+		}
+	} else {
+		buf = appendLowered(buf, word)
+	}
+	sc.buf = buf
+	if len(buf) < 2 || sc.stop && stopwords[string(buf)] {
+		return
+	}
+	if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+		buf = buf[:len(buf)-1] // a plural s: "carts" → "cart"
+	}
+	sc.fn(buf)
+}
+
+// appendLowered appends the non-ASCII word to buf lowered, without its
+// underscores.
+func appendLowered(buf []byte, word string) []byte {
+	for _, r := range word {
+		if r == '_' {
+			continue
+		}
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf
 }
 
 func isWordRune(r rune) bool {
