@@ -782,11 +782,13 @@ func asciiWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
+// asciiLower, asciiUpper and asciiDigit classify an ASCII byte.
+func asciiLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func asciiUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func asciiDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // forEachPartASCII is forEachPart for ASCII words.
 func forEachPartASCII(w string, fn func(string)) {
-	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
-	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
-	digit := func(c byte) bool { return '0' <= c && c <= '9' }
 	start := 0
 	for i := 1; i < len(w); i++ {
 		prev, cur := w[i-1], w[i]
@@ -800,9 +802,9 @@ func forEachPartASCII(w string, fn func(string)) {
 		if prev == '_' {
 			continue
 		}
-		cut := (lower(prev) && upper(cur)) ||
-			(upper(prev) && upper(cur) && i+1 < len(w) && lower(w[i+1])) ||
-			(digit(prev) != digit(cur))
+		cut := (asciiLower(prev) && asciiUpper(cur)) ||
+			(asciiUpper(prev) && asciiUpper(cur) && i+1 < len(w) && asciiLower(w[i+1])) ||
+			(asciiDigit(prev) != asciiDigit(cur))
 		if cut {
 			fn(w[start:i])
 			start = i
