@@ -301,7 +301,7 @@ func (d *Document) DropTree() { d.closeTree() }
 func (d *Document) window(ctx context.Context, l *layout, text string) (items []item, ok, provisional bool, err error) {
 	old, its := d.text, d.items
 	n := len(its)
-	if n == 0 || (d.provisional && !d.quick) {
+	if n == 0 || !d.mayWindow() {
 		return nil, false, false, nil
 	}
 	provisional = d.provisional
@@ -326,12 +326,24 @@ func (d *Document) window(ctx context.Context, l *layout, text string) (items []
 		if !clean && !d.quick {
 			return nil, false, false, nil
 		}
-		if len(wi) == 0 || (lo > 0 && !sameItem(wi[0], its[lo], 0)) || (hi < n-1 && !sameItem(wi[len(wi)-1], its[hi], shift)) {
+		if !boundsKept(wi, its, lo, hi, shift) {
 			continue
 		}
 		lineShift := strings.Count(text[ws:we+shift], "\n") - strings.Count(old[ws:we], "\n")
 		return splice(its, lo, hi, wi, shift, lineShift), true, provisional || nearBad || !clean, nil
 	}
+}
+
+// mayWindow reports whether d may take a window: a provisional document
+// takes one only in an update that may be provisional (d.quick).
+func (d *Document) mayWindow() bool { return !d.provisional || d.quick }
+
+// boundsKept reports whether the items wi of a window over its[lo..hi]
+// give back its boundary nodes: the first is its[lo] unless lo is the
+// first item, the last its[hi] (moved by shift) unless hi is the last.
+func boundsKept(wi, its []item, lo, hi, shift int) bool {
+	n := len(its)
+	return len(wi) > 0 && (lo == 0 || sameItem(wi[0], its[lo], 0)) && (hi == n-1 || sameItem(wi[len(wi)-1], its[hi], shift))
 }
 
 // windowBounds widens the items i0..i1 that touch an edit by margin items

@@ -216,46 +216,12 @@ func BM25Rank(query string, docs []Doc) ([]int, []float64) { return Plain.Rank(q
 // score, best first (ties by path, then start line), and every doc's
 // score.
 func (bl Baseline) Rank(query string, docs []Doc) ([]int, []float64) {
-	q := map[string]int{}
-	var terms []string
-	var qtf []float64
-	for _, t := range bl.Terms(query) {
-		k, ok := q[t]
-		if !ok {
-			k = len(terms)
-			q[t] = k
-			terms = append(terms, t)
-			qtf = append(qtf, 0)
-		}
-		if bl.Repeats || qtf[k] == 0 {
-			qtf[k]++
-		}
-	}
-	tf := make([][]int, len(docs))
-	dl := make([]int, len(docs))
-	df := make([]int, len(terms))
-	total := 0
-	for i, d := range docs {
-		words := bl.Terms(d.Text)
-		dl[i] = len(words)
-		total += len(words)
-		f := make([]int, len(terms))
-		for _, w := range words {
-			if k, ok := q[w]; ok {
-				f[k]++
-			}
-		}
-		for k, v := range f {
-			if v > 0 {
-				df[k]++
-			}
-		}
-		tf[i] = f
-	}
+	q, qtf := bl.queryTerms(query)
+	tf, dl, df, total := bl.countDocs(docs, q, len(qtf))
 	n := float64(len(docs))
 	avg := float64(total) / max(1, n)
-	idf := make([]float64, len(terms))
-	for k := range terms {
+	idf := make([]float64, len(qtf))
+	for k := range qtf {
 		idf[k] = math.Log(1 + (n-float64(df[k])+0.5)/(float64(df[k])+0.5))
 	}
 	scores := make([]float64, len(docs))
@@ -274,6 +240,60 @@ func (bl Baseline) Rank(query string, docs []Doc) ([]int, []float64) {
 			order = append(order, i)
 		}
 	}
+	sortByScore(order, scores, docs)
+	return order, scores
+}
+
+// queryTerms returns the index of each distinct term of query (in order
+// of first use) and each one's query frequency: how often the query says
+// it when Repeats is set, else 1.
+func (bl Baseline) queryTerms(query string) (map[string]int, []float64) {
+	q := map[string]int{}
+	var qtf []float64
+	for _, t := range bl.Terms(query) {
+		k, ok := q[t]
+		if !ok {
+			k = len(qtf)
+			q[t] = k
+			qtf = append(qtf, 0)
+		}
+		if bl.Repeats || qtf[k] == 0 {
+			qtf[k]++
+		}
+	}
+	return q, qtf
+}
+
+// countDocs counts the nterms query terms (indexed by q) in each of docs:
+// each doc's term frequencies and length in terms, each term's document
+// frequency, and the docs' total length.
+func (bl Baseline) countDocs(docs []Doc, q map[string]int, nterms int) (tf [][]int, dl, df []int, total int) {
+	tf = make([][]int, len(docs))
+	dl = make([]int, len(docs))
+	df = make([]int, nterms)
+	for i, d := range docs {
+		words := bl.Terms(d.Text)
+		dl[i] = len(words)
+		total += len(words)
+		f := make([]int, nterms)
+		for _, w := range words {
+			if k, ok := q[w]; ok {
+				f[k]++
+			}
+		}
+		for k, v := range f {
+			if v > 0 {
+				df[k]++
+			}
+		}
+		tf[i] = f
+	}
+	return tf, dl, df, total
+}
+
+// sortByScore sorts the doc indexes of order best score first, ties by
+// path, then start line.
+func sortByScore(order []int, scores []float64, docs []Doc) {
 	sort.SliceStable(order, func(a, b int) bool {
 		x, y := order[a], order[b]
 		if scores[x] != scores[y] {
@@ -284,7 +304,6 @@ func (bl Baseline) Rank(query string, docs []Doc) ([]int, []float64) {
 		}
 		return docs[x].Start < docs[y].Start
 	})
-	return order, scores
 }
 
 // Greedy packs docs in the given order under budget, each costing cost(d):

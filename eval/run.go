@@ -180,63 +180,82 @@ func (r *Runner) run(ctx context.Context, c Case) ([]Result, error) {
 	}
 	order, _ := Honest.Rank(c.Query, docs)
 	plain, _ := Plain.Rank(c.Query, docs)
-	lib := func(p string) bool { return !IsTest(p) }
-	var out []Result
-	for _, b := range r.Budgets {
+	newEngine := func() *pack.Engine {
 		eng := pack.NewEngine(cfg, ws)
 		eng.Tokenizers = reg
 		if r.Engine != nil {
 			r.Engine(eng)
 		}
-		zero := 0
-		total := b
-		req := pack.Request{Query: c.Query, Encoding: Encoding, Paths: []string{dir},
-			Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
-		pr, err := eng.Pack(ctx, req, nil, nil)
+		return eng
+	}
+	var out []Result
+	for _, b := range r.Budgets {
+		res, err := r.packRecall(ctx, c, dir, b, newEngine)
 		if err != nil {
-			return out, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)
+			return out, err
 		}
-		spans := packSpans(pr)
-		res := Result{Budget: b, AcodeChunks: len(pr.Included), AcodeTokens: pr.TokenCount, Included: pr.Included}
-		res.AcodeLine, res.AcodeFile = Recall(c.Needed, spans)
-		res.AcodeLib, res.HasLib = RecallOf(c.Needed, spans, lib)
-		res.AcodeTest, res.HasTest = RecallOf(c.Needed, spans, IsTest)
-		for _, off := range r.Variants {
-			eng := pack.NewEngine(cfg, ws)
-			eng.Tokenizers = reg
-			if r.Engine != nil {
-				r.Engine(eng)
-			}
-			eng.Ablate = append(append([]string(nil), eng.Ablate...), off...)
-			vr, err := eng.Pack(ctx, req, nil, nil)
-			if err != nil {
-				return out, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)
-			}
-			vs := packSpans(vr)
-			var v Variant
-			v.Line, v.File = Recall(c.Needed, vs)
-			v.Lib, _ = RecallOf(c.Needed, vs, lib)
-			res.Variants = append(res.Variants, v)
-		}
-		chosen := Greedy(order, docs, b, Charged)
-		spans = spans[:0]
-		for _, i := range chosen {
-			spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
-			res.BM25Token += docs[i].Tokens
-		}
-		res.BM25Wins = len(chosen)
-		res.BM25Line, res.BM25File = Recall(c.Needed, spans)
-		res.BM25Lib, _ = RecallOf(c.Needed, spans, lib)
-		res.BM25Test, _ = RecallOf(c.Needed, spans, IsTest)
-		spans = spans[:0]
-		for _, i := range Greedy(plain, docs, b, TextOnly) {
-			spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
-		}
-		res.PlainLine, res.PlainFile = Recall(c.Needed, spans)
-		res.PlainLib, _ = RecallOf(c.Needed, spans, lib)
+		baselineRecall(&res, c, docs, order, plain, b)
 		out = append(out, res)
 	}
 	return out, nil
+}
+
+// isLib reports whether p is library code (not a test).
+func isLib(p string) bool { return !IsTest(p) }
+
+// packRecall packs case c's tree dir (its query, budget b) with an engine
+// from newEngine, and then once more for each of r.Variants with its
+// features turned off, and returns their recalls.
+func (r *Runner) packRecall(ctx context.Context, c Case, dir string, b int, newEngine func() *pack.Engine) (Result, error) {
+	zero := 0
+	total := b
+	req := pack.Request{Query: c.Query, Encoding: Encoding, Paths: []string{dir},
+		Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+	pr, err := newEngine().Pack(ctx, req, nil, nil)
+	if err != nil {
+		return Result{}, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)
+	}
+	spans := packSpans(pr)
+	res := Result{Budget: b, AcodeChunks: len(pr.Included), AcodeTokens: pr.TokenCount, Included: pr.Included}
+	res.AcodeLine, res.AcodeFile = Recall(c.Needed, spans)
+	res.AcodeLib, res.HasLib = RecallOf(c.Needed, spans, isLib)
+	res.AcodeTest, res.HasTest = RecallOf(c.Needed, spans, IsTest)
+	for _, off := range r.Variants {
+		eng := newEngine()
+		eng.Ablate = append(append([]string(nil), eng.Ablate...), off...)
+		vr, err := eng.Pack(ctx, req, nil, nil)
+		if err != nil {
+			return Result{}, fmt.Errorf("eval: pack %s %s: %w", c.Repo, c.Parent, err)
+		}
+		vs := packSpans(vr)
+		var v Variant
+		v.Line, v.File = Recall(c.Needed, vs)
+		v.Lib, _ = RecallOf(c.Needed, vs, isLib)
+		res.Variants = append(res.Variants, v)
+	}
+	return res, nil
+}
+
+// baselineRecall fills in res the recalls of the BM25 baselines at budget
+// b: the windows docs taken greedily in the order of the honest ranking
+// (charged as packed) and of the plain one (text only).
+func baselineRecall(res *Result, c Case, docs []Doc, order, plain []int, b int) {
+	var spans []Span
+	chosen := Greedy(order, docs, b, Charged)
+	for _, i := range chosen {
+		spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
+		res.BM25Token += docs[i].Tokens
+	}
+	res.BM25Wins = len(chosen)
+	res.BM25Line, res.BM25File = Recall(c.Needed, spans)
+	res.BM25Lib, _ = RecallOf(c.Needed, spans, isLib)
+	res.BM25Test, _ = RecallOf(c.Needed, spans, IsTest)
+	spans = spans[:0]
+	for _, i := range Greedy(plain, docs, b, TextOnly) {
+		spans = append(spans, Span{Path: docs[i].Path, Start: docs[i].Start, End: docs[i].End})
+	}
+	res.PlainLine, res.PlainFile = Recall(c.Needed, spans)
+	res.PlainLib, _ = RecallOf(c.Needed, spans, isLib)
 }
 
 // windows cuts the files the pack would see (the same walk, the same

@@ -129,42 +129,54 @@ func candidates(ctx context.Context, g Git, head string) ([]candidate, error) {
 	}
 	var out []candidate
 	for _, rec := range strings.Split(logOut, "\x1e") {
-		if rec == "" {
-			continue
+		if c, ok := parseCandidate(rec); ok {
+			out = append(out, c)
 		}
-		parts := strings.SplitN(rec, "\x1f", 3)
-		if len(parts) != 3 {
-			continue
-		}
-		ids := strings.Fields(parts[0])
-		if len(ids) != 2 {
-			continue // root commit or merge
-		}
-		msg := CleanMessage(parts[1])
-		if len(strings.Fields(msg)) < 4 {
-			continue
-		}
-		if versionRe.MatchString(strings.SplitN(msg, "\n", 2)[0]) {
-			continue
-		}
-		var files []string
-		nonTest := false
-		for _, l := range strings.Split(strings.TrimSpace(parts[2]), "\n") {
-			_, p, ok := strings.Cut(l, "\t")
-			if !ok || !strings.HasPrefix(l, ":") || !IsSource(p) {
-				continue
-			}
-			files = append(files, p)
-			if !IsTest(p) && !versionFile.MatchString(p) {
-				nonTest = true // that it exists in the parent: neededOf
-			}
-		}
-		if len(files) < 1 || len(files) > 4 || !nonTest {
-			continue
-		}
-		out = append(out, candidate{commit: ids[0], parent: ids[1], msg: msg, files: files})
 	}
 	return out, nil
+}
+
+// parseCandidate returns the commit of one log record (ids, message, raw
+// diff) and whether it passes the filters: one parent, a message of at
+// least 4 words that is no version bump, and 1–4 source files of which
+// one is neither a test nor a version file.
+func parseCandidate(rec string) (candidate, bool) {
+	parts := strings.SplitN(rec, "\x1f", 3)
+	if len(parts) != 3 {
+		return candidate{}, false
+	}
+	ids := strings.Fields(parts[0])
+	if len(ids) != 2 {
+		return candidate{}, false // root commit or merge
+	}
+	msg := CleanMessage(parts[1])
+	if len(strings.Fields(msg)) < 4 {
+		return candidate{}, false
+	}
+	if versionRe.MatchString(strings.SplitN(msg, "\n", 2)[0]) {
+		return candidate{}, false
+	}
+	files, nonTest := rawSourceFiles(parts[2])
+	if len(files) < 1 || len(files) > 4 || !nonTest {
+		return candidate{}, false
+	}
+	return candidate{commit: ids[0], parent: ids[1], msg: msg, files: files}, true
+}
+
+// rawSourceFiles returns the source files a --raw diff lists and whether
+// one of them is neither a test nor a version file.
+func rawSourceFiles(raw string) (files []string, nonTest bool) {
+	for _, l := range strings.Split(strings.TrimSpace(raw), "\n") {
+		_, p, ok := strings.Cut(l, "\t")
+		if !ok || !strings.HasPrefix(l, ":") || !IsSource(p) {
+			continue
+		}
+		files = append(files, p)
+		if !IsTest(p) && !versionFile.MatchString(p) {
+			nonTest = true // that it exists in the parent: neededOf
+		}
+	}
+	return files, nonTest
 }
 
 // changedLines returns the lines added plus removed in the candidate's

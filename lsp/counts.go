@@ -123,8 +123,28 @@ func recount(old string, oldBlocks []countBlock, text string, count func(string)
 	if len(oldBlocks) == 0 {
 		return split(text, 0, len(text), count, nil)
 	}
-	// The unchanged prefix: whole blocks compared at memory speed, then
-	// the first differing block byte by byte.
+	pre := unchangedPrefix(old, oldBlocks, text)
+	suf := unchangedSuffix(old, oldBlocks, text, pre)
+	shift := len(text) - len(old)
+
+	out := make([]countBlock, 0, len(oldBlocks)+2)
+	out, a := reusedLeading(oldBlocks, text, pre, out)
+	first := reusedTrailing(old, oldBlocks, text, suf, a)
+	b := len(text)
+	if first < len(oldBlocks) {
+		b = oldBlocks[first].start + shift
+	}
+	out = split(text, a, b, count, out)
+	for _, ob := range oldBlocks[first:] {
+		out = append(out, countBlock{start: ob.start + shift, end: ob.end + shift, tokens: ob.tokens})
+	}
+	return out
+}
+
+// unchangedPrefix returns the length of the prefix old and text share:
+// whole blocks compared at memory speed, then the first differing block
+// byte by byte.
+func unchangedPrefix(old string, oldBlocks []countBlock, text string) int {
 	pre := 0
 	for _, b := range oldBlocks {
 		if b.end > len(text) || old[b.start:b.end] != text[b.start:b.end] {
@@ -135,7 +155,13 @@ func recount(old string, oldBlocks []countBlock, text string, count func(string)
 	for pre < len(old) && pre < len(text) && old[pre] == text[pre] {
 		pre++
 	}
-	// The unchanged suffix, not overlapping the prefix in either text.
+	return pre
+}
+
+// unchangedSuffix returns the length of the suffix old and text share,
+// not overlapping the prefix of length pre in either text: whole blocks
+// first, then byte by byte.
+func unchangedSuffix(old string, oldBlocks []countBlock, text string, pre int) int {
 	maxSuf := min(len(old), len(text)) - pre
 	suf := 0
 	shift := len(text) - len(old)
@@ -150,9 +176,14 @@ func recount(old string, oldBlocks []countBlock, text string, count func(string)
 	for suf < maxSuf && old[len(old)-1-suf] == text[len(text)-1-suf] {
 		suf++
 	}
+	return suf
+}
 
-	out := make([]countBlock, 0, len(oldBlocks)+2)
-	a := 0 // end of the reused leading blocks
+// reusedLeading appends to out the leading old blocks that lie in the
+// unchanged prefix of length pre and end at a boundary still safe in
+// text, and returns out with the end of the last one (0 if none).
+func reusedLeading(oldBlocks []countBlock, text string, pre int, out []countBlock) ([]countBlock, int) {
+	a := 0
 	for _, b := range oldBlocks {
 		if b.end > pre || (b.end < len(text) && !safeCut(text, b.end)) {
 			break
@@ -160,7 +191,16 @@ func recount(old string, oldBlocks []countBlock, text string, count func(string)
 		out = append(out, b)
 		a = b.end
 	}
-	first := len(oldBlocks) // index of the first reused trailing block
+	return out, a
+}
+
+// reusedTrailing returns the index of the first of the trailing old blocks
+// that lie in the unchanged suffix of length suf, start at or after a once
+// shifted into text, and start at a boundary still safe in text;
+// len(oldBlocks) if none.
+func reusedTrailing(old string, oldBlocks []countBlock, text string, suf, a int) int {
+	shift := len(text) - len(old)
+	first := len(oldBlocks)
 	for i := len(oldBlocks) - 1; i >= 0; i-- {
 		b := oldBlocks[i]
 		s := b.start + shift
@@ -169,15 +209,7 @@ func recount(old string, oldBlocks []countBlock, text string, count func(string)
 		}
 		first = i
 	}
-	b := len(text)
-	if first < len(oldBlocks) {
-		b = oldBlocks[first].start + shift
-	}
-	out = split(text, a, b, count, out)
-	for _, ob := range oldBlocks[first:] {
-		out = append(out, countBlock{start: ob.start + shift, end: ob.end + shift, tokens: ob.tokens})
-	}
-	return out
+	return first
 }
 
 // split appends to out the blocks of text[from:to], cut at the first safe

@@ -120,47 +120,70 @@ func checkValue(v json.RawMessage, prop *jsonschema.Schema) error {
 		return nil
 	}
 	if slices.Contains(types, "integer") && slices.Contains(types, "string") {
-		n, err := config.DecodeTokens(v)
-		if err != nil {
-			return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "is "))
-		}
-		if prop.Minimum != nil && float64(n) < *prop.Minimum {
-			return fmt.Errorf("must be at least %g, not %d", *prop.Minimum, n)
-		}
-		return nil
+		return checkTokens(v, prop)
 	}
-	ok := false
-	for _, t := range types {
-		if t == kind || t == "number" && kind == "integer" {
-			ok = true
-		}
-	}
-	if !ok {
+	if !kindAllowed(kind, types) {
 		return fmt.Errorf("must be %s, not %s", article(strings.Join(types, " or ")), article(kind))
 	}
 	if kind == "integer" || kind == "number" {
-		var f float64
-		_ = json.Unmarshal(v, &f)
-		if prop.Minimum != nil && f < *prop.Minimum {
-			return fmt.Errorf("must be at least %g, not %g", *prop.Minimum, f)
-		}
-		if prop.Maximum != nil && f > *prop.Maximum {
-			return fmt.Errorf("must be at most %g, not %g", *prop.Maximum, f)
-		}
+		return checkRange(v, prop)
 	}
 	if len(prop.Enum) > 0 && kind == "string" {
-		var sv string
-		_ = json.Unmarshal(v, &sv)
-		var allowed []string
-		for _, e := range prop.Enum {
-			if e == sv {
-				return nil
-			}
-			allowed = append(allowed, fmt.Sprint(e))
-		}
-		return fmt.Errorf("must be one of %s, not %s", strings.Join(allowed, ", "), session.Short(sv))
+		return checkEnum(v, prop)
 	}
 	return nil
+}
+
+// checkTokens checks a value of a property that takes a token count as
+// an integer or a string (config.DecodeTokens) against its minimum.
+func checkTokens(v json.RawMessage, prop *jsonschema.Schema) error {
+	n, err := config.DecodeTokens(v)
+	if err != nil {
+		return fmt.Errorf("%s", strings.TrimPrefix(err.Error(), "is "))
+	}
+	if prop.Minimum != nil && float64(n) < *prop.Minimum {
+		return fmt.Errorf("must be at least %g, not %d", *prop.Minimum, n)
+	}
+	return nil
+}
+
+// kindAllowed reports whether a JSON value of kind is one of types (an
+// integer is also a number).
+func kindAllowed(kind string, types []string) bool {
+	for _, t := range types {
+		if t == kind || t == "number" && kind == "integer" {
+			return true
+		}
+	}
+	return false
+}
+
+// checkRange checks a numeric value against the property's minimum and
+// maximum.
+func checkRange(v json.RawMessage, prop *jsonschema.Schema) error {
+	var f float64
+	_ = json.Unmarshal(v, &f)
+	if prop.Minimum != nil && f < *prop.Minimum {
+		return fmt.Errorf("must be at least %g, not %g", *prop.Minimum, f)
+	}
+	if prop.Maximum != nil && f > *prop.Maximum {
+		return fmt.Errorf("must be at most %g, not %g", *prop.Maximum, f)
+	}
+	return nil
+}
+
+// checkEnum checks a string value against the property's enumeration.
+func checkEnum(v json.RawMessage, prop *jsonschema.Schema) error {
+	var sv string
+	_ = json.Unmarshal(v, &sv)
+	var allowed []string
+	for _, e := range prop.Enum {
+		if e == sv {
+			return nil
+		}
+		allowed = append(allowed, fmt.Sprint(e))
+	}
+	return fmt.Errorf("must be one of %s, not %s", strings.Join(allowed, ", "), session.Short(sv))
 }
 
 // jsonKind names the JSON type of a value as a schema does.

@@ -179,6 +179,28 @@ func snippetTitle(it *budget.Item) string {
 
 func buildFile(items []*budget.Item) File {
 	first := items[0]
+	segs := mergeSegments(items)
+	ranges, body := segmentBody(first.Lang, segs)
+	r := strings.Join(ranges, ", ")
+	lang := first.Lang
+	if first.Path == "" && lang == "" {
+		lang = "text"
+	}
+	f := File{Path: shown(first.Path), Tool: shown(first.Label), Language: lang, Ranges: r, Body: body, Segments: segs, Fence: fence(body)}
+	if first.Path == "" {
+		pathlessHeader(&f, first, segs, r)
+	} else {
+		f.Tool = ""
+		f.Header = header(first, r)
+		f.kind = "file"
+	}
+	return f
+}
+
+// mergeSegments returns the segments of one file's items (in line order):
+// an item overlapping or touching the segment before extends it.
+func mergeSegments(items []*budget.Item) []Segment {
+	first := items[0]
 	var segs []Segment
 	for _, it := range items {
 		if n := len(segs); n > 0 && segs[n-1].EndLine+1 >= it.StartLine {
@@ -191,50 +213,49 @@ func buildFile(items []*budget.Item) File {
 		}
 		segs = append(segs, Segment{StartLine: it.StartLine, EndLine: it.EndLine, Content: it.Content})
 	}
+	return segs
+}
+
+// segmentBody returns the line ranges of segs ("start-end") and their
+// text joined by gap markers in lang, each segment ending in a newline.
+func segmentBody(lang string, segs []Segment) ([]string, string) {
 	var ranges []string
 	var body strings.Builder
 	for i, s := range segs {
 		ranges = append(ranges, fmt.Sprintf("%d-%d", s.StartLine, s.EndLine))
 		if i > 0 {
-			body.WriteString(gapMarker(first.Lang, segs[i-1].EndLine+1, s.StartLine-1))
+			body.WriteString(gapMarker(lang, segs[i-1].EndLine+1, s.StartLine-1))
 		}
 		body.WriteString(s.Content)
 		if !strings.HasSuffix(s.Content, "\n") {
 			body.WriteByte('\n')
 		}
 	}
-	r := strings.Join(ranges, ", ")
-	lang := first.Lang
-	if first.Path == "" && lang == "" {
-		lang = "text"
-	}
-	f := File{Path: shown(first.Path), Tool: shown(first.Label), Language: lang, Ranges: r, Body: body.String(), Segments: segs, Fence: fence(body.String())}
-	if first.Path == "" {
-		// Tool output gets "## Tool: <label>" (rule 8); other sources given
-		// by content without a uri have no path, so "## Snippet: <label>".
-		whole := len(segs) == 1 && segs[0].StartLine == 1 && segs[0].EndLine == first.Source.Lines()
-		f.whole = whole
-		if first.Type == "tool_result" {
-			f.Tool = shown(first.Label)
-			if f.Tool == "" {
-				f.Tool = "output"
-			}
-			f.Header = "## Tool: " + f.Tool
-			f.kind, f.label = "tool", f.Tool
-		} else {
-			f.Tool = ""
-			f.Header = "## Snippet: " + snippetTitle(first)
-			f.kind, f.label = "snippet", snippetTitle(first)
+	return ranges, body.String()
+}
+
+// pathlessHeader sets the header of f, whose source (first) has no path:
+// tool output gets "## Tool: <label>" (rule 8); other sources given by
+// content without a uri have no path, so "## Snippet: <label>". The line
+// ranges r follow unless segs cover the whole text.
+func pathlessHeader(f *File, first *budget.Item, segs []Segment, r string) {
+	whole := len(segs) == 1 && segs[0].StartLine == 1 && segs[0].EndLine == first.Source.Lines()
+	f.whole = whole
+	if first.Type == "tool_result" {
+		f.Tool = shown(first.Label)
+		if f.Tool == "" {
+			f.Tool = "output"
 		}
-		if !whole {
-			f.Header += " (lines " + r + ")"
-		}
+		f.Header = "## Tool: " + f.Tool
+		f.kind, f.label = "tool", f.Tool
 	} else {
 		f.Tool = ""
-		f.Header = header(first, r)
-		f.kind = "file"
+		f.Header = "## Snippet: " + snippetTitle(first)
+		f.kind, f.label = "snippet", snippetTitle(first)
 	}
-	return f
+	if !whole {
+		f.Header += " (lines " + r + ")"
+	}
 }
 
 func header(it *budget.Item, ranges string) string {

@@ -167,9 +167,27 @@ func (h *history) factors(scores map[string]float64, recentW, cochangeW float64)
 	if cochangeW <= 0 || len(scores) == 0 {
 		return out
 	}
+	for f, v := range h.cochange(scores) {
+		if v <= 0 {
+			continue
+		}
+		if out[f] == 0 {
+			out[f] = 1
+		}
+		out[f] += cochangeW * min(1, v)
+	}
+	return out
+}
+
+// cochange returns, for each file of scores, how strongly it changed
+// together with the seeds (the best-scored files the history touched):
+// over the commits, the summed weight of the seeds each commit touched,
+// a seed weighing its score relative to the best over its commit count.
+// A seed does not pair with itself. Nil when there is no seed.
+func (h *history) cochange(scores map[string]float64) map[string]float64 {
 	seeds := bestFiles(scores, cochangeSeeds, func(p string) bool { return h.touched[p] > 0 })
 	if len(seeds) == 0 {
-		return out
+		return nil
 	}
 	best := 0.0
 	for _, s := range scores {
@@ -194,16 +212,7 @@ func (h *history) factors(scores map[string]float64, recentW, cochangeW float64)
 			}
 		}
 	}
-	for f, v := range co {
-		if v <= 0 {
-			continue
-		}
-		if out[f] == 0 {
-			out[f] = 1
-		}
-		out[f] += cochangeW * min(1, v)
-	}
-	return out
+	return co
 }
 
 // limitedBuffer keeps at most max bytes and then reports itself full

@@ -143,39 +143,9 @@ func coalesceRanges(srcs []source) []source {
 	drop := map[int]bool{}
 	replace := map[int]source{}
 	for _, idx := range groups {
-		if len(idx) <= maxRangesPerText {
-			continue
+		if len(idx) > maxRangesPerText {
+			coalesceGroup(srcs, idx, drop, replace)
 		}
-		sorted := append([]int(nil), idx...)
-		sort.Slice(sorted, func(a, b int) bool {
-			sa, sb := srcs[sorted[a]], srcs[sorted[b]]
-			if sa.StartLine != sb.StartLine {
-				return sa.StartLine < sb.StartLine
-			}
-			return sorted[a] < sorted[b]
-		})
-		cur, first := srcs[sorted[0]], sorted[0]
-		drop[first] = true
-		for _, i := range sorted[1:] {
-			s := srcs[i]
-			drop[i] = true
-			if cur.EndLine > 0 && s.StartLine <= cur.EndLine+1 {
-				if s.EndLine == 0 || s.EndLine > cur.EndLine {
-					cur.EndLine = s.EndLine
-				}
-				if s.Relevance != nil && (cur.Relevance == nil || *s.Relevance > *cur.Relevance) {
-					cur.Relevance = s.Relevance
-				}
-				if s.Timestamp.After(cur.Timestamp) {
-					cur.Timestamp = s.Timestamp
-				}
-				first = min(first, i)
-				continue
-			}
-			replace[first] = cur
-			cur, first = s, i
-		}
-		replace[first] = cur
 	}
 	if len(drop) == 0 {
 		return srcs
@@ -192,4 +162,47 @@ func coalesceRanges(srcs []source) []source {
 		out = append(out, s)
 	}
 	return out
+}
+
+// coalesceGroup merges the ranged sources srcs[i], i in idx (one type and
+// text), in line order: each is marked in drop, and each union is put in
+// replace at the index of its first member.
+func coalesceGroup(srcs []source, idx []int, drop map[int]bool, replace map[int]source) {
+	sorted := append([]int(nil), idx...)
+	sort.Slice(sorted, func(a, b int) bool {
+		sa, sb := srcs[sorted[a]], srcs[sorted[b]]
+		if sa.StartLine != sb.StartLine {
+			return sa.StartLine < sb.StartLine
+		}
+		return sorted[a] < sorted[b]
+	})
+	cur, first := srcs[sorted[0]], sorted[0]
+	drop[first] = true
+	for _, i := range sorted[1:] {
+		s := srcs[i]
+		drop[i] = true
+		if cur.EndLine > 0 && s.StartLine <= cur.EndLine+1 {
+			widenRange(&cur, s)
+			first = min(first, i)
+			continue
+		}
+		replace[first] = cur
+		cur, first = s, i
+	}
+	replace[first] = cur
+}
+
+// widenRange extends cur, which s overlaps or touches, to their union:
+// the later end (0 is to the end of the text), the higher relevance and
+// the later time.
+func widenRange(cur *source, s source) {
+	if s.EndLine == 0 || s.EndLine > cur.EndLine {
+		cur.EndLine = s.EndLine
+	}
+	if s.Relevance != nil && (cur.Relevance == nil || *s.Relevance > *cur.Relevance) {
+		cur.Relevance = s.Relevance
+	}
+	if s.Timestamp.After(cur.Timestamp) {
+		cur.Timestamp = s.Timestamp
+	}
 }

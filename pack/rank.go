@@ -47,29 +47,41 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	}
 	for _, it := range items {
 		s := srcs[p.srcOf[it.Seq]]
-		var rel float64
-		switch {
-		case s.Relevance != nil:
-			rel = *s.Relevance
-		case q != nil:
-			rel = q.relevance(it)
-		case p.repoMap != nil:
-			rel = p.repoMap.relevance(it.Path)
-		}
-		rec := 0.0
-		switch {
-		case s.userTime && !s.Timestamp.IsZero():
-			age := newest.Sub(s.Timestamp)
-			rec = math.Pow(0.5, float64(age)/float64(recencyHalfLife))
-		case s.Type == collector.ToolResult:
-			rec = 1
-		}
+		rel := p.relevance(it, s, q)
+		rec := recency(s, newest)
 		if p.factors != nil {
 			p.factors[it.Seq] = factors{relevance: rel, recency: rec}
 		}
 		score := w.RelevanceWeight*rel + w.RecencyWeight*rec + w.SourceWeight*float64(it.Priority)/100
 		it.Score = math.Round(min(1, max(0, score))*1e4) / 1e4
 	}
+}
+
+// relevance returns the relevance of item it of source s: the source's
+// own, else the query's q (nil without one), else the repository map's.
+func (p *pipeline) relevance(it *budget.Item, s source, q *query) float64 {
+	switch {
+	case s.Relevance != nil:
+		return *s.Relevance
+	case q != nil:
+		return q.relevance(it)
+	case p.repoMap != nil:
+		return p.repoMap.relevance(it.Path)
+	}
+	return 0
+}
+
+// recency returns the recency of source s: halving every recencyHalfLife
+// before newest for a time the user gave, 1 for tool output, else 0.
+func recency(s source, newest time.Time) float64 {
+	switch {
+	case s.userTime && !s.Timestamp.IsZero():
+		age := newest.Sub(s.Timestamp)
+		return math.Pow(0.5, float64(age)/float64(recencyHalfLife))
+	case s.Type == collector.ToolResult:
+		return 1
+	}
+	return 0
 }
 
 // fileFactors is the factor of each file's chunk scores from the signals of
@@ -107,24 +119,7 @@ func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, it
 	if !feat.recent && !feat.cochange {
 		return nil
 	}
-	abs := map[string]string{} // path → absolute path
-	var first string
-	for _, it := range items {
-		if it.Path == "" {
-			continue
-		}
-		if _, ok := abs[it.Path]; ok {
-			continue
-		}
-		a := srcs[p.srcOf[it.Seq]].AbsPath
-		if a == "" {
-			continue
-		}
-		abs[it.Path] = a
-		if first == "" {
-			first = a
-		}
-	}
+	abs, first := p.absPaths(srcs, items)
 	if first == "" {
 		return nil
 	}
@@ -154,4 +149,29 @@ func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, it
 		}
 	}
 	return out
+}
+
+// absPaths returns the absolute path of each item's path (items with a
+// path whose source has one) and the first of them in item order, "" if
+// none.
+func (p *pipeline) absPaths(srcs []source, items []*budget.Item) (map[string]string, string) {
+	abs := map[string]string{} // path → absolute path
+	var first string
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		if _, ok := abs[it.Path]; ok {
+			continue
+		}
+		a := srcs[p.srcOf[it.Seq]].AbsPath
+		if a == "" {
+			continue
+		}
+		abs[it.Path] = a
+		if first == "" {
+			first = a
+		}
+	}
+	return abs, first
 }

@@ -221,61 +221,81 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 		q.index[t] = i
 	}
 	codeQuery := namesCode(text)
-	nt := len(terms)
 	maxSeq := 0
 	for _, it := range items {
 		maxSeq = max(maxSeq, it.Seq)
 	}
-	tf := make([]uint16, len(items)*nt)
-	df := make([]int, nt)
-	dfProse := make([]int, nt)
-	prose := make([]bool, len(items))
-	nProse := 0
-	totalLen := 0
-	for k, it := range items {
-		row := tf[k*nt : (k+1)*nt]
-		q.count(it.Content, row)
-		prose[k] = isProseF(it.Path, feat)
-		if prose[k] {
-			nProse++
-		}
-		totalLen += max(1, it.Tokens)
-		for i, f := range row {
-			if f > 0 {
-				df[i]++
-				if prose[k] {
-					dfProse[i]++
-				}
-			}
-		}
-	}
+	c := q.countChunks(items, feat)
 	n := float64(len(items))
-	nCode := len(items) - nProse
-	nP, nC := float64(nProse), float64(nCode)
+	nCode := len(items) - c.nProse
+	nP, nC := float64(c.nProse), float64(nCode)
 	if extra != nil {
 		n, nP, nC = n+extra.n, nP+extra.nProse, nC+extra.n-extra.nProse
 	}
 	for i := range terms {
-		d, dp := float64(df[i]), float64(dfProse[i])
-		if extra != nil {
-			d, dp = d+extra.df[i], dp+extra.dfProse[i]
-		}
+		d, dp := c.docFreq(i, extra)
 		q.w[i] = termWeight(n, d, nP, nC, dp, feat.codeStat)
 	}
 	marked := codeMarked(text)
 	q.setStems()
 	q.setNameOK(marked, func(i int) bool {
-		d, dp := float64(df[i]), float64(dfProse[i])
-		if extra != nil {
-			d, dp = d+extra.df[i], dp+extra.dfProse[i]
-		}
+		d, dp := c.docFreq(i, extra)
 		return !proseTypical(d, nP, nC, dp)
 	})
 	if feat.imports && len(marked) > 0 {
-		q.markImports(items, tf, marked)
+		q.markImports(items, c.tf, marked)
 	}
-	q.scoreChunks(items, tf, prose, float64(totalLen)/n, maxSeq, codeQuery)
+	q.scoreChunks(items, c.tf, c.prose, float64(c.totalLen)/n, maxSeq, codeQuery)
 	return q
+}
+
+// chunkCounts is what scoreQuery counts over the chunks.
+type chunkCounts struct {
+	tf       []uint16 // each chunk's row of term frequencies, chunk by chunk
+	df       []int    // chunks holding each term
+	dfProse  []int    // prose chunks holding each term
+	prose    []bool   // the chunk is prose
+	nProse   int      // prose chunks
+	totalLen int      // tokens over the chunks, at least 1 each
+}
+
+// countChunks counts the query's terms in each of items.
+func (q *query) countChunks(items []*budget.Item, feat features) chunkCounts {
+	nt := len(q.terms)
+	c := chunkCounts{
+		tf:      make([]uint16, len(items)*nt),
+		df:      make([]int, nt),
+		dfProse: make([]int, nt),
+		prose:   make([]bool, len(items)),
+	}
+	for k, it := range items {
+		row := c.tf[k*nt : (k+1)*nt]
+		q.count(it.Content, row)
+		c.prose[k] = isProseF(it.Path, feat)
+		if c.prose[k] {
+			c.nProse++
+		}
+		c.totalLen += max(1, it.Tokens)
+		for i, f := range row {
+			if f > 0 {
+				c.df[i]++
+				if c.prose[k] {
+					c.dfProse[i]++
+				}
+			}
+		}
+	}
+	return c
+}
+
+// docFreq returns term i's document frequency over all chunks and over
+// prose ones, adding those of the wider corpus extra when there is one.
+func (c *chunkCounts) docFreq(i int, extra *corpusExtra) (d, dp float64) {
+	d, dp = float64(c.df[i]), float64(c.dfProse[i])
+	if extra != nil {
+		d, dp = d+extra.df[i], dp+extra.dfProse[i]
+	}
+	return d, dp
 }
 
 // markImports marks the import blocks among items (tf: their term counts,
@@ -637,50 +657,7 @@ func (l *lengths) may(a, b byte, n, slack int) bool {
 // become a wanted term (by length and leading bytes) before they are
 // lowered.
 func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
-	buf := make([]byte, 0, 64)
-	const slack = 1 // the plural s
-	emit := func(word string, ascii, compound bool) {
-		if lens != nil && ascii && len(word) >= 2 {
-			if compound {
-				if strings.IndexByte(word, '_') >= 0 {
-					w := strings.ReplaceAll(word, "_", "")
-					if len(w) < 2 || !lens.may(w[0], w[1], len(w), slack) {
-						return
-					}
-				} else if !lens.may(word[0], word[1], len(word), slack) {
-					return
-				}
-			} else if !lens.may(word[0], word[1], len(word), slack) {
-				return // no wanted term can come of the word
-			}
-		}
-		buf = buf[:0]
-		if ascii {
-			for i := 0; i < len(word); i++ {
-				c := word[i]
-				if 'A' <= c && c <= 'Z' {
-					c += 'a' - 'A'
-				} else if c == '_' {
-					continue
-				}
-				buf = append(buf, c)
-			}
-		} else {
-			for _, r := range word {
-				if r == '_' {
-					continue
-				}
-				buf = utf8.AppendRune(buf, unicode.ToLower(r))
-			}
-		}
-		if len(buf) < 2 || stop && stopwords[string(buf)] {
-			return
-		}
-		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
-			buf = buf[:len(buf)-1] // a plural s: "carts" → "cart"
-		}
-		fn(buf)
-	}
+	sc := termScanner{buf: make([]byte, 0, 64), stop: stop, lens: lens, fn: fn}
 	i := 0
 	for i < len(text) {
 		// Skip to the start of a word.
@@ -716,7 +693,7 @@ func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
 		parts := 0
 		part := func(p string) {
 			parts++
-			emit(p, ascii, false)
+			sc.emit(p, ascii, false)
 		}
 		if ascii {
 			forEachPartASCII(word, part)
@@ -724,9 +701,74 @@ func scanTerms(text string, stop bool, lens *lengths, fn func([]byte)) {
 			forEachPart(word, part)
 		}
 		if parts > 1 {
-			emit(word, ascii, true)
+			sc.emit(word, ascii, true)
 		}
 	}
+}
+
+// termScanner turns the words scanTerms finds into terms.
+type termScanner struct {
+	buf  []byte // the term being made
+	stop bool   // drop stop words
+	lens *lengths
+	fn   func([]byte)
+}
+
+// emit calls sc.put with word unless sc.lens says that no wanted term
+// can come of the ASCII word (by its length and leading bytes, a compound
+// without its underscores) before it is lowered.
+func (sc *termScanner) emit(word string, ascii, compound bool) {
+	const slack = 1 // the plural s
+	if sc.lens != nil && ascii && len(word) >= 2 {
+		if compound && strings.IndexByte(word, '_') >= 0 {
+			w := strings.ReplaceAll(word, "_", "")
+			if len(w) < 2 || !sc.lens.may(w[0], w[1], len(w), slack) {
+				return
+			}
+		} else if !sc.lens.may(word[0], word[1], len(word), slack) {
+			return // no wanted term can come of the word
+		}
+	}
+	sc.put(word, ascii)
+}
+
+// put calls sc.fn with word lowered, its underscores dropped and a plural
+// s cut, unless it is shorter than 2 bytes or a stop word (sc.stop).
+func (sc *termScanner) put(word string, ascii bool) {
+	buf := sc.buf[:0]
+	if ascii {
+		for i := 0; i < len(word); i++ {
+			c := word[i]
+			if 'A' <= c && c <= 'Z' {
+				c += 'a' - 'A'
+			} else if c == '_' {
+				continue
+			}
+			buf = append(buf, c)
+		}
+	} else {
+		buf = appendLowered(buf, word)
+	}
+	sc.buf = buf
+	if len(buf) < 2 || sc.stop && stopwords[string(buf)] {
+		return
+	}
+	if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+		buf = buf[:len(buf)-1] // a plural s: "carts" → "cart"
+	}
+	sc.fn(buf)
+}
+
+// appendLowered appends the non-ASCII word to buf lowered, without its
+// underscores.
+func appendLowered(buf []byte, word string) []byte {
+	for _, r := range word {
+		if r == '_' {
+			continue
+		}
+		buf = utf8.AppendRune(buf, unicode.ToLower(r))
+	}
+	return buf
 }
 
 func isWordRune(r rune) bool {
@@ -740,11 +782,13 @@ func asciiWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
+// asciiLower, asciiUpper and asciiDigit classify an ASCII byte.
+func asciiLower(c byte) bool { return 'a' <= c && c <= 'z' }
+func asciiUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
+func asciiDigit(c byte) bool { return '0' <= c && c <= '9' }
+
 // forEachPartASCII is forEachPart for ASCII words.
 func forEachPartASCII(w string, fn func(string)) {
-	lower := func(c byte) bool { return 'a' <= c && c <= 'z' }
-	upper := func(c byte) bool { return 'A' <= c && c <= 'Z' }
-	digit := func(c byte) bool { return '0' <= c && c <= '9' }
 	start := 0
 	for i := 1; i < len(w); i++ {
 		prev, cur := w[i-1], w[i]
@@ -758,9 +802,9 @@ func forEachPartASCII(w string, fn func(string)) {
 		if prev == '_' {
 			continue
 		}
-		cut := (lower(prev) && upper(cur)) ||
-			(upper(prev) && upper(cur) && i+1 < len(w) && lower(w[i+1])) ||
-			(digit(prev) != digit(cur))
+		cut := (asciiLower(prev) && asciiUpper(cur)) ||
+			(asciiUpper(prev) && asciiUpper(cur) && i+1 < len(w) && asciiLower(w[i+1])) ||
+			(asciiDigit(prev) != asciiDigit(cur))
 		if cut {
 			fn(w[start:i])
 			start = i
@@ -855,42 +899,57 @@ func codeMarked(text string) map[string]bool {
 	add := func(w string) {
 		scanTerms(w, true, nil, func(t []byte) { out[string(t)] = true })
 	}
-	// backticks
-	for rest := text; ; {
-		i := strings.IndexByte(rest, '`')
-		if i < 0 {
-			break
-		}
-		j := strings.IndexByte(rest[i+1:], '`')
-		if j < 0 {
-			break
-		}
-		add(rest[i+1 : i+1+j])
-		rest = rest[i+1+j+1:]
-	}
+	forEachBackticked(text, add)
 	for _, w := range strings.FieldsFunc(text, func(r rune) bool { return unicode.IsSpace(r) || strings.ContainsRune(",;!?\"'[]{}<>`", r) }) {
-		if strings.Contains(w, "://") {
-			continue // a URL
-		}
-		w = strings.Trim(w, ":")
-		if i := strings.Index(w, "()"); i > 0 {
-			add(w[:i])
-			continue
-		}
-		w = strings.Trim(w, "._()")
-		if strings.HasPrefix(w, "#") || strings.Contains(w, "://") {
-			continue
-		}
-		var prev rune
-		for _, r := range w {
-			if unicode.IsLower(prev) && unicode.IsUpper(r) || prev != 0 && (r == '_' || r == '.') {
-				add(w)
-				break
-			}
-			prev = r
+		if c, ok := codeWord(w); ok {
+			add(c)
 		}
 	}
 	return out
+}
+
+// forEachBackticked calls fn with the text of each pair of backticks in
+// text.
+func forEachBackticked(text string, fn func(string)) {
+	for rest := text; ; {
+		i := strings.IndexByte(rest, '`')
+		if i < 0 {
+			return
+		}
+		j := strings.IndexByte(rest[i+1:], '`')
+		if j < 0 {
+			return
+		}
+		fn(rest[i+1 : i+1+j])
+		rest = rest[i+1+j+1:]
+	}
+}
+
+// codeWord returns the part of the query word w that looks like code, and
+// whether there is one: the name before "()", else the word (trimmed of
+// dots, underscores and parentheses) when it has an inner capital after a
+// lower-case letter or an inner underscore or dot. URLs and "#" references
+// are not code.
+func codeWord(w string) (string, bool) {
+	if strings.Contains(w, "://") {
+		return "", false // a URL
+	}
+	w = strings.Trim(w, ":")
+	if i := strings.Index(w, "()"); i > 0 {
+		return w[:i], true
+	}
+	w = strings.Trim(w, "._()")
+	if strings.HasPrefix(w, "#") || strings.Contains(w, "://") {
+		return "", false
+	}
+	var prev rune
+	for _, r := range w {
+		if unicode.IsLower(prev) && unicode.IsUpper(r) || prev != 0 && (r == '_' || r == '.') {
+			return w, true
+		}
+		prev = r
+	}
+	return "", false
 }
 
 var (

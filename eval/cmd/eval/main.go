@@ -169,32 +169,15 @@ func run(ctx context.Context, args []string) error {
 	if err != nil {
 		return err
 	}
-	var cs []eval.Case
-	for _, c := range all {
-		if (*split == "dev" && c.Heldout) || (*split == "heldout" && !c.Heldout) || (*repo != "" && c.Repo != *repo) {
-			continue
-		}
-		cs = append(cs, c)
-	}
-	cfg := config.Default()
-	if *maxChunk > 0 {
-		cfg.Context.Chunking.MaxChunkTokens = *maxChunk
-	}
-	if *minChunk >= 0 {
-		cfg.Context.Chunking.MinChunkTokens = *minChunk
-	}
+	cs := selectCases(all, *split, *repo)
+	cfg := chunkConfig(*maxChunk, *minChunk)
 	r := &eval.Runner{Mirrors: *mirrors, Cache: *cache, Budgets: bs, Config: &cfg, Tokenizers: tokenizer.NewRegistry()}
 	if *ablate != "" {
 		off := strings.Split(*ablate, ",")
 		r.Engine = func(e *pack.Engine) { e.Ablate = off }
 	}
-	var vnames []string
-	for _, v := range strings.Split(*variants, ";") {
-		if v = strings.TrimSpace(v); v != "" {
-			vnames = append(vnames, v)
-			r.Variants = append(r.Variants, strings.Split(v, ","))
-		}
-	}
+	vnames, vlists := parseVariants(*variants)
+	r.Variants = vlists
 	start := time.Now()
 	results := runCases(ctx, r, cs, *jobs, start)
 	if err := ctx.Err(); err != nil {
@@ -213,6 +196,45 @@ func run(ctx context.Context, args []string) error {
 	eval.PrintVariants(os.Stdout, results, bs, vnames)
 	fmt.Printf("\n(%s)\n", time.Since(start).Round(time.Second))
 	return nil
+}
+
+// selectCases returns the cases of all in split (dev, heldout or all) and
+// of repo ("" for every repository).
+func selectCases(all []eval.Case, split, repo string) []eval.Case {
+	var cs []eval.Case
+	for _, c := range all {
+		if (split == "dev" && c.Heldout) || (split == "heldout" && !c.Heldout) || (repo != "" && c.Repo != repo) {
+			continue
+		}
+		cs = append(cs, c)
+	}
+	return cs
+}
+
+// chunkConfig returns the default configuration with the chunk sizes of
+// -max-chunk-tokens (when above 0) and -min-chunk-tokens (when not
+// negative).
+func chunkConfig(maxChunk, minChunk int) config.Config {
+	cfg := config.Default()
+	if maxChunk > 0 {
+		cfg.Context.Chunking.MaxChunkTokens = maxChunk
+	}
+	if minChunk >= 0 {
+		cfg.Context.Chunking.MinChunkTokens = minChunk
+	}
+	return cfg
+}
+
+// parseVariants splits -variants into its ablations: each one's name (its
+// comma-separated list as given) and its list of features.
+func parseVariants(s string) (names []string, lists [][]string) {
+	for _, v := range strings.Split(s, ";") {
+		if v = strings.TrimSpace(v); v != "" {
+			names = append(names, v)
+			lists = append(lists, strings.Split(v, ","))
+		}
+	}
+	return names, lists
 }
 
 // parseBudgets reads -budgets: positive numbers, comma-separated.
@@ -289,57 +311,75 @@ func explain(ctx context.Context, args []string) error {
 			return fmt.Errorf("explain: %s is a held-out case", c.Commit[:12])
 		}
 		r := &eval.Runner{Mirrors: *mirrors, Cache: *cache}
-		dir, err := r.Tree(ctx, c.Repo, c.Parent)
+		items, err := rankedPack(ctx, r, c, *budget, *ablate)
 		if err != nil {
 			return err
 		}
-		cfg := config.Default()
-		ws, err := collector.New(collector.Options{Roots: []string{dir}})
-		if err != nil {
-			return err
-		}
-		eng := pack.NewEngine(cfg, ws)
-		if *ablate != "" {
-			eng.Ablate = strings.Split(*ablate, ",")
-		}
-		zero := 0
-		res, err := eng.Pack(ctx, pack.Request{Query: c.Query, Encoding: eval.Encoding, Paths: []string{dir},
-			Budget: &config.BudgetOverrides{TotalTokens: budget, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
-		if err != nil {
-			return err
-		}
-		items := append([]pack.Entry(nil), res.Included...)
-		for _, x := range res.Excluded {
-			if x.Reason == "over_budget" {
-				items = append(items, x)
-			}
-		}
-		sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
-		need := map[string]eval.FileLines{}
-		for _, f := range c.Needed {
-			need[f.Path] = f
-			fmt.Printf("needed %s %v\n", f.Path, f.Ranges)
-		}
-		fmt.Printf("query: %q\n", c.Query)
-		cum := 0
-		for i, it := range items {
-			n := neededIn(need[it.Path], it)
-			cum += it.Tokens
-			mark := ""
-			if n > 0 {
-				mark = fmt.Sprintf("  <== %d needed", n)
-			}
-			if i < *top || n > 0 {
-				in := " "
-				if it.Reason == "" {
-					in = "+"
-				}
-				fmt.Printf("%s%3d %.4f %5d %6d %s:%d-%d%s\n", in, i+1, it.Score, it.Tokens, cum, it.Path, it.StartLine, it.EndLine, mark)
-			}
-		}
+		printRanked(c, items, *top)
 		return nil
 	}
 	return fmt.Errorf("explain: no case %s", fs.Arg(0))
+}
+
+// rankedPack packs case c's parent tree at budget (features in the
+// comma-separated ablate switched off) and returns what it included and
+// what did not fit, by score.
+func rankedPack(ctx context.Context, r *eval.Runner, c eval.Case, budget int, ablate string) ([]pack.Entry, error) {
+	dir, err := r.Tree(ctx, c.Repo, c.Parent)
+	if err != nil {
+		return nil, err
+	}
+	cfg := config.Default()
+	ws, err := collector.New(collector.Options{Roots: []string{dir}})
+	if err != nil {
+		return nil, err
+	}
+	eng := pack.NewEngine(cfg, ws)
+	if ablate != "" {
+		eng.Ablate = strings.Split(ablate, ",")
+	}
+	zero := 0
+	res, err := eng.Pack(ctx, pack.Request{Query: c.Query, Encoding: eval.Encoding, Paths: []string{dir},
+		Budget: &config.BudgetOverrides{TotalTokens: &budget, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
+	if err != nil {
+		return nil, err
+	}
+	items := append([]pack.Entry(nil), res.Included...)
+	for _, x := range res.Excluded {
+		if x.Reason == "over_budget" {
+			items = append(items, x)
+		}
+	}
+	sort.SliceStable(items, func(i, j int) bool { return items[i].Score > items[j].Score })
+	return items, nil
+}
+
+// printRanked prints case c's needed lines, its query and the first top
+// of the ranked items (and any other holding needed lines), each with its
+// rank, score, tokens, cumulated tokens and place; "+" marks the included.
+func printRanked(c eval.Case, items []pack.Entry, top int) {
+	need := map[string]eval.FileLines{}
+	for _, f := range c.Needed {
+		need[f.Path] = f
+		fmt.Printf("needed %s %v\n", f.Path, f.Ranges)
+	}
+	fmt.Printf("query: %q\n", c.Query)
+	cum := 0
+	for i, it := range items {
+		n := neededIn(need[it.Path], it)
+		cum += it.Tokens
+		mark := ""
+		if n > 0 {
+			mark = fmt.Sprintf("  <== %d needed", n)
+		}
+		if i < top || n > 0 {
+			in := " "
+			if it.Reason == "" {
+				in = "+"
+			}
+			fmt.Printf("%s%3d %.4f %5d %6d %s:%d-%d%s\n", in, i+1, it.Score, it.Tokens, cum, it.Path, it.StartLine, it.EndLine, mark)
+		}
+	}
 }
 
 func writeJSON(path string, results []eval.CaseResult) error {
