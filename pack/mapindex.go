@@ -302,23 +302,38 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 // consecutive lines; a mark per chunk; identifiers in order of offset
 // within the text. A file without chunks (empty) is read.
 func factsValid(f *fileFacts, size int64) bool {
+	return chunksValid(f.chunks, size) && len(f.marks) == len(f.chunks) && marksValid(f.marks) && idsValid(f.ids, size)
+}
+
+// chunksValid reports whether chunks are non-empty and tile a file of size
+// bytes: each starts where the one before ended, on the line after, with a
+// non-negative token count.
+func chunksValid(chunks []chunker.Chunk, size int64) bool {
 	end, line := 0, 1
-	for _, c := range f.chunks {
+	for _, c := range chunks {
 		if c.StartByte != end || c.EndByte <= c.StartByte || c.StartLine != line || c.EndLine < c.StartLine || c.Tokens < 0 {
 			return false
 		}
 		end, line = c.EndByte, c.EndLine+1
 	}
-	if len(f.chunks) == 0 || int64(end) != size || len(f.marks) != len(f.chunks) {
-		return false
-	}
-	prev := -1
-	for _, m := range f.marks {
+	return len(chunks) > 0 && int64(end) == size
+}
+
+// marksValid reports whether every hash mark has the mark length.
+func marksValid(marks []string) bool {
+	for _, m := range marks {
 		if len(m) != markLen {
 			return false
 		}
 	}
-	for _, id := range f.ids {
+	return true
+}
+
+// idsValid reports whether identifier occurrences are in strictly rising
+// offsets inside a file of size bytes and each name is long enough.
+func idsValid(ids []mapIdent, size int64) bool {
+	prev := -1
+	for _, id := range ids {
 		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
 			return false
 		}
@@ -469,28 +484,45 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 		if !included(p.req.Include, f.Path) {
 			continue
 		}
-		if lean.read[f.Abs] {
-			slots[i].read = true
+		var read bool
+		if slots[i], read = p.leanSlotOf(lean, f, ikey); read {
 			toRead = append(toRead, i)
-			continue
 		}
-		if m, ok := lean.memOf(f); ok {
-			s, ok, x := p.e.ws.Admitted(collector.OpenFile, *f)
-			if x != nil || ok {
-				s.Redactions = m.redactions
-				slots[i] = leanSlot{s: source{Source: s, ref: f, facts: m.facts, origin: OriginWorkspace}, x: x, keep: x == nil}
-				continue
-			}
-		}
-		if s, x, ok := p.phantom(lean, f, ikey); ok {
-			if x == nil {
-				lean.keep(f, s.facts, 0) // the next rounds need not decode it again
-			}
-			slots[i] = leanSlot{s: s, x: x, keep: x == nil}
-			continue
-		}
-		toRead = append(toRead, i)
 	}
+	p.readLeanAll(lean, refs, slots, toRead, ikey)
+	if err := p.ctx.Err(); err != nil {
+		return nil, fmt.Errorf("collector: walk: %w", err)
+	}
+	return p.leanSources(slots, excls)
+}
+
+// leanSlotOf is walkLean's slot for one included file f without reading
+// it: held to read when a round needs its text, a source from its kept
+// facts or from the index's, else to read (read reports the last two).
+func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) (slot leanSlot, read bool) {
+	if lean.read[f.Abs] {
+		return leanSlot{read: true}, true
+	}
+	if m, ok := lean.memOf(f); ok {
+		s, ok, x := p.e.ws.Admitted(collector.OpenFile, *f)
+		if x != nil || ok {
+			s.Redactions = m.redactions
+			return leanSlot{s: source{Source: s, ref: f, facts: m.facts, origin: OriginWorkspace}, x: x, keep: x == nil}, false
+		}
+	}
+	if s, x, ok := p.phantom(lean, f, ikey); ok {
+		if x == nil {
+			lean.keep(f, s.facts, 0) // the next rounds need not decode it again
+		}
+		return leanSlot{s: s, x: x, keep: x == nil}, false
+	}
+	return leanSlot{}, true
+}
+
+// readLeanAll fills slots[i] for each i of toRead by readLean, one worker
+// per CPU, reporting progress every 1024 files; it stops early when the
+// context ends (the caller checks it).
+func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []leanSlot, toRead []int, ikey string) {
 	opts := p.chunkOptions()
 	var next atomic.Int64
 	var done atomic.Int64
@@ -513,9 +545,12 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 		}()
 	}
 	wg.Wait()
-	if err := p.ctx.Err(); err != nil {
-		return nil, fmt.Errorf("collector: walk: %w", err)
-	}
+}
+
+// leanSources gathers walkLean's slots in listing order: the sources kept,
+// the exclusions added to excls and recorded; the texts kept count
+// against MaxWalkBytes.
+func (p *pipeline) leanSources(slots []leanSlot, excls []collector.Exclusion) ([]source, error) {
 	var out []source
 	var bytes int64
 	for _, sl := range slots {

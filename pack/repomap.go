@@ -214,21 +214,7 @@ func mapDefiners(items []*budget.Item, fileIdx map[string]int) map[string][]int 
 // files) a whole scan added half to a warm pack. nil when there are fewer
 // than two files or no name worth following.
 func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
-	fileIdx := map[string]int{}
-	var files []string
-	parts := map[string][]string{}
-	for _, it := range items {
-		if it.Path == "" {
-			continue
-		}
-		if _, ok := fileIdx[it.Path]; !ok {
-			fileIdx[it.Path] = len(files)
-			files = append(files, it.Path)
-		}
-		if _, ok := ids[it.Path]; !ok {
-			parts[it.Path] = append(parts[it.Path], it.Content)
-		}
-	}
+	files, fileIdx, parts := mapFiles(items, ids)
 	n := len(files)
 	if n < 2 {
 		return nil
@@ -247,26 +233,59 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 		if !ok {
 			uses = fileIdents(parts[path], limit)
 		}
-		for _, u := range uses {
-			if u.at >= limit {
-				break // in order of offset
-			}
-			d, ok := definers[u.w]
-			if !ok {
-				continue
-			}
-			for _, g := range d {
-				if g == f {
-					continue
-				}
-				share := 1 / float64(len(d))
-				out[f][g] += share
-				out[g][f] += graphBackWeight * share
-			}
+		addUses(out, f, uses, limit, definers)
+	}
+	return &refGraph{files: files, idx: fileIdx, arcs: normalArcs(out)}
+}
+
+// mapFiles lists the files of items in order of first item, with each
+// one's index, and the contents of the items of the files ids does not
+// know (to scan for uses).
+func mapFiles(items []*budget.Item, ids map[string][]mapIdent) (files []string, fileIdx map[string]int, parts map[string][]string) {
+	fileIdx = map[string]int{}
+	parts = map[string][]string{}
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		if _, ok := fileIdx[it.Path]; !ok {
+			fileIdx[it.Path] = len(files)
+			files = append(files, it.Path)
+		}
+		if _, ok := ids[it.Path]; !ok {
+			parts[it.Path] = append(parts[it.Path], it.Content)
 		}
 	}
-	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
-	arcs := make([][]arc, n)
+	return files, fileIdx, parts
+}
+
+// addUses adds to out the arcs of file f's uses (in order of offset,
+// those before limit): a share of each to every other file defining the
+// name, and graphBackWeight of it back.
+func addUses(out []map[int]float64, f int, uses []mapIdent, limit int, definers map[string][]int) {
+	for _, u := range uses {
+		if u.at >= limit {
+			break // in order of offset
+		}
+		d, ok := definers[u.w]
+		if !ok {
+			continue
+		}
+		for _, g := range d {
+			if g == f {
+				continue
+			}
+			share := 1 / float64(len(d))
+			out[f][g] += share
+			out[g][f] += graphBackWeight * share
+		}
+	}
+}
+
+// normalArcs turns out's weights into each file's arcs in order of target,
+// their weights summing to 1 (maps iterate randomly; sums must not).
+func normalArcs(out []map[int]float64) [][]arc {
+	arcs := make([][]arc, len(out))
 	for f := range out {
 		for g, w := range out[f] {
 			arcs[f] = append(arcs[f], arc{g, w})
@@ -280,7 +299,7 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 			arcs[f][k].w /= sum
 		}
 	}
-	return &refGraph{files: files, idx: fileIdx, arcs: arcs}
+	return arcs
 }
 
 // relevance is the map's relevance of a whole chunk of path.
@@ -297,17 +316,10 @@ func (m *repoMap) relevance(path string) float64 {
 // are the ranked candidates (one of each file gives the outline its
 // category, type and source).
 func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Item {
-	for _, a := range p.e.Ablate {
-		if a == featOutline {
-			return nil
-		}
+	if p.ablated(featOutline) {
+		return nil
 	}
-	first := map[string]*budget.Item{}
-	for _, it := range cands {
-		if it.Path != "" && first[it.Path] == nil {
-			first[it.Path] = it
-		}
-	}
+	first := firstOfFile(cands)
 	w := p.e.cfg.Context.Ranking
 	room := p.alloc.Available / mapOutlineShare
 	share := room
@@ -343,6 +355,27 @@ func (p *pipeline) mapOutlines(cands []*budget.Item, f *formatter) []*budget.Ite
 		out = append(out, items...)
 	}
 	return out
+}
+
+// ablated reports whether the engine's ablations leave out feature.
+func (p *pipeline) ablated(feature string) bool {
+	for _, a := range p.e.Ablate {
+		if a == feature {
+			return true
+		}
+	}
+	return false
+}
+
+// firstOfFile maps each path of cands to its first (highest ranked) item.
+func firstOfFile(cands []*budget.Item) map[string]*budget.Item {
+	first := map[string]*budget.Item{}
+	for _, it := range cands {
+		if it.Path != "" && first[it.Path] == nil {
+			first[it.Path] = it
+		}
+	}
+	return first
 }
 
 // outlineCap is the most tokens one file's outline may take of a map's
