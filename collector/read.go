@@ -329,10 +329,7 @@ func countNonText(sample []byte) (ctrl, invalid int) {
 			// when any byte is below 0x20 or is 0x7f.
 			x := binary.LittleEndian.Uint64(sample[i:])
 			if x&(0x80*ones) == 0 {
-				low := (x - 0x20*ones) &^ x // high bit: a byte < 0x20
-				del := x ^ 0x7f*ones        // zero byte: 0x7f
-				del = (del - ones) &^ del   // high bit: a byte == 0x7f
-				if (low|del)&(0x80*ones) != 0 {
+				if hasCtrl8(x) {
 					for _, c := range sample[i : i+8] {
 						ctrl += int(ctrlBytes[c])
 					}
@@ -343,9 +340,7 @@ func countNonText(sample []byte) (ctrl, invalid int) {
 		}
 		c := sample[i]
 		if c < utf8.RuneSelf {
-			if (c < 0x20 && c != '\t' && c != '\n' && c != '\r' && c != '\f' && c != '\v' && c != 0x1b) || c == 0x7f {
-				ctrl++
-			}
+			ctrl += int(ctrlBytes[c])
 			i++
 			continue
 		}
@@ -356,6 +351,16 @@ func countNonText(sample []byte) (ctrl, invalid int) {
 		i += size
 	}
 	return ctrl, invalid
+}
+
+// hasCtrl8 reports whether any of the eight ASCII bytes packed in x is
+// below 0x20 or is 0x7f.
+func hasCtrl8(x uint64) bool {
+	const ones = 0x0101010101010101
+	low := (x - 0x20*ones) &^ x // high bit: a byte < 0x20
+	del := x ^ 0x7f*ones        // zero byte: 0x7f
+	del = (del - ones) &^ del   // high bit: a byte == 0x7f
+	return (low|del)&(0x80*ones) != 0
 }
 
 // Admitted is what [Workspace.ReadRef] would make of f without reading

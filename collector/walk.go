@@ -250,29 +250,8 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string, typ fs.FileMode, info fs.FileInfo, statErr error) error {
 	w := st.w
 	rel := r.display(mustRel(r.abs, p))
-	target := p
-	if typ&fs.ModeSymlink != 0 {
-		resolved, err := filepath.EvalSymlinks(p)
-		if err != nil {
-			detail := describeErr(err)
-			if errors.Is(err, fs.ErrNotExist) {
-				detail = "broken symlink"
-			}
-			st.skip(w.exclude(st.t, rel, ReasonUnreadable, detail, 0))
-			return nil
-		}
-		target = resolved
-		if tr, _ := w.locate(target); tr == nil {
-			// Never touched: not even a stat of what lies outside.
-			st.skip(w.exclude(st.t, rel, ReasonOutside, "symlink resolves outside the workspace roots", 0))
-			return nil
-		}
-		info, statErr = os.Stat(target)
-	} else if info == nil && statErr == nil {
-		info, statErr = os.Stat(target)
-	}
-	if statErr != nil {
-		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(statErr), 0))
+	target, info, ok := st.stat(rel, p, typ, info, statErr)
+	if !ok {
 		return nil
 	}
 	isDir := info.IsDir()
@@ -284,25 +263,9 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 		return nil
 	}
 	if target != p {
-		tr, _ := w.locate(target)
-		switch {
-		case !w.follow:
-			st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink not followed (FollowSymlinks is off)", 0))
-			return nil
-		case isDir && st.dirs[target]:
-			st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink to a directory already walked (loop or duplicate)", 0))
-			return nil
-		}
-		if ig, why := w.ignoredPath(tr, target, isDir); ig {
-			st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink target "+why, sizeOf(info)))
-			return nil
-		}
-		if isDir {
-			return st.dir(ctx, tr, target, w.chainAbove(tr, target))
-		}
-		if secret, why := IsSecretPath(rel); secret {
-			st.skip(w.exclude(st.t, rel, ReasonSecret, why+" (symlink)", info.Size()))
-			return nil
+		tr, done, err := st.viaSymlink(ctx, rel, target, isDir, info)
+		if done {
+			return err
 		}
 		r = tr
 	}
@@ -316,6 +279,72 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, p string,
 	targetRel, _ := w.relResolved(target)
 	st.add(target, targetRel, info, p)
 	return nil
+}
+
+// stat resolves entry p (shown as rel) of type typ to its target (p unless
+// a symlink) and its os.Stat (info and statErr when the directory loader
+// took it); ok false when it excluded the entry: a broken or unreadable
+// symlink, one resolving outside the workspace roots (never stat'ed), or
+// a failed stat.
+func (st *walk) stat(rel, p string, typ fs.FileMode, info fs.FileInfo, statErr error) (target string, _ fs.FileInfo, ok bool) {
+	w := st.w
+	target = p
+	if typ&fs.ModeSymlink != 0 {
+		resolved, err := filepath.EvalSymlinks(p)
+		if err != nil {
+			detail := describeErr(err)
+			if errors.Is(err, fs.ErrNotExist) {
+				detail = "broken symlink"
+			}
+			st.skip(w.exclude(st.t, rel, ReasonUnreadable, detail, 0))
+			return "", nil, false
+		}
+		target = resolved
+		if tr, _ := w.locate(target); tr == nil {
+			// Never touched: not even a stat of what lies outside.
+			st.skip(w.exclude(st.t, rel, ReasonOutside, "symlink resolves outside the workspace roots", 0))
+			return "", nil, false
+		}
+		info, statErr = os.Stat(target)
+	} else if info == nil && statErr == nil {
+		info, statErr = os.Stat(target)
+	}
+	if statErr != nil {
+		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(statErr), 0))
+		return "", nil, false
+	}
+	return target, info, true
+}
+
+// viaSymlink handles an entry shown as rel that is a symlink to target
+// (inside a workspace root): excluded when symlinks are not followed, when
+// it leads to a directory already walked, when the target is ignored or
+// (a file) has a secret's path, or walked when a directory; done reports
+// that the entry is handled (err is the walk's), else tr is the target's
+// root to list the file under.
+func (st *walk) viaSymlink(ctx context.Context, rel, target string, isDir bool, info fs.FileInfo) (tr *root, done bool, err error) {
+	w := st.w
+	tr, _ = w.locate(target)
+	switch {
+	case !w.follow:
+		st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink not followed (FollowSymlinks is off)", 0))
+		return nil, true, nil
+	case isDir && st.dirs[target]:
+		st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink to a directory already walked (loop or duplicate)", 0))
+		return nil, true, nil
+	}
+	if ig, why := w.ignoredPath(tr, target, isDir); ig {
+		st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink target "+why, sizeOf(info)))
+		return nil, true, nil
+	}
+	if isDir {
+		return nil, true, st.dir(ctx, tr, target, w.chainAbove(tr, target))
+	}
+	if secret, why := IsSecretPath(rel); secret {
+		st.skip(w.exclude(st.t, rel, ReasonSecret, why+" (symlink)", info.Size()))
+		return nil, true, nil
+	}
+	return tr, false, nil
 }
 
 // skip records an exclusion.
