@@ -42,10 +42,45 @@ var sourceTypes = map[string]collector.SourceType{
 // collect gathers every source of the request through the collector's
 // filters (docs/design.md#rule-9); what is not let in goes to p.excluded.
 func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
-	ws := p.e.ws
 	if err := checkSourceCount(len(p.req.Sources)); err != nil {
 		return nil, err
 	}
+	out, err := p.explicitSources()
+	if err != nil {
+		return nil, err
+	}
+	if err := p.chargeBytes(out); err != nil {
+		return nil, err
+	}
+	if len(p.req.Paths) > 0 || len(p.req.Include) > 0 {
+		srcs, err := p.walked()
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, srcs...)
+	}
+	if p.req.IncludeOpenFiles == nil || *p.req.IncludeOpenFiles {
+		out = append(out, p.openSources(open)...)
+	}
+	if sp := p.req.Search; sp != nil {
+		srcs, err := p.search(sp)
+		if err != nil {
+			return nil, err
+		}
+		out = append(out, srcs...)
+	}
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := p.chargeBytes(out); err != nil {
+		return nil, err
+	}
+	return coalesceRanges(out), nil
+}
+
+// explicitSources are the request's sources let in by the collector's
+// filters, in order; the others go to p.excluded.
+func (p *pipeline) explicitSources() ([]source, error) {
 	var out []source
 	for i, sp := range p.req.Sources {
 		if err := p.ctx.Err(); err != nil {
@@ -62,68 +97,60 @@ func (p *pipeline) collect(open []OpenDoc) ([]source, error) {
 		s.origin = OriginRequest
 		out = append(out, s)
 	}
-	if err := p.chargeBytes(out); err != nil {
+	return out, nil
+}
+
+// walked are the sources of the request's paths and include globs: the
+// walk ranked by file first when it asks for that, else every file.
+func (p *pipeline) walked() ([]source, error) {
+	if p.e.ws == nil {
+		return nil, &ParamError{Field: "paths", Message: "no workspace root to walk"}
+	}
+	if err := checkGlobs(p.req.Include); err != nil {
 		return nil, err
 	}
-	if len(p.req.Paths) > 0 || len(p.req.Include) > 0 {
-		if ws == nil {
-			return nil, &ParamError{Field: "paths", Message: "no workspace root to walk"}
-		}
-		if err := checkGlobs(p.req.Include); err != nil {
-			return nil, err
-		}
-		if p.fileFirst() {
-			srcs, err := p.walkRanked()
-			if err != nil {
-				if p.ctx.Err() != nil {
-					return nil, p.ctx.Err()
-				}
-				return nil, fmt.Errorf("walk: %w", err)
-			}
-			out = append(out, srcs...)
-		} else {
-			srcs, err := p.walkAll()
-			if err != nil {
-				if le := walkLimit(err); le != nil {
-					return nil, le
-				}
-				return nil, fmt.Errorf("walk: %w", err)
-			}
-			out = append(out, srcs...)
-		}
-	}
-	if p.req.IncludeOpenFiles == nil || *p.req.IncludeOpenFiles {
-		for _, d := range open {
-			if ws == nil {
-				p.exclude(collector.Exclusion{Type: collector.OpenFile, Path: d.AbsPath, Reason: collector.ReasonOutside, Detail: "no workspace root"}, OriginEditor)
-				continue
-			}
-			s, excl := ws.Read(p.ctx, collector.OpenFile, d.AbsPath)
-			if excl != nil {
-				p.exclude(*excl, OriginEditor)
-				continue
-			}
-			src := source{Source: s, origin: OriginEditor}
-			if !d.Modified.IsZero() {
-				src.Timestamp, src.userTime = d.Modified, true
-			}
-			out = append(out, src)
-		}
-	}
-	if sp := p.req.Search; sp != nil {
-		srcs, err := p.search(sp)
+	if p.fileFirst() {
+		srcs, err := p.walkRanked()
 		if err != nil {
-			return nil, err
+			if p.ctx.Err() != nil {
+				return nil, p.ctx.Err()
+			}
+			return nil, fmt.Errorf("walk: %w", err)
 		}
-		out = append(out, srcs...)
+		return srcs, nil
 	}
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
+	srcs, err := p.walkAll()
+	if err != nil {
+		if le := walkLimit(err); le != nil {
+			return nil, le
+		}
+		return nil, fmt.Errorf("walk: %w", err)
 	}
-	if err := p.chargeBytes(out); err != nil {
-		return nil, err
+	return srcs, nil
+}
+
+// openSources are the editor's open documents the collector lets in, a
+// modified one timed by its last change; the others go to p.excluded.
+func (p *pipeline) openSources(open []OpenDoc) []source {
+	ws := p.e.ws
+	var out []source
+	for _, d := range open {
+		if ws == nil {
+			p.exclude(collector.Exclusion{Type: collector.OpenFile, Path: d.AbsPath, Reason: collector.ReasonOutside, Detail: "no workspace root"}, OriginEditor)
+			continue
+		}
+		s, excl := ws.Read(p.ctx, collector.OpenFile, d.AbsPath)
+		if excl != nil {
+			p.exclude(*excl, OriginEditor)
+			continue
+		}
+		src := source{Source: s, origin: OriginEditor}
+		if !d.Modified.IsZero() {
+			src.Timestamp, src.userTime = d.Modified, true
+		}
+		out = append(out, src)
 	}
-	return coalesceRanges(out), nil
+	return out
 }
 
 // search runs the request's search (sp) over the workspace: its matches
@@ -262,46 +289,11 @@ func (p *pipeline) explicit(i int, sp Source) (source, *collector.Exclusion, err
 		ts = *sp.Timestamp
 	}
 	if t == collector.ToolResult {
-		if sp.Content == nil {
-			return source{}, nil, &ParamError{Field: field("content"), Message: "a tool_result needs content"}
-		}
-		s := collector.NewToolResult(sp.Label, *sp.Content)
-		s.Relevance, s.Timestamp = sp.Relevance, ts
-		if strings.TrimSpace(s.Content) == "" {
-			return source{}, &collector.Exclusion{Type: t, Path: "", Reason: collector.ReasonEmpty, Detail: "tool result " + collector.EscapePath(sp.Label) + " is empty"}, nil
-		}
-		return source{Source: s, userTime: !ts.IsZero()}, nil, nil
+		return toolResultSource(sp, ts, field)
 	}
-	path := sp.Path
-	if path == "" && sp.Content == nil {
-		// In the words of the clients' JSON, where a file is named by "uri".
-		return source{}, nil, &ParamError{Field: field("uri"), Message: "a source needs content or a uri"}
-	}
-	ws := p.e.ws
-	var s collector.Source
-	switch {
-	case path != "" && ws == nil:
-		return source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
-	case path != "":
-		// The collector applies every rule of the path (outside, ignored,
-		// secret) and of the content, whether it reads the text or was given it.
-		var excl *collector.Exclusion
-		if sp.Content == nil {
-			s, excl = p.readOnce(t, path)
-		} else {
-			s, excl = ws.ReadText(p.ctx, t, path, *sp.Content)
-		}
-		if excl != nil {
-			return source{}, excl, nil
-		}
-		s.Label = sp.Label
-	default:
-		// Content without a path: the collector cleans and redacts it as it
-		// does a tool's output (docs/design.md#rule-9).
-		s = collector.NewContent(t, sp.Label, *sp.Content)
-		if strings.TrimSpace(s.Content) == "" {
-			return source{}, &collector.Exclusion{Type: t, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
-		}
+	s, excl, err := p.explicitText(t, sp, field)
+	if excl != nil || err != nil {
+		return source{}, excl, err
 	}
 	if sp.Relevance != nil {
 		s.Relevance = sp.Relevance
@@ -317,6 +309,58 @@ func (p *pipeline) explicit(i int, sp Source) (source, *collector.Exclusion, err
 		out.StartLine, out.EndLine, out.ranged = start, end, true
 	}
 	return out, nil, nil
+}
+
+// toolResultSource is explicit's source of a tool result sp (timed ts):
+// its content cleaned and redacted, excluded when empty.
+func toolResultSource(sp Source, ts time.Time, field func(string) string) (source, *collector.Exclusion, error) {
+	if sp.Content == nil {
+		return source{}, nil, &ParamError{Field: field("content"), Message: "a tool_result needs content"}
+	}
+	s := collector.NewToolResult(sp.Label, *sp.Content)
+	s.Relevance, s.Timestamp = sp.Relevance, ts
+	if strings.TrimSpace(s.Content) == "" {
+		return source{}, &collector.Exclusion{Type: collector.ToolResult, Path: "", Reason: collector.ReasonEmpty, Detail: "tool result " + collector.EscapePath(sp.Label) + " is empty"}, nil
+	}
+	return source{Source: s, userTime: !ts.IsZero()}, nil, nil
+}
+
+// explicitText is the text of request source sp (of type t, not a tool
+// result) through the collector's rules: read or given for a path, given
+// content cleaned and redacted as a tool's output without one.
+func (p *pipeline) explicitText(t collector.SourceType, sp Source, field func(string) string) (collector.Source, *collector.Exclusion, error) {
+	path := sp.Path
+	if path == "" && sp.Content == nil {
+		// In the words of the clients' JSON, where a file is named by "uri".
+		return collector.Source{}, nil, &ParamError{Field: field("uri"), Message: "a source needs content or a uri"}
+	}
+	ws := p.e.ws
+	var s collector.Source
+	switch {
+	case path != "" && ws == nil:
+		return collector.Source{}, &collector.Exclusion{Type: t, Path: path, Reason: collector.ReasonOutside, Detail: "no workspace root"}, nil
+	case path != "":
+		// The collector applies every rule of the path (outside, ignored,
+		// secret) and of the content, whether it reads the text or was given it.
+		var excl *collector.Exclusion
+		if sp.Content == nil {
+			s, excl = p.readOnce(t, path)
+		} else {
+			s, excl = ws.ReadText(p.ctx, t, path, *sp.Content)
+		}
+		if excl != nil {
+			return collector.Source{}, excl, nil
+		}
+		s.Label = sp.Label
+	default:
+		// Content without a path: the collector cleans and redacts it as it
+		// does a tool's output (docs/design.md#rule-9).
+		s = collector.NewContent(t, sp.Label, *sp.Content)
+		if strings.TrimSpace(s.Content) == "" {
+			return collector.Source{}, &collector.Exclusion{Type: t, Reason: collector.ReasonEmpty, Detail: "the content is empty"}, nil
+		}
+	}
+	return s, nil, nil
 }
 
 // lines returns a source's 1-based inclusive range (0, 0 for the whole
