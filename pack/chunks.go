@@ -53,10 +53,32 @@ var categoryOf = map[collector.SourceType]string{
 // the output does not depend on scheduling.
 func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	opts := p.chunkOptions()
-	texts := make([]*budget.Text, len(srcs))
+	texts, datas := p.texts(srcs)
 	cut := make([][]chunker.Chunk, len(srcs))
-	// Sources that share a text (one file named by many references) share
-	// its line index and bytes: built once, before the workers start.
+	p.cutAll(srcs, texts, datas, cut, opts)
+	if err := p.ctx.Err(); err != nil {
+		return nil, err
+	}
+	total := 0
+	for _, c := range cut {
+		total += len(c)
+	}
+	if int64(total) > limits.candidates {
+		return nil, limitError("maxCandidates", limits.candidates, int64(total), "the chunk candidates of this request", "send fewer sources or narrower ranges, or walk fewer paths")
+	}
+	items, srcIndex, marks := p.items(srcs, texts, cut)
+	p.srcOf = srcIndex
+	p.checkCopies(items, marks)
+	return items, nil
+}
+
+// texts are the texts of srcs and their bytes, built before chunk's
+// workers start: sources that share a text (one file named by many
+// references) share its line index and bytes. A source not read (facts
+// from the index) gets its own empty text, noted in p.phantoms and its
+// identifiers in p.idents; a listed file's text is noted in p.refs.
+func (p *pipeline) texts(srcs []source) ([]*budget.Text, [][]byte) {
+	texts := make([]*budget.Text, len(srcs))
 	datas := make([][]byte, len(srcs))
 	shared := map[textKey]int{}
 	for i, s := range srcs {
@@ -85,6 +107,13 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 			p.refs[texts[i]] = *s.ref
 		}
 	}
+	return texts, datas
+}
+
+// cutAll cuts each source of srcs into cut[i], one worker per CPU,
+// storing in the index the facts of a map's files cut whole; it stops
+// early when the context ends (the caller checks it).
+func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, cut [][]chunker.Chunk, opts chunker.Options) {
 	var size int64
 	for _, d := range datas {
 		size += int64(len(d))
@@ -115,20 +144,6 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 		}()
 	}
 	wg.Wait()
-	if err := p.ctx.Err(); err != nil {
-		return nil, err
-	}
-	total := 0
-	for _, c := range cut {
-		total += len(c)
-	}
-	if int64(total) > limits.candidates {
-		return nil, limitError("maxCandidates", limits.candidates, int64(total), "the chunk candidates of this request", "send fewer sources or narrower ranges, or walk fewer paths")
-	}
-	items, srcIndex, marks := p.items(srcs, texts, cut)
-	p.srcOf = srcIndex
-	p.checkCopies(items, marks)
-	return items, nil
 }
 
 // items assembles the candidate items of the sources srcs cut into cut, in
@@ -223,40 +238,19 @@ func (p *pipeline) chunkTokens() int {
 // data is s.Content as bytes (shared between sources of one text).
 func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
 	count := chunker.Counter(p.tok.Count)
-	switch {
-	case n == 0:
-		return nil
-	case s.ranged:
-		if s.StartLine > n {
-			return nil
-		}
-		end := s.EndLine
-		if end == 0 || end > n {
-			end = n
-		}
-		return chunker.SplitLines(data, s.StartLine, end, count, opts)
-	case s.Type == collector.ToolResult:
-		return chunker.SplitLines(data, 1, n, count, opts)
+	if chunks, ok := cutLines(s, data, n, count, opts); ok {
+		return chunks
 	}
 	key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
 	if c, ok := p.e.chunks.Get(key); ok {
-		chunks := make([]chunker.Chunk, len(c))
-		for i, ch := range c {
-			ch.Content = s.Content[ch.StartByte:ch.EndByte]
-			chunks[i] = ch
-		}
-		return chunks
+		return withContent(c, s.Content)
 	}
 	idx := p.e.Index
 	var ikey string
 	if idx != nil && s.ref != nil && p.tok.Exact() {
 		ikey = indexChunkKey(opts, p.tok.Encoding())
 		if c, ok := idx.Chunks(*s.ref, data, ikey); ok && validChunks(c, len(data)) {
-			chunks := make([]chunker.Chunk, len(c))
-			for i, ch := range c {
-				ch.Content = s.Content[ch.StartByte:ch.EndByte]
-				chunks[i] = ch
-			}
+			chunks := withContent(c, s.Content)
 			p.e.chunks.Add(key, c)
 			return chunks
 		}
@@ -278,6 +272,39 @@ func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options)
 		if ikey != "" {
 			idx.PutChunks(*s.ref, data, ikey, slim)
 		}
+	}
+	return chunks
+}
+
+// cutLines is cutSource's cut of a source of n lines that is not cut
+// structurally: nothing of an empty one or of a range past its end, a
+// range or a tool result in line windows; ok false for the others.
+func cutLines(s source, data []byte, n int, count chunker.Counter, opts chunker.Options) (_ []chunker.Chunk, ok bool) {
+	switch {
+	case n == 0:
+		return nil, true
+	case s.ranged:
+		if s.StartLine > n {
+			return nil, true
+		}
+		end := s.EndLine
+		if end == 0 || end > n {
+			end = n
+		}
+		return chunker.SplitLines(data, s.StartLine, end, count, opts), true
+	case s.Type == collector.ToolResult:
+		return chunker.SplitLines(data, 1, n, count, opts), true
+	}
+	return nil, false
+}
+
+// withContent is a copy of chunks c (cached without text) with each
+// one's Content cut from content.
+func withContent(c []chunker.Chunk, content string) []chunker.Chunk {
+	chunks := make([]chunker.Chunk, len(c))
+	for i, ch := range c {
+		ch.Content = content[ch.StartByte:ch.EndByte]
+		chunks[i] = ch
 	}
 	return chunks
 }
