@@ -218,13 +218,7 @@ func (x *Index) refreshLocked() {
 // the walk) and the counts of those of terms it holds; false when the index
 // has no entry for this version of the file.
 func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, counts map[string]int, ok bool) {
-	defer func() {
-		if ok {
-			x.termHits.Add(1)
-		} else {
-			x.termMisses.Add(1)
-		}
-	}()
+	defer x.countTerms(&ok)
 	st, ok := statOf(fi)
 	if !ok {
 		return 0, nil, false
@@ -238,21 +232,7 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 		if e.st != st || e.flags&flagRacy != 0 {
 			return 0, nil, false
 		}
-		for _, t := range terms {
-			h, c := x.k.termHash(t), 0
-			for _, p := range e.terms {
-				if p.h == h {
-					c += int(p.c)
-				}
-			}
-			if c > 0 {
-				if counts == nil {
-					counts = map[string]int{}
-				}
-				counts[t] = c
-			}
-		}
-		return int(e.length), counts, true
+		return int(e.length), x.pendingCounts(e, terms), true
 	}
 	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
@@ -271,18 +251,55 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 		if err != nil {
 			continue
 		}
-		for k, l := range lists {
-			j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
-			if j < len(l) && l[j].f == uint32(i) {
-				if counts == nil {
-					counts = map[string]int{}
-				}
-				counts[terms[k]] = int(l[j].c)
-			}
-		}
-		return int(r.length), counts, true
+		return int(r.length), fileCounts(lists, i, terms), true
 	}
 	return 0, nil, false
+}
+
+// countTerms counts a terms lookup as a hit or a miss.
+func (x *Index) countTerms(ok *bool) {
+	if *ok {
+		x.termHits.Add(1)
+	} else {
+		x.termMisses.Add(1)
+	}
+}
+
+// pendingCounts are the counts of those of terms pending entry e holds
+// (nil when none).
+func (x *Index) pendingCounts(e *entry, terms []string) map[string]int {
+	var counts map[string]int
+	for _, t := range terms {
+		h, c := x.k.termHash(t), 0
+		for _, p := range e.terms {
+			if p.h == h {
+				c += int(p.c)
+			}
+		}
+		if c > 0 {
+			if counts == nil {
+				counts = map[string]int{}
+			}
+			counts[t] = c
+		}
+	}
+	return counts
+}
+
+// fileCounts are the counts of file i of a segment in the postings lists
+// of terms (one per term; nil when none holds it).
+func fileCounts(lists [][]fileCount, i int, terms []string) map[string]int {
+	var counts map[string]int
+	for k, l := range lists {
+		j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
+		if j < len(l) && l[j].f == uint32(i) {
+			if counts == nil {
+				counts = map[string]int{}
+			}
+			counts[terms[k]] = int(l[j].c)
+		}
+	}
+	return counts
 }
 
 // query is a list of asked terms with their postings per segment, so that
@@ -542,13 +559,7 @@ func (x *Index) countSet(ok *bool) {
 // false otherwise. Only a pack that reads, and checks, every file it
 // packs may use it (pack/mapindex.go).
 func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]chunker.Chunk, ok bool) {
-	defer func() {
-		if ok {
-			x.statHits.Add(1)
-		} else {
-			x.statMisses.Add(1)
-		}
-	}()
+	defer x.countStat(&ok)
 	st, ok := statOf(fi)
 	if !ok {
 		return nil, false
@@ -571,6 +582,18 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 		hash, trusted = e.hash, true
 		pick.take(e.sets, hash)
 	}
+	trusted = x.pickSegSets(abs, st, &pick, hash, trusted)
+	if !trusted || !pick.done() {
+		return nil, false
+	}
+	return pick.out, true
+}
+
+// pickSegSets has pick take, from the segments in order until it is done,
+// the sets of the entries of abs for content hash (when trusted, else the
+// content hash of the first entry that vouches for stat st), and reports
+// whether any hash was trusted. The caller holds x.mu.
+func (x *Index) pickSegSets(abs string, st stat, pick *setPicker, hash [16]byte, trusted bool) bool {
 	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
 		if pick.done() {
@@ -597,10 +620,16 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 			pick.take(sets, hash)
 		}
 	}
-	if !trusted || !pick.done() {
-		return nil, false
+	return trusted
+}
+
+// countStat counts a lookup by stat as a hit or a miss.
+func (x *Index) countStat(ok *bool) {
+	if *ok {
+		x.statHits.Add(1)
+	} else {
+		x.statMisses.Add(1)
 	}
-	return pick.out, true
 }
 
 // vouched reports whether an entry put with stat put, flags and content
