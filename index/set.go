@@ -297,36 +297,12 @@ func prune(parent string, keep map[string]bool, max int64) {
 	if err != nil {
 		return
 	}
-	type root struct {
-		dir  string
-		used int64
-		size int64
-	}
-	var roots []root
+	var roots []pruneRoot
 	var total int64
 	for _, de := range des {
-		if !de.IsDir() || !rootKeyPattern.MatchString(de.Name()) {
-			continue // de.IsDir is false for a symlink to a directory
-		}
-		d := filepath.Join(parent, de.Name())
-		fi, err := os.Lstat(d)
-		if err != nil || !fi.IsDir() {
+		r, ok := ownRoot(parent, de)
+		if !ok {
 			continue
-		}
-		if uid, ok := ownerOf(fi); ok && uid != os.Geteuid() || fi.Mode().Perm()&0o022 != 0 {
-			continue
-		}
-		r := root{dir: d, used: fi.ModTime().UnixNano()}
-		if _, err := os.Lstat(filepath.Join(d, "root")); err == nil {
-			// Written by format 1, which kept paths in plain text and term
-			// hashes unkeyed: never read again, removed now.
-			r.used = math.MinInt64
-		}
-		files, _ := os.ReadDir(d)
-		for _, f := range files {
-			if i, err := f.Info(); err == nil && i.Mode().IsRegular() {
-				r.size += i.Size()
-			}
 		}
 		total += r.size
 		roots = append(roots, r)
@@ -339,19 +315,66 @@ func prune(parent string, keep map[string]bool, max int64) {
 		if keep[r.dir] {
 			continue
 		}
-		files, _ := os.ReadDir(r.dir)
-		for _, f := range files {
-			n := f.Name()
-			if !isSegmentName(n) && !isTempName(n) && n != "root" { // "root": written by format 1
-				continue
-			}
-			p := filepath.Join(r.dir, n)
-			if fi, err := os.Lstat(p); err == nil && removeOwn(p) {
-				total -= fi.Size()
-			}
-		}
+		total -= clearRoot(r.dir)
 		os.Remove(r.dir) // only when empty
 	}
+}
+
+// pruneRoot is a root's index directory prune may remove.
+type pruneRoot struct {
+	dir  string
+	used int64 // last use (modification time, ns); MinInt64: format 1
+	size int64 // of its regular files
+}
+
+// ownRoot is the entry de of parent as a directory prune may remove: a
+// directory named as rootKey names them, not a symlink, this user's own
+// and writable by no one else; ok false for any other entry.
+func ownRoot(parent string, de os.DirEntry) (_ pruneRoot, ok bool) {
+	if !de.IsDir() || !rootKeyPattern.MatchString(de.Name()) {
+		return pruneRoot{}, false // de.IsDir is false for a symlink to a directory
+	}
+	d := filepath.Join(parent, de.Name())
+	fi, err := os.Lstat(d)
+	if err != nil || !fi.IsDir() {
+		return pruneRoot{}, false
+	}
+	if uid, ok := ownerOf(fi); ok && uid != os.Geteuid() || fi.Mode().Perm()&0o022 != 0 {
+		return pruneRoot{}, false
+	}
+	r := pruneRoot{dir: d, used: fi.ModTime().UnixNano()}
+	if _, err := os.Lstat(filepath.Join(d, "root")); err == nil {
+		// Written by format 1, which kept paths in plain text and term
+		// hashes unkeyed: never read again, removed now.
+		r.used = math.MinInt64
+	}
+	files, _ := os.ReadDir(d)
+	for _, f := range files {
+		if i, err := f.Info(); err == nil && i.Mode().IsRegular() {
+			r.size += i.Size()
+		}
+	}
+	return r, true
+}
+
+// clearRoot removes from the root index directory dir (checked by
+// ownRoot) only this user's regular files named as segments or temporary
+// files (or "root", written by format 1), by removeOwn, and returns the
+// bytes removed.
+func clearRoot(dir string) int64 {
+	var removed int64
+	files, _ := os.ReadDir(dir)
+	for _, f := range files {
+		n := f.Name()
+		if !isSegmentName(n) && !isTempName(n) && n != "root" { // "root": written by format 1
+			continue
+		}
+		p := filepath.Join(dir, n)
+		if fi, err := os.Lstat(p); err == nil && removeOwn(p) {
+			removed += fi.Size()
+		}
+	}
+	return removed
 }
 
 // Usable reports whether at least one root's index is open.
