@@ -95,6 +95,26 @@ func openSegment(path string, k *keys, vh uint64) (*segment, error) {
 // checkHeader checks the header h: its MAC, version and counts, and that
 // its sections lie as the writer lays them out, ending at the file's end.
 func (s *segment) checkHeader(h []byte, vh uint64) error {
+	if err := s.checkIdentity(h, vh); err != nil {
+		return err
+	}
+	s.nFiles = int(le.Uint32(h[32:]))
+	s.nTerms = int(le.Uint32(h[36:]))
+	s.nBlocks = int(le.Uint32(h[40:]))
+	s.tsize = int(le.Uint32(h[44:]))
+	s.created = int64(le.Uint64(h[48:]))
+	s.nonce = le.Uint64(h[nonceOff:])
+	end, err := s.readSections(h)
+	if err != nil {
+		return err
+	}
+	return s.checkSizes(end)
+}
+
+// checkIdentity checks that header h is one of this format, intact,
+// written under this key (its MAC) and for term splitter and chunker
+// version vh.
+func (s *segment) checkIdentity(h []byte, vh uint64) error {
 	switch {
 	case string(h[:8]) != magic:
 		return errors.New("bad magic")
@@ -109,27 +129,34 @@ func (s *segment) checkHeader(h []byte, vh uint64) error {
 	case le.Uint64(h[16:]) != vh:
 		return errors.New("other term splitter or chunker version")
 	}
-	s.nFiles = int(le.Uint32(h[32:]))
-	s.nTerms = int(le.Uint32(h[36:]))
-	s.nBlocks = int(le.Uint32(h[40:]))
-	s.tsize = int(le.Uint32(h[44:]))
-	s.created = int64(le.Uint64(h[48:]))
-	s.nonce = le.Uint64(h[nonceOff:])
+	return nil
+}
+
+// readSections sets s.sec from header h, each section within the file and
+// all in the writer's order one after the other from the header's end,
+// and returns where the last ends.
+func (s *segment) readSections(h []byte) (end int, err error) {
 	for i := range s.sec {
 		o := 64 + 24*i
 		off, n := le.Uint64(h[o:]), le.Uint64(h[o+8:])
 		if off < headerSize || off > uint64(s.size) || n > uint64(s.size)-off {
-			return fmt.Errorf("section %d out of bounds", i)
+			return 0, fmt.Errorf("section %d out of bounds", i)
 		}
 		s.sec[i] = [2]int{int(off), int(n)}
 	}
-	end := headerSize
+	end = headerSize
 	for _, i := range []int{secPostings, secChunks, secFiles, secPaths, secTable, secDict, secFences} {
 		if s.sec[i][0] != end {
-			return fmt.Errorf("section %d not where the writer puts it", i)
+			return 0, fmt.Errorf("section %d not where the writer puts it", i)
 		}
 		end += s.sec[i][1]
 	}
+	return end, nil
+}
+
+// checkSizes checks that the sections, ending at end, end at the file's
+// end and have the sizes the header's counts give them.
+func (s *segment) checkSizes(end int) error {
 	tsize := 1
 	for tsize < 2*s.nFiles {
 		tsize <<= 1
