@@ -112,6 +112,9 @@ func graphDefiners(items []*budget.Item, fileIdx map[string]int) map[string][]in
 				return
 			}
 			d := definers[w]
+			if len(d) > 0 && d[len(d)-1] == f {
+				return // the common case: another name of the same file
+			}
 			for _, x := range d {
 				if x == f {
 					return

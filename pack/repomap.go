@@ -171,40 +171,6 @@ func fileIdents(parts []string, limit int) []mapIdent {
 	return out
 }
 
-// mapDefiners returns, per name of at least graphMinName bytes, the files
-// (indexes in fileIdx, in order of first definition) whose chunks define
-// it; names defined in more than graphMaxDefiners files are left out.
-func mapDefiners(items []*budget.Item, fileIdx map[string]int) map[string][]int {
-	definers := map[string][]int{}
-	for _, it := range items {
-		if it.Name == "" || it.Path == "" {
-			continue
-		}
-		f := fileIdx[it.Path]
-		identifiers(it.Name, func(w string) {
-			if len(w) < graphMinName {
-				return
-			}
-			d := definers[w]
-			if len(d) > 0 && d[len(d)-1] == f {
-				return
-			}
-			for _, x := range d {
-				if x == f {
-					return
-				}
-			}
-			definers[w] = append(d, f)
-		})
-	}
-	for w, d := range definers {
-		if len(d) > graphMaxDefiners {
-			delete(definers, w)
-		}
-	}
-	return definers
-}
-
 // mapGraph is the reference graph of a map (as buildGraph, graph.go): the
 // files of items, f pointing at g when f uses a name g defines (the
 // chunks' symbol names; a name defined in more than graphMaxDefiners files
@@ -220,7 +186,7 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 		return nil
 	}
 	limit := min(mapIdentCap, max(mapScanMin, mapScanBytes/n))
-	definers := mapDefiners(items, fileIdx)
+	definers := graphDefiners(items, fileIdx)
 	if len(definers) == 0 {
 		return nil
 	}
