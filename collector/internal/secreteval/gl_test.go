@@ -89,20 +89,60 @@ func TestSampleStrings(t *testing.T) {
 	}
 }
 
-// TestHeldOut splits rules by a fixed hash, about three in ten held out.
+// TestHeldOut holds the splits: v1 holds out about three rules in ten by
+// a fixed hash; v2 holds out about half of v1's held-out rules and never a
+// v1 development rule; the current split is v2.
 func TestHeldOut(t *testing.T) {
-	held := 0
+	held1, held2 := 0, 0
 	for i := 0; i < 1000; i++ {
 		id := "rule-" + string(rune('a'+i%26)) + string(rune('a'+i/26%26)) + string(rune('a'+i/676))
-		if HeldOut(id) != HeldOut(id) {
+		v1, v2 := HeldOutIn(SplitV1, id), HeldOutIn(SplitV2, id)
+		if v1 != HeldOutIn(SplitV1, id) || v2 != HeldOutIn(SplitV2, id) {
 			t.Fatal("not deterministic")
 		}
-		if HeldOut(id) {
-			held++
+		if v2 && !v1 {
+			t.Fatalf("%s: held out by v2, development in v1 (read in rounds one and two)", id)
+		}
+		if HeldOut(id) != v2 {
+			t.Fatalf("%s: HeldOut is not the current split v2", id)
+		}
+		if v1 {
+			held1++
+		}
+		if v2 {
+			held2++
 		}
 	}
-	if held < 250 || held > 350 {
-		t.Errorf("%d of 1000 held out, want about 300", held)
+	if held1 < 250 || held1 > 350 {
+		t.Errorf("v1: %d of 1000 held out, want about 300", held1)
+	}
+	if held2 < held1*2/5 || held2 > held1*3/5 {
+		t.Errorf("v2: %d of v1's %d held out, want about half", held2, held1)
+	}
+	if !ValidSplit(SplitV1) || !ValidSplit(SplitV2) || ValidSplit(3) || ValidSplit(0) {
+		t.Error("ValidSplit")
+	}
+}
+
+// TestGLCorpusSplitOnlyMarks holds that a split changes which cases are
+// held out and nothing else: the same seed draws the same cases.
+func TestGLCorpusSplitOnlyMarks(t *testing.T) {
+	var rules []*GLRule
+	for _, r := range [][2]string{{"zeta-api-token", `\b(zt_[A-Za-z0-9]{20})\b`}, {"omega-secret", `\b(om_[a-f0-9]{24})\b`}} {
+		rules = append(rules, &GLRule{ID: r[0], Regex: regexp.MustCompile(r[1]), Source: r[1], SecretGroup: 1})
+	}
+	a, _ := GLCorpus(rules, 7, SplitV1)
+	b, _ := GLCorpus(rules, 7, SplitV2)
+	if len(a) == 0 || len(a) != len(b) {
+		t.Fatalf("%d and %d cases", len(a), len(b))
+	}
+	for i := range a {
+		if a[i].Text != b[i].Text || a[i].Rule != b[i].Rule {
+			t.Fatalf("case %d differs between splits", i)
+		}
+		if a[i].HeldOut != HeldOutIn(SplitV1, a[i].Rule) || b[i].HeldOut != HeldOutIn(SplitV2, b[i].Rule) {
+			t.Fatalf("case %d (%s): HeldOut mark not its split's", i, a[i].Rule)
+		}
 	}
 }
 

@@ -1,7 +1,9 @@
 package secreteval
 
 import (
+	"crypto/sha256"
 	"encoding/base64"
+	"fmt"
 	"hash/fnv"
 	"math/rand/v2"
 	"regexp"
@@ -13,8 +15,8 @@ type GLCase struct {
 	Case
 	Rule  string // gitleaks rule id
 	Shape string // the placement
-	// HeldOut cases belong to rules set aside (by a hash of the rule id)
-	// that tuning never looks at.
+	// HeldOut cases belong to rules set aside (by a hash of the rule id,
+	// HeldOutIn) that tuning never looks at.
 	HeldOut bool
 	// Flagged: gitleaks' own rule finds the value where it was placed.
 	Flagged bool
@@ -24,15 +26,59 @@ type GLCase struct {
 	Hostile bool
 }
 
-// heldOutShare is the share of rules held out, in tenths.
+// Splits of the gitleaks corpus's rules into development and held-out
+// rules. A rule's cases are drawn the same under every split (the split
+// only labels them), so each split's numbers stay reproducible.
+const (
+	// SplitV1 (rounds one and two): a rule is held out when the FNV-1a
+	// hash of saltV1+id is below heldOutShare mod 10 (61 of 219 rules).
+	SplitV1 = 1
+	// SplitV2 (round three): tuning in round two had read every
+	// development rule's leaks, so the only set nobody had read was the
+	// unread v1 held-out rules. They are split again by a new salt: a v1
+	// held-out rule stays held out when the first byte of the SHA-256 of
+	// saltV2+id is even, and becomes development otherwise (FNV-1a's low
+	// bit is the parity of the bytes' low bits, tied to v1's mod 10); v1 development rules stay
+	// development. Smaller, so noisier: docs/security.md gives the counts.
+	SplitV2 = 2
+	// CurrentSplit is the split the command uses unless told otherwise.
+	CurrentSplit = SplitV2
+)
+
+// heldOutShare is the share of rules SplitV1 holds out, in tenths.
 const heldOutShare = 3
 
-// HeldOut reports whether a rule id belongs to the held-out part (a fixed
-// hash, so the split never moves with the seed).
-func HeldOut(ruleID string) bool {
+// The hash salts of the splits; a new split gets a new salt and never
+// reuses an old one.
+const (
+	saltV1 = "acode-secreteval-heldout:"
+	saltV2 = "acode-secreteval-heldout-v2:"
+)
+
+// HeldOut reports whether a rule id belongs to the held-out part of the
+// current split (a fixed hash, so the split never moves with the seed).
+func HeldOut(ruleID string) bool { return HeldOutIn(CurrentSplit, ruleID) }
+
+// HeldOutIn reports whether a rule id is held out under split (SplitV1
+// or SplitV2); it panics on an unknown split, which ValidSplit checks.
+func HeldOutIn(split int, ruleID string) bool {
+	v1 := fnv32(saltV1+ruleID)%10 < heldOutShare
+	switch split {
+	case SplitV1:
+		return v1
+	case SplitV2:
+		return v1 && sha256.Sum256([]byte(saltV2 + ruleID))[0]%2 == 0
+	}
+	panic(fmt.Sprintf("secreteval: unknown split %d", split))
+}
+
+// ValidSplit reports whether split names a split HeldOutIn knows.
+func ValidSplit(split int) bool { return split == SplitV1 || split == SplitV2 }
+
+func fnv32(s string) uint32 {
 	h := fnv.New32a()
-	_, _ = h.Write([]byte("acode-secreteval-heldout:" + ruleID))
-	return h.Sum32()%10 < heldOutShare
+	_, _ = h.Write([]byte(s))
+	return h.Sum32()
 }
 
 // documentedPrefixes are the value prefixes docs/security.md names ("What
@@ -169,15 +215,16 @@ func suffixName(snake, kw string) string {
 // from its expression placed in each ordinary assignment form (corpus.go)
 // and each hostile shape, plus its authors' true-positive samples as they
 // are. Rules whose values cannot be generated (path rules, values with
-// quotes) are left out and counted.
-func GLCorpus(rules []*GLRule, seed uint64) (cases []GLCase, skipped []string) {
+// quotes) are left out and counted. split (SplitV1, SplitV2) says which
+// rules are held out; it changes no case but its HeldOut mark.
+func GLCorpus(rules []*GLRule, seed uint64, split int) (cases []GLCase, skipped []string) {
 	g := gen{rand.New(rand.NewPCG(seed, seed^0x5bd1e9955bd1e995))}
 	for _, ru := range rules {
 		if ru.PathOnly {
 			skipped = append(skipped, ru.ID+" (file names only)")
 			continue
 		}
-		rc := ruleCases{ru: ru, held: HeldOut(ru.ID), kw: ruleKeyword(ru)}
+		rc := ruleCases{ru: ru, held: HeldOutIn(split, ru.ID), kw: ruleKeyword(ru)}
 		rc.family, _, _ = strings.Cut(ru.ID, "-")
 		rc.name = spell(nameFor(ru.ID, rc.kw))
 		generated := rc.forms(g) + rc.shapes(g)

@@ -40,9 +40,10 @@ func (s *split) add(held, leaked bool) {
 
 // gitleaksCorpus runs the corpus built from gitleaks' rules and reports
 // leak rates by measure, family and shape, development and held-out rules
-// apart; show prints the leaked development cases (never the held-out
-// ones). It returns false when a target is missed on the held-out rules.
-func gitleaksCorpus(seed uint64, show bool) bool {
+// apart (split: secreteval.SplitV1 or SplitV2); show prints the leaked
+// development cases (never the held-out ones). It returns false when a
+// target is missed on the held-out rules.
+func gitleaksCorpus(seed uint64, split int, show bool) bool {
 	src, err := secreteval.FindGitleaks()
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "secreteval:", err)
@@ -53,19 +54,10 @@ func gitleaksCorpus(seed uint64, show bool) bool {
 		fmt.Fprintln(os.Stderr, "secreteval:", err)
 		return false
 	}
-	cases, skipped := secreteval.GLCorpus(rules, seed)
-	r := glReport{byFamily: map[string]*split{}, byShape: map[string]*split{}, heldRules: map[string]bool{}, devRules: map[string]bool{}}
-	var leaks []string
-	for _, c := range cases {
-		out, _ := collector.Redact(c.Text)
-		l := len(secreteval.Leaked(c.Case, out)) > 0
-		r.add(c, l)
-		if l && show && !c.HeldOut {
-			leaks = append(leaks, fmt.Sprintf("--- %s / %s (%s)%s\n%s", c.Rule, c.Shape, c.Path, flags(c), out))
-		}
-	}
-	fmt.Printf("\ngitleaks corpus (%s; seed %d): %d rules (%d development, %d held out), %d files; %d rules left out\n",
-		src.Dir(), seed, len(r.devRules)+len(r.heldRules), len(r.devRules), len(r.heldRules), len(cases), len(skipped))
+	cases, skipped := secreteval.GLCorpus(rules, seed, split)
+	r, leaks := glRun(cases, func(s string) string { out, _ := collector.Redact(s); return out }, show)
+	fmt.Printf("\ngitleaks corpus (%s; seed %d; split v%d): %d rules (%d development, %d held out), %d files; %d rules left out\n",
+		src.Dir(), seed, split, len(r.devRules)+len(r.heldRules), len(r.devRules), len(r.heldRules), len(cases), len(skipped))
 	r.print()
 	if len(skipped) > 0 {
 		fmt.Printf("  left out: %s\n", strings.Join(skipped, "; "))
@@ -74,6 +66,23 @@ func gitleaksCorpus(seed uint64, show bool) bool {
 		fmt.Println(strings.Join(leaks, "\n"))
 	}
 	return r.met()
+}
+
+// glRun redacts and tallies every case. With show it also returns the
+// leaked cases to print — development cases only: a held-out case is
+// counted and never rendered, so no output of this command shows one.
+func glRun(cases []secreteval.GLCase, redact func(string) string, show bool) (*glReport, []string) {
+	r := &glReport{byFamily: map[string]*split{}, byShape: map[string]*split{}, heldRules: map[string]bool{}, devRules: map[string]bool{}}
+	var leaks []string
+	for _, c := range cases {
+		out := redact(c.Text)
+		l := len(secreteval.Leaked(c.Case, out)) > 0
+		r.add(c, l)
+		if l && show && !c.HeldOut {
+			leaks = append(leaks, fmt.Sprintf("--- %s / %s (%s)%s\n%s", c.Rule, c.Shape, c.Path, flags(c), out))
+		}
+	}
+	return r, leaks
 }
 
 // glReport tallies the gitleaks corpus by measure, family and shape.

@@ -7,13 +7,15 @@
 // sources (every line Redact changes) and the throughput.
 // docs/security.md records its numbers.
 //
-//	go run ./collector/internal/cmd/secreteval [-seed N] [-leaks] [-fp] [-repo DIR] [-gitleaks-only|-no-gitleaks] [DIR…]
+//	go run ./collector/internal/cmd/secreteval [-seed N] [-split 1|2] [-leaks] [-fp] [-repo DIR] [-gitleaks-only|-no-gitleaks] [DIR…]
 //
 // Without DIRs the false-positive trees are $(go env GOROOT)/src, npm's lib
 // (found beside the npm on PATH) and the installed node_modules of the
 // repository at -repo (tools/*/node_modules, editors/vscode/node_modules);
 // it says which were found. -leaks prints the leaked cases of the
-// development rules only: held-out cases are counted, never shown.
+// development rules only: held-out cases are counted, never shown. -split
+// picks which gitleaks rules are held out (secreteval.SplitV2 by default;
+// 1 reproduces rounds one and two).
 package main
 
 import (
@@ -40,14 +42,19 @@ func main() {
 	showFP := flag.Bool("fp", false, "print every line changed in the real sources")
 	glOnly := flag.Bool("gitleaks-only", false, "run the gitleaks corpus only (no project corpus, no real sources)")
 	noGL := flag.Bool("no-gitleaks", false, "skip the gitleaks corpus")
+	split := flag.Int("split", secreteval.CurrentSplit, "which rules of the gitleaks corpus are held out: 2 (round three on), or 1 (rounds one and two, to reproduce their numbers)")
 	repo := flag.String("repo", ".", "the repository whose tools/*/node_modules and editors/vscode/node_modules are scanned for false positives")
 	flag.Parse()
+	if !secreteval.ValidSplit(*split) {
+		fmt.Fprintf(os.Stderr, "secreteval: -split %d: want 1 or 2\n", *split)
+		os.Exit(2)
+	}
 	code := 0
 	if !*glOnly && !corpus(*seed, *showLeaks) {
 		code = 1
 	}
 	if !*noGL {
-		if !gitleaksCorpus(*seed, *showLeaks) {
+		if !gitleaksCorpus(*seed, *split, *showLeaks) {
 			code = 1
 		}
 	}
