@@ -1039,7 +1039,7 @@ func nameAlone(line string, op int) bool {
 // codeLineValue reports a line value that is code or holds more fields
 // (a query string, a connection string) rather than one secret.
 func codeLineValue(v string, password bool) bool {
-	if strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || dottedIdentRe.MatchString(v) {
+	if strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || selector(v) {
 		return true
 	}
 	return (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v)
@@ -1755,7 +1755,7 @@ const (
 // than code: not a selector (process.env.X), not an expression
 // (2*maxCompilerConcurrency), not a boolean or a bare word without a digit.
 func bareLiteral(v string) bool {
-	if dottedIdentRe.MatchString(v) || !hasDigit(v) {
+	if selector(v) || !hasDigit(v) {
 		return false
 	}
 	if strings.HasPrefix(v, "-") && strings.Trim(v[1:], "0123456789.") == "" {
@@ -1877,6 +1877,23 @@ func consonantRun(w string) int {
 
 // dottedIdentRe is a selector expression such as process.env.DB_PASSWORD.
 var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+
+// selector reports an unquoted value that is a selector expression
+// (process.env.DB_PASSWORD, cfg.api.token): dotted names. A dotted run
+// with a piece no name has — 16 characters or more, letters and digits
+// mixed at random, read as no words (pk.jycw29uvyqxozgu46cx2….j018qnjz…,
+// a token of dotted random parts) — is a literal, not a selector.
+func selector(v string) bool {
+	if !dottedIdentRe.MatchString(v) {
+		return false
+	}
+	for _, p := range strings.Split(v, ".") {
+		if len(p) >= 16 && randomPiece(p) && entropy(p) >= 3.5 {
+			return false
+		}
+	}
+	return true
+}
 
 // isPlaceholder reports template and environment references (${TOKEN},
 // $TOKEN, {{ .Values.token }}, %(token)s, <your-token>) and stand-ins

@@ -70,7 +70,7 @@ func providerValue(v string, quoted bool) bool {
 	if len(v) < 10 || len(v) > 200 || standIn(v) || notLiteralValue(v) {
 		return false
 	}
-	if !quoted && (codeShape(v) || dottedIdentRe.MatchString(v) || isCall(v) || isCodeExpr(v)) {
+	if !quoted && (codeShape(v) || selector(v) || isCall(v) || isCodeExpr(v)) {
 		return false
 	}
 	if strings.Trim(v, "0123456789") == "" {

@@ -95,6 +95,7 @@ var rules = []rule{
 	r("scalingo-token", kw("tk-us-"), `\b(tk-us-[A-Za-z0-9_\-]{48})`, nil),
 	long(r("octopus-deploy-key", kw("api-"), `\b(API-[A-Z0-9]{26})\b`, nil), 30),
 	r("harness-token", kw("pat.", "sat."), `\b((?:pat|sat)\.[A-Za-z0-9_\-]{22}\.[A-Za-z0-9]{24}\.[A-Za-z0-9]{20})`, nil),
+	r("authress-access-key", kw("sc_", "ext_", "scauth_", "authress_"), `\b((?:sc|ext|scauth|authress)_[A-Za-z0-9]{5,30}\.[A-Za-z0-9]{4,6}\.acc[_\-][A-Za-z0-9\-]{10,32}\.[A-Za-z0-9+/_=\-]{30,120})`, nil),
 	r("aws-bedrock-key", kw("absk", "bedrock-api-key-"), `\b(ABSK[A-Za-z0-9+/]{100,}={0,2}|bedrock-api-key-[A-Za-z0-9+/]{20,}={0,2})`, nil),
 	r("aws-a3t-key-id", kw("a3t"), `\b(A3T[A-Z0-9][A-Z2-7]{16})\b`, nil),
 	after(r("vault-legacy-token", kw("s."), `\b(s\.[A-Za-z0-9]{24})(?:[^A-Za-z0-9_.\-]|$)`, vaultLegacy), 24),
@@ -160,6 +161,7 @@ var rules = []rule{
 		t := strings.TrimLeft(s, "A")
 		return len(t) >= 40 && entropy(t) >= 3.5 && noRun(t) // not a run of zero bytes in base64 (AAAA…)
 	}),
+	r("facebook-app-token", kw("facebook"), `\b([0-9]{15,16}(?:\||%7[Cc])[0-9A-Za-z_\-]{27,40})(?:[^0-9A-Za-z_\-]|$)`, func(s string) bool { return entropy(s) >= 3 }),
 	long(r("facebook-access-token", kw("eaa"), `\b(EAA[A-Za-z0-9]{60,})`, func(s string) bool { return hasDigitAndLetter(s) && noRun(s) }), 60),
 	long(r("instagram-token", kw("igqv", "igaa"), `\b((?:IGQV|IGAA)[A-Za-z0-9_\-]{100,})`, nil), 100),
 	r("square-token", kw("sq0atp-", "sq0csp-", "eaaa"), `\b(sq0(?:atp|csp)-[A-Za-z0-9_\-]{22,43}|EAAA[A-Za-z0-9_\-]{22,60})`, hasDigitOrMixed),
@@ -176,7 +178,7 @@ var rules = []rule{
 	r("easypost-key", kw("ezak", "eztk"), `\b(EZ[AT]K[A-Za-z0-9]{54})`, nil),
 	r("duffel-token", kw("duffel_"), `\b(duffel_(?:test|live)_[A-Za-z0-9_=\-]{43})`, nil),
 	long(r("gocardless-token", kw("live_"), `\b(live_[A-Za-z0-9_=\-]{40})`, hasDigitAndLetter), 45),
-	long(r("lob-key", kw("live_", "test_"), `\b((?:live|test)_[a-f0-9]{35})\b`, nil), 40),
+	long(r("lob-key", kw("live_", "test_"), `\b((?:live|test)_(?:pub_[a-f0-9]{31}|[a-f0-9]{35}))\b`, nil), 40),
 	r("frameio-token", kw("fio-u-"), `\b(fio-u-[A-Za-z0-9_=\-]{64})`, nil),
 	r("adafruit-key", kw("aio_"), `\b(aio_[A-Za-z0-9]{28})\b`, hasDigitAndLetter),
 

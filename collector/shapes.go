@@ -414,19 +414,34 @@ func xmlSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "</") {
 		for _, m := range xmlElemRe.FindAllStringSubmatchIndex(line, -1) {
-			if open := line[m[2]:m[3]]; open == line[m[6]:m[7]] && namedValue(localName(open), line[m[4]:m[5]]) {
+			if open := line[m[2]:m[3]]; open == line[m[6]:m[7]] && markupNamedValue(localName(open), line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") {
 		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
-			if namedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
+			if markupNamedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	return spans
+}
+
+// markupNamedValue is namedValue for markup (key="…Password" value="…",
+// <password>…</password>). An attribute or an element holds a literal,
+// never code, so a password made of words (TestSourcePassword,
+// CleartextPassword1), which in code would be a variable or a label, is a
+// password there; stand-ins (placeholder words, references) are not.
+func markupNamedValue(name, v string) bool {
+	if nameKind(name) == passwordName {
+		v = strings.TrimSpace(v)
+		if len(v) >= minPasswordLen && !strings.ContainsAny(v, " \t") && !passwordStandIn(v) && (identWithSecretWord(v) || camelWordsRe.MatchString(v)) {
+			return true
+		}
+	}
+	return namedValue(name, v)
 }
 
 // localName drops an XML namespace prefix.
