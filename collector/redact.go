@@ -308,7 +308,7 @@ var lineMarkers = func() map[uint16][]marker {
 	add(flagAssign, "login", "identified by")
 	add(flagCLI, "redis-cli", "-u ")
 	add(flagPgpass, ":5432:", ":*:")
-	addWS(flagProvider, providerWords...)
+	addWS(flagProvider, providerSpellings()...)
 	addWS(flagB64, "b64", "base64", "eyj", "eyi", "ewo", "eya", "ew0k")
 	return t
 }()

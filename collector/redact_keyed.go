@@ -21,6 +21,21 @@ var providerWords = []string{
 	"yandex", "zendesk",
 }
 
+// providerSpellings are the provider words as the scanner looks for them
+// in a text: each, and a name of two words (new_relic, message_bird) also
+// with the other separators names and prose use (new-relic, new.relic in
+// a properties key, "New Relic" in a comment). keyedName reads the name's
+// words joined, so any spelling matches there.
+func providerSpellings() []string {
+	out := append([]string(nil), providerWords...)
+	for _, p := range providerWords {
+		if a, b, ok := strings.Cut(p, "_"); ok && a != "" && b != "" {
+			out = append(out, a+"-"+b, a+"."+b, a+" "+b)
+		}
+	}
+	return out
+}
+
 // keyedExtra are last words that name a provider's credential besides the
 // secret words: client and access ids, logins, licences.
 var keyedExtra = map[string]bool{"id": true, "sid": true, "login": true, "license": true, "licence": true, "clientid": true, "accessid": true, "appid": true}

@@ -14,6 +14,7 @@ func TestRedactRound3(t *testing.T) {
 	mapbox := "pk." + "jycw29uvyqxozgu46cx2jv2wrgyxpatz2hef3wj0lmv9qvfflksc8007bq1h" + ".j018qnjzib7bzq0gtu1f10"
 	fbApp := "1308742762612587" + "|" + "rhoK1cbv0DOU_RTX_87O4MkX7AI"
 	authress := "sc_" + "gzas01.dd1t.acc-" + "-itlamjkmu9r.j3b7if916v_zzty9jcdm69epxs3ce8"
+	nrID := "diqm7brq877c5y1gzffp1bwgrbens9nk5cxopyfhurq5w8" + "ogfiqoabepjv6ov76w"
 	cases := []struct{ name, in, secret string }{
 		// A provider format wins over a name that reads as public
 		// (lobPubApiKey): the pub/public exclusion is for key material.
@@ -37,6 +38,10 @@ func TestRedactRound3(t *testing.T) {
 		// Authress access keys, anywhere.
 		{"authress key in a comment", "// The old credential (" + authress + ") was rotated in May.", authress},
 		{"authress key in a log line", "2026-01-02 12:00:01 WARN retry 2/5 using " + authress + " after HTTP 401", authress},
+		// A provider of two words in any spelling: dots of a properties
+		// key, a comment above in prose.
+		{"two-word provider, dotted name", "app.new.relic.user.api.id=" + nrID, nrID},
+		{"two-word provider, comment above", "# New Relic\nUSER_API_ID = \"" + nrID + "\"", nrID},
 		{"authress key in a list", "SAMPLES = [\n    \"alpha\",\n    \"" + authress + "\",\n]", authress},
 	}
 	for _, c := range cases {
@@ -56,6 +61,7 @@ func TestRedactRound3(t *testing.T) {
 		{"markup your-password", `<password>yourPassword</password>`},
 		{"markup password prose", `<add key="Password" value="Enter Your Password" />`},
 		{"id and a bar without the provider", "row 1308742762612587|rhoK1cbv0DOU_RTX_87O4MkX7AI"},
+		{"two-word provider, a user's id", "# New Relic\nuser_id = \"" + "diqm7brq877c5y1gzffp1bwg" + "\""},
 		{"sc_ identifier", "sc_stat.size = acc_total.count"},
 		{"test_ identifier", `	test_pub_key := loadKey("testdata/pub.pem")`},
 	}
