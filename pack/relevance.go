@@ -44,6 +44,7 @@ type features struct {
 	recent, cochange, graph                                 bool
 	codeNames, examples, ci, html, imports, stemNames       bool
 	testPairs, spread, issueRefs, vendored                  bool
+	defs, callers, importsAll                               bool
 	// vendoredDirs are the pack's vendored-copy directories (vendored.go),
 	// set by the pipeline.
 	vendoredDirs []string
@@ -85,28 +86,31 @@ func newFeatures(off []string) features {
 // switches it off, "+NAME" on (the features measured without gain are
 // off by default; docs/quality.md "Ablations").
 var featureSwitches = map[string]func(f *features, on bool){
-	featBM25:      func(f *features, on bool) { f.bm25 = on },
-	featProse:     func(f *features, on bool) { f.prose = on },
-	featFile:      func(f *features, on bool) { f.file = on },
-	featNames:     func(f *features, on bool) { f.names = on },
-	featCodeStat:  func(f *features, on bool) { f.codeStat = on },
-	featBuilt:     func(f *features, on bool) { f.built = on },
-	featTests:     func(f *features, on bool) { f.tests = on },
-	featNeigh:     func(f *features, on bool) { f.neigh = on },
-	featHistory:   func(f *features, on bool) { f.recent, f.cochange = on, on },
-	featRecent:    func(f *features, on bool) { f.recent = on },
-	featCochange:  func(f *features, on bool) { f.cochange = on },
-	featGraph:     func(f *features, on bool) { f.graph = on },
-	featCodeNames: func(f *features, on bool) { f.codeNames = on },
-	featExamples:  func(f *features, on bool) { f.examples = on },
-	featCI:        func(f *features, on bool) { f.ci = on },
-	featHTML:      func(f *features, on bool) { f.html = on },
-	featImports:   func(f *features, on bool) { f.imports = on },
-	featStemNames: func(f *features, on bool) { f.stemNames = on },
-	featTestPairs: func(f *features, on bool) { f.testPairs = on },
-	featSpread:    func(f *features, on bool) { f.spread = on },
-	featIssueRefs: func(f *features, on bool) { f.issueRefs = on },
-	featVendored:  func(f *features, on bool) { f.vendored = on },
+	featBM25:       func(f *features, on bool) { f.bm25 = on },
+	featProse:      func(f *features, on bool) { f.prose = on },
+	featFile:       func(f *features, on bool) { f.file = on },
+	featNames:      func(f *features, on bool) { f.names = on },
+	featCodeStat:   func(f *features, on bool) { f.codeStat = on },
+	featBuilt:      func(f *features, on bool) { f.built = on },
+	featTests:      func(f *features, on bool) { f.tests = on },
+	featNeigh:      func(f *features, on bool) { f.neigh = on },
+	featHistory:    func(f *features, on bool) { f.recent, f.cochange = on, on },
+	featRecent:     func(f *features, on bool) { f.recent = on },
+	featCochange:   func(f *features, on bool) { f.cochange = on },
+	featGraph:      func(f *features, on bool) { f.graph = on },
+	featCodeNames:  func(f *features, on bool) { f.codeNames = on },
+	featExamples:   func(f *features, on bool) { f.examples = on },
+	featCI:         func(f *features, on bool) { f.ci = on },
+	featHTML:       func(f *features, on bool) { f.html = on },
+	featImports:    func(f *features, on bool) { f.imports = on },
+	featStemNames:  func(f *features, on bool) { f.stemNames = on },
+	featTestPairs:  func(f *features, on bool) { f.testPairs = on },
+	featSpread:     func(f *features, on bool) { f.spread = on },
+	featIssueRefs:  func(f *features, on bool) { f.issueRefs = on },
+	featVendored:   func(f *features, on bool) { f.vendored = on },
+	featDefs:       func(f *features, on bool) { f.defs = on },
+	featCallers:    func(f *features, on bool) { f.callers = on },
+	featImportsAll: func(f *features, on bool) { f.importsAll = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -364,6 +368,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
 	q.applyFileFactors(items, fileFactor)
+	q.expand(items)
 	fileBest := q.fileBest
 	base := make([]float64, len(items))
 	for k, it := range items {
