@@ -176,16 +176,16 @@ func Failures(results []CaseResult) string {
 	return b.String()
 }
 
-// PrintVariants writes, per split and budget, the mean line, library-line
-// and file recall of the main pack and of each variant (an ablation) over
+// PrintVariants writes, per split and budget, the mean line, library-line,
+// test-line and file recall of the main pack and of each variant (an ablation) over
 // all repositories, with the paired difference to the main pack.
 func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []string) {
 	if len(names) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\n### variants (all repositories)")
-	fmt.Fprintln(w, "\n| split | budget | variant | n | line | Δ line | lib | file |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "\n| split | budget | variant | n | line | Δ line | lib | test | file |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, split := range []string{"dev", "heldout"} {
 		for bi, b := range budgets {
 			var rs []Result
@@ -197,16 +197,19 @@ func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []str
 			if len(rs) == 0 {
 				continue
 			}
-			var line, lib, file []float64
+			var line, lib, test, file []float64
 			for _, x := range rs {
 				line, file = append(line, x.AcodeLine), append(file, x.AcodeFile)
 				if x.HasLib {
 					lib = append(lib, x.AcodeLib)
 				}
+				if x.HasTest {
+					test = append(test, x.AcodeTest)
+				}
 			}
-			fmt.Fprintf(w, "| %s | %s | main | %d | %.3f | | %.3f | %.3f |\n", split, kilo(b), len(rs), Mean(line), Mean(lib), Mean(file))
+			fmt.Fprintf(w, "| %s | %s | main | %d | %.3f | | %.3f | %.3f | %.3f |\n", split, kilo(b), len(rs), Mean(line), Mean(lib), Mean(test), Mean(file))
 			for vi, name := range names {
-				var vl, vlib, vf []float64
+				var vl, vlib, vtest, vf []float64
 				for _, x := range rs {
 					if vi >= len(x.Variants) {
 						continue
@@ -216,8 +219,11 @@ func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []str
 					if x.HasLib {
 						vlib = append(vlib, v.Lib)
 					}
+					if x.HasTest {
+						vtest = append(vtest, v.Test)
+					}
 				}
-				fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %+.3f | %.3f | %.3f |\n", split, kilo(b), variantLabel(name), len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vf))
+				fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %+.3f | %.3f | %.3f | %.3f |\n", split, kilo(b), variantLabel(name), len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vtest), Mean(vf))
 			}
 		}
 	}

@@ -25,6 +25,9 @@ const (
 	featDefs       = "defs"
 	featCallers    = "callers"
 	featImportsAll = "importsall"
+	// featTestCallers: callers, in test files only (a test calling what
+	// the best chunks define).
+	featTestCallers = "testcallers"
 
 	// expandSeeds is the number of best chunks whose names are followed.
 	expandSeeds = 8
@@ -49,17 +52,17 @@ const (
 // neighbours.
 func (q *query) expand(items []*budget.Item) {
 	feat := q.feat
-	if !feat.defs && !feat.callers && !feat.importsAll {
+	if !feat.defs && !feat.callers && !feat.testCallers && !feat.importsAll {
 		return
 	}
 	seeds := q.expandSeeds(items)
 	add := map[int]float64{} // by Item.Seq
-	if feat.defs || feat.callers {
+	if feat.defs || feat.callers || feat.testCallers {
 		defined := definedNames(items)
 		if feat.defs {
 			q.addDefs(seeds, defined, add)
 		}
-		if feat.callers {
+		if feat.callers || feat.testCallers {
 			q.addCallers(items, seeds, defined, add)
 		}
 	}
@@ -161,7 +164,7 @@ func (q *query) addCallers(items []*budget.Item, seeds []*budget.Item, defined m
 	}
 	users := map[string][]*budget.Item{}
 	for _, it := range items {
-		if it.Path == "" {
+		if it.Path == "" || !q.feat.callers && !isTest(it.Path) {
 			continue
 		}
 		seen := map[string]bool{}
@@ -197,14 +200,14 @@ func isDefiner(d []*budget.Item, it *budget.Item) bool {
 // addImports: the import block of each of the importsAllFiles best files
 // gains importsAllWeight × the file's best score.
 func (q *query) addImports(items []*budget.Item, add map[int]float64) {
-	top := bestFiles(q.fileBest, importsAllFiles, func(string) bool { return true })
+	top := bestFiles(q.fileBest, int(q.feat.importsN), func(string) bool { return true })
 	best := map[string]float64{}
 	for _, f := range top {
 		best[f.path] = f.score
 	}
 	for _, it := range items {
 		if s, ok := best[it.Path]; ok && it.Kind == "imports" {
-			add[it.Seq] = max(add[it.Seq], importsAllWeight*s)
+			add[it.Seq] = max(add[it.Seq], q.feat.importsAllW*s)
 		}
 	}
 }
