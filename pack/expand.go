@@ -28,6 +28,11 @@ const (
 	// featTestCallers: callers, in test files only (a test calling what
 	// the best chunks define).
 	featTestCallers = "testcallers"
+	// featImportsFloor: importsall lifts an import block to
+	// importsAllWeight × its file's best score instead of adding that
+	// (an import block that is itself the file's best chunk — a small
+	// file cut as one chunk — gains nothing).
+	featImportsFloor = "importsfloor"
 
 	// expandSeeds is the number of best chunks whose names are followed.
 	expandSeeds = 8
@@ -138,7 +143,7 @@ func (q *query) addDefs(seeds []*budget.Item, defined map[string][]*budget.Item,
 				if c == s {
 					continue
 				}
-				g := defsWeight * q.raw[s.Seq] / float64(len(d))
+				g := q.feat.defsW * q.raw[s.Seq] / float64(len(d))
 				add[c.Seq] = max(add[c.Seq], g)
 			}
 		})
@@ -182,7 +187,7 @@ func (q *query) addCallers(items []*budget.Item, seeds []*budget.Item, defined m
 			if isDefiner(defined[w], u) {
 				continue
 			}
-			add[u.Seq] = max(add[u.Seq], callersWeight*names[w]*share)
+			add[u.Seq] = max(add[u.Seq], q.feat.callersW*names[w]*share)
 		}
 	}
 }
@@ -207,7 +212,11 @@ func (q *query) addImports(items []*budget.Item, add map[int]float64) {
 	}
 	for _, it := range items {
 		if s, ok := best[it.Path]; ok && it.Kind == "imports" {
-			add[it.Seq] = max(add[it.Seq], q.feat.importsAllW*s)
+			g := q.feat.importsAllW * s
+			if q.feat.importsFloor {
+				g -= q.raw[it.Seq]
+			}
+			add[it.Seq] = max(add[it.Seq], g)
 		}
 	}
 }

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"strings"
 	"testing"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -27,21 +28,24 @@ func TestExpand(t *testing.T) {
 		// gain of each chunk by Seq
 		want []float64
 	}{
-		{"off", "", []float64{0, 0, 0, 0, 0, 0}},
+		{"off", featImportsAll, []float64{0, 0, 0, 0, 0, 0}},
 		// merge.ts defines mergeHeaders, which the best seed (score 10)
 		// uses; ky.ts defines request, which the test (a seed of 0.5) uses.
-		{"defs", "+" + featDefs, []float64{0, defsWeight * 0.5, 0, defsWeight * 10, 0, 0}},
+		{"defs", "+" + featDefs + "," + featImportsAll, []float64{0, defsWeight * 0.5, 0, defsWeight * 10, 0, 0}},
 		// the test calls request, defined by the best seed; ky.ts's import
 		// block and request use mergeHeaders, defined by a seed of 1.
-		{"callers", "+" + featCallers, []float64{callersWeight * 1, callersWeight * 1, 0, 0, callersWeight * 10, 0}},
-		// the import block of the best files (ky.ts 10, merge.ts 1, ...).
-		{"importsall", "+" + featImportsAll, []float64{importsAllWeight * 10, 0, importsAllWeight * 1, 0, 0, 0}},
+		{"callers", "+" + featCallers + "," + featImportsAll, []float64{callersWeight * 1, callersWeight * 1, 0, 0, callersWeight * 10, 0}},
+		// the import block of the best files (ky.ts 10, merge.ts 1, ...);
+		// on by default.
+		// only the best file's with importsn=1.
+		{"importsn", "importsn=1", []float64{importsAllWeight * 10, 0, 0, 0, 0, 0}},
+		{"importsall", "", []float64{importsAllWeight * 10, 0, importsAllWeight * 1, 0, 0, 0}},
 	}
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			items := expandItems()
 			raw := []float64{0, 10, 0, 1, 0.5, 0}
-			q := &query{feat: newFeatures([]string{tt.on}), raw: append([]float64(nil), raw...),
+			q := &query{feat: newFeatures(strings.Split(tt.on, ",")), raw: append([]float64(nil), raw...),
 				fileBest: map[string]float64{"ky.ts": 10, "merge.ts": 1, "test.ts": 0.5}}
 			q.expand(items)
 			for i := range raw {
@@ -50,7 +54,7 @@ func TestExpand(t *testing.T) {
 				}
 			}
 			// A gain that beats a file's best raises it (file evidence).
-			if tt.on == "+"+featDefs && !near(q.fileBest["merge.ts"], 1+defsWeight*10) {
+			if tt.name == "defs" && !near(q.fileBest["merge.ts"], 1+defsWeight*10) {
 				t.Errorf("merge.ts best = %v, want %v", q.fileBest["merge.ts"], 1+defsWeight*10)
 			}
 		})
@@ -66,7 +70,7 @@ func TestExpandCommonNames(t *testing.T) {
 	}
 	raw := make([]float64, len(items))
 	raw[0] = 5
-	q := &query{feat: newFeatures([]string{"+" + featDefs}), raw: raw, fileBest: map[string]float64{"a.go": 5}}
+	q := &query{feat: newFeatures([]string{"+" + featDefs, featImportsAll}), raw: raw, fileBest: map[string]float64{"a.go": 5}}
 	q.expand(items)
 	for i := 1; i < len(items); i++ {
 		if q.raw[i] != 0 {
@@ -76,3 +80,31 @@ func TestExpandCommonNames(t *testing.T) {
 }
 
 func near(a, b float64) bool { return a-b < 1e-9 && b-a < 1e-9 }
+
+// TestImportsFloor: with importsfloor an import block is lifted to
+// importsAllWeight × its file's best score, not raised by it: one that is
+// itself its file's best chunk gains nothing.
+func TestImportsFloor(t *testing.T) {
+	items := []*budget.Item{
+		{Seq: 0, Path: "a.go", Kind: "imports"},
+		{Seq: 1, Path: "a.go", Kind: "function"},
+		{Seq: 2, Path: "b.go", Kind: "imports"}, // b.go's only chunk
+	}
+	for _, tt := range []struct {
+		on   string
+		want []float64
+	}{
+		{"", []float64{importsAllWeight * 10, 0, importsAllWeight * 4}},
+		{"+" + featImportsFloor, []float64{importsAllWeight*10 - 1, 0, 0}},
+	} {
+		raw := []float64{1, 10, 4}
+		q := &query{feat: newFeatures([]string{tt.on}), raw: append([]float64(nil), raw...),
+			fileBest: map[string]float64{"a.go": 10, "b.go": 4}}
+		q.expand(items)
+		for i := range raw {
+			if got := q.raw[i] - raw[i]; !near(got, tt.want[i]) {
+				t.Errorf("%q: chunk %d gained %v, want %v", tt.on, i, got, tt.want[i])
+			}
+		}
+	}
+}
