@@ -56,13 +56,28 @@ const (
 // score after the file factors) and q.fileBest, before file evidence and
 // neighbours.
 func (q *query) expand(items []*budget.Item) {
-	feat := q.feat
-	if !feat.defs && !feat.callers && !feat.testCallers && !feat.importsAll {
-		return
+	add := q.expandGains(items)
+	for _, it := range items {
+		if a := add[it.Seq]; a > 0 {
+			q.raw[it.Seq] += a
+			if it.Path != "" && q.raw[it.Seq] > q.fileBest[it.Path] {
+				q.fileBest[it.Path] = q.raw[it.Seq]
+			}
+		}
 	}
-	seeds := q.expandSeeds(items)
-	add := map[int]float64{} // by Item.Seq
-	if feat.defs || feat.callers || feat.testCallers {
+}
+
+// expandGains is what each chunk (by Item.Seq) gains from the
+// switched-on expansions; nil when none is on.
+func (q *query) expandGains(items []*budget.Item) map[int]float64 {
+	feat := q.feat
+	names := feat.defs || feat.callers || feat.testCallers
+	if !names && !feat.importsAll {
+		return nil
+	}
+	add := map[int]float64{}
+	if names {
+		seeds := q.expandSeeds(items)
 		defined := definedNames(items)
 		if feat.defs {
 			q.addDefs(seeds, defined, add)
@@ -74,14 +89,7 @@ func (q *query) expand(items []*budget.Item) {
 	if feat.importsAll {
 		q.addImports(items, add)
 	}
-	for _, it := range items {
-		if a := add[it.Seq]; a > 0 {
-			q.raw[it.Seq] += a
-			if it.Path != "" && q.raw[it.Seq] > q.fileBest[it.Path] {
-				q.fileBest[it.Path] = q.raw[it.Seq]
-			}
-		}
-	}
+	return add
 }
 
 // expandSeeds is the expandSeeds chunks of items with the best positive
