@@ -33,6 +33,10 @@ const (
 	// (an import block that is itself the file's best chunk — a small
 	// file cut as one chunk — gains nothing).
 	featImportsFloor = "importsfloor"
+	// featFileHead: importsall also lifts the first chunk of each best
+	// file (imports the chunker does not mark: CommonJS require lines,
+	// a module's header).
+	featFileHead = "filehead"
 
 	// expandSeeds is the number of best chunks whose names are followed.
 	expandSeeds = 8
@@ -218,8 +222,16 @@ func (q *query) addImports(items []*budget.Item, add map[int]float64) {
 	for _, f := range top {
 		best[f.path] = f.score
 	}
+	head := map[string]*budget.Item{} // each best file's first chunk
+	if q.feat.fileHead {
+		for _, it := range items {
+			if _, ok := best[it.Path]; ok && (head[it.Path] == nil || it.StartLine < head[it.Path].StartLine) {
+				head[it.Path] = it
+			}
+		}
+	}
 	for _, it := range items {
-		if s, ok := best[it.Path]; ok && it.Kind == "imports" {
+		if s, ok := best[it.Path]; ok && (it.Kind == "imports" || head[it.Path] == it) {
 			g := q.feat.importsAllW * s
 			if q.feat.importsFloor {
 				g -= q.raw[it.Seq]

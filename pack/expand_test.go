@@ -108,3 +108,25 @@ func TestImportsFloor(t *testing.T) {
 		}
 	}
 }
+
+// TestFileHead: with filehead the first chunk of a best file counts as
+// its import block even when the chunker did not mark it (require lines).
+func TestFileHead(t *testing.T) {
+	items := []*budget.Item{
+		{Seq: 0, Path: "a.js", Kind: "variable", StartLine: 1, EndLine: 3, Content: "const u = require('./u')"},
+		{Seq: 1, Path: "a.js", Kind: "function", StartLine: 5, EndLine: 9},
+	}
+	for _, tt := range []struct {
+		on   string
+		want float64
+	}{
+		{"", 0},
+		{"+" + featFileHead, importsAllWeight * 10},
+	} {
+		q := &query{feat: newFeatures([]string{tt.on}), raw: []float64{0, 10}, fileBest: map[string]float64{"a.js": 10}}
+		q.expand(items)
+		if !near(q.raw[0], tt.want) || q.raw[1] != 10 {
+			t.Errorf("%q: raw = %v, want [%v 10]", tt.on, q.raw, tt.want)
+		}
+	}
+}

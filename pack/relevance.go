@@ -45,6 +45,7 @@ type features struct {
 	codeNames, examples, ci, html, imports, stemNames       bool
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
+	fileHead                                                bool
 	// importsN and importsAllW are importsAllFiles and importsAllWeight
 	// (expand.go; tuning runs: "importsn=x", "importsallw=x").
 	importsN, importsAllW float64
@@ -120,6 +121,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featImportsAll:   func(f *features, on bool) { f.importsAll = on },
 	featTestCallers:  func(f *features, on bool) { f.testCallers = on },
 	featImportsFloor: func(f *features, on bool) { f.importsFloor = on },
+	featFileHead:     func(f *features, on bool) { f.fileHead = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
