@@ -319,3 +319,17 @@ func TestGitDir(t *testing.T) {
 		t.Fatal("the tree holds a file of a later commit")
 	}
 }
+
+func TestVariantMeans(t *testing.T) {
+	rs := []Result{
+		{AcodeLine: 1, AcodeFile: 1, AcodeLib: 1, HasLib: true, Variants: []Variant{{Line: 0.5, File: 1, Lib: 0.5}}},
+		{AcodeLine: 0, AcodeFile: 0, AcodeTest: 0.5, HasTest: true, Variants: []Variant{{Line: 0.25, File: 0.5, Test: 1}}},
+		{AcodeLine: 0.5, AcodeFile: 1}, // no variant: left out of variant 0
+	}
+	if got, want := variantMeans(rs, -1), (means{3, 0.5, 1, 0.5, 2.0 / 3}); got != want {
+		t.Errorf("main = %+v, want %+v", got, want)
+	}
+	if got, want := variantMeans(rs, 0), (means{2, 0.375, 0.5, 1, 0.75}); got != want {
+		t.Errorf("variant 0 = %+v, want %+v", got, want)
+	}
+}

@@ -176,16 +176,16 @@ func Failures(results []CaseResult) string {
 	return b.String()
 }
 
-// PrintVariants writes, per split and budget, the mean line, library-line
-// and file recall of the main pack and of each variant (an ablation) over
+// PrintVariants writes, per split and budget, the mean line, library-line,
+// test-line and file recall of the main pack and of each variant (an ablation) over
 // all repositories, with the paired difference to the main pack.
 func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []string) {
 	if len(names) == 0 {
 		return
 	}
 	fmt.Fprintln(w, "\n### variants (all repositories)")
-	fmt.Fprintln(w, "\n| split | budget | variant | n | line | Δ line | lib | file |")
-	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|")
+	fmt.Fprintln(w, "\n| split | budget | variant | n | line | Δ line | lib | test | file |")
+	fmt.Fprintln(w, "|---|---|---|---|---|---|---|---|---|")
 	for _, split := range []string{"dev", "heldout"} {
 		for bi, b := range budgets {
 			var rs []Result
@@ -197,30 +197,44 @@ func PrintVariants(w io.Writer, results []CaseResult, budgets []int, names []str
 			if len(rs) == 0 {
 				continue
 			}
-			var line, lib, file []float64
-			for _, x := range rs {
-				line, file = append(line, x.AcodeLine), append(file, x.AcodeFile)
-				if x.HasLib {
-					lib = append(lib, x.AcodeLib)
-				}
-			}
-			fmt.Fprintf(w, "| %s | %s | main | %d | %.3f | | %.3f | %.3f |\n", split, kilo(b), len(rs), Mean(line), Mean(lib), Mean(file))
+			m := variantMeans(rs, -1)
+			fmt.Fprintf(w, "| %s | %s | main | %d | %.3f | | %.3f | %.3f | %.3f |\n", split, kilo(b), m.n, m.line, m.lib, m.test, m.file)
 			for vi, name := range names {
-				var vl, vlib, vf []float64
-				for _, x := range rs {
-					if vi >= len(x.Variants) {
-						continue
-					}
-					v := x.Variants[vi]
-					vl, vf = append(vl, v.Line), append(vf, v.File)
-					if x.HasLib {
-						vlib = append(vlib, v.Lib)
-					}
-				}
-				fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %+.3f | %.3f | %.3f |\n", split, kilo(b), variantLabel(name), len(vl), Mean(vl), Mean(vl)-Mean(line), Mean(vlib), Mean(vf))
+				v := variantMeans(rs, vi)
+				fmt.Fprintf(w, "| %s | %s | %s | %d | %.3f | %+.3f | %.3f | %.3f | %.3f |\n", split, kilo(b), variantLabel(name), v.n, v.line, v.line-m.line, v.lib, v.test, v.file)
 			}
 		}
 	}
+}
+
+// means are the mean recalls of one pack over cases (n of them).
+type means struct {
+	n                     int
+	line, lib, test, file float64
+}
+
+// variantMeans is the mean line, library-line, test-line and file recall
+// of variant vi over rs (vi < 0: the main pack); a case without such a
+// variant is left out.
+func variantMeans(rs []Result, vi int) means {
+	var line, lib, test, file []float64
+	for _, x := range rs {
+		v := Variant{Line: x.AcodeLine, File: x.AcodeFile, Lib: x.AcodeLib, Test: x.AcodeTest}
+		if vi >= 0 {
+			if vi >= len(x.Variants) {
+				continue
+			}
+			v = x.Variants[vi]
+		}
+		line, file = append(line, v.Line), append(file, v.File)
+		if x.HasLib {
+			lib = append(lib, v.Lib)
+		}
+		if x.HasTest {
+			test = append(test, v.Test)
+		}
+	}
+	return means{len(line), Mean(line), Mean(lib), Mean(test), Mean(file)}
 }
 
 // variantLabel names a variant in the table: "-f" for a feature switched

@@ -41,7 +41,7 @@ type Runner struct {
 
 // Variant is the outcome of one further ablation at one budget.
 type Variant struct {
-	Line, File, Lib float64
+	Line, File, Lib, Test float64
 }
 
 // Result is the outcome of one case at one budget. BM25 is the honest
@@ -231,6 +231,7 @@ func (r *Runner) packRecall(ctx context.Context, c Case, dir string, b int, newE
 		var v Variant
 		v.Line, v.File = Recall(c.Needed, vs)
 		v.Lib, _ = RecallOf(c.Needed, vs, isLib)
+		v.Test, _ = RecallOf(c.Needed, vs, IsTest)
 		res.Variants = append(res.Variants, v)
 	}
 	return res, nil

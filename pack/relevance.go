@@ -44,6 +44,14 @@ type features struct {
 	recent, cochange, graph                                 bool
 	codeNames, examples, ci, html, imports, stemNames       bool
 	testPairs, spread, issueRefs, vendored                  bool
+	defs, callers, importsAll, testCallers, importsFloor    bool
+	fileHead                                                bool
+	// importsN and importsAllW are importsAllFiles and importsAllWeight
+	// (expand.go; tuning runs: "importsn=x", "importsallw=x").
+	importsN, importsAllW float64
+	// defsW and callersW are defsWeight and callersWeight ("defsw=x",
+	// "callersw=x").
+	defsW, callersW float64
 	// vendoredDirs are the pack's vendored-copy directories (vendored.go),
 	// set by the pipeline.
 	vendoredDirs []string
@@ -61,9 +69,10 @@ type features struct {
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
-		spread: true, vendored: true,
+		spread: true, vendored: true, importsAll: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
-		testPairW: testPairWeight, spreadDecay: spreadDecay, fileW: fileWeight, neighW: neighbourWeight}
+		testPairW: testPairWeight, spreadDecay: spreadDecay, fileW: fileWeight, neighW: neighbourWeight,
+		importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -85,40 +94,50 @@ func newFeatures(off []string) features {
 // switches it off, "+NAME" on (the features measured without gain are
 // off by default; docs/quality.md "Ablations").
 var featureSwitches = map[string]func(f *features, on bool){
-	featBM25:      func(f *features, on bool) { f.bm25 = on },
-	featProse:     func(f *features, on bool) { f.prose = on },
-	featFile:      func(f *features, on bool) { f.file = on },
-	featNames:     func(f *features, on bool) { f.names = on },
-	featCodeStat:  func(f *features, on bool) { f.codeStat = on },
-	featBuilt:     func(f *features, on bool) { f.built = on },
-	featTests:     func(f *features, on bool) { f.tests = on },
-	featNeigh:     func(f *features, on bool) { f.neigh = on },
-	featHistory:   func(f *features, on bool) { f.recent, f.cochange = on, on },
-	featRecent:    func(f *features, on bool) { f.recent = on },
-	featCochange:  func(f *features, on bool) { f.cochange = on },
-	featGraph:     func(f *features, on bool) { f.graph = on },
-	featCodeNames: func(f *features, on bool) { f.codeNames = on },
-	featExamples:  func(f *features, on bool) { f.examples = on },
-	featCI:        func(f *features, on bool) { f.ci = on },
-	featHTML:      func(f *features, on bool) { f.html = on },
-	featImports:   func(f *features, on bool) { f.imports = on },
-	featStemNames: func(f *features, on bool) { f.stemNames = on },
-	featTestPairs: func(f *features, on bool) { f.testPairs = on },
-	featSpread:    func(f *features, on bool) { f.spread = on },
-	featIssueRefs: func(f *features, on bool) { f.issueRefs = on },
-	featVendored:  func(f *features, on bool) { f.vendored = on },
+	featBM25:         func(f *features, on bool) { f.bm25 = on },
+	featProse:        func(f *features, on bool) { f.prose = on },
+	featFile:         func(f *features, on bool) { f.file = on },
+	featNames:        func(f *features, on bool) { f.names = on },
+	featCodeStat:     func(f *features, on bool) { f.codeStat = on },
+	featBuilt:        func(f *features, on bool) { f.built = on },
+	featTests:        func(f *features, on bool) { f.tests = on },
+	featNeigh:        func(f *features, on bool) { f.neigh = on },
+	featHistory:      func(f *features, on bool) { f.recent, f.cochange = on, on },
+	featRecent:       func(f *features, on bool) { f.recent = on },
+	featCochange:     func(f *features, on bool) { f.cochange = on },
+	featGraph:        func(f *features, on bool) { f.graph = on },
+	featCodeNames:    func(f *features, on bool) { f.codeNames = on },
+	featExamples:     func(f *features, on bool) { f.examples = on },
+	featCI:           func(f *features, on bool) { f.ci = on },
+	featHTML:         func(f *features, on bool) { f.html = on },
+	featImports:      func(f *features, on bool) { f.imports = on },
+	featStemNames:    func(f *features, on bool) { f.stemNames = on },
+	featTestPairs:    func(f *features, on bool) { f.testPairs = on },
+	featSpread:       func(f *features, on bool) { f.spread = on },
+	featIssueRefs:    func(f *features, on bool) { f.issueRefs = on },
+	featVendored:     func(f *features, on bool) { f.vendored = on },
+	featDefs:         func(f *features, on bool) { f.defs = on },
+	featCallers:      func(f *features, on bool) { f.callers = on },
+	featImportsAll:   func(f *features, on bool) { f.importsAll = on },
+	featTestCallers:  func(f *features, on bool) { f.testCallers = on },
+	featImportsFloor: func(f *features, on bool) { f.importsFloor = on },
+	featFileHead:     func(f *features, on bool) { f.fileHead = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
 // ("NAME=x" in Engine.Ablate; the evaluation's tuning runs).
 var featureWeights = map[string]func(f *features, x float64){
-	"graphw":    func(f *features, x float64) { f.graphW = x },
-	"cochangew": func(f *features, x float64) { f.cochangeW = x },
-	"recentw":   func(f *features, x float64) { f.recentW = x },
-	"testpairw": func(f *features, x float64) { f.testPairW = x },
-	"spreadd":   func(f *features, x float64) { f.spreadDecay = x },
-	"filew":     func(f *features, x float64) { f.fileW = x },
-	"neighw":    func(f *features, x float64) { f.neighW = x },
+	"graphw":      func(f *features, x float64) { f.graphW = x },
+	"cochangew":   func(f *features, x float64) { f.cochangeW = x },
+	"recentw":     func(f *features, x float64) { f.recentW = x },
+	"testpairw":   func(f *features, x float64) { f.testPairW = x },
+	"spreadd":     func(f *features, x float64) { f.spreadDecay = x },
+	"filew":       func(f *features, x float64) { f.fileW = x },
+	"neighw":      func(f *features, x float64) { f.neighW = x },
+	"importsn":    func(f *features, x float64) { f.importsN = x },
+	"importsallw": func(f *features, x float64) { f.importsAllW = x },
+	"defsw":       func(f *features, x float64) { f.defsW = x },
+	"callersw":    func(f *features, x float64) { f.callersW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -364,6 +383,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
 	q.applyFileFactors(items, fileFactor)
+	q.expand(items)
 	fileBest := q.fileBest
 	base := make([]float64, len(items))
 	for k, it := range items {
