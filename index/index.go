@@ -13,9 +13,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // DefaultMaxBytes caps one root's index on disk (1 GiB): a compaction past
@@ -353,6 +355,44 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 		e.terms = append(e.terms, posting{x.k.termHash(t), uint32(c)})
 		length += c
 	}
+	x.putTerms(e, length)
+}
+
+// TermHash returns the keyed hash (SipHash-2-4 under the per-user key)
+// the index stores a term under.
+func (x *Index) TermHash(term []byte) uint64 {
+	return x.k.terms.sum64(unsafe.String(unsafe.SliceData(term), len(term)))
+}
+
+// PutTermHashes is [Index.PutTerms] for terms already hashed by
+// [Index.TermHash], each with its count.
+func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms []pack.TermHash) {
+	st, ok := statOf(fi)
+	if !ok || !x.storable(abs) {
+		return
+	}
+	if _, n := collector.Redact(string(content)); n > 0 {
+		x.markRedacted(abs)
+		return
+	}
+	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
+	changed := time.Unix(0, max(st.mtime, st.ctime))
+	if x.now().Sub(changed) < racyWindow {
+		e.flags |= flagRacy
+	}
+	e.terms = make([]posting, len(terms))
+	length := 0
+	for i, t := range terms {
+		e.terms[i] = posting{t.Hash, t.Count}
+		length += int(t.Count)
+	}
+	x.putTerms(e, length)
+}
+
+// putTerms makes e, a term entry of length terms, the pending entry of
+// its path.
+func (x *Index) putTerms(e *entry, length int) {
+	abs := e.path
 	// Unsorted: the segment writer orders all postings at once (and adds
 	// up two terms of one file that share a 64-bit hash).
 	e.length, e.uniq = uint32(length), uint32(len(e.terms))

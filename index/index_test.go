@@ -15,6 +15,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // TestMain keeps the per-user key of the tests out of the user's state
@@ -583,5 +584,44 @@ func TestSameHashAddsUp(t *testing.T) {
 	l, err := s.term(h)
 	if err != nil || !cmp.Equal(l, []fileCount{{0, 5}}, cmp.AllowUnexported(fileCount{})) {
 		t.Fatalf("postings of alpha: %v, %v; want file 0 count 5", l, err)
+	}
+}
+
+// TestPutTermHashes: terms put already hashed (the pack's scan) are found
+// as PutTerms' are, pending, flushed and reopened; a file whose text holds
+// a secret is not stored.
+func TestPutTermHashes(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeTree(t, root, 30, 0)
+	secret := write(t, filepath.Join(root, "cfg.txt"), "alpha\npassword = \"hunter2-hunter2-Zq9\"\n")
+	x := openTest(t, root, dir)
+	putHashed := func(p string, fi fs.FileInfo) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hs []pack.TermHash
+		for term, n := range termsOf(b) {
+			hs = append(hs, pack.TermHash{Hash: x.TermHash([]byte(term)), Count: uint32(n)})
+		}
+		x.PutTermHashes(p, fi, b, hs)
+	}
+	for _, p := range paths {
+		putHashed(p, lstat(t, p))
+	}
+	putHashed(filepath.Join(root, "cfg.txt"), secret)
+	if th, _ := checkHonest(t, x, root); th != 30 {
+		t.Fatalf("pending: %d term hits, want 30", th)
+	}
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	y := openTest(t, root, dir)
+	if th, _ := checkHonest(t, y, root); th != 30 {
+		t.Fatalf("reopened: %d term hits, want 30", th)
+	}
+	if _, _, ok := y.Terms(filepath.Join(root, "cfg.txt"), secret, asked); ok {
+		t.Fatal("the terms of a file holding a secret were stored")
 	}
 }

@@ -2,6 +2,7 @@ package pack
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
 	"slices"
 	"strings"
@@ -240,36 +241,150 @@ func (c *termCounter) countAll(text string, row []uint16) {
 }
 
 // termTable returns every term of text with its count, exactly as
-// scanTerms(text, true, nil) yields them (stop words dropped), for the
-// index. ASCII words take a loop that lowers each part into one buffer
-// and allocates only for a term new to the file.
+// scanTerms(text, true, nil) yields them (stop words dropped).
 func termTable(text string) map[string]int {
-	tbl := map[string]*int{}
-	addTerm := func(b []byte) {
-		if p, ok := tbl[string(b)]; ok {
-			*p++
-			return
-		}
-		n := 1
-		tbl[string(b)] = &n
+	tab := newTermTab()
+	tab.scan(text)
+	out := make(map[string]int, len(tab.ents))
+	for _, e := range tab.ents {
+		out[string(tab.arena[e.off:e.off+e.n])] = int(e.count)
 	}
-	buf := make([]byte, 0, 64)
-	// term lowers the ASCII part w (dropping underscores) and counts it.
-	term := func(w string) {
-		buf = buf[:0]
-		for j := 0; j < len(w); j++ {
-			if ch := w[j]; ch != '_' {
-				buf = append(buf, lowerASCII(ch))
+	return out
+}
+
+// TermHash is one term of a file as an index stores it: its keyed hash
+// (the index's own; never the term) and its count in the file.
+type TermHash struct {
+	Hash  uint64
+	Count uint32
+}
+
+// termTab is every term of one text with its count (termTable's terms),
+// kept without a string per term: the lowered terms lie end to end in one
+// arena, found by a seeded hash in an open-addressing table. A scan worker
+// reuses one for file after file (termTabs), so a file's table allocates
+// nothing once the worker's buffers have grown.
+type termTab struct {
+	seed  maphash.Seed
+	slots []int32 // entry index + 1; 0 empty; len a power of two
+	ents  []termEnt
+	arena []byte
+	buf   []byte // the term being made
+	total int    // occurrences, stop words dropped
+}
+
+type termEnt struct {
+	h      uint64 // seeded hash of the term
+	off, n uint32 // the term is arena[off : off+n]
+	count  uint32
+	slot   uint32
+}
+
+func newTermTab() *termTab {
+	return &termTab{seed: maphash.MakeSeed(), slots: make([]int32, 1024), buf: make([]byte, 0, 64)}
+}
+
+// termTabs are the tables of scanFiles' workers.
+var termTabs = sync.Pool{New: func() any { return newTermTab() }}
+
+// reset empties the table, keeping its buffers.
+func (t *termTab) reset() {
+	for _, e := range t.ents {
+		t.slots[e.slot] = 0
+	}
+	t.ents, t.arena, t.total = t.ents[:0], t.arena[:0], 0
+	if len(t.slots) > 1<<16 && len(t.slots) > 8*cap(t.ents) {
+		t.slots = make([]int32, 1024) // after an outsized file
+	}
+}
+
+// add counts the term b (already lowered, stop words dropped).
+func (t *termTab) add(b []byte) {
+	t.total++
+	h := maphash.Bytes(t.seed, b)
+	mask := uint32(len(t.slots) - 1)
+	for s := uint32(h) & mask; ; s = (s + 1) & mask {
+		k := t.slots[s]
+		if k == 0 {
+			t.ents = append(t.ents, termEnt{h: h, off: uint32(len(t.arena)), n: uint32(len(b)), count: 1, slot: s})
+			t.arena = append(t.arena, b...)
+			t.slots[s] = int32(len(t.ents))
+			if 2*len(t.ents) > len(t.slots) {
+				t.grow()
 			}
-		}
-		if len(buf) < 2 || len(buf) <= 5 && stopwords[string(buf)] {
 			return
 		}
-		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
-			buf = buf[:len(buf)-1]
+		e := &t.ents[k-1]
+		if e.h == h && string(t.arena[e.off:e.off+e.n]) == string(b) {
+			e.count++
+			return
 		}
-		addTerm(buf)
 	}
+}
+
+// grow doubles the table.
+func (t *termTab) grow() {
+	t.slots = make([]int32, 2*len(t.slots))
+	mask := uint32(len(t.slots) - 1)
+	for i := range t.ents {
+		e := &t.ents[i]
+		s := uint32(e.h) & mask
+		for t.slots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		t.slots[s], e.slot = int32(i+1), s
+	}
+}
+
+// count returns the count of term (0 when the text does not hold it).
+func (t *termTab) count(term string) int {
+	h := maphash.String(t.seed, term)
+	mask := uint32(len(t.slots) - 1)
+	for s := uint32(h) & mask; ; s = (s + 1) & mask {
+		k := t.slots[s]
+		if k == 0 {
+			return 0
+		}
+		if e := &t.ents[k-1]; e.h == h && string(t.arena[e.off:e.off+e.n]) == term {
+			return int(e.count)
+		}
+	}
+}
+
+// hashed returns every term as hash(term) with its count, in the order the
+// text first used them.
+func (t *termTab) hashed(hash func([]byte) uint64) []TermHash {
+	out := make([]TermHash, len(t.ents))
+	for i, e := range t.ents {
+		out[i] = TermHash{Hash: hash(t.arena[e.off : e.off+e.n]), Count: e.count}
+	}
+	return out
+}
+
+// term lowers the ASCII part w (dropping underscores) and counts it as
+// scanTerms would: not when shorter than two bytes or a stop word, a
+// plural s removed.
+func (t *termTab) term(w string) {
+	buf := t.buf[:0]
+	for j := 0; j < len(w); j++ {
+		if ch := w[j]; ch != '_' {
+			buf = append(buf, lowerASCII(ch))
+		}
+	}
+	t.buf = buf
+	if len(buf) < 2 || len(buf) <= 5 && stopwords[string(buf)] {
+		return
+	}
+	if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+		buf = buf[:len(buf)-1]
+	}
+	t.add(buf)
+}
+
+// scan counts every term of text, exactly as scanTerms(text, true, nil)
+// yields them. ASCII words take a loop that lowers each part into one
+// buffer; words with other letters go through scanTerms itself.
+func (t *termTab) scan(text string) {
 	i := 0
 	for i < len(text) {
 		if asciiClasses[text[i]] == clOther {
@@ -309,55 +424,55 @@ func termTable(text string) map[string]int {
 				i = start + size
 				continue
 			}
-			scanTerms(text[start:end], true, nil, addTerm)
+			scanTerms(text[start:end], true, nil, t.add)
 			i = end
 			continue
 		}
-		w := text[start:i]
-		for len(w) > 0 && w[0] == '_' {
-			w = w[1:]
-		}
-		for len(w) > 0 && w[len(w)-1] == '_' {
-			w = w[:len(w)-1]
-		}
-		if w == "" {
+		t.word(text[start:i])
+	}
+}
+
+// word counts the terms of the ASCII word w: its parts and, when it has
+// several, the compound.
+func (t *termTab) word(w string) {
+	for len(w) > 0 && w[0] == '_' {
+		w = w[1:]
+	}
+	for len(w) > 0 && w[len(w)-1] == '_' {
+		w = w[:len(w)-1]
+	}
+	if w == "" {
+		return
+	}
+	parts, ps := 0, 0
+	for j := 1; j < len(w); j++ {
+		prev, cur := asciiClasses[w[j-1]], asciiClasses[w[j]]
+		if cur == clUnder {
+			if j > ps {
+				parts++
+				t.term(w[ps:j])
+			}
+			ps = j + 1
 			continue
 		}
-		parts, ps := 0, 0
-		for j := 1; j < len(w); j++ {
-			prev, cur := asciiClasses[w[j-1]], asciiClasses[w[j]]
-			if cur == clUnder {
-				if j > ps {
-					parts++
-					term(w[ps:j])
-				}
-				ps = j + 1
-				continue
-			}
-			if prev == clUnder {
-				continue
-			}
-			if (prev == clLower && cur == clUpper) ||
-				(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
-				((prev == clDigit) != (cur == clDigit)) {
-				parts++
-				term(w[ps:j])
-				ps = j
-			}
+		if prev == clUnder {
+			continue
 		}
-		if ps < len(w) {
+		if (prev == clLower && cur == clUpper) ||
+			(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
+			((prev == clDigit) != (cur == clDigit)) {
 			parts++
-			term(w[ps:])
-		}
-		if parts > 1 {
-			term(w)
+			t.term(w[ps:j])
+			ps = j
 		}
 	}
-	out := make(map[string]int, len(tbl))
-	for t, p := range tbl {
-		out[t] = *p
+	if ps < len(w) {
+		parts++
+		t.term(w[ps:])
 	}
-	return out
+	if parts > 1 {
+		t.term(w)
+	}
 }
 
 // lowerPool holds the buffers count lowers texts into.

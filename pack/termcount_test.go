@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestTermCounterMatchesScanTerms: the fast counter counts exactly what
@@ -76,6 +77,26 @@ func TestOnlyTwoLettersLowerToASCII(t *testing.T) {
 	}
 }
 
+// sharedTab is reused by every countMatches, as a scan worker reuses its
+// table from file to file.
+var sharedTab = newTermTab()
+
+func fnvTerm(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
 func countMatches(t *testing.T, c *termCounter, text string) {
 	t.Helper()
 	terms := c.terms
@@ -93,6 +114,38 @@ func countMatches(t *testing.T, c *termCounter, text string) {
 		if diff := cmp.Diff(all, termTable(text)); diff != "" {
 			t.Fatalf("term table differs (-scanTerms +termTable):\n%s", diff)
 		}
+		// The scan's table, reused from text to text as scanFiles' workers
+		// reuse theirs: the same terms and counts, and the query's counts.
+		sharedTab.scan(text)
+		fromTab := map[string]int{}
+		total := 0
+		byHash := map[uint64]int{}
+		for _, h := range sharedTab.hashed(func(b []byte) uint64 { return fnvTerm(string(b)) }) {
+			byHash[h.Hash] += int(h.Count)
+		}
+		wantHash := map[uint64]int{}
+		for term, n := range all {
+			wantHash[fnvTerm(term)] += n
+		}
+		if diff := cmp.Diff(wantHash, byHash, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("hashed terms differ (-scanTerms +termTab.hashed):\n%s", diff)
+		}
+		for _, e := range sharedTab.ents {
+			fromTab[string(sharedTab.arena[e.off:e.off+e.n])] += int(e.count)
+			total += int(e.count)
+		}
+		if diff := cmp.Diff(all, fromTab, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("reused term table differs (-scanTerms +termTab):\n%s", diff)
+		}
+		if sum := sumCounts(all); total != sum || sharedTab.total != sum {
+			t.Fatalf("term table holds %d terms (total %d), scanTerms yields %d", total, sharedTab.total, sum)
+		}
+		for _, q := range terms {
+			if got := sharedTab.count(q); got != all[q] {
+				t.Fatalf("termTab.count(%q) = %d, scanTerms %d", q, got, all[q])
+			}
+		}
+		sharedTab.reset()
 		if diff := cmp.Diff(want, got); diff != "" {
 			short := text
 			if len(short) > 200 {
