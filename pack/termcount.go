@@ -271,6 +271,22 @@ type termTab struct {
 	arena []byte
 	buf   []byte // the term being made
 	total int    // occurrences, stop words dropped
+
+	// Words: each distinct ASCII word of the text with the terms it
+	// yields (entry indices in yields), so that a word met again is
+	// counted without being split, lowered and hashed again.
+	wslots []int32 // word index + 1; 0 empty; len a power of two
+	words  []wordEnt
+	warena []byte
+	yields []int32
+	rec    bool // add appends the entries it counts to yields
+}
+
+type wordEnt struct {
+	h        uint64
+	off, n   uint32 // the word is warena[off : off+n]
+	yOff, yN uint32 // its terms are yields[yOff : yOff+yN]
+	slot     uint32
 }
 
 type termEnt struct {
@@ -281,7 +297,7 @@ type termEnt struct {
 }
 
 func newTermTab() *termTab {
-	return &termTab{seed: maphash.MakeSeed(), slots: make([]int32, 1024), buf: make([]byte, 0, 64)}
+	return &termTab{seed: maphash.MakeSeed(), slots: make([]int32, 1024), wslots: make([]int32, 1024), buf: make([]byte, 0, 64)}
 }
 
 // termTabs are the tables of scanFiles' workers.
@@ -296,6 +312,13 @@ func (t *termTab) reset() {
 	if len(t.slots) > 1<<16 && len(t.slots) > 8*cap(t.ents) {
 		t.slots = make([]int32, 1024) // after an outsized file
 	}
+	for _, w := range t.words {
+		t.wslots[w.slot] = 0
+	}
+	t.words, t.warena, t.yields = t.words[:0], t.warena[:0], t.yields[:0]
+	if len(t.wslots) > 1<<16 && len(t.wslots) > 8*cap(t.words) {
+		t.wslots = make([]int32, 1024)
+	}
 }
 
 // add counts the term b (already lowered, stop words dropped).
@@ -309,6 +332,9 @@ func (t *termTab) add(b []byte) {
 			t.ents = append(t.ents, termEnt{h: h, off: uint32(len(t.arena)), n: uint32(len(b)), count: 1, slot: s})
 			t.arena = append(t.arena, b...)
 			t.slots[s] = int32(len(t.ents))
+			if t.rec {
+				t.yields = append(t.yields, int32(len(t.ents)-1))
+			}
 			if 2*len(t.ents) > len(t.slots) {
 				t.grow()
 			}
@@ -317,8 +343,25 @@ func (t *termTab) add(b []byte) {
 		e := &t.ents[k-1]
 		if e.h == h && string(t.arena[e.off:e.off+e.n]) == string(b) {
 			e.count++
+			if t.rec {
+				t.yields = append(t.yields, k-1)
+			}
 			return
 		}
+	}
+}
+
+// growWords doubles the word table.
+func (t *termTab) growWords() {
+	t.wslots = make([]int32, 2*len(t.wslots))
+	mask := uint32(len(t.wslots) - 1)
+	for i := range t.words {
+		w := &t.words[i]
+		s := uint32(w.h) & mask
+		for t.wslots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		t.wslots[s], w.slot = int32(i+1), s
 	}
 }
 
@@ -372,13 +415,56 @@ func (t *termTab) term(w string) {
 		}
 	}
 	t.buf = buf
-	if len(buf) < 2 || len(buf) <= 5 && stopwords[string(buf)] {
+	if len(buf) < 2 || len(buf) <= 5 && isStopword(buf) {
 		return
 	}
 	if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
 		buf = buf[:len(buf)-1]
 	}
 	t.add(buf)
+}
+
+// stopTable holds the stop words of at most 7 bytes packed as stopKey
+// does, in open addressing by stopSlot: isStopword answers without a map
+// lookup (term asks only about terms of at most 5 bytes, as termTable
+// did).
+var stopTable = func() (t [128]uint64) {
+	for w := range stopwords {
+		if len(w) > 7 {
+			continue
+		}
+		k := stopKey([]byte(w))
+		s := stopSlot(k)
+		for t[s] != 0 {
+			s = (s + 1) % uint64(len(t))
+		}
+		t[s] = k
+	}
+	return t
+}()
+
+// stopKey packs b (1–7 bytes) and its length into one word.
+func stopKey(b []byte) uint64 {
+	k := uint64(len(b))
+	for i, c := range b {
+		k |= uint64(c) << (8 * (i + 1))
+	}
+	return k
+}
+
+func stopSlot(k uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> 57 }
+
+// isStopword reports whether b (at most 7 bytes) is one of stopwords.
+func isStopword(b []byte) bool {
+	k := stopKey(b)
+	for s := stopSlot(k); ; s = (s + 1) % uint64(len(stopTable)) {
+		switch stopTable[s] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
 }
 
 // scan counts every term of text, exactly as scanTerms(text, true, nil)
@@ -433,8 +519,40 @@ func (t *termTab) scan(text string) {
 }
 
 // word counts the terms of the ASCII word w: its parts and, when it has
-// several, the compound.
+// several, the compound. A word met before in the text counts the terms
+// it yielded then.
 func (t *termTab) word(w string) {
+	h := maphash.String(t.seed, w)
+	mask := uint32(len(t.wslots) - 1)
+	s := uint32(h) & mask
+	for ; ; s = (s + 1) & mask {
+		k := t.wslots[s]
+		if k == 0 {
+			break
+		}
+		if we := &t.words[k-1]; we.h == h && string(t.warena[we.off:we.off+we.n]) == w {
+			for _, e := range t.yields[we.yOff : we.yOff+we.yN] {
+				t.ents[e].count++
+			}
+			t.total += int(we.yN)
+			return
+		}
+	}
+	we := wordEnt{h: h, off: uint32(len(t.warena)), n: uint32(len(w)), yOff: uint32(len(t.yields)), slot: s}
+	t.warena = append(t.warena, w...)
+	t.rec = true
+	t.split(w)
+	t.rec = false
+	we.yN = uint32(len(t.yields)) - we.yOff
+	t.words = append(t.words, we)
+	t.wslots[s] = int32(len(t.words))
+	if 2*len(t.words) > len(t.wslots) {
+		t.growWords()
+	}
+}
+
+// split counts the terms of the ASCII word w.
+func (t *termTab) split(w string) {
 	for len(w) > 0 && w[0] == '_' {
 		w = w[1:]
 	}

@@ -176,7 +176,13 @@ func BenchmarkTermCount(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		fn   func(string, []uint16)
-	}{{"count", c.count}, {"countAll", c.countAll}} {
+	}{{"count", c.count}, {"countAll", c.countAll},
+		{"termTab", func(text string, _ []uint16) { sharedTab.scan(text); sharedTab.reset() }},
+		{"termTab+hash", func(text string, _ []uint16) {
+			sharedTab.scan(text)
+			sharedTab.hashed(func(b []byte) uint64 { return fnvTerm(string(b)) })
+			sharedTab.reset()
+		}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(size)
 			row := make([]uint16, len(c.terms))
@@ -186,5 +192,29 @@ func BenchmarkTermCount(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestIsStopword: the packed table answers as the stopwords map for every
+// stop word and for words one letter away.
+func TestIsStopword(t *testing.T) {
+	for w := range stopwords {
+		if !isStopword([]byte(w)) {
+			t.Errorf("isStopword(%q) = false", w)
+		}
+		for i := 0; i < len(w); i++ {
+			for _, c := range []byte("aeiostz_9") {
+				v := []byte(w)
+				v[i] = c
+				if got := isStopword(v); got != stopwords[string(v)] {
+					t.Errorf("isStopword(%q) = %v", v, got)
+				}
+			}
+		}
+		for _, v := range []string{w + "s", w[1:], "x" + w} {
+			if len(v) > 0 && len(v) <= 5 && isStopword([]byte(v)) != stopwords[v] {
+				t.Errorf("isStopword(%q) = %v", v, !stopwords[v])
+			}
+		}
 	}
 }
