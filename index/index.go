@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -58,13 +59,17 @@ type Index struct {
 	mu        sync.RWMutex
 	segs      []*segment // newest first
 	pending   map[string]*entry
-	npend     int             // pending postings
-	forgotten map[string]bool // paths told changed and not put since
-	redacted  map[string]bool // paths whose text holds a secret: never stored
+	flying    []map[string]*entry // batches being written by spill, newest first
+	npend     int                 // pending postings
+	forgotten map[string]bool     // paths told changed and not put since
+	redacted  map[string]bool     // paths whose text holds a secret: never stored
 	closed    bool
 
 	qmu sync.Mutex
 	q   *query // the terms of the last lookup, resolved per segment
+
+	spillSem chan struct{}  // one spill written at a time
+	spilling sync.WaitGroup // spills being written
 
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 	setHits, setMisses                           atomic.Int64 // Set
@@ -160,6 +165,7 @@ func Open(root string, opt Options) (*Index, error) {
 		pending:   map[string]*entry{},
 		forgotten: map[string]bool{},
 		redacted:  map[string]bool{},
+		spillSem:  make(chan struct{}, 1),
 	}
 	if x.now == nil {
 		x.now = time.Now
@@ -230,7 +236,10 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 	if x.closed || x.forgotten[abs] {
 		return 0, nil, false
 	}
-	if e := x.pending[abs]; e != nil && e.flags&flagTerms != 0 {
+	for _, e := range x.memEntries(abs) {
+		if e.flags&flagTerms == 0 {
+			continue
+		}
 		if e.st != st || e.flags&flagRacy != 0 {
 			return 0, nil, false
 		}
@@ -410,8 +419,85 @@ func (x *Index) putTerms(e *entry, length int) {
 	x.npend += len(e.terms)
 	delete(x.forgotten, abs)
 	if x.npend >= x.spill {
-		x.flushLocked(false)
+		x.spillLocked()
 	}
+}
+
+// memEntries are the entries of abs not yet in a segment, newest first:
+// the pending one, then those of the batches being written. The caller
+// holds x.mu.
+func (x *Index) memEntries(abs string) []*entry {
+	var out []*entry
+	if e := x.pending[abs]; e != nil {
+		out = append(out, e)
+	}
+	for _, b := range x.flying {
+		if e := b[abs]; e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// spillLocked writes the pending entries as a new segment in the
+// background: the scan that put them goes on while the segment is
+// written, and the entries stay visible (memEntries) until it is in
+// place. One spill is written at a time (the next waits for it, in the
+// order they were made, so the newer one is named newer); Flush and Close
+// wait for them. The caller holds x.mu.
+func (x *Index) spillLocked() {
+	batch := x.pending
+	x.pending, x.npend = map[string]*entry{}, 0
+	x.flying = append([]map[string]*entry{batch}, x.flying...)
+	x.spilling.Add(1)
+	go func() {
+		defer x.spilling.Done()
+		x.spillSem <- struct{}{}
+		defer func() { <-x.spillSem }()
+		x.mu.RLock()
+		entries := sortedEntries(batch)
+		entries = slices.DeleteFunc(entries, func(e *entry) bool { return x.redacted[e.path] }) // marked since
+		x.mu.RUnlock()
+		name, err := writeSegment(x.dir, x.k, x.vh, entries, batchTerms(entries))
+		var seg *segment
+		if err == nil {
+			seg, _ = openSegment(name, x.k, x.vh)
+		}
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		x.flying = slices.DeleteFunc(x.flying, func(b map[string]*entry) bool { return sameBatch(b, batch) })
+		if seg == nil {
+			// Not written: the entries go back to pending unless newer
+			// ones replaced them, for the next flush.
+			for p, e := range batch {
+				if x.pending[p] == nil && !x.redacted[p] && !x.forgotten[p] {
+					x.pending[p] = e
+					x.npend += len(e.terms)
+				}
+			}
+			return
+		}
+		if x.closed {
+			seg.close() // on disk: the next open reads it
+			return
+		}
+		x.segs = append([]*segment{seg}, x.segs...)
+	}()
+}
+
+// sameBatch reports whether a and b are the same map.
+func sameBatch(a, b map[string]*entry) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// sortedEntries are the entries of a batch by path.
+func sortedEntries(batch map[string]*entry) []*entry {
+	entries := make([]*entry, 0, len(batch))
+	for _, e := range batch {
+		entries = append(entries, e)
+	}
+	slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.path, b.path) })
+	return entries
 }
 
 // Chunks returns the chunks cut for key from content, the text of the file
@@ -434,7 +520,7 @@ func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (
 	if x.closed {
 		return nil, false
 	}
-	if e := x.pending[abs]; e != nil {
+	for _, e := range x.memEntries(abs) {
 		for _, cs := range e.sets {
 			if cs.key == want.key && cs.hash == want.hash {
 				return validChunks(slices.Clone(cs.chunks), content)
@@ -562,7 +648,7 @@ func (x *Index) Set(abs string, fi fs.FileInfo, content []byte, key string) (set
 	if x.closed {
 		return nil, false
 	}
-	if e := x.pending[abs]; e != nil {
+	for _, e := range x.memEntries(abs) {
 		for _, cs := range e.sets {
 			if cs.key == want.key && cs.hash == want.hash {
 				return slices.Clone(cs.chunks), true
@@ -615,11 +701,13 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 	}
 	var hash [16]byte
 	trusted := false
-	if e := x.pending[abs]; e != nil {
-		if !vouched(e.st, st, e.flags, e.hash) {
-			return nil, false
+	for _, e := range x.memEntries(abs) {
+		if !trusted {
+			if !vouched(e.st, st, e.flags, e.hash) {
+				return nil, false
+			}
+			hash, trusted = e.hash, true
 		}
-		hash, trusted = e.hash, true
 		pick.take(e.sets, hash)
 	}
 	trusted = x.pickSegSets(abs, st, &pick, hash, trusted)
@@ -758,6 +846,7 @@ func (x *Index) Forget(abs string) {
 // Flush writes the pending entries as a new segment and, when there are
 // many segments, merges them (compact.go).
 func (x *Index) Flush() error {
+	x.spilling.Wait()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
@@ -769,11 +858,7 @@ func (x *Index) Flush() error {
 func (x *Index) flushLocked(compact bool) error {
 	var err error
 	if len(x.pending) > 0 {
-		entries := make([]*entry, 0, len(x.pending))
-		for _, e := range x.pending {
-			entries = append(entries, e)
-		}
-		slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.path, b.path) })
+		entries := sortedEntries(x.pending)
 		x.pending, x.npend = map[string]*entry{}, 0
 		var name string
 		if name, err = writeSegment(x.dir, x.k, x.vh, entries, batchTerms(entries)); err == nil {
@@ -795,6 +880,7 @@ func (x *Index) flushLocked(compact bool) error {
 
 // Close flushes and releases the index; later calls miss and store nothing.
 func (x *Index) Close() error {
+	x.spilling.Wait()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
@@ -821,8 +907,10 @@ type Stats struct {
 	StatHits, StatMisses                         int64 // sets by stat (a map's files not read)
 }
 
-// Stats returns the segments' count and size.
+// Stats returns the segments' count and size, once the spills being
+// written are in place.
 func (x *Index) Stats() Stats {
+	x.spilling.Wait()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load(),

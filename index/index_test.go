@@ -625,3 +625,43 @@ func TestPutTermHashes(t *testing.T) {
 		t.Fatal("the terms of a file holding a secret were stored")
 	}
 }
+
+// TestSpillInFlightVisible: entries a spill is still writing are found
+// (the scan goes on while the segment is written), Forget makes them miss,
+// and they are in segments once Flush returns.
+func TestSpillInFlightVisible(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeTree(t, root, 60, 0)
+	x, err := Open(root, Options{Dir: dir, Version: "test", now: later, spill: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	x.spillSem <- struct{}{} // hold every spill before it writes
+	for _, p := range paths {
+		put(t, x, p)
+	}
+	x.mu.RLock()
+	flying := len(x.flying)
+	x.mu.RUnlock()
+	if flying == 0 {
+		t.Fatal("no spill in flight")
+	}
+	if th, ch := checkHonest(t, x, root); th != 60 || ch != 60 {
+		t.Fatalf("in flight: %d term hits, %d chunk hits, want 60 each", th, ch)
+	}
+	x.Forget(paths[0])
+	if _, _, ok := x.Terms(paths[0], lstat(t, paths[0]), asked); ok {
+		t.Fatal("a forgotten entry in flight was trusted")
+	}
+	<-x.spillSem
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(segmentFiles(dir)); n == 0 {
+		t.Fatal("no segment after the spills and a flush")
+	}
+	if th, _ := checkHonest(t, x, root); th != 59 {
+		t.Fatalf("written: %d term hits, want 59", th)
+	}
+}
