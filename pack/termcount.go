@@ -4,6 +4,7 @@ import (
 	"encoding/binary"
 	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -284,6 +285,7 @@ type termTab struct {
 
 type wordEnt struct {
 	h        uint64
+	key      uint64 // a word of at most 8 bytes, packed (shortWord); 0 for longer ones
 	off, n   uint32 // the word is warena[off : off+n]
 	yOff, yN uint32 // its terms are yields[yOff : yOff+yN]
 	slot     uint32
@@ -514,8 +516,48 @@ func (t *termTab) scan(text string) {
 			i = end
 			continue
 		}
+		if n := i - start; n <= 8 {
+			// A short word is its own key: its bytes in one word (none
+			// is zero), loaded at once where the text goes on for 8.
+			var v uint64
+			if start+8 <= len(text) {
+				v = binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(text[start:]), 8))
+				if n < 8 {
+					v &= 1<<(8*n) - 1
+				}
+			} else {
+				for j := i - 1; j >= start; j-- {
+					v = v<<8 | uint64(text[j])
+				}
+			}
+			t.shortWord(text[start:i], v)
+			continue
+		}
 		t.word(text[start:i])
 	}
+}
+
+// shortWord is word for a word of at most 8 bytes packed in key (its
+// bytes, little-endian): found by key alone, without hashing or comparing
+// strings.
+func (t *termTab) shortWord(w string, key uint64) {
+	h := bits.RotateLeft64(key*0x9e3779b97f4a7c15, 32)
+	mask := uint32(len(t.wslots) - 1)
+	s := uint32(h) & mask
+	for ; ; s = (s + 1) & mask {
+		k := t.wslots[s]
+		if k == 0 {
+			break
+		}
+		if we := &t.words[k-1]; we.key == key {
+			for _, e := range t.yields[we.yOff : we.yOff+we.yN] {
+				t.ents[e].count++
+			}
+			t.total += int(we.yN)
+			return
+		}
+	}
+	t.newWord(w, h, key, s)
 }
 
 // word counts the terms of the ASCII word w: its parts and, when it has
@@ -538,7 +580,13 @@ func (t *termTab) word(w string) {
 			return
 		}
 	}
-	we := wordEnt{h: h, off: uint32(len(t.warena)), n: uint32(len(w)), yOff: uint32(len(t.yields)), slot: s}
+	t.newWord(w, h, 0, s)
+}
+
+// newWord splits w, counting its terms, and keeps it with them in slot s
+// (h its hash, key its packing when short).
+func (t *termTab) newWord(w string, h, key uint64, s uint32) {
+	we := wordEnt{h: h, key: key, off: uint32(len(t.warena)), n: uint32(len(w)), yOff: uint32(len(t.yields)), slot: s}
 	t.warena = append(t.warena, w...)
 	t.rec = true
 	t.split(w)
