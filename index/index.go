@@ -349,7 +349,8 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 	if !ok || !x.storable(abs) {
 		return
 	}
-	if _, n := collector.Redact(string(content)); n > 0 {
+	// content is only read here (not copied: a first pack hands every file of the tree in)
+	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
 		x.markRedacted(abs)
 		return
 	}
@@ -380,7 +381,8 @@ func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms 
 	if !ok || !x.storable(abs) {
 		return
 	}
-	if _, n := collector.Redact(string(content)); n > 0 {
+	// content is only read here (not copied: a first pack hands every file of the tree in)
+	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
 		x.markRedacted(abs)
 		return
 	}
