@@ -68,8 +68,8 @@ type Index struct {
 	qmu sync.Mutex
 	q   *query // the terms of the last lookup, resolved per segment
 
-	spillSem chan struct{}  // one spill written at a time
-	spilling sync.WaitGroup // spills being written
+	spillSem chan struct{} // one spill written at a time
+	spilling spills        // spills being written
 
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 	setHits, setMisses                           atomic.Int64 // Set
@@ -451,9 +451,9 @@ func (x *Index) spillLocked() {
 	batch := x.pending
 	x.pending, x.npend = map[string]*entry{}, 0
 	x.flying = append([]map[string]*entry{batch}, x.flying...)
-	x.spilling.Add(1)
+	x.spilling.add()
 	go func() {
-		defer x.spilling.Done()
+		defer x.spilling.done()
 		x.spillSem <- struct{}{}
 		defer func() { <-x.spillSem }()
 		x.mu.RLock()
@@ -485,6 +485,40 @@ func (x *Index) spillLocked() {
 		}
 		x.segs = append([]*segment{seg}, x.segs...)
 	}()
+}
+
+// spills counts the spills being written. Unlike a WaitGroup, a spill
+// may start while another goroutine waits (a server's timed flush during
+// a pack): wait returns once none is being written.
+type spills struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    int
+}
+
+func (s *spills) add() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *spills) done() {
+	s.mu.Lock()
+	if s.n--; s.n == 0 && s.cond != nil {
+		s.cond.Broadcast()
+	}
+	s.mu.Unlock()
+}
+
+func (s *spills) wait() {
+	s.mu.Lock()
+	for s.n > 0 {
+		if s.cond == nil {
+			s.cond = sync.NewCond(&s.mu)
+		}
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
 }
 
 // sameBatch reports whether a and b are the same map.
@@ -848,7 +882,7 @@ func (x *Index) Forget(abs string) {
 // Flush writes the pending entries as a new segment and, when there are
 // many segments, merges them (compact.go).
 func (x *Index) Flush() error {
-	x.spilling.Wait()
+	x.spilling.wait()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
@@ -882,7 +916,7 @@ func (x *Index) flushLocked(compact bool) error {
 
 // Close flushes and releases the index; later calls miss and store nothing.
 func (x *Index) Close() error {
-	x.spilling.Wait()
+	x.spilling.wait()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
@@ -912,7 +946,7 @@ type Stats struct {
 // Stats returns the segments' count and size, once the spills being
 // written are in place.
 func (x *Index) Stats() Stats {
-	x.spilling.Wait()
+	x.spilling.wait()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load(),

@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -663,5 +664,57 @@ func TestSpillInFlightVisible(t *testing.T) {
 	}
 	if th, _ := checkHonest(t, x, root); th != 59 {
 		t.Fatalf("written: %d term hits, want 59", th)
+	}
+}
+
+// TestSpillWhileFlushing: puts that spill while another goroutine flushes
+// (a server's timed flush during a pack) lose nothing and never deadlock
+// (run with -race).
+func TestSpillWhileFlushing(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeTree(t, root, 120, 0)
+	x, err := Open(root, Options{Dir: dir, Version: "test", now: later, spill: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	done := make(chan struct{})
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				if err := x.Flush(); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(paths); i += 4 {
+				put(t, x, paths[i])
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	select {
+	case <-flushed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("flush did not return")
+	}
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if th, ch := checkHonest(t, x, root); th != 120 || ch != 120 {
+		t.Fatalf("%d term hits, %d chunk hits, want 120 each", th, ch)
 	}
 }
