@@ -479,8 +479,10 @@ func (x *Index) spillLocked() {
 			}
 			return
 		}
-		if x.closed {
-			seg.close() // on disk: the next open reads it
+		if x.closed || slices.ContainsFunc(x.segs, func(o *segment) bool { return o.path == seg.path }) {
+			// On disk: the next open reads it; or a flush meanwhile
+			// found it in the directory (refreshLocked) and opened it.
+			seg.close()
 			return
 		}
 		x.segs = append([]*segment{seg}, x.segs...)
