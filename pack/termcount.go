@@ -244,7 +244,8 @@ func (c *termCounter) countAll(text string, row []uint16) {
 // termTable returns every term of text with its count, exactly as
 // scanTerms(text, true, nil) yields them (stop words dropped).
 func termTable(text string) map[string]int {
-	tab := newTermTab()
+	tab := termTabs.Get().(*termTab)
+	defer func() { tab.reset(); termTabs.Put(tab) }()
 	tab.scan(text)
 	out := make(map[string]int, len(tab.ents))
 	for _, e := range tab.ents {
