@@ -124,3 +124,55 @@ func TestReadRawNotRedacted(t *testing.T) {
 		}
 	}
 }
+
+// TestListStatsLargeDirectories: the stats of directories larger than one
+// helper's run (taken in parallel) land on their own entries: every
+// listed file's Info is its own stat, in the order of a sequential walk,
+// with symlinks among them resolved in order.
+func TestListStatsLargeDirectories(t *testing.T) {
+	root, err := filepath.EvalSymlinks(t.TempDir())
+	if err != nil {
+		t.Fatal(err)
+	}
+	var want []string
+	for d := 0; d < 3; d++ {
+		for i := 0; i < 5*statRun+7; i++ {
+			rel := fmt.Sprintf("d%d/f%04d.txt", d, i)
+			p := filepath.Join(root, filepath.FromSlash(rel))
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, make([]byte, 1+i%97+d), 0o644); err != nil {
+				t.Fatal(err)
+			}
+			want = append(want, rel)
+		}
+	}
+	if err := os.Symlink("f0003.txt", filepath.Join(root, "d1", "f0100.link")); err != nil {
+		t.Fatal(err)
+	}
+	w, err := New(Options{Roots: []string{root}, FollowSymlinks: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for run := 0; run < 3; run++ {
+		refs, _, err := w.List(context.Background(), OpenFile)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var got []string
+		for _, r := range refs {
+			got = append(got, r.Path)
+			fi, err := os.Stat(r.Abs)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if !os.SameFile(fi, r.Info) || fi.Size() != r.Info.Size() {
+				t.Fatalf("%s: Info is another file's stat (size %d, want %d)", r.Path, r.Info.Size(), fi.Size())
+			}
+		}
+		if diff := cmp.Diff(want, got); diff != "" {
+			t.Fatalf("listed paths (-want +got):\n%s", diff)
+		}
+	}
+}

@@ -17,18 +17,69 @@ type dirLoad struct {
 	entries []os.DirEntry
 	infos   []fs.FileInfo
 	errs    []error
-	err     error // reading the directory failed
+	err     error        // reading the directory failed
+	helped  map[int]bool // runs of entries a stat helper took (while loading)
 }
 
-// load reads the directory abs and stats its entries.
+// load reads the directory abs and stats its entries: in runs of
+// statRun entries, the runs after the first on helpers while statSlots
+// has room (each result goes to its entry's place, so the outcome does not
+// depend on who stats what), the rest here.
 func (ld *dirLoad) load(abs string) {
 	ld.entries, ld.err = os.ReadDir(abs)
 	if ld.err != nil {
 		return
 	}
-	ld.infos = make([]fs.FileInfo, len(ld.entries))
-	ld.errs = make([]error, len(ld.entries))
-	for i, e := range ld.entries {
+	n := len(ld.entries)
+	ld.infos = make([]fs.FileInfo, n)
+	ld.errs = make([]error, n)
+	var wg sync.WaitGroup
+	for start := statRun; start < n; start += statRun {
+		select {
+		case statSlots <- struct{}{}:
+		default:
+			continue // no helper free: statted below
+		}
+		end := min(n, start+statRun)
+		ld.claim(start)
+		wg.Add(1)
+		go func() {
+			defer func() { <-statSlots; wg.Done() }()
+			ld.statRange(abs, start, end)
+		}()
+	}
+	for start := 0; start < n; start += statRun {
+		if !ld.claimed(start) {
+			ld.statRange(abs, start, min(n, start+statRun))
+		}
+	}
+	wg.Wait()
+	ld.helped = nil
+}
+
+// statRun is how many entries of a directory one stat helper takes.
+const statRun = 64
+
+// statSlots bounds the stat helpers of all walks of the process (the
+// directory loaders themselves stat too): stats wait on the file system
+// more than they compute.
+var statSlots = make(chan struct{}, max(4, 2*runtime.GOMAXPROCS(0)))
+
+// claim marks the run of entries starting at start as a helper's.
+func (ld *dirLoad) claim(start int) {
+	if ld.helped == nil {
+		ld.helped = map[int]bool{}
+	}
+	ld.helped[start] = true
+}
+
+func (ld *dirLoad) claimed(start int) bool { return ld.helped[start] }
+
+// statRange stats entries [start, end) of the directory abs (not symlinks,
+// which the walk resolves in order, nor .git).
+func (ld *dirLoad) statRange(abs string, start, end int) {
+	for i := start; i < end; i++ {
+		e := ld.entries[i]
 		if e.Type()&fs.ModeSymlink != 0 || e.Name() == ".git" {
 			continue
 		}

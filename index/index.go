@@ -6,6 +6,7 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"reflect"
 	"regexp"
 	"slices"
 	"sort"
@@ -13,9 +14,11 @@ import (
 	"sync"
 	"sync/atomic"
 	"time"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // DefaultMaxBytes caps one root's index on disk (1 GiB): a compaction past
@@ -56,13 +59,17 @@ type Index struct {
 	mu        sync.RWMutex
 	segs      []*segment // newest first
 	pending   map[string]*entry
-	npend     int             // pending postings
-	forgotten map[string]bool // paths told changed and not put since
-	redacted  map[string]bool // paths whose text holds a secret: never stored
+	flying    []map[string]*entry // batches being written by spill, newest first
+	npend     int                 // pending postings
+	forgotten map[string]bool     // paths told changed and not put since
+	redacted  map[string]bool     // paths whose text holds a secret: never stored
 	closed    bool
 
 	qmu sync.Mutex
 	q   *query // the terms of the last lookup, resolved per segment
+
+	spillSem chan struct{} // one spill written at a time
+	spilling spills        // spills being written
 
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 	setHits, setMisses                           atomic.Int64 // Set
@@ -158,6 +165,7 @@ func Open(root string, opt Options) (*Index, error) {
 		pending:   map[string]*entry{},
 		forgotten: map[string]bool{},
 		redacted:  map[string]bool{},
+		spillSem:  make(chan struct{}, 1),
 	}
 	if x.now == nil {
 		x.now = time.Now
@@ -228,7 +236,10 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 	if x.closed || x.forgotten[abs] {
 		return 0, nil, false
 	}
-	if e := x.pending[abs]; e != nil && e.flags&flagTerms != 0 {
+	for _, e := range x.memEntries(abs) {
+		if e.flags&flagTerms == 0 {
+			continue
+		}
 		if e.st != st || e.flags&flagRacy != 0 {
 			return 0, nil, false
 		}
@@ -338,7 +349,8 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 	if !ok || !x.storable(abs) {
 		return
 	}
-	if _, n := collector.Redact(string(content)); n > 0 {
+	// content is only read here (not copied: a first pack hands every file of the tree in)
+	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
 		x.markRedacted(abs)
 		return
 	}
@@ -353,6 +365,45 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 		e.terms = append(e.terms, posting{x.k.termHash(t), uint32(c)})
 		length += c
 	}
+	x.putTerms(e, length)
+}
+
+// TermHash returns the keyed hash (SipHash-2-4 under the per-user key)
+// the index stores a term under.
+func (x *Index) TermHash(term []byte) uint64 {
+	return x.k.terms.sum64(unsafe.String(unsafe.SliceData(term), len(term)))
+}
+
+// PutTermHashes is [Index.PutTerms] for terms already hashed by
+// [Index.TermHash], each with its count.
+func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms []pack.TermHash) {
+	st, ok := statOf(fi)
+	if !ok || !x.storable(abs) {
+		return
+	}
+	// content is only read here (not copied: a first pack hands every file of the tree in)
+	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
+		x.markRedacted(abs)
+		return
+	}
+	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
+	changed := time.Unix(0, max(st.mtime, st.ctime))
+	if x.now().Sub(changed) < racyWindow {
+		e.flags |= flagRacy
+	}
+	e.terms = make([]posting, len(terms))
+	length := 0
+	for i, t := range terms {
+		e.terms[i] = posting{t.Hash, t.Count}
+		length += int(t.Count)
+	}
+	x.putTerms(e, length)
+}
+
+// putTerms makes e, a term entry of length terms, the pending entry of
+// its path.
+func (x *Index) putTerms(e *entry, length int) {
+	abs := e.path
 	// Unsorted: the segment writer orders all postings at once (and adds
 	// up two terms of one file that share a 64-bit hash).
 	e.length, e.uniq = uint32(length), uint32(len(e.terms))
@@ -370,8 +421,121 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 	x.npend += len(e.terms)
 	delete(x.forgotten, abs)
 	if x.npend >= x.spill {
-		x.flushLocked(false)
+		x.spillLocked()
 	}
+}
+
+// memEntries are the entries of abs not yet in a segment, newest first:
+// the pending one, then those of the batches being written. The caller
+// holds x.mu.
+func (x *Index) memEntries(abs string) []*entry {
+	var out []*entry
+	if e := x.pending[abs]; e != nil {
+		out = append(out, e)
+	}
+	for _, b := range x.flying {
+		if e := b[abs]; e != nil {
+			out = append(out, e)
+		}
+	}
+	return out
+}
+
+// spillLocked writes the pending entries as a new segment in the
+// background: the scan that put them goes on while the segment is
+// written, and the entries stay visible (memEntries) until it is in
+// place. One spill is written at a time (the next waits for it, in the
+// order they were made, so the newer one is named newer); Flush and Close
+// wait for them. The caller holds x.mu.
+func (x *Index) spillLocked() {
+	batch := x.pending
+	x.pending, x.npend = map[string]*entry{}, 0
+	x.flying = append([]map[string]*entry{batch}, x.flying...)
+	x.spilling.add()
+	go func() {
+		defer x.spilling.done()
+		x.spillSem <- struct{}{}
+		defer func() { <-x.spillSem }()
+		x.mu.RLock()
+		entries := sortedEntries(batch)
+		entries = slices.DeleteFunc(entries, func(e *entry) bool { return x.redacted[e.path] }) // marked since
+		x.mu.RUnlock()
+		name, err := writeSegment(x.dir, x.k, x.vh, entries, batchTerms(entries))
+		var seg *segment
+		if err == nil {
+			seg, _ = openSegment(name, x.k, x.vh)
+		}
+		x.mu.Lock()
+		defer x.mu.Unlock()
+		x.flying = slices.DeleteFunc(x.flying, func(b map[string]*entry) bool { return sameBatch(b, batch) })
+		if seg == nil {
+			// Not written: the entries go back to pending unless newer
+			// ones replaced them, for the next flush.
+			for p, e := range batch {
+				if x.pending[p] == nil && !x.redacted[p] && !x.forgotten[p] {
+					x.pending[p] = e
+					x.npend += len(e.terms)
+				}
+			}
+			return
+		}
+		if x.closed || slices.ContainsFunc(x.segs, func(o *segment) bool { return o.path == seg.path }) {
+			// On disk: the next open reads it; or a flush meanwhile
+			// found it in the directory (refreshLocked) and opened it.
+			seg.close()
+			return
+		}
+		x.segs = append([]*segment{seg}, x.segs...)
+	}()
+}
+
+// spills counts the spills being written. Unlike a WaitGroup, a spill
+// may start while another goroutine waits (a server's timed flush during
+// a pack): wait returns once none is being written.
+type spills struct {
+	mu   sync.Mutex
+	cond *sync.Cond
+	n    int
+}
+
+func (s *spills) add() {
+	s.mu.Lock()
+	s.n++
+	s.mu.Unlock()
+}
+
+func (s *spills) done() {
+	s.mu.Lock()
+	if s.n--; s.n == 0 && s.cond != nil {
+		s.cond.Broadcast()
+	}
+	s.mu.Unlock()
+}
+
+func (s *spills) wait() {
+	s.mu.Lock()
+	for s.n > 0 {
+		if s.cond == nil {
+			s.cond = sync.NewCond(&s.mu)
+		}
+		s.cond.Wait()
+	}
+	s.mu.Unlock()
+}
+
+// sameBatch reports whether a and b are the same map.
+func sameBatch(a, b map[string]*entry) bool {
+	return reflect.ValueOf(a).UnsafePointer() == reflect.ValueOf(b).UnsafePointer()
+}
+
+// sortedEntries are the entries of a batch by path.
+func sortedEntries(batch map[string]*entry) []*entry {
+	entries := make([]*entry, 0, len(batch))
+	for _, e := range batch {
+		entries = append(entries, e)
+	}
+	slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.path, b.path) })
+	return entries
 }
 
 // Chunks returns the chunks cut for key from content, the text of the file
@@ -394,7 +558,7 @@ func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (
 	if x.closed {
 		return nil, false
 	}
-	if e := x.pending[abs]; e != nil {
+	for _, e := range x.memEntries(abs) {
 		for _, cs := range e.sets {
 			if cs.key == want.key && cs.hash == want.hash {
 				return validChunks(slices.Clone(cs.chunks), content)
@@ -522,7 +686,7 @@ func (x *Index) Set(abs string, fi fs.FileInfo, content []byte, key string) (set
 	if x.closed {
 		return nil, false
 	}
-	if e := x.pending[abs]; e != nil {
+	for _, e := range x.memEntries(abs) {
 		for _, cs := range e.sets {
 			if cs.key == want.key && cs.hash == want.hash {
 				return slices.Clone(cs.chunks), true
@@ -575,11 +739,13 @@ func (x *Index) StatSets(abs string, fi fs.FileInfo, keys []string) (sets [][]ch
 	}
 	var hash [16]byte
 	trusted := false
-	if e := x.pending[abs]; e != nil {
-		if !vouched(e.st, st, e.flags, e.hash) {
-			return nil, false
+	for _, e := range x.memEntries(abs) {
+		if !trusted {
+			if !vouched(e.st, st, e.flags, e.hash) {
+				return nil, false
+			}
+			hash, trusted = e.hash, true
 		}
-		hash, trusted = e.hash, true
 		pick.take(e.sets, hash)
 	}
 	trusted = x.pickSegSets(abs, st, &pick, hash, trusted)
@@ -718,6 +884,7 @@ func (x *Index) Forget(abs string) {
 // Flush writes the pending entries as a new segment and, when there are
 // many segments, merges them (compact.go).
 func (x *Index) Flush() error {
+	x.spilling.wait()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
@@ -729,11 +896,7 @@ func (x *Index) Flush() error {
 func (x *Index) flushLocked(compact bool) error {
 	var err error
 	if len(x.pending) > 0 {
-		entries := make([]*entry, 0, len(x.pending))
-		for _, e := range x.pending {
-			entries = append(entries, e)
-		}
-		slices.SortFunc(entries, func(a, b *entry) int { return strings.Compare(a.path, b.path) })
+		entries := sortedEntries(x.pending)
 		x.pending, x.npend = map[string]*entry{}, 0
 		var name string
 		if name, err = writeSegment(x.dir, x.k, x.vh, entries, batchTerms(entries)); err == nil {
@@ -755,6 +918,7 @@ func (x *Index) flushLocked(compact bool) error {
 
 // Close flushes and releases the index; later calls miss and store nothing.
 func (x *Index) Close() error {
+	x.spilling.wait()
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if x.closed {
@@ -781,8 +945,10 @@ type Stats struct {
 	StatHits, StatMisses                         int64 // sets by stat (a map's files not read)
 }
 
-// Stats returns the segments' count and size.
+// Stats returns the segments' count and size, once the spills being
+// written are in place.
 func (x *Index) Stats() Stats {
+	x.spilling.wait()
 	x.mu.RLock()
 	defer x.mu.RUnlock()
 	st := Stats{TermHits: x.termHits.Load(), TermMisses: x.termMisses.Load(), ChunkHits: x.chunkHits.Load(), ChunkMisses: x.chunkMisses.Load(),

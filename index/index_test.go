@@ -8,6 +8,7 @@ import (
 	"path/filepath"
 	"sort"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -15,6 +16,7 @@ import (
 	"github.com/google/go-cmp/cmp/cmpopts"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // TestMain keeps the per-user key of the tests out of the user's state
@@ -583,5 +585,136 @@ func TestSameHashAddsUp(t *testing.T) {
 	l, err := s.term(h)
 	if err != nil || !cmp.Equal(l, []fileCount{{0, 5}}, cmp.AllowUnexported(fileCount{})) {
 		t.Fatalf("postings of alpha: %v, %v; want file 0 count 5", l, err)
+	}
+}
+
+// TestPutTermHashes: terms put already hashed (the pack's scan) are found
+// as PutTerms' are, pending, flushed and reopened; a file whose text holds
+// a secret is not stored.
+func TestPutTermHashes(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeTree(t, root, 30, 0)
+	secret := write(t, filepath.Join(root, "cfg.txt"), "alpha\npassword = \"hunter2-hunter2-Zq9\"\n")
+	x := openTest(t, root, dir)
+	putHashed := func(p string, fi fs.FileInfo) {
+		b, err := os.ReadFile(p)
+		if err != nil {
+			t.Fatal(err)
+		}
+		var hs []pack.TermHash
+		for term, n := range termsOf(b) {
+			hs = append(hs, pack.TermHash{Hash: x.TermHash([]byte(term)), Count: uint32(n)})
+		}
+		x.PutTermHashes(p, fi, b, hs)
+	}
+	for _, p := range paths {
+		putHashed(p, lstat(t, p))
+	}
+	putHashed(filepath.Join(root, "cfg.txt"), secret)
+	if th, _ := checkHonest(t, x, root); th != 30 {
+		t.Fatalf("pending: %d term hits, want 30", th)
+	}
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	x.Close()
+	y := openTest(t, root, dir)
+	if th, _ := checkHonest(t, y, root); th != 30 {
+		t.Fatalf("reopened: %d term hits, want 30", th)
+	}
+	if _, _, ok := y.Terms(filepath.Join(root, "cfg.txt"), secret, asked); ok {
+		t.Fatal("the terms of a file holding a secret were stored")
+	}
+}
+
+// TestSpillInFlightVisible: entries a spill is still writing are found
+// (the scan goes on while the segment is written), Forget makes them miss,
+// and they are in segments once Flush returns.
+func TestSpillInFlightVisible(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeTree(t, root, 60, 0)
+	x, err := Open(root, Options{Dir: dir, Version: "test", now: later, spill: 50})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	x.spillSem <- struct{}{} // hold every spill before it writes
+	for _, p := range paths {
+		put(t, x, p)
+	}
+	x.mu.RLock()
+	flying := len(x.flying)
+	x.mu.RUnlock()
+	if flying == 0 {
+		t.Fatal("no spill in flight")
+	}
+	if th, ch := checkHonest(t, x, root); th != 60 || ch != 60 {
+		t.Fatalf("in flight: %d term hits, %d chunk hits, want 60 each", th, ch)
+	}
+	x.Forget(paths[0])
+	if _, _, ok := x.Terms(paths[0], lstat(t, paths[0]), asked); ok {
+		t.Fatal("a forgotten entry in flight was trusted")
+	}
+	<-x.spillSem
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if n := len(segmentFiles(dir)); n == 0 {
+		t.Fatal("no segment after the spills and a flush")
+	}
+	if th, _ := checkHonest(t, x, root); th != 59 {
+		t.Fatalf("written: %d term hits, want 59", th)
+	}
+}
+
+// TestSpillWhileFlushing: puts that spill while another goroutine flushes
+// (a server's timed flush during a pack) lose nothing and never deadlock
+// (run with -race).
+func TestSpillWhileFlushing(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeTree(t, root, 120, 0)
+	x, err := Open(root, Options{Dir: dir, Version: "test", now: later, spill: 40})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer x.Close()
+	done := make(chan struct{})
+	flushed := make(chan struct{})
+	go func() {
+		defer close(flushed)
+		for {
+			select {
+			case <-done:
+				return
+			default:
+				if err := x.Flush(); err != nil {
+					t.Error(err)
+					return
+				}
+			}
+		}
+	}()
+	var wg sync.WaitGroup
+	for w := 0; w < 4; w++ {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := w; i < len(paths); i += 4 {
+				put(t, x, paths[i])
+			}
+		}()
+	}
+	wg.Wait()
+	close(done)
+	select {
+	case <-flushed:
+	case <-time.After(30 * time.Second):
+		t.Fatal("flush did not return")
+	}
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if th, ch := checkHonest(t, x, root); th != 120 || ch != 120 {
+		t.Fatalf("%d term hits, %d chunk hits, want 120 each", th, ch)
 	}
 }

@@ -52,8 +52,9 @@ func (s *Set) schedule() {
 }
 
 var (
-	_ pack.FileIndex = (*Set)(nil)
-	_ pack.SetIndex  = (*Set)(nil)
+	_ pack.FileIndex     = (*Set)(nil)
+	_ pack.SetIndex      = (*Set)(nil)
+	_ pack.TermHashIndex = (*Set)(nil)
 )
 
 // OpenSet opens the index of each root (symlinks resolved). A root whose
@@ -131,6 +132,24 @@ func (s *Set) Terms(f collector.FileRef, terms []string) (pack.FileTerms, bool) 
 func (s *Set) PutTerms(f collector.FileRef, content []byte, all map[string]int) {
 	if x := s.of(f.Abs); x != nil {
 		x.PutTerms(f.Abs, f.Info, content, all)
+		s.schedule()
+	}
+}
+
+// TermHasher implements [pack.TermHashIndex]: the term hash of the index
+// of the root holding abs; nil when no root does.
+func (s *Set) TermHasher(abs string) func([]byte) uint64 {
+	x := s.of(abs)
+	if x == nil {
+		return nil
+	}
+	return x.TermHash
+}
+
+// PutTermHashes implements [pack.TermHashIndex].
+func (s *Set) PutTermHashes(f collector.FileRef, content []byte, terms []pack.TermHash) {
+	if x := s.of(f.Abs); x != nil {
+		x.PutTermHashes(f.Abs, f.Info, content, terms)
 		s.schedule()
 	}
 }

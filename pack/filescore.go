@@ -49,6 +49,20 @@ type FileIndex interface {
 	Forget(abs string)
 }
 
+// TermHashIndex is a [FileIndex] that takes a file's terms as it stores
+// them: the scan hands it each term's keyed hash and count (from one pass
+// over the text that also counts the query's terms), never a table of
+// strings. scanFiles uses it when the index implements it.
+type TermHashIndex interface {
+	// TermHasher returns the keyed hash the index stores the terms of the
+	// file at abs under; nil when it stores nothing of that file.
+	TermHasher(abs string) func(term []byte) uint64
+	// PutTermHashes stores the terms of f read with content, each hashed
+	// by TermHasher(f.Abs) (a hash may appear twice: two terms of the
+	// file that share it; the index adds them up).
+	PutTermHashes(f collector.FileRef, content []byte, terms []TermHash)
+}
+
 // File-first selection (docs/ranking.md "File-first selection"): a walk
 // with a query scores whole files before any is chunked.
 const (
@@ -275,8 +289,23 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 			counter.count(text, s.tf)
 			return
 		}
-		// A miss: the full table goes to the index (as hashes), the
-		// query's terms come from it.
+		// A miss: every term goes to the index (as hashes), the query's
+		// terms come from the same pass.
+		if hx, ok := idx.(TermHashIndex); ok {
+			if hash := hx.TermHasher(s.ref.Abs); hash != nil {
+				tab := termTabs.Get().(*termTab)
+				tab.scan(text)
+				for k, t := range terms {
+					s.tf[k] = uint16(min(tab.count(t), math.MaxUint16))
+				}
+				hx.PutTermHashes(s.ref, data, tab.hashed(hash))
+				tab.reset()
+				termTabs.Put(tab)
+				return
+			}
+			counter.count(text, s.tf) // the index keeps nothing of this file
+			return
+		}
 		all := termTable(text)
 		idx.PutTerms(s.ref, data, all)
 		for k, t := range terms {

@@ -2,7 +2,9 @@ package pack
 
 import (
 	"encoding/binary"
+	"hash/maphash"
 	"math"
+	"math/bits"
 	"slices"
 	"strings"
 	"sync"
@@ -240,36 +242,238 @@ func (c *termCounter) countAll(text string, row []uint16) {
 }
 
 // termTable returns every term of text with its count, exactly as
-// scanTerms(text, true, nil) yields them (stop words dropped), for the
-// index. ASCII words take a loop that lowers each part into one buffer
-// and allocates only for a term new to the file.
+// scanTerms(text, true, nil) yields them (stop words dropped).
 func termTable(text string) map[string]int {
-	tbl := map[string]*int{}
-	addTerm := func(b []byte) {
-		if p, ok := tbl[string(b)]; ok {
-			*p++
-			return
-		}
-		n := 1
-		tbl[string(b)] = &n
+	tab := termTabs.Get().(*termTab)
+	defer func() { tab.reset(); termTabs.Put(tab) }()
+	tab.scan(text)
+	out := make(map[string]int, len(tab.ents))
+	for _, e := range tab.ents {
+		out[string(tab.arena[e.off:e.off+e.n])] = int(e.count)
 	}
-	buf := make([]byte, 0, 64)
-	// term lowers the ASCII part w (dropping underscores) and counts it.
-	term := func(w string) {
-		buf = buf[:0]
-		for j := 0; j < len(w); j++ {
-			if ch := w[j]; ch != '_' {
-				buf = append(buf, lowerASCII(ch))
+	return out
+}
+
+// TermHash is one term of a file as an index stores it: its keyed hash
+// (the index's own; never the term) and its count in the file.
+type TermHash struct {
+	Hash  uint64
+	Count uint32
+}
+
+// termTab is every term of one text with its count (termTable's terms),
+// kept without a string per term: the lowered terms lie end to end in one
+// arena, found by a seeded hash in an open-addressing table. A scan worker
+// reuses one for file after file (termTabs), so a file's table allocates
+// nothing once the worker's buffers have grown.
+type termTab struct {
+	seed  maphash.Seed
+	slots []int32 // entry index + 1; 0 empty; len a power of two
+	ents  []termEnt
+	arena []byte
+	buf   []byte // the term being made
+	total int    // occurrences, stop words dropped
+
+	// Words: each distinct ASCII word of the text with the terms it
+	// yields (entry indices in yields), so that a word met again is
+	// counted without being split, lowered and hashed again.
+	wslots []int32 // word index + 1; 0 empty; len a power of two
+	words  []wordEnt
+	warena []byte
+	yields []int32
+	rec    bool // add appends the entries it counts to yields
+}
+
+type wordEnt struct {
+	h        uint64
+	key      uint64 // a word of at most 8 bytes, packed (shortWord); 0 for longer ones
+	off, n   uint32 // the word is warena[off : off+n]
+	yOff, yN uint32 // its terms are yields[yOff : yOff+yN]
+	slot     uint32
+}
+
+type termEnt struct {
+	h      uint64 // seeded hash of the term
+	off, n uint32 // the term is arena[off : off+n]
+	count  uint32
+	slot   uint32
+}
+
+func newTermTab() *termTab {
+	return &termTab{seed: maphash.MakeSeed(), slots: make([]int32, 1024), wslots: make([]int32, 1024), buf: make([]byte, 0, 64)}
+}
+
+// termTabs are the tables of scanFiles' workers.
+var termTabs = sync.Pool{New: func() any { return newTermTab() }}
+
+// reset empties the table, keeping its buffers.
+func (t *termTab) reset() {
+	for _, e := range t.ents {
+		t.slots[e.slot] = 0
+	}
+	t.ents, t.arena, t.total = t.ents[:0], t.arena[:0], 0
+	if len(t.slots) > 1<<16 && len(t.slots) > 8*cap(t.ents) {
+		t.slots = make([]int32, 1024) // after an outsized file
+	}
+	for _, w := range t.words {
+		t.wslots[w.slot] = 0
+	}
+	t.words, t.warena, t.yields = t.words[:0], t.warena[:0], t.yields[:0]
+	if len(t.wslots) > 1<<16 && len(t.wslots) > 8*cap(t.words) {
+		t.wslots = make([]int32, 1024)
+	}
+}
+
+// add counts the term b (already lowered, stop words dropped).
+func (t *termTab) add(b []byte) {
+	t.total++
+	h := maphash.Bytes(t.seed, b)
+	mask := uint32(len(t.slots) - 1)
+	for s := uint32(h) & mask; ; s = (s + 1) & mask {
+		k := t.slots[s]
+		if k == 0 {
+			t.ents = append(t.ents, termEnt{h: h, off: uint32(len(t.arena)), n: uint32(len(b)), count: 1, slot: s})
+			t.arena = append(t.arena, b...)
+			t.slots[s] = int32(len(t.ents))
+			if t.rec {
+				t.yields = append(t.yields, int32(len(t.ents)-1))
 			}
-		}
-		if len(buf) < 2 || len(buf) <= 5 && stopwords[string(buf)] {
+			if 2*len(t.ents) > len(t.slots) {
+				t.grow()
+			}
 			return
 		}
-		if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
-			buf = buf[:len(buf)-1]
+		e := &t.ents[k-1]
+		if e.h == h && string(t.arena[e.off:e.off+e.n]) == string(b) {
+			e.count++
+			if t.rec {
+				t.yields = append(t.yields, k-1)
+			}
+			return
 		}
-		addTerm(buf)
 	}
+}
+
+// growWords doubles the word table.
+func (t *termTab) growWords() {
+	t.wslots = make([]int32, 2*len(t.wslots))
+	mask := uint32(len(t.wslots) - 1)
+	for i := range t.words {
+		w := &t.words[i]
+		s := uint32(w.h) & mask
+		for t.wslots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		t.wslots[s], w.slot = int32(i+1), s
+	}
+}
+
+// grow doubles the table.
+func (t *termTab) grow() {
+	t.slots = make([]int32, 2*len(t.slots))
+	mask := uint32(len(t.slots) - 1)
+	for i := range t.ents {
+		e := &t.ents[i]
+		s := uint32(e.h) & mask
+		for t.slots[s] != 0 {
+			s = (s + 1) & mask
+		}
+		t.slots[s], e.slot = int32(i+1), s
+	}
+}
+
+// count returns the count of term (0 when the text does not hold it).
+func (t *termTab) count(term string) int {
+	h := maphash.String(t.seed, term)
+	mask := uint32(len(t.slots) - 1)
+	for s := uint32(h) & mask; ; s = (s + 1) & mask {
+		k := t.slots[s]
+		if k == 0 {
+			return 0
+		}
+		if e := &t.ents[k-1]; e.h == h && string(t.arena[e.off:e.off+e.n]) == term {
+			return int(e.count)
+		}
+	}
+}
+
+// hashed returns every term as hash(term) with its count, in the order the
+// text first used them.
+func (t *termTab) hashed(hash func([]byte) uint64) []TermHash {
+	out := make([]TermHash, len(t.ents))
+	for i, e := range t.ents {
+		out[i] = TermHash{Hash: hash(t.arena[e.off : e.off+e.n]), Count: e.count}
+	}
+	return out
+}
+
+// term lowers the ASCII part w (dropping underscores) and counts it as
+// scanTerms would: not when shorter than two bytes or a stop word, a
+// plural s removed.
+func (t *termTab) term(w string) {
+	buf := t.buf[:0]
+	for j := 0; j < len(w); j++ {
+		if ch := w[j]; ch != '_' {
+			buf = append(buf, lowerASCII(ch))
+		}
+	}
+	t.buf = buf
+	if len(buf) < 2 || len(buf) <= 5 && isStopword(buf) {
+		return
+	}
+	if len(buf) > 3 && buf[len(buf)-1] == 's' && buf[len(buf)-2] != 's' {
+		buf = buf[:len(buf)-1]
+	}
+	t.add(buf)
+}
+
+// stopTable holds the stop words of at most 7 bytes packed as stopKey
+// does, in open addressing by stopSlot: isStopword answers without a map
+// lookup (term asks only about terms of at most 5 bytes, as termTable
+// did).
+var stopTable = func() (t [128]uint64) {
+	for w := range stopwords {
+		if len(w) > 7 {
+			continue
+		}
+		k := stopKey([]byte(w))
+		s := stopSlot(k)
+		for t[s] != 0 {
+			s = (s + 1) % uint64(len(t))
+		}
+		t[s] = k
+	}
+	return t
+}()
+
+// stopKey packs b (1–7 bytes) and its length into one word.
+func stopKey(b []byte) uint64 {
+	k := uint64(len(b))
+	for i, c := range b {
+		k |= uint64(c) << (8 * (i + 1))
+	}
+	return k
+}
+
+func stopSlot(k uint64) uint64 { return (k * 0x9e3779b97f4a7c15) >> 57 }
+
+// isStopword reports whether b (at most 7 bytes) is one of stopwords.
+func isStopword(b []byte) bool {
+	k := stopKey(b)
+	for s := stopSlot(k); ; s = (s + 1) % uint64(len(stopTable)) {
+		switch stopTable[s] {
+		case k:
+			return true
+		case 0:
+			return false
+		}
+	}
+}
+
+// scan counts every term of text, exactly as scanTerms(text, true, nil)
+// yields them. ASCII words take a loop that lowers each part into one
+// buffer; words with other letters go through scanTerms itself.
+func (t *termTab) scan(text string) {
 	i := 0
 	for i < len(text) {
 		if asciiClasses[text[i]] == clOther {
@@ -309,55 +513,133 @@ func termTable(text string) map[string]int {
 				i = start + size
 				continue
 			}
-			scanTerms(text[start:end], true, nil, addTerm)
+			scanTerms(text[start:end], true, nil, t.add)
 			i = end
 			continue
 		}
-		w := text[start:i]
-		for len(w) > 0 && w[0] == '_' {
-			w = w[1:]
-		}
-		for len(w) > 0 && w[len(w)-1] == '_' {
-			w = w[:len(w)-1]
-		}
-		if w == "" {
+		if n := i - start; n <= 8 {
+			// A short word is its own key: its bytes in one word (none
+			// is zero), loaded at once where the text goes on for 8.
+			var v uint64
+			if start+8 <= len(text) {
+				v = binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(text[start:]), 8))
+				if n < 8 {
+					v &= 1<<(8*n) - 1
+				}
+			} else {
+				for j := i - 1; j >= start; j-- {
+					v = v<<8 | uint64(text[j])
+				}
+			}
+			t.shortWord(text[start:i], v)
 			continue
 		}
-		parts, ps := 0, 0
-		for j := 1; j < len(w); j++ {
-			prev, cur := asciiClasses[w[j-1]], asciiClasses[w[j]]
-			if cur == clUnder {
-				if j > ps {
-					parts++
-					term(w[ps:j])
-				}
-				ps = j + 1
-				continue
+		t.word(text[start:i])
+	}
+}
+
+// shortWord is word for a word of at most 8 bytes packed in key (its
+// bytes, little-endian): found by key alone, without hashing or comparing
+// strings.
+func (t *termTab) shortWord(w string, key uint64) {
+	h := bits.RotateLeft64(key*0x9e3779b97f4a7c15, 32)
+	mask := uint32(len(t.wslots) - 1)
+	s := uint32(h) & mask
+	for ; ; s = (s + 1) & mask {
+		k := t.wslots[s]
+		if k == 0 {
+			break
+		}
+		if we := &t.words[k-1]; we.key == key {
+			for _, e := range t.yields[we.yOff : we.yOff+we.yN] {
+				t.ents[e].count++
 			}
-			if prev == clUnder {
-				continue
+			t.total += int(we.yN)
+			return
+		}
+	}
+	t.newWord(w, h, key, s)
+}
+
+// word counts the terms of the ASCII word w: its parts and, when it has
+// several, the compound. A word met before in the text counts the terms
+// it yielded then.
+func (t *termTab) word(w string) {
+	h := maphash.String(t.seed, w)
+	mask := uint32(len(t.wslots) - 1)
+	s := uint32(h) & mask
+	for ; ; s = (s + 1) & mask {
+		k := t.wslots[s]
+		if k == 0 {
+			break
+		}
+		if we := &t.words[k-1]; we.h == h && string(t.warena[we.off:we.off+we.n]) == w {
+			for _, e := range t.yields[we.yOff : we.yOff+we.yN] {
+				t.ents[e].count++
 			}
-			if (prev == clLower && cur == clUpper) ||
-				(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
-				((prev == clDigit) != (cur == clDigit)) {
+			t.total += int(we.yN)
+			return
+		}
+	}
+	t.newWord(w, h, 0, s)
+}
+
+// newWord splits w, counting its terms, and keeps it with them in slot s
+// (h its hash, key its packing when short).
+func (t *termTab) newWord(w string, h, key uint64, s uint32) {
+	we := wordEnt{h: h, key: key, off: uint32(len(t.warena)), n: uint32(len(w)), yOff: uint32(len(t.yields)), slot: s}
+	t.warena = append(t.warena, w...)
+	t.rec = true
+	t.split(w)
+	t.rec = false
+	we.yN = uint32(len(t.yields)) - we.yOff
+	t.words = append(t.words, we)
+	t.wslots[s] = int32(len(t.words))
+	if 2*len(t.words) > len(t.wslots) {
+		t.growWords()
+	}
+}
+
+// split counts the terms of the ASCII word w.
+func (t *termTab) split(w string) {
+	for len(w) > 0 && w[0] == '_' {
+		w = w[1:]
+	}
+	for len(w) > 0 && w[len(w)-1] == '_' {
+		w = w[:len(w)-1]
+	}
+	if w == "" {
+		return
+	}
+	parts, ps := 0, 0
+	for j := 1; j < len(w); j++ {
+		prev, cur := asciiClasses[w[j-1]], asciiClasses[w[j]]
+		if cur == clUnder {
+			if j > ps {
 				parts++
-				term(w[ps:j])
-				ps = j
+				t.term(w[ps:j])
 			}
+			ps = j + 1
+			continue
 		}
-		if ps < len(w) {
+		if prev == clUnder {
+			continue
+		}
+		if (prev == clLower && cur == clUpper) ||
+			(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
+			((prev == clDigit) != (cur == clDigit)) {
 			parts++
-			term(w[ps:])
-		}
-		if parts > 1 {
-			term(w)
+			t.term(w[ps:j])
+			ps = j
 		}
 	}
-	out := make(map[string]int, len(tbl))
-	for t, p := range tbl {
-		out[t] = *p
+	if ps < len(w) {
+		parts++
+		t.term(w[ps:])
 	}
-	return out
+	if parts > 1 {
+		t.term(w)
+	}
 }
 
 // lowerPool holds the buffers count lowers texts into.

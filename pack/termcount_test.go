@@ -11,6 +11,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/google/go-cmp/cmp/cmpopts"
 )
 
 // TestTermCounterMatchesScanTerms: the fast counter counts exactly what
@@ -76,6 +77,26 @@ func TestOnlyTwoLettersLowerToASCII(t *testing.T) {
 	}
 }
 
+// sharedTab is reused by every countMatches, as a scan worker reuses its
+// table from file to file.
+var sharedTab = newTermTab()
+
+func fnvTerm(s string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(s); i++ {
+		h = (h ^ uint64(s[i])) * 1099511628211
+	}
+	return h
+}
+
+func sumCounts(m map[string]int) int {
+	n := 0
+	for _, c := range m {
+		n += c
+	}
+	return n
+}
+
 func countMatches(t *testing.T, c *termCounter, text string) {
 	t.Helper()
 	terms := c.terms
@@ -93,6 +114,38 @@ func countMatches(t *testing.T, c *termCounter, text string) {
 		if diff := cmp.Diff(all, termTable(text)); diff != "" {
 			t.Fatalf("term table differs (-scanTerms +termTable):\n%s", diff)
 		}
+		// The scan's table, reused from text to text as scanFiles' workers
+		// reuse theirs: the same terms and counts, and the query's counts.
+		sharedTab.scan(text)
+		fromTab := map[string]int{}
+		total := 0
+		byHash := map[uint64]int{}
+		for _, h := range sharedTab.hashed(func(b []byte) uint64 { return fnvTerm(string(b)) }) {
+			byHash[h.Hash] += int(h.Count)
+		}
+		wantHash := map[uint64]int{}
+		for term, n := range all {
+			wantHash[fnvTerm(term)] += n
+		}
+		if diff := cmp.Diff(wantHash, byHash, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("hashed terms differ (-scanTerms +termTab.hashed):\n%s", diff)
+		}
+		for _, e := range sharedTab.ents {
+			fromTab[string(sharedTab.arena[e.off:e.off+e.n])] += int(e.count)
+			total += int(e.count)
+		}
+		if diff := cmp.Diff(all, fromTab, cmpopts.EquateEmpty()); diff != "" {
+			t.Fatalf("reused term table differs (-scanTerms +termTab):\n%s", diff)
+		}
+		if sum := sumCounts(all); total != sum || sharedTab.total != sum {
+			t.Fatalf("term table holds %d terms (total %d), scanTerms yields %d", total, sharedTab.total, sum)
+		}
+		for _, q := range terms {
+			if got := sharedTab.count(q); got != all[q] {
+				t.Fatalf("termTab.count(%q) = %d, scanTerms %d", q, got, all[q])
+			}
+		}
+		sharedTab.reset()
 		if diff := cmp.Diff(want, got); diff != "" {
 			short := text
 			if len(short) > 200 {
@@ -123,7 +176,13 @@ func BenchmarkTermCount(b *testing.B) {
 	for _, bc := range []struct {
 		name string
 		fn   func(string, []uint16)
-	}{{"count", c.count}, {"countAll", c.countAll}} {
+	}{{"count", c.count}, {"countAll", c.countAll},
+		{"termTab", func(text string, _ []uint16) { sharedTab.scan(text); sharedTab.reset() }},
+		{"termTab+hash", func(text string, _ []uint16) {
+			sharedTab.scan(text)
+			sharedTab.hashed(func(b []byte) uint64 { return fnvTerm(string(b)) })
+			sharedTab.reset()
+		}}} {
 		b.Run(bc.name, func(b *testing.B) {
 			b.SetBytes(size)
 			row := make([]uint16, len(c.terms))
@@ -133,5 +192,29 @@ func BenchmarkTermCount(b *testing.B) {
 				}
 			}
 		})
+	}
+}
+
+// TestIsStopword: the packed table answers as the stopwords map for every
+// stop word and for words one letter away.
+func TestIsStopword(t *testing.T) {
+	for w := range stopwords {
+		if !isStopword([]byte(w)) {
+			t.Errorf("isStopword(%q) = false", w)
+		}
+		for i := 0; i < len(w); i++ {
+			for _, c := range []byte("aeiostz_9") {
+				v := []byte(w)
+				v[i] = c
+				if got := isStopword(v); got != stopwords[string(v)] {
+					t.Errorf("isStopword(%q) = %v", v, got)
+				}
+			}
+		}
+		for _, v := range []string{w + "s", w[1:], "x" + w} {
+			if len(v) > 0 && len(v) <= 5 && isStopword([]byte(v)) != stopwords[v] {
+				t.Errorf("isStopword(%q) = %v", v, !stopwords[v])
+			}
+		}
 	}
 }

@@ -1,6 +1,9 @@
 package main
 
 import (
+	"io"
+	"os"
+
 	"github.com/acode-lsp/acode-lsp/index"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
@@ -29,3 +32,14 @@ func openIndex(roots []string, off bool) (pack.FileIndex, func()) {
 // indexClosed, when set (by tests), is told the statistics of each index a
 // command closes.
 var indexClosed func(index.Stats)
+
+// endAnswer closes the process's standard output once a pack has written
+// its answer there, so that a reader of the pipe has the whole answer
+// (its end of file) while the index is still being written: the first
+// pack of a tree does not make its reader wait for the index. Anything
+// else (a test's buffer) is left alone.
+func endAnswer(w io.Writer) {
+	if f, ok := w.(*os.File); ok && f == os.Stdout {
+		_ = f.Close()
+	}
+}

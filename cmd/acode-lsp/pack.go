@@ -81,7 +81,9 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", flagErrOf(err, packFlagFields...))
 		return exitCode(err)
 	}
-	return f.print(res, req, wsRoot, stdout, stderr)
+	code = f.print(res, req, wsRoot, stdout, stderr)
+	endAnswer(stdout) // the index is finished after (closeIndex)
+	return code
 }
 
 // packFlags are the flags of `acode-lsp pack`.
