@@ -6,7 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"slices"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,6 +124,11 @@ type fileFacts struct {
 	marks  []string // per chunk, markLen bytes
 	split  []bool   // per chunk: XML splits its CDATA section
 	ids    []mapIdent
+	// raw, for facts decoded from the index, is their encoding until
+	// trimIdents decodes the identifiers a graph can use (ids is empty
+	// till then); idsAt is where the identifiers start in it.
+	raw   string
+	idsAt int
 }
 
 // encodeFacts packs the marks, split flags and identifiers of f:
@@ -148,21 +157,14 @@ func encodeFacts(f *fileFacts) string {
 	return string(b)
 }
 
-// decodeFacts unpacks what encodeFacts packed into f (the identifiers
-// share s); false when s is malformed.
-func decodeFacts(s string, f *fileFacts) bool {
-	b := []byte(s)
-	pos := 0
-	uv := func() (int, bool) {
-		v, n := binary.Uvarint(b[pos:])
-		if n <= 0 || v > uint64(len(b)) {
-			return 0, false
-		}
-		pos += n
-		return int(v), true
-	}
-	n, ok := uv()
-	if !ok || len(b)-pos < n*(markLen+1) {
+// decodeFacts unpacks the marks and split flags encodeFacts packed into f
+// (the marks share s) and checks its identifiers without keeping them:
+// well formed, in rising offsets below size, each at least graphMinName
+// long; trimIdents decodes those a graph reaches. false when s is
+// malformed or an identifier fails its check.
+func decodeFacts(s string, f *fileFacts, size int64) bool {
+	n, pos, ok := uvarintAt(s, 0)
+	if !ok || len(s)-pos < n*(markLen+1) {
 		return false
 	}
 	f.marks, f.split = make([]string, n), make([]bool, n)
@@ -171,26 +173,97 @@ func decodeFacts(s string, f *fileFacts) bool {
 		pos += markLen
 	}
 	for i := range f.split {
-		f.split[i] = b[pos] == 1
+		f.split[i] = s[pos] == 1
 		pos++
 	}
-	m, ok := uv()
+	f.raw, f.idsAt = s, pos
+	return walkIdents(s, pos, func(mapIdent, int, int) bool { return true }, size)
+}
+
+// uvarintAt reads a uvarint of s at pos: its value (at most len(s)), the
+// position after it, false when malformed.
+func uvarintAt(s string, pos int) (int, int, bool) {
+	var v uint64
+	for shift, i := uint(0), pos; i < len(s) && shift < 64; shift, i = shift+7, i+1 {
+		c := s[i]
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			if v > uint64(len(s)) {
+				return 0, 0, false
+			}
+			return int(v), i + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// walkIdents walks the identifiers encoded in s from pos (their count
+// first), calling fn with each, where its name starts in s and the
+// position after it, until fn says stop; false when the encoding is
+// malformed or an identifier fails idsValid's checks (within a file of
+// size bytes) before then.
+func walkIdents(s string, pos int, fn func(id mapIdent, start, end int) bool, size int64) bool {
+	m, pos, ok := uvarintAt(s, pos)
 	if !ok {
 		return false
 	}
-	f.ids = make([]mapIdent, 0, m)
-	at := 0
+	at, prev := 0, -1
 	for k := 0; k < m; k++ {
-		d, ok1 := uv()
-		l, ok2 := uv()
-		if !ok1 || !ok2 || len(b)-pos < l {
+		d, p1, ok1 := uvarintAt(s, pos)
+		if !ok1 {
+			return false
+		}
+		l, p2, ok2 := uvarintAt(s, p1)
+		if !ok2 || len(s)-p2 < l {
 			return false
 		}
 		at += d
-		f.ids = append(f.ids, mapIdent{w: s[pos : pos+l], at: at})
-		pos += l
+		id := mapIdent{w: s[p2 : p2+l], at: at}
+		pos = p2 + l
+		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
+			return false
+		}
+		prev = id.at
+		if !fn(id, p2, pos) {
+			return true
+		}
 	}
-	return pos == len(b)
+	return pos == len(s)
+}
+
+// trimIdents decodes the identifiers of facts from the index that start
+// before limit (those a map's graph can reach, mapGraph) and lets the
+// rest of their encoding go: marks and identifiers then share a copy of
+// only the encoding's head. Facts decoded already are left as they are.
+func trimIdents(f *fileFacts, limit int) {
+	if f.raw == "" {
+		// Facts of a text at hand (factsOf): cut to the same limit.
+		k := sort.Search(len(f.ids), func(i int) bool { return f.ids[i].at >= limit })
+		if k < len(f.ids) {
+			f.ids = slices.Clone(f.ids[:k])
+		}
+		return
+	}
+	type span struct{ at, start, end int }
+	var spans []span
+	end := f.idsAt
+	walkIdents(f.raw, f.idsAt, func(id mapIdent, start, after int) bool {
+		if id.at >= limit {
+			return false
+		}
+		spans, end = append(spans, span{id.at, start, after}), after
+		return true
+	}, math.MaxInt64)
+	head := strings.Clone(f.raw[:end])
+	marksAt := f.idsAt - len(f.split) - len(f.marks)*markLen
+	for i := range f.marks {
+		f.marks[i] = head[marksAt+i*markLen : marksAt+(i+1)*markLen]
+	}
+	f.ids = make([]mapIdent, len(spans))
+	for i, sp := range spans {
+		f.ids[i] = mapIdent{w: head[sp.start:sp.end], at: sp.at}
+	}
+	f.raw, f.idsAt = "", 0
 }
 
 // leanMap is the state of a map answered from the index, across the
@@ -287,7 +360,7 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 		return source{}, nil, false
 	}
 	facts := &fileFacts{chunks: sets[0]}
-	if !decodeFacts(sets[1][0].Name, facts) {
+	if !decodeFacts(sets[1][0].Name, facts, f.Info.Size()) {
 		return source{}, nil, false
 	}
 	if !factsValid(facts, f.Info.Size()) {
@@ -299,10 +372,10 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 
 // factsValid checks facts from the index against what is known of the
 // file without its text: chunks in order, covering size bytes whole, of
-// consecutive lines; a mark per chunk; identifiers in order of offset
-// within the text. A file without chunks (empty) is read.
+// consecutive lines; a mark per chunk (decodeFacts checked the
+// identifiers). A file without chunks (empty) is read.
 func factsValid(f *fileFacts, size int64) bool {
-	return chunksValid(f.chunks, size) && len(f.marks) == len(f.chunks) && marksValid(f.marks) && idsValid(f.ids, size)
+	return chunksValid(f.chunks, size) && len(f.marks) == len(f.chunks) && marksValid(f.marks)
 }
 
 // chunksValid reports whether chunks are non-empty and tile a file of size
@@ -325,19 +398,6 @@ func marksValid(marks []string) bool {
 		if len(m) != markLen {
 			return false
 		}
-	}
-	return true
-}
-
-// idsValid reports whether identifier occurrences are in strictly rising
-// offsets inside a file of size bytes and each name is long enough.
-func idsValid(ids []mapIdent, size int64) bool {
-	prev := -1
-	for _, id := range ids {
-		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
-			return false
-		}
-		prev = id.at
 	}
 	return true
 }
@@ -373,6 +433,14 @@ func (p *pipeline) mapOf(items []*budget.Item) *repoMap {
 	}
 	if p.lean.repoMap == nil {
 		p.lean.repoMap = newRepoMap(items, p.idents)
+		// The rounds after this one rank by this map: the identifiers
+		// (the bulk of the facts) are no longer needed.
+		p.idents = nil
+		p.lean.mu.Lock()
+		for _, m := range p.lean.mem {
+			m.facts.ids = nil
+		}
+		p.lean.mu.Unlock()
 	}
 	return p.lean.repoMap
 }
@@ -493,7 +561,30 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 	if err := p.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("collector: walk: %w", err)
 	}
+	if lean.repoMap == nil {
+		trimSlots(slots)
+	}
 	return p.leanSources(slots, excls)
+}
+
+// trimSlots keeps of the identifiers of the files a map's walk answered
+// without their text only those its graph can reach: each file's uses
+// are scanned up to mapScanLimit of the number of files with chunks, of
+// which the walk's own are a lower bound (other sources only add files,
+// lowering the limit), so nothing the graph reads is lost.
+func trimSlots(slots []leanSlot) {
+	n := 0
+	for _, sl := range slots {
+		if sl.keep && (sl.s.facts != nil || sl.s.Content != "") {
+			n++
+		}
+	}
+	limit := mapScanLimit(max(n, 1))
+	for _, sl := range slots {
+		if sl.keep && sl.s.facts != nil {
+			trimIdents(sl.s.facts, limit)
+		}
+	}
 }
 
 // leanSlotOf is walkLean's slot for one included file f without reading
