@@ -163,7 +163,7 @@ func encodeFacts(f *fileFacts) string {
 // long; trimIdents decodes those a graph reaches. false when s is
 // malformed or an identifier fails its check.
 func decodeFacts(s string, f *fileFacts, size int64) bool {
-	n, pos, ok := uvarintAt(s, 0)
+	n, pos, ok := uvarintAt(s, 0, uint64(len(s)))
 	if !ok || len(s)-pos < n*(markLen+1) {
 		return false
 	}
@@ -180,15 +180,15 @@ func decodeFacts(s string, f *fileFacts, size int64) bool {
 	return walkIdents(s, pos, func(mapIdent, int, int) bool { return true }, size)
 }
 
-// uvarintAt reads a uvarint of s at pos: its value (at most len(s)), the
-// position after it, false when malformed.
-func uvarintAt(s string, pos int) (int, int, bool) {
+// uvarintAt reads a uvarint of s at pos: its value, the position after
+// it, false when malformed or above bound.
+func uvarintAt(s string, pos int, bound uint64) (int, int, bool) {
 	var v uint64
 	for shift, i := uint(0), pos; i < len(s) && shift < 64; shift, i = shift+7, i+1 {
 		c := s[i]
 		v |= uint64(c&0x7f) << shift
 		if c < 0x80 {
-			if v > uint64(len(s)) {
+			if v > bound {
 				return 0, 0, false
 			}
 			return int(v), i + 1, true
@@ -203,17 +203,17 @@ func uvarintAt(s string, pos int) (int, int, bool) {
 // malformed or an identifier fails idsValid's checks (within a file of
 // size bytes) before then.
 func walkIdents(s string, pos int, fn func(id mapIdent, start, end int) bool, size int64) bool {
-	m, pos, ok := uvarintAt(s, pos)
+	m, pos, ok := uvarintAt(s, pos, uint64(len(s)))
 	if !ok {
 		return false
 	}
 	at, prev := 0, -1
 	for k := 0; k < m; k++ {
-		d, p1, ok1 := uvarintAt(s, pos)
+		d, p1, ok1 := uvarintAt(s, pos, uint64(max(size, 0))) // an offset delta: within the file
 		if !ok1 {
 			return false
 		}
-		l, p2, ok2 := uvarintAt(s, p1)
+		l, p2, ok2 := uvarintAt(s, p1, uint64(len(s)))
 		if !ok2 || len(s)-p2 < l {
 			return false
 		}
