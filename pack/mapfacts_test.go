@@ -48,7 +48,9 @@ func TestFactsRoundTrip(t *testing.T) {
 		}
 		at := &fileFacts{ids: append([]mapIdent(nil), ids...)}
 		trimIdents(at, tt.limit)
-		if diff := cmp.Diff(tt.want, at.ids, cmp.AllowUnexported(mapIdent{}), cmp.Comparer(func(a, b []mapIdent) bool { return len(a) == len(b) && (len(a) == 0 || cmp.Equal(a, b, cmp.AllowUnexported(mapIdent{}))) })); diff != "" {
+		if diff := cmp.Diff(tt.want, at.ids, cmp.AllowUnexported(mapIdent{}), cmp.Comparer(func(a, b []mapIdent) bool {
+			return len(a) == len(b) && (len(a) == 0 || cmp.Equal(a, b, cmp.AllowUnexported(mapIdent{})))
+		})); diff != "" {
 			t.Errorf("limit %d: ids of a text at hand (-want +got):\n%s", tt.limit, diff)
 		}
 	}

@@ -276,8 +276,11 @@ type leanMap struct {
 	read   map[string]bool // files (absolute) earlier rounds needed the text of
 	all    bool            // read every file
 	need   map[string]bool // files this round needs the text of
-	rounds int
-	hits   int // files of the last round answered from the index
+	// pending are the files the round before needed the text of (a
+	// resumed round reads them, mapresume.go).
+	pending map[string]bool
+	rounds  int
+	hits    int // files of the last round answered from the index
 
 	mu  sync.Mutex
 	mem map[string]memFacts // facts of the files read and let go of, by absolute path
@@ -285,6 +288,9 @@ type leanMap struct {
 	// repoMap is the first round's map: every round ranks the same files
 	// from the same facts (a text read later holds what its facts said).
 	repoMap *repoMap
+	// snap is the first round's candidates, for the rounds after it
+	// (mapresume.go); nil: a round starts from the walk.
+	snap *roundSnap
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -328,9 +334,9 @@ func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, pr
 		for abs := range lean.need {
 			lean.read[abs] = true
 		}
-		lean.need = map[string]bool{}
+		lean.pending, lean.need = lean.need, map[string]bool{}
 		if lean.rounds >= maxLeanRounds {
-			lean.all = true
+			lean.all, lean.snap = true, nil
 		}
 		Logger(ctx).Debug("map round needs more texts", zap.Int("round", lean.rounds), zap.Int("read", len(lean.read)), zap.Bool("all", lean.all))
 	}
