@@ -132,7 +132,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 					return
 				}
 				if srcs[i].facts != nil {
-					cut[i] = phantomItems(srcs[i])
+					cut[i] = srcs[i].facts.chunks // no text: items gives each a placeholder (mapindex.go)
 					continue
 				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
@@ -162,6 +162,9 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 		cat := categoryOf[s.Type]
 		lang := chunker.FenceLanguage(s.Path)
 		for j, c := range cut[si] {
+			if s.facts != nil {
+				c.Content = placeholder(s.facts.marks[j])
+			}
 			if c.Content == "" {
 				continue
 			}

@@ -408,18 +408,13 @@ func marksValid(marks []string) bool {
 	return true
 }
 
-// phantomItems returns the chunks of a file answered from the index as
-// chunker chunks whose Content is a placeholder made of the chunk's hash
-// mark: two placeholders are copies for dedup exactly when their chunks'
-// texts are (a placeholder and a real text never are: checkCopies reads
-// the file when a mark meets a real text's).
-func phantomItems(s source) []chunker.Chunk {
-	out := make([]chunker.Chunk, len(s.facts.chunks))
-	for i, c := range s.facts.chunks {
-		c.Content = "\x00mark:" + hex.EncodeToString([]byte(s.facts.marks[i]))
-		out[i] = c
-	}
-	return out
+// placeholder is the Content of a chunk of a file answered from the
+// index: made of the chunk's hash mark, so two placeholders are copies
+// for dedup exactly when their chunks' texts are (a placeholder and a
+// real text never are: checkCopies reads the file when a mark meets a
+// real text's).
+func placeholder(mark string) string {
+	return "\x00mark:" + hex.EncodeToString([]byte(mark))
 }
 
 // needText records that this round needs the text of the file of text (a
@@ -478,7 +473,7 @@ var errNeedText = errors.New("pack: a map round needs texts it has not read")
 // (answered from the index) with a chunk whose text is at hand: the same
 // hash mark on both sides; those files are needed (the texts decide).
 // Chunks not read compare among themselves by their marks
-// (phantomItems). marks holds the marks of the chunks not read, by Seq.
+// (placeholder). marks holds the marks of the chunks not read, by Seq.
 func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
 	if len(p.phantoms) == 0 || !p.e.cfg.Context.Dedup.Enabled {
 		return
