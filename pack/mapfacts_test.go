@@ -86,3 +86,31 @@ func TestDecodeFactsChecksIdents(t *testing.T) {
 		t.Error("identifiers at one offset decoded")
 	}
 }
+
+// TestFactsMatch: a resumed round (mapresume.go) puts a text into the
+// first round's candidates only when its chunks are the facts' — the
+// same boundaries and counts, each with its hash mark; an edit that keeps
+// every boundary still fails on its mark.
+func TestFactsMatch(t *testing.T) {
+	count := func(s string) int { return len(strings.Fields(s)) }
+	cut := func(text string) []chunker.Chunk {
+		return chunker.SplitLines([]byte(text), 1, strings.Count(text, "\n"), count, chunker.Options{MaxTokens: 6})
+	}
+	text := "alpha beta\ngamma delta\nepsilon zeta\neta theta\niota kappa\n"
+	facts := factsOf(cut(text))
+	if len(facts.chunks) < 2 {
+		t.Fatalf("want several chunks, got %d", len(facts.chunks))
+	}
+	if !facts.matches(cut(text)) {
+		t.Fatal("the facts of a text do not match its own chunks")
+	}
+	for name, edited := range map[string]string{
+		"a word changed, every boundary kept": strings.Replace(text, "gamma", "GAMMA", 1),
+		"a word added":                        strings.Replace(text, "eta theta", "eta theta more", 1),
+		"a line added":                        text + "lambda mu\n",
+	} {
+		if facts.matches(cut(edited)) {
+			t.Errorf("%s: the facts of the old text match the new one", name)
+		}
+	}
+}
