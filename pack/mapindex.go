@@ -473,24 +473,25 @@ var errNeedText = errors.New("pack: a map round needs texts it has not read")
 // (answered from the index) with a chunk whose text is at hand: the same
 // hash mark on both sides; those files are needed (the texts decide).
 // Chunks not read compare among themselves by their marks
-// (placeholder). marks holds the marks of the chunks not read, by Seq.
-func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
+// (placeholder). marks holds the marks of the chunks not read by Seq
+// ("" for a chunk at hand).
+func (p *pipeline) checkCopies(items []*budget.Item, marks []string) {
 	if len(p.phantoms) == 0 || !p.e.cfg.Context.Dedup.Enabled {
 		return
 	}
-	unread := make(map[string][]*budget.Item, len(marks))
+	read := map[string]bool{} // the marks of the chunks at hand
 	for _, it := range items {
-		if m, ok := marks[it.Seq]; ok {
-			unread[m] = append(unread[m], it)
+		if marks[it.Seq] == "" {
+			h := budget.NormalizedHash(it.Content)
+			read[string(h[:markLen])] = true
 		}
 	}
+	if len(read) == 0 {
+		return
+	}
 	for _, it := range items {
-		if _, ok := marks[it.Seq]; ok {
-			continue
-		}
-		h := budget.NormalizedHash(it.Content)
-		for _, u := range unread[string(h[:markLen])] {
-			p.needText(u.Source)
+		if m := marks[it.Seq]; m != "" && read[m] {
+			p.needText(it.Source)
 		}
 	}
 }
