@@ -6,6 +6,7 @@ import (
 	"sort"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
 )
@@ -38,6 +39,10 @@ type roundSnap struct {
 	held      int64                 // bytes of the walked texts held
 	bytesRead int64
 	charged   map[textKey]bool
+	// cacheBefore is the count cache when the pack started: the result
+	// reports the whole pack's use of it.
+	cacheBefore tokenizer.CacheStats
+	factors     map[int]factors // when logging at debug
 }
 
 // unreadFile is a walked file of a map answered from the index.
@@ -56,7 +61,7 @@ func (p *pipeline) snapshot(cands []*budget.Item, dstats budget.DedupStats, srcs
 	}
 	sn := &roundSnap{cands: slices.Clone(cands), dstats: dstats, excluded: slices.Clone(p.excluded), warnings: slices.Clone(p.warnings),
 		stats: p.stats, srcOf: p.srcOf, repoMap: p.repoMap, phantoms: p.phantoms, refs: p.refs, unread: map[string]unreadFile{},
-		bytesRead: p.bytesRead, charged: p.charged}
+		bytesRead: p.bytesRead, charged: p.charged, cacheBefore: p.cacheBefore, factors: p.factors}
 	sn.stats.Timings = slices.Clone(p.stats.Timings)
 	textOf := make(map[string]*budget.Text, len(p.phantoms))
 	for t, abs := range p.phantoms {
@@ -132,7 +137,7 @@ func (p *pipeline) resume(sn *roundSnap) (cands []*budget.Item, dstats budget.De
 	p.stats = sn.stats
 	p.stats.Timings = slices.Clone(sn.stats.Timings)
 	p.srcOf, p.phantoms, p.refs, p.repoMap = sn.srcOf, sn.phantoms, sn.refs, sn.repoMap
-	p.charged, p.bytesRead = sn.charged, sn.bytesRead
+	p.charged, p.bytesRead, p.cacheBefore, p.factors = sn.charged, sn.bytesRead, sn.cacheBefore, sn.factors
 	return slices.Clone(sn.cands), sn.dstats, true, nil
 }
 
