@@ -129,12 +129,13 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 		return kept, removed, stats, nil
 	}
 	m := &merger{opts: opts, count: count, stats: &stats, removed: removed, files: map[string]*fileGroup{}, gone: map[*Item]bool{}}
+	overlaps := overlappingFiles(kept)
 	out := make([]*Item, 0, len(kept))
 	for i, it := range kept {
 		if i%1024 == 1023 && ctx.Err() != nil {
 			return nil, nil, DedupStats{}, ctx.Err()
 		}
-		if m.add(it) {
+		if !overlaps[it.fileKey()] || m.add(it) {
 			out = append(out, it)
 		}
 	}
@@ -149,6 +150,38 @@ func DedupContext(ctx context.Context, items []*Item, opts DedupOptions, count f
 	}
 	sort.SliceStable(out, func(i, j int) bool { return Less(out[i], out[j]) })
 	return out, m.removed, stats, nil
+}
+
+// overlappingFiles returns the files (by key) of which two items share a
+// line. Only their chunks can merge: a merge needs a shared line, and a
+// chunk grows only by a merge, so the chunks of any other file — a file
+// cut into chunks that tile it, the common case — stay as they are and
+// need no line index (on a map of Go's src that index was a quarter of
+// the pack's allocation, issue 24). Sorting each file's spans by start
+// line makes this O(n log n).
+func overlappingFiles(items []*Item) map[string]bool {
+	byFile := map[string][]span{}
+	for _, it := range items {
+		if k := it.fileKey(); k != "" {
+			byFile[k] = append(byFile[k], span{it.StartLine, it.EndLine})
+		}
+	}
+	out := map[string]bool{}
+	for k, spans := range byFile {
+		if len(spans) < 2 {
+			continue
+		}
+		sort.Slice(spans, func(i, j int) bool { return spans[i].start < spans[j].start })
+		end := spans[0].end
+		for _, s := range spans[1:] {
+			if s.start <= end {
+				out[k] = true
+				break
+			}
+			end = max(end, s.end)
+		}
+	}
+	return out
 }
 
 // merger merges the overlapping chunks of each file (rule 6's overlap).

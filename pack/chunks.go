@@ -132,7 +132,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 					return
 				}
 				if srcs[i].facts != nil {
-					cut[i] = phantomItems(srcs[i])
+					cut[i] = srcs[i].facts.chunks // no text: items gives each a placeholder (mapindex.go)
 					continue
 				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
@@ -149,11 +149,11 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 // items assembles the candidate items of the sources srcs cut into cut, in
 // source order, and the source index of each; for the files not read (a
 // map answered from the index) also the hash marks of their chunks, by
-// Seq.
-func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) ([]*budget.Item, []int, map[int]string) {
+// Seq ("" for a chunk at hand; nil when every text is at hand).
+func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) ([]*budget.Item, []int, []string) {
 	var items []*budget.Item
 	var srcIndex []int
-	var marks map[int]string
+	var marks []string
 	xml := p.req.Format == FormatXML
 	for si, s := range srcs {
 		if s.facts == nil && !p.hasLines(s, texts[si].Lines()) {
@@ -162,17 +162,14 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 		cat := categoryOf[s.Type]
 		lang := chunker.FenceLanguage(s.Path)
 		for j, c := range cut[si] {
+			if s.facts != nil {
+				c.Content = placeholder(s.facts.marks[j])
+			}
 			if c.Content == "" {
 				continue
 			}
-			if s.facts != nil {
-				if marks == nil {
-					marks = map[int]string{}
-				}
-				marks[len(items)] = s.facts.marks[j]
-				if xml && s.facts.split[j] {
-					p.needText(texts[si]) // its CDATA split costs what only its text tells
-				}
+			if s.facts != nil && xml && s.facts.split[j] {
+				p.needText(texts[si]) // its CDATA split costs what only its text tells
 			}
 			items = append(items, &budget.Item{
 				Category: cat, Type: string(s.Type), Origin: s.origin, Path: s.Path, Label: s.Label, Lang: lang,
@@ -180,6 +177,13 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 				Priority: p.e.cfg.Context.SourcePriority[cat], Kind: c.Kind, Name: c.Name, Seq: len(items),
 			})
 			srcIndex = append(srcIndex, si)
+			if len(p.phantoms) > 0 {
+				m := "" // a chunk at hand
+				if s.facts != nil {
+					m = s.facts.marks[j]
+				}
+				marks = append(marks, m)
+			}
 		}
 	}
 	return items, srcIndex, marks

@@ -154,6 +154,17 @@ func (p *pipeline) time(stage string) {
 
 // pack is the pipeline of [Engine.Pack], stage by stage.
 func (p *pipeline) pack(open []OpenDoc) (*Result, error) {
+	if sn := p.resumable(); sn != nil {
+		cands, dstats, ok, err := p.resume(sn) // a map's later round (mapresume.go)
+		if err != nil {
+			return nil, err
+		}
+		if ok {
+			return p.finish(cands, dstats)
+		}
+		p.lean.snap = nil // a text changed: start over from the walk
+		*p = pipeline{e: p.e, req: p.req, ctx: p.ctx, progress: p.progress, start: p.start, lean: p.lean}
+	}
 	cands, dstats, err := p.candidates(open) // resolve → collect → chunk → rank → dedup
 	if err != nil {
 		return nil, err
@@ -300,6 +311,7 @@ func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats
 	}
 	p.time("dedup")
 	p.stats.Candidates = len(cands)
+	p.snapshot(cands, dstats, srcs) // a map's later rounds start here (mapresume.go)
 	return cands, dstats, nil
 }
 

@@ -6,7 +6,11 @@ import (
 	"encoding/hex"
 	"errors"
 	"fmt"
+	"math"
 	"runtime"
+	"slices"
+	"sort"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -120,6 +124,11 @@ type fileFacts struct {
 	marks  []string // per chunk, markLen bytes
 	split  []bool   // per chunk: XML splits its CDATA section
 	ids    []mapIdent
+	// raw, for facts decoded from the index, is their encoding until
+	// trimIdents decodes the identifiers a graph can use (ids is empty
+	// till then); idsAt is where the identifiers start in it.
+	raw   string
+	idsAt int
 }
 
 // encodeFacts packs the marks, split flags and identifiers of f:
@@ -148,21 +157,14 @@ func encodeFacts(f *fileFacts) string {
 	return string(b)
 }
 
-// decodeFacts unpacks what encodeFacts packed into f (the identifiers
-// share s); false when s is malformed.
-func decodeFacts(s string, f *fileFacts) bool {
-	b := []byte(s)
-	pos := 0
-	uv := func() (int, bool) {
-		v, n := binary.Uvarint(b[pos:])
-		if n <= 0 || v > uint64(len(b)) {
-			return 0, false
-		}
-		pos += n
-		return int(v), true
-	}
-	n, ok := uv()
-	if !ok || len(b)-pos < n*(markLen+1) {
+// decodeFacts unpacks the marks and split flags encodeFacts packed into f
+// (the marks share s) and checks its identifiers without keeping them:
+// well formed, in rising offsets below size, each at least graphMinName
+// long; trimIdents decodes those a graph reaches. false when s is
+// malformed or an identifier fails its check.
+func decodeFacts(s string, f *fileFacts, size int64) bool {
+	n, pos, ok := uvarintAt(s, 0, uint64(len(s)))
+	if !ok || len(s)-pos < n*(markLen+1) {
 		return false
 	}
 	f.marks, f.split = make([]string, n), make([]bool, n)
@@ -171,26 +173,97 @@ func decodeFacts(s string, f *fileFacts) bool {
 		pos += markLen
 	}
 	for i := range f.split {
-		f.split[i] = b[pos] == 1
+		f.split[i] = s[pos] == 1
 		pos++
 	}
-	m, ok := uv()
+	f.raw, f.idsAt = s, pos
+	return walkIdents(s, pos, func(mapIdent, int, int) bool { return true }, size)
+}
+
+// uvarintAt reads a uvarint of s at pos: its value, the position after
+// it, false when malformed or above bound.
+func uvarintAt(s string, pos int, bound uint64) (int, int, bool) {
+	var v uint64
+	for shift, i := uint(0), pos; i < len(s) && shift < 64; shift, i = shift+7, i+1 {
+		c := s[i]
+		v |= uint64(c&0x7f) << shift
+		if c < 0x80 {
+			if v > bound {
+				return 0, 0, false
+			}
+			return int(v), i + 1, true
+		}
+	}
+	return 0, 0, false
+}
+
+// walkIdents walks the identifiers encoded in s from pos (their count
+// first), calling fn with each, where its name starts in s and the
+// position after it, until fn says stop; false when the encoding is
+// malformed or an identifier fails idsValid's checks (within a file of
+// size bytes) before then.
+func walkIdents(s string, pos int, fn func(id mapIdent, start, end int) bool, size int64) bool {
+	m, pos, ok := uvarintAt(s, pos, uint64(len(s)))
 	if !ok {
 		return false
 	}
-	f.ids = make([]mapIdent, 0, m)
-	at := 0
+	at, prev := 0, -1
 	for k := 0; k < m; k++ {
-		d, ok1 := uv()
-		l, ok2 := uv()
-		if !ok1 || !ok2 || len(b)-pos < l {
+		d, p1, ok1 := uvarintAt(s, pos, uint64(max(size, 0))) // an offset delta: within the file
+		if !ok1 {
+			return false
+		}
+		l, p2, ok2 := uvarintAt(s, p1, uint64(len(s)))
+		if !ok2 || len(s)-p2 < l {
 			return false
 		}
 		at += d
-		f.ids = append(f.ids, mapIdent{w: s[pos : pos+l], at: at})
-		pos += l
+		id := mapIdent{w: s[p2 : p2+l], at: at}
+		pos = p2 + l
+		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
+			return false
+		}
+		prev = id.at
+		if !fn(id, p2, pos) {
+			return true
+		}
 	}
-	return pos == len(b)
+	return pos == len(s)
+}
+
+// trimIdents decodes the identifiers of facts from the index that start
+// before limit (those a map's graph can reach, mapGraph) and lets the
+// rest of their encoding go: marks and identifiers then share a copy of
+// only the encoding's head. Facts decoded already are left as they are.
+func trimIdents(f *fileFacts, limit int) {
+	if f.raw == "" {
+		// Facts of a text at hand (factsOf): cut to the same limit.
+		k := sort.Search(len(f.ids), func(i int) bool { return f.ids[i].at >= limit })
+		if k < len(f.ids) {
+			f.ids = slices.Clone(f.ids[:k])
+		}
+		return
+	}
+	type span struct{ at, start, end int }
+	var spans []span
+	end := f.idsAt
+	walkIdents(f.raw, f.idsAt, func(id mapIdent, start, after int) bool {
+		if id.at >= limit {
+			return false
+		}
+		spans, end = append(spans, span{id.at, start, after}), after
+		return true
+	}, math.MaxInt64)
+	head := strings.Clone(f.raw[:end])
+	marksAt := f.idsAt - len(f.split) - len(f.marks)*markLen
+	for i := range f.marks {
+		f.marks[i] = head[marksAt+i*markLen : marksAt+(i+1)*markLen]
+	}
+	f.ids = make([]mapIdent, len(spans))
+	for i, sp := range spans {
+		f.ids[i] = mapIdent{w: head[sp.start:sp.end], at: sp.at}
+	}
+	f.raw, f.idsAt = "", 0
 }
 
 // leanMap is the state of a map answered from the index, across the
@@ -203,8 +276,11 @@ type leanMap struct {
 	read   map[string]bool // files (absolute) earlier rounds needed the text of
 	all    bool            // read every file
 	need   map[string]bool // files this round needs the text of
-	rounds int
-	hits   int // files of the last round answered from the index
+	// pending are the files the round before needed the text of (a
+	// resumed round reads them, mapresume.go).
+	pending map[string]bool
+	rounds  int
+	hits    int // files of the last round answered from the index
 
 	mu  sync.Mutex
 	mem map[string]memFacts // facts of the files read and let go of, by absolute path
@@ -212,6 +288,9 @@ type leanMap struct {
 	// repoMap is the first round's map: every round ranks the same files
 	// from the same facts (a text read later holds what its facts said).
 	repoMap *repoMap
+	// snap is the first round's candidates, for the rounds after it
+	// (mapresume.go); nil: a round starts from the walk.
+	snap *roundSnap
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -255,9 +334,9 @@ func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, pr
 		for abs := range lean.need {
 			lean.read[abs] = true
 		}
-		lean.need = map[string]bool{}
+		lean.pending, lean.need = lean.need, map[string]bool{}
 		if lean.rounds >= maxLeanRounds {
-			lean.all = true
+			lean.all, lean.snap = true, nil
 		}
 		Logger(ctx).Debug("map round needs more texts", zap.Int("round", lean.rounds), zap.Int("read", len(lean.read)), zap.Bool("all", lean.all))
 	}
@@ -287,7 +366,7 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 		return source{}, nil, false
 	}
 	facts := &fileFacts{chunks: sets[0]}
-	if !decodeFacts(sets[1][0].Name, facts) {
+	if !decodeFacts(sets[1][0].Name, facts, f.Info.Size()) {
 		return source{}, nil, false
 	}
 	if !factsValid(facts, f.Info.Size()) {
@@ -299,10 +378,10 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 
 // factsValid checks facts from the index against what is known of the
 // file without its text: chunks in order, covering size bytes whole, of
-// consecutive lines; a mark per chunk; identifiers in order of offset
-// within the text. A file without chunks (empty) is read.
+// consecutive lines; a mark per chunk (decodeFacts checked the
+// identifiers). A file without chunks (empty) is read.
 func factsValid(f *fileFacts, size int64) bool {
-	return chunksValid(f.chunks, size) && len(f.marks) == len(f.chunks) && marksValid(f.marks) && idsValid(f.ids, size)
+	return chunksValid(f.chunks, size) && len(f.marks) == len(f.chunks) && marksValid(f.marks)
 }
 
 // chunksValid reports whether chunks are non-empty and tile a file of size
@@ -329,31 +408,13 @@ func marksValid(marks []string) bool {
 	return true
 }
 
-// idsValid reports whether identifier occurrences are in strictly rising
-// offsets inside a file of size bytes and each name is long enough.
-func idsValid(ids []mapIdent, size int64) bool {
-	prev := -1
-	for _, id := range ids {
-		if id.at <= prev || int64(id.at) >= size || len(id.w) < graphMinName {
-			return false
-		}
-		prev = id.at
-	}
-	return true
-}
-
-// phantomItems returns the chunks of a file answered from the index as
-// chunker chunks whose Content is a placeholder made of the chunk's hash
-// mark: two placeholders are copies for dedup exactly when their chunks'
-// texts are (a placeholder and a real text never are: checkCopies reads
-// the file when a mark meets a real text's).
-func phantomItems(s source) []chunker.Chunk {
-	out := make([]chunker.Chunk, len(s.facts.chunks))
-	for i, c := range s.facts.chunks {
-		c.Content = "\x00mark:" + hex.EncodeToString([]byte(s.facts.marks[i]))
-		out[i] = c
-	}
-	return out
+// placeholder is the Content of a chunk of a file answered from the
+// index: made of the chunk's hash mark, so two placeholders are copies
+// for dedup exactly when their chunks' texts are (a placeholder and a
+// real text never are: checkCopies reads the file when a mark meets a
+// real text's).
+func placeholder(mark string) string {
+	return "\x00mark:" + hex.EncodeToString([]byte(mark))
 }
 
 // needText records that this round needs the text of the file of text (a
@@ -373,6 +434,14 @@ func (p *pipeline) mapOf(items []*budget.Item) *repoMap {
 	}
 	if p.lean.repoMap == nil {
 		p.lean.repoMap = newRepoMap(items, p.idents)
+		// The rounds after this one rank by this map: the identifiers
+		// (the bulk of the facts) are no longer needed.
+		p.idents = nil
+		p.lean.mu.Lock()
+		for _, m := range p.lean.mem {
+			m.facts.ids = nil
+		}
+		p.lean.mu.Unlock()
 	}
 	return p.lean.repoMap
 }
@@ -404,24 +473,25 @@ var errNeedText = errors.New("pack: a map round needs texts it has not read")
 // (answered from the index) with a chunk whose text is at hand: the same
 // hash mark on both sides; those files are needed (the texts decide).
 // Chunks not read compare among themselves by their marks
-// (phantomItems). marks holds the marks of the chunks not read, by Seq.
-func (p *pipeline) checkCopies(items []*budget.Item, marks map[int]string) {
+// (placeholder). marks holds the marks of the chunks not read by Seq
+// ("" for a chunk at hand).
+func (p *pipeline) checkCopies(items []*budget.Item, marks []string) {
 	if len(p.phantoms) == 0 || !p.e.cfg.Context.Dedup.Enabled {
 		return
 	}
-	unread := make(map[string][]*budget.Item, len(marks))
+	read := map[string]bool{} // the marks of the chunks at hand
 	for _, it := range items {
-		if m, ok := marks[it.Seq]; ok {
-			unread[m] = append(unread[m], it)
+		if marks[it.Seq] == "" {
+			h := budget.NormalizedHash(it.Content)
+			read[string(h[:markLen])] = true
 		}
 	}
+	if len(read) == 0 {
+		return
+	}
 	for _, it := range items {
-		if _, ok := marks[it.Seq]; ok {
-			continue
-		}
-		h := budget.NormalizedHash(it.Content)
-		for _, u := range unread[string(h[:markLen])] {
-			p.needText(u.Source)
+		if m := marks[it.Seq]; m != "" && read[m] {
+			p.needText(it.Source)
 		}
 	}
 }
@@ -493,7 +563,30 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 	if err := p.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("collector: walk: %w", err)
 	}
+	if lean.repoMap == nil {
+		trimSlots(slots)
+	}
 	return p.leanSources(slots, excls)
+}
+
+// trimSlots keeps of the identifiers of the files a map's walk answered
+// without their text only those its graph can reach: each file's uses
+// are scanned up to mapScanLimit of the number of files with chunks, of
+// which the walk's own are a lower bound (other sources only add files,
+// lowering the limit), so nothing the graph reads is lost.
+func trimSlots(slots []leanSlot) {
+	n := 0
+	for _, sl := range slots {
+		if sl.keep && (sl.s.facts != nil || sl.s.Content != "") {
+			n++
+		}
+	}
+	limit := mapScanLimit(max(n, 1))
+	for _, sl := range slots {
+		if sl.keep && sl.s.facts != nil {
+			trimIdents(sl.s.facts, limit)
+		}
+	}
 }
 
 // leanSlotOf is walkLean's slot for one included file f without reading

@@ -185,7 +185,7 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 	if n < 2 {
 		return nil
 	}
-	limit := min(mapIdentCap, max(mapScanMin, mapScanBytes/n))
+	limit := mapScanLimit(n)
 	definers := graphDefiners(items, fileIdx)
 	if len(definers) == 0 {
 		return nil
@@ -202,6 +202,13 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 		addUses(out, f, uses, limit, definers)
 	}
 	return &refGraph{files: files, idx: fileIdx, arcs: normalArcs(out)}
+}
+
+// mapScanLimit is how far into each of n files (n ≥ 1) a map's graph
+// scans for uses: mapScanBytes shared out, at least mapScanMin, at most
+// mapIdentCap; it never rises with n.
+func mapScanLimit(n int) int {
+	return min(mapIdentCap, max(mapScanMin, mapScanBytes/n))
 }
 
 // mapFiles lists the files of items in order of first item, with each
