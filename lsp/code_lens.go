@@ -2,7 +2,6 @@ package lsp
 
 import (
 	"context"
-	"encoding/json"
 	"fmt"
 	"strings"
 
@@ -23,13 +22,13 @@ import (
 // the chunks with the same kind and name, a computation is started, and the
 // client is asked to refresh when it changed a title. A document that is not open has no lenses; a request without a
 // document is invalid.
-func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) (json.RawMessage, error) {
+func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) (rpc.JSON, error) {
 	if err := rpc.Required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
 		return nil, err
 	}
 	doc, ok := s.docs.get(p.TextDocument.URI)
 	if !ok {
-		return json.RawMessage("[]"), nil
+		return rpc.JSON("[]"), nil
 	}
 	e := s.conf.env()
 	chunks, exactChunks, err := s.lenses.chunks(ctx, doc, e.tok)

@@ -218,20 +218,23 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 // successBody is the JSON of a successful response, as
 // jsonrpc2.Response.MarshalJSON writes it, without validating and
 // compacting its result a second time: jsonrpc2.NewResponse made it with
-// json.Marshal. A large result (the thousands of code lenses of a 1 MB
-// file) no longer pays a second pass.
+// json.Marshal.
 func successBody(r *jsonrpc2.Response) ([]byte, error) {
-	rid := r.ID()
-	id, err := json.Marshal(&rid) // ID encodes through its pointer
+	return responseBody(r.ID(), r.Result())
+}
+
+// responseBody is the JSON of a successful response to the request id
+// whose result is the compact JSON result.
+func responseBody(id jsonrpc2.ID, result []byte) ([]byte, error) {
+	idJSON, err := json.Marshal(&id) // ID encodes through its pointer
 	if err != nil {
 		return nil, err
 	}
-	result := r.Result()
-	body := make([]byte, 0, len(result)+len(id)+40)
+	body := make([]byte, 0, len(result)+len(idJSON)+40)
 	body = append(body, `{"jsonrpc":"2.0","result":`...)
 	body = append(body, result...)
 	body = append(body, `,"id":`...)
-	body = append(body, id...)
+	body = append(body, idJSON...)
 	return append(body, '}'), nil
 }
 
