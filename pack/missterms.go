@@ -64,7 +64,8 @@ type missedTerms struct {
 	postings int
 }
 
-// missedEntry is the term table of one file: hashes sorted, with counts.
+// missedEntry is the term table of one file: hashes sorted, with counts;
+// without hashes, a file put once under this stat.
 type missedEntry struct {
 	size, mtime int64
 	length      int
@@ -82,7 +83,7 @@ func (t *missedTerms) Terms(f collector.FileRef, terms []string) (FileTerms, boo
 	t.mu.Lock()
 	e := t.m[f.Abs]
 	t.mu.Unlock()
-	if e == nil || e.size != f.Info.Size() || e.mtime != f.Info.ModTime().UnixNano() {
+	if e == nil || e.hashes == nil || e.size != f.Info.Size() || e.mtime != f.Info.ModTime().UnixNano() {
 		return FileTerms{}, false
 	}
 	counts := map[string]int{}
@@ -95,15 +96,25 @@ func (t *missedTerms) Terms(f collector.FileRef, terms []string) (FileTerms, boo
 	return FileTerms{Length: e.length, Counts: counts}, true
 }
 
+// PutTerms hands the table to the index, and keeps it when the index
+// refused it before: a second put of a file under the same stat means the
+// index did not store the first (it is asked nothing, so its statistics
+// stay those of the packs).
 func (t *missedTerms) PutTerms(f collector.FileRef, content []byte, all map[string]int) {
 	t.FileIndex.PutTerms(f, content, all)
 	if f.Info == nil || time.Since(f.Info.ModTime()) < missedTermsRacy || int64(len(content)) != f.Info.Size() {
 		return
 	}
-	if _, ok := t.FileIndex.Terms(f, nil); ok {
-		return // stored by the index
+	size, mtime := f.Info.Size(), f.Info.ModTime().UnixNano()
+	t.mu.Lock()
+	prev := t.m[f.Abs]
+	if prev == nil || prev.size != size || prev.mtime != mtime {
+		t.replace(f.Abs, &missedEntry{size: size, mtime: mtime}) // seen once
+		t.mu.Unlock()
+		return
 	}
-	e := &missedEntry{size: f.Info.Size(), mtime: f.Info.ModTime().UnixNano()}
+	t.mu.Unlock()
+	e := &missedEntry{size: size, mtime: mtime}
 	byHash := make(map[uint64]uint32, len(all))
 	for term, c := range all {
 		byHash[maphash.String(t.seed, term)] += uint32(c)
@@ -120,14 +131,19 @@ func (t *missedTerms) PutTerms(f collector.FileRef, content []byte, all map[stri
 	}
 	t.mu.Lock()
 	defer t.mu.Unlock()
-	if old := t.m[f.Abs]; old != nil {
-		t.postings -= len(old.hashes)
-		delete(t.m, f.Abs)
-	}
 	if t.postings+len(e.hashes) > missedTermsMax {
 		return
 	}
-	t.m[f.Abs] = e
+	t.replace(f.Abs, e)
+}
+
+// replace makes e the entry of abs (t.mu held), keeping the count of
+// postings.
+func (t *missedTerms) replace(abs string, e *missedEntry) {
+	if old := t.m[abs]; old != nil {
+		t.postings -= len(old.hashes)
+	}
+	t.m[abs] = e
 	t.postings += len(e.hashes)
 }
 

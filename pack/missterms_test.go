@@ -67,12 +67,16 @@ func TestMissedTerms(t *testing.T) {
 	text := "serverClose idle idle timeout"
 	old := write("a.go", text, time.Hour)
 	idx.PutTerms(old, []byte(text), termTable(text))
+	if _, ok := idx.Terms(old, []string{"idle"}); ok {
+		t.Error("Terms answered after one put: the index may have stored the file")
+	}
+	idx.PutTerms(old, []byte(text), termTable(text)) // the index refused it
 	ft, ok := idx.Terms(old, []string{"idle", "timeout", "missing"})
 	if !ok || ft.Counts["idle"] != 2 || ft.Counts["timeout"] != 1 || len(ft.Counts) != 2 {
 		t.Errorf("Terms of a kept file = %v, %v; want idle 2, timeout 1", ft, ok)
 	}
-	if inner.puts != 1 {
-		t.Errorf("the index saw %d puts, want 1 (it decides what it stores)", inner.puts)
+	if inner.puts != 2 {
+		t.Errorf("the index saw %d puts, want 2 (it decides what it stores)", inner.puts)
 	}
 
 	changed := write("a.go", text+" more", time.Hour) // another size
@@ -86,6 +90,7 @@ func TestMissedTerms(t *testing.T) {
 
 	fresh := write("b.go", text, 0)
 	idx.PutTerms(fresh, []byte(text), termTable(text))
+	idx.PutTerms(fresh, []byte(text), termTable(text))
 	if _, ok := idx.Terms(fresh, []string{"idle"}); ok {
 		t.Error("a file changed within the racy window was kept")
 	}
@@ -93,12 +98,25 @@ func TestMissedTerms(t *testing.T) {
 	stored := write("c.go", text, time.Hour)
 	inner.stored[stored.Abs] = true
 	idx.PutTerms(stored, []byte(text), termTable(text))
-	if n := len(idx.(*missedTerms).m); n != 1 {
-		t.Errorf("memo holds %d files, want 1 (not the one the index stored)", n)
+	if _, ok := idx.Terms(stored, nil); !ok {
+		t.Error("Terms missed a file the index stored")
+	}
+	tables := 0
+	for _, e := range idx.(*missedTerms).m {
+		if e.hashes != nil {
+			tables++
+		}
+	}
+	if tables != 1 {
+		t.Errorf("memo holds %d term tables, want 1 (not the one the index stored)", tables)
 	}
 
 	again := write("d.go", text, time.Hour)
 	idx.PutTerms(again, []byte(text), termTable(text))
+	idx.PutTerms(again, []byte(text), termTable(text))
+	if _, ok := idx.Terms(again, []string{"idle"}); !ok {
+		t.Error("Terms missed a refused file put twice")
+	}
 	idx.Forget(again.Abs)
 	if _, ok := idx.Terms(again, []string{"idle"}); ok || inner.forgets != 1 {
 		t.Errorf("after Forget: answered %v, the index forgot %d times; want a miss and 1", ok, inner.forgets)
