@@ -28,7 +28,7 @@ func (r *refusingIndex) Chunks(collector.FileRef, []byte, string) ([]chunker.Chu
 	return nil, false
 }
 func (r *refusingIndex) PutChunks(collector.FileRef, []byte, string, []chunker.Chunk) {}
-func (r *refusingIndex) Forget(string)                                               { r.forgets++ }
+func (r *refusingIndex) Forget(string)                                                { r.forgets++ }
 
 // setRefusingIndex keeps sets too.
 type setRefusingIndex struct{ refusingIndex }
