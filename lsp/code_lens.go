@@ -55,7 +55,11 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) (rpc.
 		}
 		items = append(items, lensItem{line: c.line, end: c.end, tokens: c.tokens, title: formatTokens(c.tokens, exactCount), st: st})
 	}
-	return appendLenses(make([]byte, 0, 128*len(items)), items, common), nil
+	per := 130 // bytes a label lens takes; a clickable one with its arguments about 400
+	if known {
+		per = 420
+	}
+	return appendLenses(make([]byte, 0, per*len(items)), items, common), nil
 }
 
 // countLines is the number of lines of text (a final line without a
