@@ -263,20 +263,7 @@ func (c *Conn) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *jso
 		} else {
 			c.log.Debug("request done", methodField(method), zap.Stringer("id", idString(call.ID())), zap.Duration("took", time.Since(start)))
 		}
-		var e error
-		if rerr != nil {
-			e = rerr.wire()
-		} else if raw, ok := result.(JSON); ok && len(raw) > 0 {
-			// Encoded by the handler: written as it is, not parsed and
-			// compacted again by jsonrpc2.NewResponse.
-			if werr := c.writeResult(replyCtx, call.ID(), raw); werr != nil {
-				c.log.Warn("write response", methodField(method), zap.Error(werr))
-			}
-			return
-		}
-		if werr := reply(replyCtx, result, e); werr != nil {
-			c.log.Warn("write response", methodField(method), zap.Error(werr))
-		}
+		c.respond(replyCtx, reply, call.ID(), method, result, rerr)
 	}
 
 	state := c.State()
@@ -330,6 +317,25 @@ func (c *Conn) handleCall(ctx context.Context, reply jsonrpc2.Replier, call *jso
 		cancel()
 		c.calls.remove(key, p)
 		p.finish(nil, errCancelled())
+	}
+}
+
+// respond writes the response to request id: the error rerr when not nil,
+// else result — as it is when the handler encoded it (JSON), not parsed
+// and compacted again by jsonrpc2.NewResponse.
+func (c *Conn) respond(ctx context.Context, reply jsonrpc2.Replier, id jsonrpc2.ID, method string, result any, rerr *Error) {
+	var werr error
+	raw, isJSON := result.(JSON)
+	switch {
+	case rerr != nil:
+		werr = reply(ctx, nil, rerr.wire())
+	case isJSON && len(raw) > 0:
+		werr = c.writeResult(ctx, id, raw)
+	default:
+		werr = reply(ctx, result, nil)
+	}
+	if werr != nil {
+		c.log.Warn("write response", methodField(method), zap.Error(werr))
 	}
 }
 
