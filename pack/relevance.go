@@ -510,6 +510,9 @@ func (q *query) setStems() {
 
 // count adds the occurrences of each query term in text to row.
 func (q *query) count(text string, row []uint16) {
+	if q.countRemembered(text, row) { // chunkterms.go
+		return
+	}
 	scanTerms(text, false, q.lens, func(t []byte) {
 		if i, ok := q.index[string(t)]; ok && row[i] < math.MaxUint16 {
 			row[i]++
