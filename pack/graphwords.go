@@ -27,26 +27,42 @@ var graphWordsMemo = struct {
 
 // graphWords calls fn with each identifier of text at least graphMinName
 // long in order of use; a remembered text gives each one once, at its
-// first use (graphUses counts a word once per file either way).
+// first use (graphUses counts a word once per file either way). A text is
+// remembered the second time it is asked: a one-off pack (the CLI) only
+// hashes its texts.
 func graphWords(text string, fn func(string)) {
-	if len(text) < graphWordsMin {
+	scan := func() {
 		identifiers(text, func(w string) {
 			if len(w) >= graphMinName {
 				fn(w)
 			}
 		})
+	}
+	if len(text) < graphWordsMin {
+		scan()
 		return
 	}
 	k := [2]uint64{maphash.String(graphWordsMemo.seeds[0], text), maphash.String(graphWordsMemo.seeds[1], text)}
 	graphWordsMemo.Lock()
 	words, ok := graphWordsMemo.m[k]
+	if !ok {
+		graphWordsMemo.m[k] = nil // seen once
+		graphWordsMemo.bytes += 48
+	}
 	graphWordsMemo.Unlock()
 	if !ok {
-		size := 0
+		scan()
+		return
+	}
+	if words == nil {
+		size := 48
 		scanGraphWords(text, func(w string) {
 			words = append(words, strings.Clone(w))
 			size += len(w) + 16
 		})
+		if words == nil {
+			words = []string{} // remembered: no word
+		}
 		graphWordsMemo.Lock()
 		if graphWordsMemo.bytes+size > graphWordsMaxBytes {
 			clear(graphWordsMemo.m)

@@ -8,7 +8,8 @@ import (
 
 // TestGraphWords: graphWords gives the identifiers graphUses used to take
 // from identifiers (at least graphMinName long), each at its first use,
-// whether the text is remembered or not, asked first or again.
+// whether the text is short, seen first (scanned), second (remembered)
+// or later (from the memo).
 func TestGraphWords(t *testing.T) {
 	long := strings.Repeat("func serveHTTP(w ResponseWriter, r *Request) { handler.ServeHTTP(w, r); x := y }\n", 8)
 	for _, text := range []string{"", "a bb ccc dddd eeeee dddd", long, long + "newWord"} {
@@ -18,7 +19,7 @@ func TestGraphWords(t *testing.T) {
 				want = append(want, w)
 			}
 		})
-		for round := 0; round < 2; round++ {
+		for round := 0; round < 3; round++ { // scanned, remembered, from the memo
 			var got []string
 			graphWords(text, func(w string) {
 				if !slices.Contains(got, w) {
