@@ -364,8 +364,17 @@ func Overlap(a, b *Item) float64 {
 }
 
 // NormalizedHash is the SHA-256 of text with every run of white space folded
-// to one space and the ends trimmed.
+// to one space and the ends trimmed; a long text's is remembered
+// (hashmemo.go).
 func NormalizedHash(text string) [32]byte {
+	if len(text) >= hashMemoMin {
+		return rememberedHash(text)
+	}
+	return normalizedHash(text)
+}
+
+// normalizedHash computes NormalizedHash.
+func normalizedHash(text string) [32]byte {
 	h := sha256.New()
 	bp := hashBufs.Get().(*[]byte)
 	defer hashBufs.Put(bp)

@@ -243,7 +243,13 @@ func BenchmarkOpen200Files(b *testing.B) {
 		}
 		time.Sleep(2 * trimDelay) // the server trims the C heap after freeing trees
 		runtime.GC()
-		debug.FreeOSMemory() // RSS then counts memory in use, not memory the runtime kept
+		debug.FreeOSMemory()                                 // RSS then counts memory in use, not memory the runtime kept
+		if out := os.Getenv("ACODE_BENCH_HEAP"); out != "" { // what the open files hold
+			if f, err := os.Create(out); err == nil {
+				_ = pprof.WriteHeapProfile(f)
+				f.Close()
+			}
+		}
 		var ms runtime.MemStats
 		runtime.ReadMemStats(&ms)
 		b.ReportMetric(float64(ms.HeapInuse)/(1<<20), "MB-heap")
@@ -253,6 +259,11 @@ func BenchmarkOpen200Files(b *testing.B) {
 		if anon, ok := anonMB(); ok {
 			b.ReportMetric(anon, "MB-anon")
 		}
+		if held, inUse, ok := cHeap(); ok {
+			b.ReportMetric(float64(held)/(1<<20), "MB-cheld")
+			b.ReportMetric(float64(inUse)/(1<<20), "MB-cused")
+		}
+		b.ReportMetric(float64(ms.Sys-ms.HeapReleased)/(1<<20), "MB-gosys")
 		c.shutdownExit()
 	}
 }

@@ -22,13 +22,13 @@ import (
 // the chunks with the same kind and name, a computation is started, and the
 // client is asked to refresh when it changed a title. A document that is not open has no lenses; a request without a
 // document is invalid.
-func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]protocol.CodeLens, error) {
+func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) (rpc.JSON, error) {
 	if err := rpc.Required(p.TextDocument.URI != "", "textDocument.uri"); err != nil {
 		return nil, err
 	}
 	doc, ok := s.docs.get(p.TextDocument.URI)
 	if !ok {
-		return []protocol.CodeLens{}, nil
+		return rpc.JSON("[]"), nil
 	}
 	e := s.conf.env()
 	chunks, exactChunks, err := s.lenses.chunks(ctx, doc, e.tok)
@@ -44,39 +44,22 @@ func (s *Server) codeLens(ctx context.Context, p *protocol.CodeLensParams) ([]pr
 	if !exact {
 		s.whatif.kick()
 	}
-	lines := countLines(doc.Text)
-	lens := func(line, end, tokens int, title string, st fitState, whole bool) protocol.CodeLens {
-		l := lensAt(uint32(line), title)
-		if !known {
-			return l
-		}
-		l.Command.Title += st.suffix()
-		if st.suffix() == "" {
-			return l
-		}
-		cmd := cmdShowChunkReport
-		if !st.in && st.toFit > 0 {
-			cmd = cmdPinChunk
-		}
-		l.Command.Command = cmd
-		l.Command.Arguments = []any{chunkArgs{
-			URI: doc.URI, Path: doc.Path, StartLine: line + 1, EndLine: end + 1, Tokens: tokens,
-			InContext: st.in, ToFit: st.toFit, Reason: st.reason, Score: st.score,
-			Total: e.cfg.Context.Budget.TotalTokens, Available: e.cfg.Available(), WholeFile: whole,
-		}}
-		return l
-	}
+	common := lensCommon{uri: doc.URI, path: doc.Path, total: e.cfg.Context.Budget.TotalTokens, available: e.cfg.Available(), known: known}
 	title := fmt.Sprintf("%s · %s%% of budget", formatTokens(total, exactCount), fmt.Sprintf("%.1f", percentOf(total, e.cfg.Available())))
-	lenses := make([]protocol.CodeLens, 0, len(chunks)+1)
-	lenses = append(lenses, lens(0, lines-1, total, title, fileState, true))
+	items := make([]lensItem, 0, len(chunks)+1)
+	items = append(items, lensItem{line: 0, end: countLines(doc.Text) - 1, tokens: total, title: title, st: fileState, whole: true})
 	for i, c := range chunks {
 		var st fitState
 		if known {
 			st = chunkStates[i]
 		}
-		lenses = append(lenses, lens(c.line, c.end, c.tokens, formatTokens(c.tokens, exactCount), st, false))
+		items = append(items, lensItem{line: c.line, end: c.end, tokens: c.tokens, title: formatTokens(c.tokens, exactCount), st: st})
 	}
-	return lenses, nil
+	per := 130 // bytes a label lens takes; a clickable one with its arguments about 400
+	if known {
+		per = 420
+	}
+	return appendLenses(make([]byte, 0, per*len(items)), items, common), nil
 }
 
 // countLines is the number of lines of text (a final line without a

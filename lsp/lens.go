@@ -107,7 +107,15 @@ func (c *lensCache) chunks(ctx context.Context, doc *document, tok tokenizer.Tok
 		} else if st.enc != enc {
 			st.cd.Close() // its counts are of another encoding
 		}
+		opened := st.doc == nil
 		chunks, exact, err = st.cd.UpdateQuick(ctx, doc.Text, tok.Count, lensChunkOptions)
+		if opened {
+			// A document only opened keeps no tree: most open documents
+			// are never edited, and a tree costs tens of bytes per byte
+			// of source. Its first edit re-parses a window, or the whole
+			// file from scratch when it must.
+			st.cd.DropTree()
+		}
 		c.touch(st)
 	}
 	if err != nil {

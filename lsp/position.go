@@ -2,6 +2,7 @@ package lsp
 
 import (
 	"fmt"
+	"strings"
 	"unicode/utf8"
 
 	"go.lsp.dev/protocol"
@@ -16,19 +17,25 @@ import (
 // of its line means the end of the line, and a line past the end of the
 // text means the end of the text (the specification's defaulting rules).
 func offsetOf(text string, pos protocol.Position) int {
-	off := 0
-	for line := uint32(0); line < pos.Line; line++ {
-		next := nextLineStart(text, off)
-		if next < 0 {
-			return len(text)
-		}
-		off = next
+	return offsetFrom(text, 0, pos.Line, pos.Character)
+}
+
+// offsetFrom is offsetOf for a position lines below the line that starts
+// at byte off, units UTF-16 code units into its line.
+func offsetFrom(text string, off int, lines, units uint32) int {
+	off = skipLines(text, off, lines)
+	if off < 0 {
+		return len(text)
 	}
-	units := pos.Character
 	for off < len(text) && units > 0 {
 		c := text[off]
 		if c == '\n' || c == '\r' {
 			break
+		}
+		if c < utf8.RuneSelf {
+			units--
+			off++
+			continue
 		}
 		r, size := utf8.DecodeRuneInString(text[off:])
 		n := uint32(1)
@@ -40,6 +47,33 @@ func offsetOf(text string, pos protocol.Position) int {
 		}
 		units -= n
 		off += size
+	}
+	return off
+}
+
+// skipLines returns the offset of the line n lines below the line that
+// starts at off, or -1 when the text has fewer lines. Text without "\r"
+// after off (the usual case) is skipped with the vectorised
+// strings.IndexByte: a keystroke at the end of a 1 MB file no longer pays
+// a byte-by-byte scan of the text before it.
+func skipLines(text string, off int, n uint32) int {
+	if n == 0 {
+		return off
+	}
+	if strings.IndexByte(text[off:], '\r') >= 0 {
+		for ; n > 0; n-- {
+			if off = nextLineStart(text, off); off < 0 {
+				return -1
+			}
+		}
+		return off
+	}
+	for ; n > 0; n-- {
+		i := strings.IndexByte(text[off:], '\n')
+		if i < 0 {
+			return -1
+		}
+		off += i + 1
 	}
 	return off
 }
@@ -61,9 +95,21 @@ func nextLineStart(text string, off int) int {
 	return -1
 }
 
+// startOfLine returns the offset of the start of the line holding off.
+func startOfLine(text string, off int) int {
+	return strings.LastIndexAny(text[:off], "\r\n") + 1
+}
+
 // applyChange replaces the range r of text with newText.
 func applyChange(text string, r protocol.Range, newText string) (string, error) {
-	start, end := offsetOf(text, r.Start), offsetOf(text, r.End)
+	start := offsetOf(text, r.Start)
+	var end int
+	if r.End.Line >= r.Start.Line && start < len(text) {
+		// The end is found from the start's line, not from the top again.
+		end = offsetFrom(text, startOfLine(text, start), r.End.Line-r.Start.Line, r.End.Character)
+	} else {
+		end = offsetOf(text, r.End)
+	}
 	if end < start {
 		return "", fmt.Errorf("range end %d:%d is before its start %d:%d", r.End.Line, r.End.Character, r.Start.Line, r.Start.Character)
 	}

@@ -108,6 +108,29 @@ func FuzzOffsetOf(f *testing.F) {
 	})
 }
 
+// FuzzApplyChange checks that applyChange, which finds a range's end from
+// its start's line, replaces exactly the bytes between offsetOf of both
+// ends, with "\r", "\r\n" and "\n" line breaks and ranges past the end.
+func FuzzApplyChange(f *testing.F) {
+	f.Add("ab\r\n😀x\rz\n", uint32(0), uint32(1), uint32(2), uint32(0))
+	f.Add("a\nb", uint32(3), uint32(0), uint32(3), uint32(1))
+	f.Add("abc", uint32(0), uint32(2), uint32(0), uint32(1))
+	f.Fuzz(func(t *testing.T, text string, sl, sc, el, ec uint32) {
+		r := protocol.Range{Start: pos(sl%6, sc%8), End: pos(el%6, ec%8)}
+		got, err := applyChange(text, r, "X")
+		start, end := offsetOf(text, r.Start), offsetOf(text, r.End)
+		if end < start {
+			if err == nil {
+				t.Errorf("applyChange(%q, %v) = %q, want an error", text, r, got)
+			}
+			return
+		}
+		if want := text[:start] + "X" + text[end:]; err != nil || got != want {
+			t.Errorf("applyChange(%q, %v) = %q, %v; want %q", text, r, got, err, want)
+		}
+	})
+}
+
 func TestURIToPath(t *testing.T) {
 	tests := []struct {
 		uri     string

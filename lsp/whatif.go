@@ -217,6 +217,10 @@ func (w *whatIf) fire() {
 			return
 		}
 		changed, err := w.compute(w.s.ctx)
+		// Its packs parse every changed open document with tree-sitter:
+		// glibc keeps that memory unless trimmed.
+		w.s.returnMemory()
+		scheduleTrim()
 		if err != nil {
 			if !errors.Is(err, context.Canceled) {
 				w.s.log.Debug("what-if lenses not computed", zap.Error(err))

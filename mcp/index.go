@@ -31,11 +31,14 @@ func (s *Server) indexFor(roots []string, log *zap.Logger) pack.FileIndex {
 		}
 		set.AutoFlush(indexFlushDelay)
 		s.index, s.indexRoots = set, slices.Clone(roots)
+		// A running server keeps in memory the term tables the index
+		// refuses, so that warm packs do not read those files again.
+		s.indexMemo = pack.MissedTerms(set)
 	}
 	if !s.index.Usable() {
 		return nil
 	}
-	return s.index
+	return s.indexMemo
 }
 
 // closeIndex flushes and closes the index at the end of the session.
@@ -44,6 +47,6 @@ func (s *Server) closeIndex() {
 	defer s.mu.Unlock()
 	if s.index != nil {
 		_ = s.index.Close()
-		s.index = nil
+		s.index, s.indexMemo = nil, nil
 	}
 }

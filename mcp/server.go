@@ -89,10 +89,11 @@ type Server struct {
 
 	mu         sync.Mutex
 	env        *env
-	rootsAsked bool       // the client's roots were asked for (and are current)
-	roots      []string   // the client's file roots, when it offered any
-	rootsErr   error      // the client's roots cannot be used
-	index      *index.Set // the workspace index of indexRoots (index.go)
+	rootsAsked bool           // the client's roots were asked for (and are current)
+	roots      []string       // the client's file roots, when it offered any
+	rootsErr   error          // the client's roots cannot be used
+	index      *index.Set     // the workspace index of indexRoots (index.go)
+	indexMemo  pack.FileIndex // index with the term tables it refuses kept in memory (pack.MissedTerms)
 	indexRoots []string
 	watch      *watcher // the file watcher (watch.go); nil: none
 	watchOnce  sync.Once

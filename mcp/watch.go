@@ -151,8 +151,8 @@ func (s *Server) currentWorkspace() *collector.Workspace {
 func (s *Server) forget(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
-	if s.index != nil {
-		s.index.Forget(path)
+	if s.indexMemo != nil {
+		s.indexMemo.Forget(path)
 	}
 }
 

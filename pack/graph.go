@@ -160,8 +160,8 @@ func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string
 			}
 			scanned[f] += len(text)
 		}
-		identifiers(text, func(w string) {
-			if len(w) < graphMinName || used[f][w] {
+		graphWords(text, func(w string) {
+			if used[f][w] {
 				return
 			}
 			d, ok := definers[w]

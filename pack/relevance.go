@@ -530,6 +530,9 @@ func (q *query) setStems() {
 
 // count adds the occurrences of each query term in text to row.
 func (q *query) count(text string, row []uint16) {
+	if q.countRemembered(text, row) { // chunkterms.go
+		return
+	}
 	scanTerms(text, false, q.lens, func(t []byte) {
 		if i, ok := q.index[string(t)]; ok && row[i] < math.MaxUint16 {
 			row[i]++
@@ -577,10 +580,10 @@ var (
 
 // isBuilt reports whether a path holds built, bundled, minified or vendored
 // code or a lock file.
-func isBuilt(p string) bool { return p != "" && builtPath.MatchString(p) }
+func isBuilt(p string) bool { return p != "" && matchPath(builtPath, p) }
 
 // isTest reports whether a path is a test file or test data.
-func isTest(p string) bool { return p != "" && testPath.MatchString(p) }
+func isTest(p string) bool { return p != "" && matchPath(testPath, p) }
 
 // namesCode reports whether a query names something of the code: an
 // identifier with an inner capital, an underscore, a dot or a call
@@ -984,10 +987,10 @@ func placeFactor(p string, feat features) float64 {
 	if p == "" {
 		return 1
 	}
-	if feat.examples && examplePath.MatchString(p) {
+	if feat.examples && matchPath(examplePath, p) {
 		return exampleFactor
 	}
-	if feat.ci && ciPath.MatchString(p) {
+	if feat.ci && matchPath(ciPath, p) {
 		return ciFactor
 	}
 	return 1

@@ -97,6 +97,25 @@ func main() {
 		fmt.Println("serverbench: WARNING: the server's context differs from the CLI's")
 	}
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
+	fmt.Printf("server memory after the calls: %s\n", procMemory(srvCmd.Process.Pid))
+}
+
+// procMemory is the resident set and its peak of process pid (Linux
+// /proc/PID/status), "unknown" when it cannot be read.
+func procMemory(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "unknown"
+	}
+	var rss, hwm string
+	for _, line := range strings.Split(string(data), "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			rss = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			hwm = strings.TrimSpace(v)
+		}
+	}
+	return "RSS " + rss + ", peak " + hwm
 }
 
 // report prints the timings of both doors and their ratios.

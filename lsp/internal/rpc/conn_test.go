@@ -257,3 +257,31 @@ func TestConnCancelAll(t *testing.T) {
 		t.Errorf("answers (-want +got):\n%s", diff)
 	}
 }
+
+// TestConnJSONResult: a result the handler encoded itself (JSON) is the
+// response's result byte for byte, under number and string ids; an empty
+// one is answered as encoding/json would.
+func TestConnJSONResult(t *testing.T) {
+	raw := `[{"a":[1,"\u003c"]},null]`
+	h := Handlers{
+		Initialize: func(context.Context, json.RawMessage) (any, error) { return nil, nil },
+		Requests: map[string]RequestFunc{
+			"raw":   func(context.Context, json.RawMessage) (any, error) { return JSON(raw), nil },
+			"empty": func(context.Context, json.RawMessage) (any, error) { return JSON(nil), nil },
+		},
+	}
+	p, _ := startConn(t, h)
+	p.send(`{"jsonrpc":"2.0","id":1,"method":"initialize","params":{}}`)
+	p.next()
+	for _, id := range []string{`2`, `"x"`} {
+		p.send(`{"jsonrpc":"2.0","id":` + id + `,"method":"raw"}`)
+		m := p.next()
+		if string(m["id"]) != id || string(m["result"]) != raw || string(m["jsonrpc"]) != `"2.0"` || m["error"] != nil {
+			t.Errorf("response to %s = %v, want result %s", id, m, raw)
+		}
+	}
+	p.send(`{"jsonrpc":"2.0","id":3,"method":"empty"}`)
+	if m := p.next(); string(m["result"]) != "null" {
+		t.Errorf("empty JSON result = %s, want null", m["result"])
+	}
+}

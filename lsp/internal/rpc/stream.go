@@ -199,6 +199,11 @@ func (s *Stream) reject(ctx context.Context, ferr *frameError) {
 
 // Write implements jsonrpc2.Stream.
 func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error) {
+	if r, ok := msg.(*jsonrpc2.Response); ok && r.Err() == nil && len(r.Result()) > 0 {
+		if body, err := successBody(r); err == nil {
+			return s.writeFrame(ctx, body)
+		}
+	}
 	m, ok := msg.(json.Marshaler)
 	if !ok {
 		return 0, fmt.Errorf("rpc: write message: %T cannot be encoded", msg)
@@ -208,6 +213,29 @@ func (s *Stream) Write(ctx context.Context, msg jsonrpc2.Message) (int64, error)
 		return 0, fmt.Errorf("rpc: encode message: %w", err)
 	}
 	return s.writeFrame(ctx, data)
+}
+
+// successBody is the JSON of a successful response, as
+// jsonrpc2.Response.MarshalJSON writes it, without validating and
+// compacting its result a second time: jsonrpc2.NewResponse made it with
+// json.Marshal.
+func successBody(r *jsonrpc2.Response) ([]byte, error) {
+	return responseBody(r.ID(), r.Result())
+}
+
+// responseBody is the JSON of a successful response to the request id
+// whose result is the compact JSON result.
+func responseBody(id jsonrpc2.ID, result []byte) ([]byte, error) {
+	idJSON, err := json.Marshal(&id) // ID encodes through its pointer
+	if err != nil {
+		return nil, err
+	}
+	body := make([]byte, 0, len(result)+len(idJSON)+40)
+	body = append(body, `{"jsonrpc":"2.0","result":`...)
+	body = append(body, result...)
+	body = append(body, `,"id":`...)
+	body = append(body, idJSON...)
+	return append(body, '}'), nil
 }
 
 // writeFrame writes one frame: the header, then body.

@@ -239,3 +239,27 @@ func readFrame(r *bufio.Reader) ([]byte, error) {
 	_, err := io.ReadFull(r, body)
 	return body, err
 }
+
+// TestSuccessBody: the response written without re-encoding its result is
+// byte for byte jsonrpc2's own encoding, for number and string ids and
+// results of every JSON kind.
+func TestSuccessBody(t *testing.T) {
+	ids := []jsonrpc2.ID{jsonrpc2.NewNumberID(7), jsonrpc2.NewStringID(`a"<b>`), jsonrpc2.NewNumberID(0)}
+	results := []any{nil, []int{}, "x<y>&", map[string]any{"a": []any{1.5, true, nil}}, 12}
+	for _, id := range ids {
+		for _, res := range results {
+			r, err := jsonrpc2.NewResponse(id, res, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			want, err := r.MarshalJSON()
+			if err != nil {
+				t.Fatal(err)
+			}
+			got, err := successBody(r)
+			if err != nil || string(got) != string(want) {
+				t.Errorf("successBody(%v, %v) = %s, %v; want %s", id, res, got, err, want)
+			}
+		}
+	}
+}
