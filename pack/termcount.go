@@ -493,21 +493,7 @@ func (t *termTab) scan(text string) {
 			i++
 		}
 		if high {
-			end := start
-			for end < len(text) {
-				if ch := text[end]; ch < utf8.RuneSelf {
-					if asciiClasses[ch] == clOther {
-						break
-					}
-					end++
-					continue
-				}
-				r, size := utf8.DecodeRuneInString(text[end:])
-				if !isWordRune(r) {
-					break
-				}
-				end += size
-			}
+			end := wordEnd(text, start)
 			if end == start {
 				_, size := utf8.DecodeRuneInString(text[start:])
 				i = start + size
@@ -536,6 +522,28 @@ func (t *termTab) scan(text string) {
 		}
 		t.word(text[start:i])
 	}
+}
+
+// wordEnd is where the word of text that starts at start and holds a
+// byte past ASCII ends: at the first ASCII byte of no word class or the
+// first rune that is no word rune.
+func wordEnd(text string, start int) int {
+	end := start
+	for end < len(text) {
+		if ch := text[end]; ch < utf8.RuneSelf {
+			if asciiClasses[ch] == clOther {
+				break
+			}
+			end++
+			continue
+		}
+		r, size := utf8.DecodeRuneInString(text[end:])
+		if !isWordRune(r) {
+			break
+		}
+		end += size
+	}
+	return end
 }
 
 // shortWord is word for a word of at most 8 bytes packed in key (its
@@ -602,12 +610,7 @@ func (t *termTab) newWord(w string, h, key uint64, s uint32) {
 
 // split counts the terms of the ASCII word w.
 func (t *termTab) split(w string) {
-	for len(w) > 0 && w[0] == '_' {
-		w = w[1:]
-	}
-	for len(w) > 0 && w[len(w)-1] == '_' {
-		w = w[:len(w)-1]
-	}
+	w = strings.Trim(w, "_")
 	if w == "" {
 		return
 	}
@@ -625,9 +628,7 @@ func (t *termTab) split(w string) {
 		if prev == clUnder {
 			continue
 		}
-		if (prev == clLower && cur == clUpper) ||
-			(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
-			((prev == clDigit) != (cur == clDigit)) {
+		if wordBoundary(w, j, prev, cur) {
 			parts++
 			t.term(w[ps:j])
 			ps = j
@@ -640,6 +641,16 @@ func (t *termTab) split(w string) {
 	if parts > 1 {
 		t.term(w)
 	}
+}
+
+// wordBoundary reports whether a new part of the word w starts at j
+// (prev and cur the classes of w[j-1] and w[j]): a capital after a small
+// letter, the last capital of a run followed by a small letter, or a
+// change between digits and letters.
+func wordBoundary(w string, j int, prev, cur uint8) bool {
+	return (prev == clLower && cur == clUpper) ||
+		(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
+		((prev == clDigit) != (cur == clDigit))
 }
 
 // lowerPool holds the buffers count lowers texts into.
