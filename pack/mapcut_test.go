@@ -5,9 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
+	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
@@ -114,5 +116,88 @@ func TestMapCutWithinLimit(t *testing.T) {
 	var de *Error
 	if !errors.As(err, &de) || de.Data["limit"] != "maxCandidates" {
 		t.Errorf("map with a limit of 1: error %v; want maxCandidates", err)
+	}
+}
+
+// memSetIndex is a memIndex that also keeps sets (SetIndex), keyed by
+// path and stat like its chunks: a map answers files from it by stat.
+type memSetIndex struct {
+	*memIndex
+	sets map[string][]chunker.Chunk
+	hits int
+}
+
+func newMemSetIndex() *memSetIndex {
+	return &memSetIndex{memIndex: newMemIndex(), sets: map[string][]chunker.Chunk{}}
+}
+
+func (m *memSetIndex) PutSet(f collector.FileRef, content []byte, key string, set []chunker.Chunk) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	m.sets[statKey(f)+"\x00"+key] = set
+}
+
+func (m *memSetIndex) Set(f collector.FileRef, content []byte, key string) ([]chunker.Chunk, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	s, ok := m.sets[statKey(f)+"\x00"+key]
+	return s, ok
+}
+
+func (m *memSetIndex) StatSets(f collector.FileRef, keys []string) ([][]chunker.Chunk, bool) {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	out := make([][]chunker.Chunk, len(keys))
+	for i, k := range keys {
+		s, ok := m.sets[statKey(f)+"\x00"+k]
+		if !ok {
+			s, ok = m.chunks[statKey(f)+"\x00"+k]
+		}
+		if !ok {
+			return nil, false
+		}
+		out[i] = s
+	}
+	m.hits++
+	return out, true
+}
+
+// TestMapCutWithIndex: a map cut to its limit packs the same text with an
+// index, cold and warm (files answered by their stat, unread), as
+// without one.
+func TestMapCutWithIndex(t *testing.T) {
+	e, root := mapCutTree(t, 2*mapCutMinFiles)
+	saved := limits
+	t.Cleanup(func() { limits = saved })
+	total := 3000
+	zero := 0
+	req := Request{Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+	full, err := e.Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits.candidates = int64(full.Stats.Chunks) / 2
+	none, err := e.Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatalf("cut map without an index: %v", err)
+	}
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e = NewEngine(config.Default(), ws) // a fresh chunk cache: chunks go to the index
+	idx := newMemSetIndex()
+	e.Index = idx
+	for _, round := range []string{"cold", "warm"} {
+		res, err := e.Pack(context.Background(), req, nil, nil)
+		if err != nil {
+			t.Fatalf("%s cut map with an index: %v", round, err)
+		}
+		if res.Content != none.Content || !slices.Equal(res.Warnings, none.Warnings) {
+			t.Errorf("%s: the cut map with an index differs from the one without:\n%s\n---\n%s\n%q\n%q", round, res.Content, none.Content, res.Warnings, none.Warnings)
+		}
+	}
+	if idx.hits < mapCutMinFiles {
+		t.Errorf("the warm map answered %d files from the index, want most of %d", idx.hits, 2*mapCutMinFiles)
 	}
 }
