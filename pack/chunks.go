@@ -63,8 +63,8 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	for _, c := range cut {
 		total += len(c)
 	}
-	if int64(total) > limits.candidates {
-		return nil, limitError("maxCandidates", limits.candidates, int64(total), "the chunk candidates of this request", "send fewer sources or narrower ranges, or walk fewer paths")
+	if int64(total) > limits.candidates && !p.wantsMap(srcs) {
+		return nil, candidatesError(total) // a map cuts to what its budget reaches (mapcut.go)
 	}
 	items, srcIndex, marks := p.items(srcs, texts, cut)
 	p.srcOf = srcIndex

@@ -301,6 +301,9 @@ func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats
 	if err := p.ctx.Err(); err != nil {
 		return nil, budget.DedupStats{}, err
 	}
+	if items, err = p.mapCut(items); err != nil { // within maxCandidates (mapcut.go)
+		return nil, budget.DedupStats{}, err
+	}
 	dd := p.e.cfg.Context.Dedup
 	cands, removed, dstats, err := budget.DedupContext(p.ctx, items, budget.DedupOptions{Enabled: dd.Enabled, OverlapThreshold: dd.OverlapThreshold, MergeOverlapping: dd.MergeOverlapping, MaxTokens: p.chunkTokens()}, p.tok.Count)
 	if err != nil {
