@@ -66,7 +66,17 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	if int64(total) > limits.candidates && !p.wantsMap(srcs) {
 		return nil, candidatesError(total) // a map cuts to what its budget reaches (mapcut.go)
 	}
-	items, srcIndex, marks := p.items(srcs, texts, cut)
+	var keep map[string]bool // nil: every file's chunks
+	if int64(total) > limits.candidates {
+		var err error
+		if keep, err = p.mapCutAhead(srcs, texts, cut); err != nil {
+			return nil, err
+		}
+	}
+	items, srcIndex, marks := p.items(srcs, texts, cut, keep)
+	if keep == nil {
+		p.stats.Chunks = len(items)
+	}
 	p.srcOf = srcIndex
 	p.checkCopies(items, marks)
 	return items, nil
@@ -149,14 +159,19 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 // items assembles the candidate items of the sources srcs cut into cut, in
 // source order, and the source index of each; for the files not read (a
 // map answered from the index) also the hash marks of their chunks, by
-// Seq ("" for a chunk at hand; nil when every text is at hand).
-func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) ([]*budget.Item, []int, []string) {
+// Seq ("" for a chunk at hand; nil when every text is at hand). With keep
+// (a map cut ahead, mapcut.go), only the chunks of the files it holds and
+// those without a file become items.
+func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk, keep map[string]bool) ([]*budget.Item, []int, []string) {
 	var items []*budget.Item
 	var srcIndex []int
 	var marks []string
 	xml := p.req.Format == FormatXML
 	for si, s := range srcs {
 		if s.facts == nil && !p.hasLines(s, texts[si].Lines()) {
+			continue
+		}
+		if keep != nil && s.Path != "" && !keep[s.Path] {
 			continue
 		}
 		cat := categoryOf[s.Type]

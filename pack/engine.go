@@ -126,6 +126,7 @@ type pipeline struct {
 
 	files     *fileSelection                       // a file-first walk's ranking (filescore.go); nil: none
 	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
+	cutNote   string                               // the warning of a map cut ahead of its items (mapcut.go)
 	parsed    map[*budget.Text][]chunker.LineRange // outline ranges looked up in this pack, by file (outline.go)
 	refs      map[*budget.Text]collector.FileRef   // the listing of each walked file's text (for the index)
 	lean      *leanMap                             // a map answered from the index (mapindex.go); nil: none
@@ -290,8 +291,7 @@ func (p *pipeline) candidates(open []OpenDoc) ([]*budget.Item, budget.DedupStats
 	if err != nil {
 		return nil, budget.DedupStats{}, err
 	}
-	p.time("chunk+count")
-	p.stats.Chunks = len(items)
+	p.time("chunk+count") // chunk set p.stats.Chunks (a map cut ahead counts what it cut)
 	if len(items) == 0 {
 		return nil, budget.DedupStats{}, &Error{Code: errcode.NoContent, Message: p.noContentMessage(), Data: map[string]any{"excluded": len(p.excluded)}}
 	}

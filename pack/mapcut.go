@@ -4,6 +4,7 @@ import (
 	"fmt"
 
 	"github.com/acode-lsp/acode-lsp/budget"
+	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
 // A map is file-first (issue 24; docs/ranking.md "No query: a repository
@@ -31,30 +32,72 @@ const (
 )
 
 // mapCut returns the candidates of items (ranked) that a pack may select
-// from, within limits.candidates: all of them when they are within it;
-// for a map (p.repoMap set) over it, the chunks of the files the budget
-// can reach (mapCutReach) and every chunk without a file, with a warning
-// that says so; else the maxCandidates error.
+// from, within limits.candidates: all of them when they are within it
+// (a map cut ahead of its items, mapCutAhead, is: its warning is added
+// here, where the cut used to be); else the maxCandidates error.
 func (p *pipeline) mapCut(items []*budget.Item) ([]*budget.Item, error) {
+	if p.cutNote != "" {
+		p.warnings = append(p.warnings, p.cutNote)
+	}
 	if int64(len(items)) <= limits.candidates {
 		return items, nil
 	}
-	if p.repoMap == nil {
-		return nil, candidatesError(len(items))
-	}
+	return nil, candidatesError(len(items))
+}
+
+// mapCutAhead decides, before a map's items are made, the files whose
+// chunks become candidates (nil: all of them, the chunks are within
+// limits.candidates): the files in map order (the map computed here from
+// the chunks, and kept for rank) until their tokens pass mapCutReach
+// times the available budget and there are mapCutMinFiles of them, never
+// more chunks than the limit with every chunk without a file. It counts
+// a chunk where items would make an item of it (the same rules, no
+// side effects), so the cut is the one a cut of all the items would make,
+// and items are made only for the files kept. The error is maxCandidates
+// when not even the most central file's chunks fit.
+func (p *pipeline) mapCutAhead(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) (map[string]bool, error) {
+	var files []mapFile
+	at := map[string]int{}
 	count := map[string]int64{}
 	tokens := map[string]int64{}
-	var kept int64
-	for _, it := range items {
-		if it.Path == "" {
-			kept++
-			continue
+	var pathless, all int64
+	for si, s := range srcs {
+		if s.facts == nil {
+			n := texts[si].Lines()
+			if n == 0 || s.ranged && s.StartLine > n {
+				continue // items records why
+			}
 		}
-		count[it.Path]++
-		tokens[it.Path] += int64(it.Tokens)
+		for _, c := range cut[si] {
+			if s.facts == nil && c.Content == "" {
+				continue
+			}
+			all++
+			if s.Path == "" {
+				pathless++
+				continue
+			}
+			files = addMapChunk(files, at, p.idents, s.Path, c.Name, c.Content)
+			count[s.Path]++
+			tokens[s.Path] += int64(c.Tokens)
+		}
+	}
+	paths := make([]string, len(files))
+	for i, f := range files {
+		paths[i] = f.path
+	}
+	v := vendoredDirs(paths) // vendoredOf's, of every file (items holds the kept ones only)
+	p.vendored = &v
+	p.repoMap = p.mapOfFiles(func() []mapFile { return files })
+	if all <= limits.candidates {
+		return nil, nil
+	}
+	if p.repoMap == nil {
+		return nil, candidatesError(int(all))
 	}
 	reach := mapCutReach * p.alloc.Available
 	keep := map[string]bool{}
+	kept := pathless
 	var sum int64
 	for _, path := range p.repoMap.order {
 		if sum > reach && len(keep) >= mapCutMinFiles {
@@ -68,17 +111,12 @@ func (p *pipeline) mapCut(items []*budget.Item) ([]*budget.Item, error) {
 		sum += tokens[path]
 	}
 	if len(keep) == 0 {
-		return nil, candidatesError(len(items))
+		return nil, candidatesError(int(all))
 	}
-	out := make([]*budget.Item, 0, kept)
-	for _, it := range items {
-		if it.Path == "" || keep[it.Path] {
-			out = append(out, it)
-		}
-	}
-	p.warnings = append(p.warnings, fmt.Sprintf("no query: the map ranked the %d chunks of its %d most central files of %d (%d chunks in all; the rest are beyond this budget's reach)",
-		len(out), len(keep), len(count), len(items)))
-	return out, nil
+	p.stats.Chunks = int(all)
+	p.cutNote = fmt.Sprintf("no query: the map ranked the %d chunks of its %d most central files of %d (%d chunks in all; the rest are beyond this budget's reach)",
+		kept, len(keep), len(count), all)
+	return keep, nil
 }
 
 // candidatesError is the maxCandidates error of a request with n chunk

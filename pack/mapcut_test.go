@@ -8,6 +8,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -116,6 +117,57 @@ func TestMapCutWithinLimit(t *testing.T) {
 	var de *Error
 	if !errors.As(err, &de) || de.Data["limit"] != "maxCandidates" {
 		t.Errorf("map with a limit of 1: error %v; want maxCandidates", err)
+	}
+}
+
+// TestMapCutBeforeItems: a map over the limit decides the files it keeps
+// before making items (mapCutAhead), so chunk makes items only for them —
+// at most the limit — while the stats still count every chunk and the
+// map is the one rank uses.
+func TestMapCutBeforeItems(t *testing.T) {
+	const files = 2 * mapCutMinFiles
+	e, root := mapCutTree(t, files)
+	saved := limits
+	t.Cleanup(func() { limits = saved })
+	total, zero := 3000, 0
+	req := Request{Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}
+	full, err := e.Pack(context.Background(), req, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	limits.candidates = int64(full.Stats.Chunks) * 2 / 3
+	p := &pipeline{e: e, req: req, ctx: context.Background(), progress: func(string, int) {}, start: time.Now()}
+	if err := p.resolve(); err != nil {
+		t.Fatal(err)
+	}
+	srcs, err := p.collect(nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	items, err := p.chunk(srcs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if int64(len(items)) > limits.candidates || len(items) == 0 {
+		t.Errorf("chunk made %d items of %d chunks with a limit of %d: want only the kept files' (at most the limit)", len(items), full.Stats.Chunks, limits.candidates)
+	}
+	if p.stats.Chunks != full.Stats.Chunks {
+		t.Errorf("stats count %d chunks, want all %d", p.stats.Chunks, full.Stats.Chunks)
+	}
+	if p.repoMap == nil {
+		t.Fatal("chunk computed no map ahead of the items")
+	}
+	kept := map[string]bool{}
+	for _, it := range items {
+		kept[it.Path] = true
+	}
+	for i, path := range p.repoMap.order {
+		if i < len(kept) != kept[path] {
+			t.Fatalf("file %s (#%d in map order) kept=%v: the kept files are not the map's first %d", path, i, kept[path], len(kept))
+		}
+	}
+	if m := p.mapOf(items); m != p.repoMap {
+		t.Error("rank would compute the map again from the kept items")
 	}
 }
 

@@ -427,13 +427,23 @@ func (p *pipeline) needText(text *budget.Text) bool {
 	return ok
 }
 
-// mapOf returns the map of items: the first round's, computed once.
+// mapOf returns the map of items: the one this round computed before
+// its items (mapCutAhead), else the first round's, computed once.
 func (p *pipeline) mapOf(items []*budget.Item) *repoMap {
+	if p.repoMap != nil {
+		return p.repoMap
+	}
+	return p.mapOfFiles(func() []mapFile { return mapFilesOf(items, p.idents) })
+}
+
+// mapOfFiles returns the map of the files files gives: the first round's,
+// computed once.
+func (p *pipeline) mapOfFiles(files func() []mapFile) *repoMap {
 	if p.lean == nil {
-		return newRepoMap(items, p.idents)
+		return newRepoMapOf(files())
 	}
 	if p.lean.repoMap == nil {
-		p.lean.repoMap = newRepoMap(items, p.idents)
+		p.lean.repoMap = newRepoMapOf(files())
 		// The rounds after this one rank by this map: the identifiers
 		// (the bulk of the facts) are no longer needed.
 		p.idents = nil

@@ -81,8 +81,58 @@ func (p *pipeline) wantsMap(srcs []source) bool {
 // mapindex.go); the others' are taken from their items. nil when there
 // are no files.
 func newRepoMap(items []*budget.Item, ids map[string][]mapIdent) *repoMap {
+	return newRepoMapOf(mapFilesOf(items, ids))
+}
+
+// mapFile is what a map needs of one file: its path, the symbol names of
+// its chunks (in order), and its uses — known (ids, from the index) or
+// the texts of its chunks to scan (parts).
+type mapFile struct {
+	path  string
+	names []string
+	ids   []mapIdent
+	known bool
+	parts []string
+}
+
+// mapFilesOf gathers the files of items in order of first item (see
+// newRepoMap for ids).
+func mapFilesOf(items []*budget.Item, ids map[string][]mapIdent) []mapFile {
+	var files []mapFile
+	at := map[string]int{}
+	for _, it := range items {
+		if it.Path == "" {
+			continue
+		}
+		files = addMapChunk(files, at, ids, it.Path, it.Name, it.Content)
+	}
+	return files
+}
+
+// addMapChunk adds a chunk of path (its symbol name and text) to files,
+// the file's index in files kept in at.
+func addMapChunk(files []mapFile, at map[string]int, ids map[string][]mapIdent, path, name, content string) []mapFile {
+	i, ok := at[path]
+	if !ok {
+		i = len(files)
+		at[path] = i
+		u, known := ids[path]
+		files = append(files, mapFile{path: path, ids: u, known: known})
+	}
+	f := &files[i]
+	if name != "" {
+		f.names = append(f.names, name)
+	}
+	if !f.known {
+		f.parts = append(f.parts, content)
+	}
+	return files
+}
+
+// newRepoMapOf is newRepoMap over the files of a map.
+func newRepoMapOf(files []mapFile) *repoMap {
 	m := &repoMap{central: map[string]float64{}}
-	if g := mapGraph(items, ids); g != nil {
+	if g := mapGraph(files); g != nil {
 		n := len(g.files)
 		pers := make([]float64, n)
 		for i := range pers {
@@ -102,9 +152,9 @@ func newRepoMap(items []*budget.Item, ids map[string][]mapIdent) *repoMap {
 			m.central[g.files[i]] = c
 		}
 	}
-	for _, it := range items {
-		if _, ok := m.central[it.Path]; !ok && it.Path != "" {
-			m.central[it.Path] = 0
+	for _, f := range files {
+		if _, ok := m.central[f.path]; !ok {
+			m.central[f.path] = 0
 		}
 	}
 	for path := range m.central {
@@ -172,21 +222,20 @@ func fileIdents(parts []string, limit int) []mapIdent {
 }
 
 // mapGraph is the reference graph of a map (as buildGraph, graph.go): the
-// files of items, f pointing at g when f uses a name g defines (the
-// chunks' symbol names; a name defined in more than graphMaxDefiners files
-// is left out), with a back arc of graphBackWeight. A file's uses are the
-// identifiers starting in its first mapScanBytes/files bytes (at least
-// mapScanMin, at most mapIdentCap), scanned whole: on Go's src (≈ 10,000
-// files) a whole scan added half to a warm pack. nil when there are fewer
-// than two files or no name worth following.
-func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
-	files, fileIdx, parts := mapFiles(items, ids)
+// files, f pointing at g when f uses a name g defines (the chunks' symbol
+// names; a name defined in more than graphMaxDefiners files is left out),
+// with a back arc of graphBackWeight. A file's uses are the identifiers
+// starting in its first mapScanBytes/files bytes (at least mapScanMin, at
+// most mapIdentCap), scanned whole: on Go's src (≈ 10,000 files) a whole
+// scan added half to a warm pack. nil when there are fewer than two files
+// or no name worth following.
+func mapGraph(files []mapFile) *refGraph {
 	n := len(files)
 	if n < 2 {
 		return nil
 	}
 	limit := mapScanLimit(n)
-	definers := graphDefiners(items, fileIdx)
+	definers := mapDefiners(files)
 	if len(definers) == 0 {
 		return nil
 	}
@@ -194,14 +243,44 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 	for f := range out {
 		out[f] = map[int]float64{}
 	}
-	for f, path := range files {
-		uses, ok := ids[path]
-		if !ok {
-			uses = fileIdents(parts[path], limit)
+	paths := make([]string, n)
+	fileIdx := make(map[string]int, n)
+	for f, mf := range files {
+		paths[f], fileIdx[mf.path] = mf.path, f
+		uses := mf.ids
+		if !mf.known {
+			uses = fileIdents(mf.parts, limit)
 		}
 		addUses(out, f, uses, limit, definers)
 	}
-	return &refGraph{files: files, idx: fileIdx, arcs: normalArcs(out)}
+	return &refGraph{files: paths, idx: fileIdx, arcs: normalArcs(out)}
+}
+
+// mapDefiners maps each identifier of at least graphMinName bytes in the
+// files' symbol names to the files defining it (as graphDefiners, graph.go;
+// a name defined in more than graphMaxDefiners files is left out).
+func mapDefiners(files []mapFile) map[string][]int {
+	definers := map[string][]int{}
+	for f, mf := range files {
+		for _, name := range mf.names {
+			identifiers(name, func(w string) {
+				if len(w) < graphMinName {
+					return
+				}
+				d := definers[w]
+				if len(d) > 0 && d[len(d)-1] == f {
+					return // another name of the same file (files are visited in order)
+				}
+				definers[w] = append(d, f)
+			})
+		}
+	}
+	for w, d := range definers {
+		if len(d) > graphMaxDefiners {
+			delete(definers, w)
+		}
+	}
+	return definers
 }
 
 // mapScanLimit is how far into each of n files (n ≥ 1) a map's graph
@@ -209,27 +288,6 @@ func mapGraph(items []*budget.Item, ids map[string][]mapIdent) *refGraph {
 // mapIdentCap; it never rises with n.
 func mapScanLimit(n int) int {
 	return min(mapIdentCap, max(mapScanMin, mapScanBytes/n))
-}
-
-// mapFiles lists the files of items in order of first item, with each
-// one's index, and the contents of the items of the files ids does not
-// know (to scan for uses).
-func mapFiles(items []*budget.Item, ids map[string][]mapIdent) (files []string, fileIdx map[string]int, parts map[string][]string) {
-	fileIdx = map[string]int{}
-	parts = map[string][]string{}
-	for _, it := range items {
-		if it.Path == "" {
-			continue
-		}
-		if _, ok := fileIdx[it.Path]; !ok {
-			fileIdx[it.Path] = len(files)
-			files = append(files, it.Path)
-		}
-		if _, ok := ids[it.Path]; !ok {
-			parts[it.Path] = append(parts[it.Path], it.Content)
-		}
-	}
-	return files, fileIdx, parts
 }
 
 // addUses adds to out the arcs of file f's uses (in order of offset,
@@ -256,13 +314,19 @@ func addUses(out []map[int]float64, f int, uses []mapIdent, limit int, definers 
 }
 
 // normalArcs turns out's weights into each file's arcs in order of target,
-// their weights summing to 1 (maps iterate randomly; sums must not).
+// their weights summing to 1 (maps iterate randomly; sums must not). It
+// lets go of each map of out once turned (on a 100K-file tree the maps
+// and the arcs are 114 and 82 MB: they need not be live at once).
 func normalArcs(out []map[int]float64) [][]arc {
 	arcs := make([][]arc, len(out))
 	for f := range out {
+		if len(out[f]) > 0 {
+			arcs[f] = make([]arc, 0, len(out[f]))
+		}
 		for g, w := range out[f] {
 			arcs[f] = append(arcs[f], arc{g, w})
 		}
+		out[f] = nil
 		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
 		sum := 0.0
 		for _, a := range arcs[f] {
