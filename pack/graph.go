@@ -106,29 +106,40 @@ func graphDefiners(items []*budget.Item, fileIdx map[string]int) map[string][]in
 		if it.Name == "" || it.Path == "" {
 			continue
 		}
-		f := fileIdx[it.Path]
-		identifiers(it.Name, func(w string) {
-			if len(w) < graphMinName {
+		addDefiner(definers, it.Name, fileIdx[it.Path])
+	}
+	dropCommonNames(definers)
+	return definers
+}
+
+// addDefiner notes file f as a definer of each identifier of the symbol
+// name (at least graphMinName long), once per file.
+func addDefiner(definers map[string][]int, name string, f int) {
+	identifiers(name, func(w string) {
+		if len(w) < graphMinName {
+			return
+		}
+		d := definers[w]
+		if len(d) > 0 && d[len(d)-1] == f {
+			return // the common case: another name of the same file
+		}
+		for _, x := range d {
+			if x == f {
 				return
 			}
-			d := definers[w]
-			if len(d) > 0 && d[len(d)-1] == f {
-				return // the common case: another name of the same file
-			}
-			for _, x := range d {
-				if x == f {
-					return
-				}
-			}
-			definers[w] = append(d, f)
-		})
-	}
+		}
+		definers[w] = append(d, f)
+	})
+}
+
+// dropCommonNames leaves out of definers the names defined in more than
+// graphMaxDefiners files: they say nothing of which file is meant.
+func dropCommonNames(definers map[string][]int) {
 	for w, d := range definers {
 		if len(d) > graphMaxDefiners {
 			delete(definers, w)
 		}
 	}
-	return definers
 }
 
 // graphUses weighs the edges: f → g gains 1/(definers of w) for each name

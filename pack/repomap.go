@@ -263,23 +263,10 @@ func mapDefiners(files []mapFile) map[string][]int {
 	definers := map[string][]int{}
 	for f, mf := range files {
 		for _, name := range mf.names {
-			identifiers(name, func(w string) {
-				if len(w) < graphMinName {
-					return
-				}
-				d := definers[w]
-				if len(d) > 0 && d[len(d)-1] == f {
-					return // another name of the same file (files are visited in order)
-				}
-				definers[w] = append(d, f)
-			})
+			addDefiner(definers, name, f)
 		}
 	}
-	for w, d := range definers {
-		if len(d) > graphMaxDefiners {
-			delete(definers, w)
-		}
-	}
+	dropCommonNames(definers)
 	return definers
 }
 
