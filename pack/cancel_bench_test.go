@@ -1,3 +1,5 @@
+//go:build unix
+
 package pack
 
 import (
@@ -8,6 +10,7 @@ import (
 	"runtime"
 	"slices"
 	"sync/atomic"
+	"syscall"
 	"testing"
 	"time"
 
@@ -22,7 +25,10 @@ import (
 // stages fall in time (Stats.Timings), then for each stage cancels cold
 // packs (a new count cache and chunk cache each time) at several points
 // spread over that stage, and reports the time from cancel() to Pack's
-// return: cancel-max-ms and cancel-p50-ms. A pack that finished before
+// return: cancel-max-ms and cancel-p50-ms in wall time, and
+// cancel-cpu-max-ms, the most CPU time the process spent from a cancel to
+// the return (the work done after the cancel: on a loaded machine, wall
+// time also counts waiting for a CPU). A pack that finished before
 // the cancel is not a sample (counted as finished); one that returned a
 // result after cancel() is (counted as ignored). Recorded
 // in docs/benchmarks.md ("Cancelling a pack (third pass)").
@@ -68,17 +74,17 @@ func BenchmarkPackCancel(b *testing.B) {
 				}
 				stage := med[s]
 				b.Run(t.Stage, func(b *testing.B) {
-					var lat []time.Duration
+					var lat, cpus []time.Duration
 					finished, ignored := 0, 0
 					for i := 0; i < b.N; i++ {
 						for _, frac := range []float64{0.1, 0.3, 0.5, 0.7, 0.9} {
 							cold()
-							d, ok := cancelAfter(b, e, req, anchor, lead+time.Duration(frac*float64(stage)), &ignored)
+							d, cpu, ok := cancelAfter(b, e, req, anchor, lead+time.Duration(frac*float64(stage)), &ignored)
 							if !ok {
 								finished++
 								continue
 							}
-							lat = append(lat, d)
+							lat, cpus = append(lat, d), append(cpus, cpu)
 						}
 					}
 					b.ReportMetric(float64(stage)/1e6, "stage-ms")
@@ -90,6 +96,8 @@ func BenchmarkPackCancel(b *testing.B) {
 					slices.Sort(lat)
 					b.ReportMetric(float64(lat[len(lat)-1])/1e6, "cancel-max-ms")
 					b.ReportMetric(float64(lat[len(lat)/2])/1e6, "cancel-p50-ms")
+					slices.Sort(cpus)
+					b.ReportMetric(float64(cpus[len(cpus)-1])/1e6, "cancel-cpu-max-ms")
 				})
 			}
 		})
@@ -122,27 +130,30 @@ func stageAnchor(stage string, ts []Timing, med []time.Duration, s int) (anchor 
 
 // cancelAfter runs a pack, cancels it delay after its first progress report
 // at or past pct anchor, and returns the time from cancel() to the pack's
-// return; ok is false when the pack finished before it was cancelled. A
+// return, in wall time and in the process's CPU time (user and system,
+// every thread: the work done after the cancel, whatever the machine's
+// load); ok is false when the pack finished before it was cancelled. A
 // result returned after cancel() counts in ignored.
-func cancelAfter(b *testing.B, e *Engine, req Request, anchor int, delay time.Duration, ignored *int) (time.Duration, bool) {
+func cancelAfter(b *testing.B, e *Engine, req Request, anchor int, delay time.Duration, ignored *int) (wall, cpu time.Duration, ok bool) {
 	ctx, cancel := context.WithCancel(context.Background())
 	defer cancel()
 	var armed atomic.Bool
-	var cancelled atomic.Int64 // UnixNano of cancel()
+	var cancelled, cpuAt atomic.Int64 // UnixNano of cancel(), and the process's CPU time then
 	progress := func(_ string, pct int) {
 		if pct >= anchor && armed.CompareAndSwap(false, true) {
 			time.AfterFunc(delay, func() {
+				cpuAt.Store(int64(processCPU()))
 				cancelled.Store(time.Now().UnixNano())
 				cancel()
 			})
 		}
 	}
 	_, err := e.Pack(ctx, req, nil, progress)
-	end := time.Now()
+	end, cpuEnd := time.Now(), processCPU()
 	at := cancelled.Load()
 	switch {
 	case err == nil && at == 0:
-		return 0, false // finished before the cancel
+		return 0, 0, false // finished before the cancel
 	case err == nil:
 		*ignored++ // a result returned after cancel()
 	case !errors.Is(err, context.Canceled):
@@ -150,7 +161,7 @@ func cancelAfter(b *testing.B, e *Engine, req Request, anchor int, delay time.Du
 	case at == 0:
 		b.Fatal("pack cancelled before cancel()")
 	}
-	return end.Sub(time.Unix(0, at)), true
+	return end.Sub(time.Unix(0, at)), cpuEnd - time.Duration(cpuAt.Load()), true
 }
 
 // hostilePack is BenchmarkPackHostileChunks's input: max_chunk_tokens: 1
@@ -182,4 +193,13 @@ func dirPack(b *testing.B, dir, query string) (*Engine, Request) {
 	cfg := config.Default()
 	cfg.Context.Tokenizer.CacheSize = 100000
 	return NewEngine(cfg, ws), Request{Query: query, Paths: []string{dir}}
+}
+
+// processCPU is the CPU time (user and system) the process has used.
+func processCPU() time.Duration {
+	var ru syscall.Rusage
+	if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
+		return 0
+	}
+	return time.Duration(ru.Utime.Nano() + ru.Stime.Nano())
 }
