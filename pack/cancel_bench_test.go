@@ -41,6 +41,9 @@ func BenchmarkPackCancel(b *testing.B) {
 		{"nethttp-query", func(b *testing.B) (*Engine, Request) {
 			return dirPack(b, filepath.Join(runtime.GOROOT(), "src", "net", "http"), "how does the server handle keep-alive connections")
 		}},
+		{"net-query", func(b *testing.B) (*Engine, Request) {
+			return dirPack(b, filepath.Join(runtime.GOROOT(), "src", "net"), "how does the server handle keep-alive connections")
+		}},
 		{"nethttp-noquery", func(b *testing.B) (*Engine, Request) {
 			return dirPack(b, filepath.Join(runtime.GOROOT(), "src", "net", "http"), "")
 		}},
