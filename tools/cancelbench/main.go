@@ -92,51 +92,57 @@ func main() {
 		ds = append(ds, d)
 	}
 	for _, door := range strings.Split(*doors, ",") {
-		var lat, cpus []time.Duration
-		finished := 0
-		var run func(time.Duration) (time.Duration, time.Duration, bool, error)
-		var closeDoor func()
-		switch door {
-		case "cli":
-			run, closeDoor = cliPack, func() {}
-		case "lsp":
-			s, err := startLSP()
-			if err != nil {
-				fail(err)
-			}
-			run, closeDoor = s.pack, s.close
-		case "mcp":
-			s, err := startMCP()
-			if err != nil {
-				fail(err)
-			}
-			run, closeDoor = s.pack, s.close
-		default:
-			fail(fmt.Errorf("unknown door %q", door))
+		measure(door, ds)
+	}
+}
+
+// measure starts door's server (if any), cancels a pack after each of ds
+// and prints the samples and their summary.
+func measure(door string, ds []time.Duration) {
+	var run func(time.Duration) (time.Duration, time.Duration, bool, error)
+	var closeDoor func()
+	switch door {
+	case "cli":
+		run, closeDoor = cliPack, func() {}
+	case "lsp":
+		s, err := startLSP()
+		if err != nil {
+			fail(err)
 		}
-		for _, d := range ds {
-			took, cpu, ok, err := run(d)
-			if err != nil {
-				fail(fmt.Errorf("%s at %v: %w", door, d, err))
-			}
-			if !ok {
-				finished++
-				fmt.Printf("%s cancel at %v: finished first\n", door, d)
-				continue
-			}
-			fmt.Printf("%s cancel at %v: returned %.1f ms after the cancel (%.0f ms of CPU)\n", door, d, float64(took)/1e6, float64(cpu)/1e6)
-			lat, cpus = append(lat, took), append(cpus, cpu)
+		run, closeDoor = s.pack, s.close
+	case "mcp":
+		s, err := startMCP()
+		if err != nil {
+			fail(err)
 		}
-		closeDoor()
-		if len(lat) == 0 {
-			fmt.Printf("%s: every pack finished before its cancel\n", door)
+		run, closeDoor = s.pack, s.close
+	default:
+		fail(fmt.Errorf("unknown door %q", door))
+	}
+	defer closeDoor()
+	var lat, cpus []time.Duration
+	finished := 0
+	for _, d := range ds {
+		took, cpu, ok, err := run(d)
+		if err != nil {
+			fail(fmt.Errorf("%s at %v: %w", door, d, err))
+		}
+		if !ok {
+			finished++
+			fmt.Printf("%s cancel at %v: finished first\n", door, d)
 			continue
 		}
-		slices.Sort(lat)
-		slices.Sort(cpus)
-		fmt.Printf("%s: %d cancelled, %d finished first; cancel to return max %.1f ms, p50 %.1f ms; CPU after the cancel max %.0f ms\n",
-			door, len(lat), finished, float64(lat[len(lat)-1])/1e6, float64(lat[len(lat)/2])/1e6, float64(cpus[len(cpus)-1])/1e6)
+		fmt.Printf("%s cancel at %v: returned %.1f ms after the cancel (%.0f ms of CPU)\n", door, d, float64(took)/1e6, float64(cpu)/1e6)
+		lat, cpus = append(lat, took), append(cpus, cpu)
 	}
+	if len(lat) == 0 {
+		fmt.Printf("%s: every pack finished before its cancel\n", door)
+		return
+	}
+	slices.Sort(lat)
+	slices.Sort(cpus)
+	fmt.Printf("%s: %d cancelled, %d finished first; cancel to return max %.1f ms, p50 %.1f ms; CPU after the cancel max %.0f ms\n",
+		door, len(lat), finished, float64(lat[len(lat)-1])/1e6, float64(lat[len(lat)/2])/1e6, float64(cpus[len(cpus)-1])/1e6)
 }
 
 func fail(err error) {
