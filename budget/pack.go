@@ -70,7 +70,7 @@ const fullPercent = 97
 //  4. drop: while the exact count is over Available, the lowest-ranked
 //     kept item is dropped and the text rendered and counted again.
 //
-// Pack returns ctx's error when ctx is done between stages.
+// Pack returns ctx's error when ctx is done between stages or renderings.
 func Pack(ctx context.Context, cands []*Item, alloc Allocation, opts PackOptions) (Packed, error) {
 	if opts.Count == nil || opts.Render == nil {
 		return Packed{}, errors.New("budget: Pack needs Count and Render")
@@ -83,7 +83,7 @@ func Pack(ctx context.Context, cands []*Item, alloc Allocation, opts PackOptions
 	if opts.BeforeRender != nil {
 		opts.BeforeRender()
 	}
-	best, err := render(sel, available, opts)
+	best, err := render(ctx, sel, available, opts)
 	if err != nil {
 		return Packed{}, err
 	}
@@ -91,7 +91,7 @@ func Pack(ctx context.Context, cands []*Item, alloc Allocation, opts PackOptions
 		if err := ctx.Err(); err != nil {
 			return Packed{}, err
 		}
-		next, err := render(Select(cands, scaled(alloc, best.overshoot(available)), opts.SelectOptions), available, opts)
+		next, err := render(ctx, Select(cands, scaled(alloc, best.overshoot(available)), opts.SelectOptions), available, opts)
 		if err != nil {
 			return Packed{}, err
 		}
@@ -112,9 +112,16 @@ type attempt struct {
 }
 
 // render renders sel and counts it exactly, dropping the lowest-ranked
-// items while the count is over available.
-func render(sel Selection, available int, opts PackOptions) (attempt, error) {
-	text, tokens, kept, dropped, err := fit(sel.Selected, available, opts.Render, opts.Count)
+// items while the count is over available; it returns ctx's error when ctx
+// is done before a rendering.
+func render(ctx context.Context, sel Selection, available int, opts PackOptions) (attempt, error) {
+	checked := func(items []*Item) (string, error) {
+		if err := ctx.Err(); err != nil {
+			return "", err
+		}
+		return opts.Render(items)
+	}
+	text, tokens, kept, dropped, err := fit(sel.Selected, available, checked, opts.Count)
 	if err != nil {
 		return attempt{}, err
 	}

@@ -415,3 +415,35 @@ func within(k *Item, cands []*Item) bool {
 	}
 	return false
 }
+
+// TestPackCancelledWhileDropping: a context done while the exact count
+// drops items stops the drop loop before its next rendering, with the
+// context's error (not an emptied pack).
+func TestPackCancelledWhileDropping(t *testing.T) {
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	renders := 0
+	opts := PackOptions{
+		SelectOptions: SelectOptions{Count: words},
+		Render: func(items []*Item) (string, error) {
+			renders++
+			cancel()
+			return headed(items)
+		},
+	}
+	// The selection's estimates fit; the exact count of a rendered text
+	// (its "## " headers) is always over, so every item would be dropped.
+	opts.Count = func(s string) int {
+		if strings.HasPrefix(s, "## ") {
+			return 1000
+		}
+		return words(s)
+	}
+	alloc := Allocation{Available: 200, Tokens: map[string]int64{OpenFiles: 200}}
+	if _, err := Pack(ctx, fileItems(8, 10), alloc, opts); !errors.Is(err, context.Canceled) {
+		t.Errorf("err = %v, want context.Canceled", err)
+	}
+	if renders != 1 {
+		t.Errorf("rendered %d times after the cancel, want 1", renders)
+	}
+}

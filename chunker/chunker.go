@@ -116,8 +116,15 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 // the file) of src into line windows of at most opts.MaxTokens. It is meant
 // for ranges and tool output; it neither parses nor merges.
 func SplitLines(src []byte, startLine, endLine int, count Counter, opts Options) []Chunk {
-	l := newLayout(context.Background(), src, count, opts)
-	first, last := max(startLine, 1)-1, min(endLine, l.li.count())-1
-	chunks, _ := l.windowChunks(first, last) // the background context never ends
+	chunks, _ := SplitLinesContext(context.Background(), src, startLine, endLine, count, opts) // the background context never ends
 	return chunks
+}
+
+// SplitLinesContext is [SplitLines] for a request: it returns ctx's error
+// when ctx ends (checked before each window), so a cancelled request does
+// not wait for the token counts of every line of a long range.
+func SplitLinesContext(ctx context.Context, src []byte, startLine, endLine int, count Counter, opts Options) ([]Chunk, error) {
+	l := newLayout(ctx, src, count, opts)
+	first, last := max(startLine, 1)-1, min(endLine, l.li.count())-1
+	return l.windowChunks(first, last)
 }

@@ -49,7 +49,10 @@ func (w *Workspace) Search(ctx context.Context, pattern string, regex bool, maxR
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("collector: search: %w", err)
 		}
-		results = append(results, clusters(f, re, contextLines)...)
+		results = append(results, clusters(ctx, f, re, contextLines)...)
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, nil, fmt.Errorf("collector: search: %w", err)
 	}
 	sort.SliceStable(results, func(i, j int) bool {
 		a, b := results[i], results[j]
@@ -86,8 +89,9 @@ func compileSearch(pattern string, regex bool) (*regexp.Regexp, error) {
 	return re, nil
 }
 
-// clusters returns the search sources of one file.
-func clusters(f Source, re *regexp.Regexp, ctxLines int) []Source {
+// clusters returns the search sources of one file; it stops early (the
+// caller checks ctx) when ctx ends, checked every 1024 lines.
+func clusters(ctx context.Context, f Source, re *regexp.Regexp, ctxLines int) []Source {
 	lines := strings.Split(f.Content, "\n")
 	if n := len(lines); n > 1 && lines[n-1] == "" {
 		lines = lines[:n-1] // the newline ending the last line
@@ -107,6 +111,9 @@ func clusters(f Source, re *regexp.Regexp, ctxLines int) []Source {
 		cur = nil
 	}
 	for i, line := range lines {
+		if i%1024 == 1023 && ctx.Err() != nil {
+			return nil
+		}
 		m := 0
 		for _, loc := range re.FindAllStringIndex(line, -1) {
 			if loc[1] > loc[0] {

@@ -257,7 +257,7 @@ func (p *pipeline) chunkTokens() int {
 // data is s.Content as bytes (shared between sources of one text).
 func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options) []chunker.Chunk {
 	count := chunker.Counter(p.tok.Count)
-	if chunks, ok := cutLines(s, data, n, count, opts); ok {
+	if chunks, ok := p.cutLines(s, data, n, count, opts); ok {
 		return chunks
 	}
 	key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
@@ -279,7 +279,7 @@ func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options)
 		if p.ctx.Err() != nil {
 			return nil
 		}
-		return chunker.SplitLines(data, 1, n, count, opts)
+		return p.splitLines(data, 1, n, count, opts)
 	}
 	if p.tok.Exact() {
 		slim := make([]chunker.Chunk, len(chunks))
@@ -298,7 +298,7 @@ func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options)
 // cutLines is cutSource's cut of a source of n lines that is not cut
 // structurally: nothing of an empty one or of a range past its end, a
 // range or a tool result in line windows; ok false for the others.
-func cutLines(s source, data []byte, n int, count chunker.Counter, opts chunker.Options) (_ []chunker.Chunk, ok bool) {
+func (p *pipeline) cutLines(s source, data []byte, n int, count chunker.Counter, opts chunker.Options) (_ []chunker.Chunk, ok bool) {
 	switch {
 	case n == 0:
 		return nil, true
@@ -310,11 +310,22 @@ func cutLines(s source, data []byte, n int, count chunker.Counter, opts chunker.
 		if end == 0 || end > n {
 			end = n
 		}
-		return chunker.SplitLines(data, s.StartLine, end, count, opts), true
+		return p.splitLines(data, s.StartLine, end, count, opts), true
 	case s.Type == collector.ToolResult:
-		return chunker.SplitLines(data, 1, n, count, opts), true
+		return p.splitLines(data, 1, n, count, opts), true
 	}
 	return nil, false
+}
+
+// splitLines cuts lines start..end of data into line windows
+// ([chunker.SplitLinesContext]); nothing when the request's context ends
+// first (chunk returns its error).
+func (p *pipeline) splitLines(data []byte, start, end int, count chunker.Counter, opts chunker.Options) []chunker.Chunk {
+	chunks, err := chunker.SplitLinesContext(p.ctx, data, start, end, count, opts)
+	if err != nil {
+		return nil
+	}
+	return chunks
 }
 
 // withContent is a copy of chunks c (cached without text) with each

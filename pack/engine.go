@@ -334,7 +334,10 @@ func (p *pipeline) resolve() error {
 	if p.req.Encoding != "" {
 		enc = p.req.Encoding
 	}
-	tok, err := p.e.Tokenizers.Get(model, enc, cfg.Context.Tokenizer.CacheSize)
+	tok, err := p.tokenizer(model, enc, cfg.Context.Tokenizer.CacheSize)
+	if errors.Is(err, context.Canceled) || errors.Is(err, context.DeadlineExceeded) {
+		return err
+	}
 	if err != nil {
 		field := "model"
 		if enc != "" {
@@ -352,6 +355,29 @@ func (p *pipeline) resolve() error {
 		p.warnings = append(p.warnings, fmt.Sprintf("model %q has no public tokenizer: token counts are upper-bound estimates (%.3g × o200k_base); report the provider's real counts with acode/reportUsage or acode-lsp calibrate to calibrate them, or name an encoding for exact counts", model, factor))
 	}
 	return nil
+}
+
+// tokenizer resolves the request's tokenizer (see [tokenizer.Registry.Get])
+// without holding up a cancelled request: the first use of an encoding
+// loads its ranks (~0.1 s of CPU), which then go on in the background and
+// stay cached for the next request; the request returns its context's
+// error at once (issue 24: a cancelled pack returns within 100 ms).
+func (p *pipeline) tokenizer(model, enc string, cacheSize int) (tokenizer.Tokenizer, error) {
+	type resolved struct {
+		tok tokenizer.Tokenizer
+		err error
+	}
+	ch := make(chan resolved, 1)
+	go func() {
+		tok, err := p.e.Tokenizers.Get(model, enc, cacheSize)
+		ch <- resolved{tok, err}
+	}()
+	select {
+	case r := <-ch:
+		return r.tok, r.err
+	case <-p.ctx.Done():
+		return nil, p.ctx.Err()
+	}
 }
 
 // allocate shares the request's budget out over the configuration's

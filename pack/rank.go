@@ -8,6 +8,11 @@ import (
 	"github.com/acode-lsp/acode-lsp/collector"
 )
 
+// cancelEvery is how many items a long loop over chunks handles between
+// two checks of the request's context (issue 24: a cancelled pack returns
+// within 100 ms).
+const cancelEvery = 256
+
 // recencyHalfLife is the age at which recency falls to 0.5.
 const recencyHalfLife = 24 * time.Hour
 
@@ -24,7 +29,8 @@ const recencyHalfLife = 24 * time.Hour
 // hours of age relative to the newest such time of the request (so the same
 // input always ranks the same way); 0 without a time, 1 for tool output
 // without a time. Scores are rounded to 4 decimals. The formula is
-// documented in docs/ranking.md.
+// documented in docs/ranking.md. When the request's context ends, rank
+// stops early, leaving scores unset; its caller returns the context's error.
 func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	w := p.e.cfg.Context.Ranking
 	var newest time.Time
@@ -35,9 +41,16 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	}
 	feat := newFeatures(p.e.Ablate)
 	feat.vendoredDirs = p.vendoredOf(items, feat)
-	q := scoreQuery(p.queryText(), items, feat, p.corpusExtra(items))
+	q := scoreQuery(p.ctx, p.queryText(), items, feat, p.corpusExtra(items))
+	if p.ctx.Err() != nil {
+		return // the caller returns the context's error
+	}
 	if q != nil {
-		q.finish(items, p.fileFactors(q.fileBest, srcs, items, feat))
+		ff := p.fileFactors(q.fileBest, srcs, items, feat)
+		if p.ctx.Err() != nil {
+			return
+		}
+		q.finish(items, ff)
 	}
 	if q == nil && p.wantsMap(srcs) {
 		p.repoMap = p.mapOf(items)

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"context"
 	"math"
 	"path"
 	"regexp"
@@ -217,7 +218,7 @@ type query struct {
 // estimated number and document frequencies join N and df, so the term
 // weights are those of the whole corpus and not of the preselected files.
 func newQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
-	q := scoreQuery(text, items, feat, extra)
+	q := scoreQuery(context.Background(), text, items, feat, extra)
 	if q != nil {
 		q.finish(items, nil)
 	}
@@ -229,7 +230,7 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 // neighbours; q.fileBest holds each file's best chunk score. Signals of
 // whole files (history.go, graph.go) scale these scores before
 // [query.finish] adds file evidence and neighbours.
-func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
+func scoreQuery(ctx context.Context, text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
 	terms := queryTerms(text)
 	if len(terms) == 0 || len(items) == 0 {
 		return nil
@@ -244,7 +245,10 @@ func scoreQuery(text string, items []*budget.Item, feat features, extra *corpusE
 	for _, it := range items {
 		maxSeq = max(maxSeq, it.Seq)
 	}
-	c := q.countChunks(items, feat)
+	c, ok := q.countChunks(ctx, items, feat)
+	if !ok {
+		return nil
+	}
 	n := float64(len(items))
 	nCode := len(items) - c.nProse
 	nP, nC := float64(c.nProse), float64(nCode)
@@ -278,16 +282,20 @@ type chunkCounts struct {
 	totalLen int      // tokens over the chunks, at least 1 each
 }
 
-// countChunks counts the query's terms in each of items.
-func (q *query) countChunks(items []*budget.Item, feat features) chunkCounts {
+// countChunks counts the query's terms in each of items; ok is false when
+// ctx ended first (checked every cancelEvery items).
+func (q *query) countChunks(ctx context.Context, items []*budget.Item, feat features) (c chunkCounts, ok bool) {
 	nt := len(q.terms)
-	c := chunkCounts{
+	c = chunkCounts{
 		tf:      make([]uint16, len(items)*nt),
 		df:      make([]int, nt),
 		dfProse: make([]int, nt),
 		prose:   make([]bool, len(items)),
 	}
 	for k, it := range items {
+		if k%cancelEvery == cancelEvery-1 && ctx.Err() != nil {
+			return c, false
+		}
 		row := c.tf[k*nt : (k+1)*nt]
 		q.count(it.Content, row)
 		c.prose[k] = isProseF(it.Path, feat)
@@ -304,7 +312,7 @@ func (q *query) countChunks(items []*budget.Item, feat features) chunkCounts {
 			}
 		}
 	}
-	return c
+	return c, true
 }
 
 // docFreq returns term i's document frequency over all chunks and over
