@@ -56,11 +56,43 @@ func (p *pipeline) mapCut(items []*budget.Item) ([]*budget.Item, error) {
 // and items are made only for the files kept. The error is maxCandidates
 // when not even the most central file's chunks fit.
 func (p *pipeline) mapCutAhead(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) (map[string]bool, error) {
-	var files []mapFile
+	t := p.mapTally(srcs, texts, cut)
+	paths := make([]string, len(t.files))
+	for i, f := range t.files {
+		paths[i] = f.path
+	}
+	v := vendoredDirs(paths) // vendoredOf's, of every file (items holds the kept ones only)
+	p.vendored = &v
+	p.repoMap = p.mapOfFiles(func() []mapFile { return t.files })
+	if t.all <= limits.candidates {
+		return nil, nil
+	}
+	if p.repoMap == nil {
+		return nil, candidatesError(int(t.all))
+	}
+	keep, kept := t.within(p.repoMap.order, mapCutReach*p.alloc.Available)
+	if len(keep) == 0 {
+		return nil, candidatesError(int(t.all))
+	}
+	p.stats.Chunks = int(t.all)
+	p.cutNote = fmt.Sprintf("no query: the map ranked the %d chunks of its %d most central files of %d (%d chunks in all; the rest are beyond this budget's reach)",
+		kept, len(keep), len(t.count), t.all)
+	return keep, nil
+}
+
+// mapTally is what mapCutAhead knows of a map's chunks before any item
+// exists: the files (their names and identifiers, for the map), each
+// file's chunks and tokens, and the chunks with no file and in all.
+type mapTally struct {
+	files         []mapFile
+	count, tokens map[string]int64
+	pathless, all int64
+}
+
+// mapTally tallies the chunks of srcs that items would make candidates.
+func (p *pipeline) mapTally(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) *mapTally {
+	t := &mapTally{count: map[string]int64{}, tokens: map[string]int64{}}
 	at := map[string]int{}
-	count := map[string]int64{}
-	tokens := map[string]int64{}
-	var pathless, all int64
 	for si, s := range srcs {
 		if s.facts == nil {
 			n := texts[si].Lines()
@@ -72,51 +104,39 @@ func (p *pipeline) mapCutAhead(srcs []source, texts []*budget.Text, cut [][]chun
 			if s.facts == nil && c.Content == "" {
 				continue
 			}
-			all++
+			t.all++
 			if s.Path == "" {
-				pathless++
+				t.pathless++
 				continue
 			}
-			files = addMapChunk(files, at, p.idents, s.Path, c.Name, c.Content)
-			count[s.Path]++
-			tokens[s.Path] += int64(c.Tokens)
+			t.files = addMapChunk(t.files, at, p.idents, s.Path, c.Name, c.Content)
+			t.count[s.Path]++
+			t.tokens[s.Path] += int64(c.Tokens)
 		}
 	}
-	paths := make([]string, len(files))
-	for i, f := range files {
-		paths[i] = f.path
-	}
-	v := vendoredDirs(paths) // vendoredOf's, of every file (items holds the kept ones only)
-	p.vendored = &v
-	p.repoMap = p.mapOfFiles(func() []mapFile { return files })
-	if all <= limits.candidates {
-		return nil, nil
-	}
-	if p.repoMap == nil {
-		return nil, candidatesError(int(all))
-	}
-	reach := mapCutReach * p.alloc.Available
+	return t
+}
+
+// within keeps the files of order (map order) until their tokens pass
+// reach (and at least mapCutMinFiles files are kept), never more chunks
+// than the limit with the chunks that have no file; it returns the kept
+// files and how many chunks they and the fileless ones hold.
+func (t *mapTally) within(order []string, reach int64) (map[string]bool, int64) {
 	keep := map[string]bool{}
-	kept := pathless
+	kept := t.pathless
 	var sum int64
-	for _, path := range p.repoMap.order {
+	for _, path := range order {
 		if sum > reach && len(keep) >= mapCutMinFiles {
 			break
 		}
-		if kept+count[path] > limits.candidates {
+		if kept+t.count[path] > limits.candidates {
 			break
 		}
 		keep[path] = true
-		kept += count[path]
-		sum += tokens[path]
+		kept += t.count[path]
+		sum += t.tokens[path]
 	}
-	if len(keep) == 0 {
-		return nil, candidatesError(int(all))
-	}
-	p.stats.Chunks = int(all)
-	p.cutNote = fmt.Sprintf("no query: the map ranked the %d chunks of its %d most central files of %d (%d chunks in all; the rest are beyond this budget's reach)",
-		kept, len(keep), len(count), all)
-	return keep, nil
+	return keep, kept
 }
 
 // candidatesError is the maxCandidates error of a request with n chunk
