@@ -344,7 +344,10 @@ func chunkingProblems(ch Chunking) []Problem {
 // size is not negative.
 func tokenizerProblems(tk Tokenizer) []Problem {
 	var probs []Problem
-	if tk.Encoding != "" {
+	if tk.Encoding != "" && !tokenizer.KnownEncoding(tk.Encoding) {
+		// A name is checked without building its tables (a pack's first
+		// load would otherwise happen here, where no cancel reaches it);
+		// a file: encoding is read and checked whole.
 		if _, err := tokenizer.ForEncoding(tk.Encoding); err != nil {
 			probs = append(probs, Problem{Key: "context.tokenizer.encoding", Value: tk.Encoding, Rule: "is not a known encoding", Fix: "use " + strings.Join(tokenizer.Encodings(), ", ") + ", or name a model instead"})
 		}
@@ -388,6 +391,9 @@ func (c Config) warnings(lines map[string]int) []Problem {
 	tk := c.Context.Tokenizer
 	if tk.Encoding != "" {
 		return nil
+	}
+	if _, exact := tokenizer.EncodingForModel(tk.Model); exact || tk.Model == "" {
+		return nil // counted exactly; known without building the tables
 	}
 	t, err := tokenizer.Resolve(tk.Model, "")
 	if err != nil || t.Exact() {

@@ -87,6 +87,16 @@ func ForEncoding(name string) (Tokenizer, error) {
 	return e, nil
 }
 
+// KnownEncoding reports whether name (case and surrounding spaces
+// ignored) is one of [Encodings], without building its tables: a
+// configuration check that must not take the ~0.1 s of a first load.
+func KnownEncoding(name string) bool {
+	key := strings.ToLower(strings.TrimSpace(name))
+	_, hf := hfEncoders[key]
+	_, tk := encoders[key]
+	return hf || tk
+}
+
 // encoder is the exact tokenizer of one encoding: a hand-written splitter
 // for the encoding's pattern and tiktoken's byte-pair merge over the
 // encoding's ranks, built once on first use.
