@@ -345,19 +345,9 @@ func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
 // PutTerms stores the term table of the file at abs read with content:
 // every term and its count (the index keeps their hashes only).
 func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[string]int) {
-	st, ok := statOf(fi)
-	if !ok || !x.storable(abs) {
+	e := x.termEntry(abs, fi, content)
+	if e == nil {
 		return
-	}
-	// content is only read here (not copied: a first pack hands every file of the tree in)
-	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
-		x.markRedacted(abs)
-		return
-	}
-	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
-	changed := time.Unix(0, max(st.mtime, st.ctime))
-	if x.now().Sub(changed) < racyWindow {
-		e.flags |= flagRacy
 	}
 	e.terms = make([]posting, 0, len(all))
 	length := 0
@@ -377,19 +367,9 @@ func (x *Index) TermHash(term []byte) uint64 {
 // PutTermHashes is [Index.PutTerms] for terms already hashed by
 // [Index.TermHash], each with its count.
 func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms []pack.TermHash) {
-	st, ok := statOf(fi)
-	if !ok || !x.storable(abs) {
+	e := x.termEntry(abs, fi, content)
+	if e == nil {
 		return
-	}
-	// content is only read here (not copied: a first pack hands every file of the tree in)
-	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
-		x.markRedacted(abs)
-		return
-	}
-	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
-	changed := time.Unix(0, max(st.mtime, st.ctime))
-	if x.now().Sub(changed) < racyWindow {
-		e.flags |= flagRacy
 	}
 	e.terms = make([]posting, len(terms))
 	length := 0
@@ -398,6 +378,28 @@ func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms 
 		length += int(t.Count)
 	}
 	x.putTerms(e, length)
+}
+
+// termEntry is the term entry (without its terms) of the file at abs
+// read with content, or nil when nothing of the file may be stored: a
+// stat the index cannot key, a path it does not store, or a text that
+// redaction touches (then the path is marked redacted).
+func (x *Index) termEntry(abs string, fi fs.FileInfo, content []byte) *entry {
+	st, ok := statOf(fi)
+	if !ok || !x.storable(abs) {
+		return nil
+	}
+	// content is only read here (not copied: a first pack hands every file of the tree in)
+	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
+		x.markRedacted(abs)
+		return nil
+	}
+	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
+	changed := time.Unix(0, max(st.mtime, st.ctime))
+	if x.now().Sub(changed) < racyWindow {
+		e.flags |= flagRacy
+	}
+	return e
 }
 
 // putTerms makes e, a term entry of length terms, the pending entry of

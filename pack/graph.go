@@ -285,8 +285,14 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64, weight floa
 // identifiers calls fn with each identifier of text (a letter or '_'
 // followed by letters, digits and '_'; ASCII only).
 func identifiers(text string, fn func(string)) {
+	identifiersAt(text, len(text), func(w string, _ int) { fn(w) })
+}
+
+// identifiersAt calls fn with each identifier of text that starts before
+// limit, and its offset in text.
+func identifiersAt(text string, limit int, fn func(w string, at int)) {
 	i := 0
-	for i < len(text) {
+	for i < len(text) && i < limit {
 		c := text[i]
 		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
 			i++
@@ -296,7 +302,7 @@ func identifiers(text string, fn func(string)) {
 		for j < len(text) && asciiWord(text[j]) {
 			j++
 		}
-		fn(text[i:j])
+		fn(text[i:j], i)
 		i = j
 	}
 }

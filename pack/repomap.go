@@ -198,24 +198,13 @@ func fileIdents(parts []string, limit int) []mapIdent {
 			break
 		}
 		base := off
-		i := 0
-		for i < len(part) && base+i < limit {
-			c := part[i]
-			if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-				i++
-				continue
-			}
-			j := i + 1
-			for j < len(part) && asciiWord(part[j]) {
-				j++
-			}
-			if w := part[i:j]; len(w) >= graphMinName && !seen[w] {
+		identifiersAt(part, limit-base, func(w string, at int) {
+			if len(w) >= graphMinName && !seen[w] {
 				w = strings.Clone(w) // kept past the text (mapindex.go)
 				seen[w] = true
-				out = append(out, mapIdent{w: w, at: base + i})
+				out = append(out, mapIdent{w: w, at: base + at})
 			}
-			i = j
-		}
+		})
 		off += len(part)
 	}
 	return out

@@ -356,30 +356,35 @@ func (t *termTab) add(b []byte) {
 
 // growWords doubles the word table.
 func (t *termTab) growWords() {
-	t.wslots = make([]int32, 2*len(t.wslots))
-	mask := uint32(len(t.wslots) - 1)
-	for i := range t.words {
-		w := &t.words[i]
-		s := uint32(w.h) & mask
-		for t.wslots[s] != 0 {
-			s = (s + 1) & mask
-		}
-		t.wslots[s], w.slot = int32(i+1), s
-	}
+	t.wslots = rehash(len(t.wslots), len(t.words), func(i int) (uint64, *uint32) {
+		return t.words[i].h, &t.words[i].slot
+	})
 }
 
 // grow doubles the table.
 func (t *termTab) grow() {
-	t.slots = make([]int32, 2*len(t.slots))
-	mask := uint32(len(t.slots) - 1)
-	for i := range t.ents {
-		e := &t.ents[i]
-		s := uint32(e.h) & mask
-		for t.slots[s] != 0 {
+	t.slots = rehash(len(t.slots), len(t.ents), func(i int) (uint64, *uint32) {
+		return t.ents[i].h, &t.ents[i].slot
+	})
+}
+
+// rehash returns slots for an open-addressed table twice the size n,
+// holding its n elems (slot i+1 for element i, linear probing from the
+// hash's low bits); at(i) gives element i's hash and where it keeps its
+// slot. It runs only when a table fills, so the call per element costs
+// nothing on the scan.
+func rehash(n, elems int, at func(i int) (uint64, *uint32)) []int32 {
+	slots := make([]int32, 2*n)
+	mask := uint32(len(slots) - 1)
+	for i := range elems {
+		h, slot := at(i)
+		s := uint32(h) & mask
+		for slots[s] != 0 {
 			s = (s + 1) & mask
 		}
-		t.slots[s], e.slot = int32(i+1), s
+		slots[s], *slot = int32(i+1), s
 	}
+	return slots
 }
 
 // count returns the count of term (0 when the text does not hold it).

@@ -51,6 +51,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/acode-lsp/acode-lsp/tools/internal/procstat"
 )
 
 var (
@@ -187,7 +189,7 @@ func cliPack(delay time.Duration) (time.Duration, time.Duration, bool, error) {
 		return 0, 0, false, nil
 	case <-time.After(delay):
 	}
-	cpu0 := procCPU(cmd.Process.Pid)
+	cpu0 := procstat.CPU(cmd.Process.Pid)
 	start := time.Now()
 	if err := cmd.Process.Signal(syscall.SIGINT); err != nil {
 		<-exited
@@ -235,31 +237,10 @@ func (w *logWatch) wait(pid int, start time.Time, cpu0 time.Duration) (time.Dura
 		if end == "packed" {
 			return 0, 0, false, nil
 		}
-		return took, procCPU(pid) - cpu0, true, nil
+		return took, procstat.CPU(pid) - cpu0, true, nil
 	case <-time.After(30 * time.Second):
 		return 0, 0, false, fmt.Errorf("no end of the pack in the server's log 30 s after the cancel")
 	}
-}
-
-// procCPU is the CPU time (user and system) process pid has used, from
-// /proc (in clock ticks of 10 ms).
-func procCPU(pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	ut, _ := strconv.ParseInt(f[11], 10, 64)
-	st, _ := strconv.ParseInt(f[12], 10, 64)
-	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 // lspServer is a running `acode-lsp serve`.
@@ -397,7 +378,7 @@ func (s *lspServer) pack(delay time.Duration) (time.Duration, time.Duration, boo
 	case <-time.After(delay):
 	}
 	pid := s.cmd.Process.Pid
-	cpu0 := procCPU(pid)
+	cpu0 := procstat.CPU(pid)
 	start := time.Now()
 	if err := s.send(map[string]any{"jsonrpc": "2.0", "method": "$/cancelRequest", "params": map[string]any{"id": id}}); err != nil {
 		return 0, 0, false, err
@@ -457,7 +438,7 @@ func (s *mcpServer) pack(delay time.Duration) (time.Duration, time.Duration, boo
 		return 0, 0, false, nil
 	case <-time.After(delay):
 	}
-	cpu0 := procCPU(s.pid)
+	cpu0 := procstat.CPU(s.pid)
 	start := time.Now()
 	cancel()
 	took, cpu, ok, err := s.log.wait(s.pid, start, cpu0)

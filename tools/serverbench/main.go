@@ -24,6 +24,8 @@ import (
 	"time"
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
+
+	"github.com/acode-lsp/acode-lsp/tools/internal/procstat"
 )
 
 func main() {
@@ -69,8 +71,8 @@ func main() {
 	defer cs.Close()
 	var srvCPU []time.Duration
 	call := func() (time.Duration, string) {
-		cpu0 := procCPU(srvCmd.Process.Pid)
-		defer func() { srvCPU = append(srvCPU, procCPU(srvCmd.Process.Pid)-cpu0) }()
+		cpu0 := procstat.CPU(srvCmd.Process.Pid)
+		defer func() { srvCPU = append(srvCPU, procstat.CPU(srvCmd.Process.Pid)-cpu0) }()
 		start := time.Now()
 		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": *query, "budget": *budget}})
 		d := time.Since(start)
@@ -130,28 +132,6 @@ func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCP
 	_, ccpu := stats(cliCPU)
 	_, scpu := stats(srvCPU)
 	fmt.Printf("CPU (user+sys), median:    cli %v  server %v  ratio %.2f\n", ccpu.Round(time.Millisecond), scpu.Round(time.Millisecond), float64(scpu)/float64(ccpu))
-}
-
-// procCPU is the user and system CPU time of process pid so far (Linux
-// /proc/PID/stat, in clock ticks of 10 ms); 0 when it cannot be read.
-func procCPU(pid int) time.Duration {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/stat", pid))
-	if err != nil {
-		return 0
-	}
-	s := string(data)
-	i := strings.LastIndexByte(s, ')')
-	if i < 0 {
-		return 0
-	}
-	f := strings.Fields(s[i+1:])
-	if len(f) < 13 {
-		return 0
-	}
-	var ut, st int64
-	fmt.Sscan(f[11], &ut)
-	fmt.Sscan(f[12], &st)
-	return time.Duration(ut+st) * 10 * time.Millisecond
 }
 
 func stats(ds []time.Duration) (min, median time.Duration) {
