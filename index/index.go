@@ -551,38 +551,11 @@ func (x *Index) Chunks(abs string, fi fs.FileInfo, content []byte, key string) (
 			x.chunkMisses.Add(1)
 		}
 	}()
-	if _, ok := statOf(fi); !ok {
+	set, ok := x.lookupSet(abs, fi, content, key)
+	if !ok {
 		return nil, false
 	}
-	want := chunkSet{key: x.k.keyHash(key), hash: x.k.contentHash(content)}
-	x.mu.RLock()
-	defer x.mu.RUnlock()
-	if x.closed {
-		return nil, false
-	}
-	for _, e := range x.memEntries(abs) {
-		for _, cs := range e.sets {
-			if cs.key == want.key && cs.hash == want.hash {
-				return validChunks(slices.Clone(cs.chunks), content)
-			}
-		}
-	}
-	ph := x.k.pathHash(abs)
-	for _, s := range x.segs {
-		if s.bad.Load() {
-			continue
-		}
-		i := s.find(abs, ph)
-		if i < 0 {
-			continue
-		}
-		sets, err := s.sets(i, &want)
-		if err != nil || len(sets) == 0 {
-			continue
-		}
-		return validChunks(sets[0].chunks, content)
-	}
-	return nil, false
+	return validChunks(set, content)
 }
 
 // validChunks checks chunks against the text they were cut from, as the
@@ -679,6 +652,14 @@ func (x *Index) PutSet(abs string, fi fs.FileInfo, content []byte, key string, s
 // against the text); false on a miss.
 func (x *Index) Set(abs string, fi fs.FileInfo, content []byte, key string) (set []chunker.Chunk, ok bool) {
 	defer x.countSet(&ok)
+	return x.lookupSet(abs, fi, content, key)
+}
+
+// lookupSet returns the set stored for key and content, the text of the
+// file at abs, unchecked (Chunks checks it as chunks, Set leaves it to its
+// caller): from a pending entry (a copy) or else the first segment
+// holding it; false on a miss.
+func (x *Index) lookupSet(abs string, fi fs.FileInfo, content []byte, key string) ([]chunker.Chunk, bool) {
 	if _, ok := statOf(fi); !ok {
 		return nil, false
 	}

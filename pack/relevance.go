@@ -813,11 +813,6 @@ func asciiWord(c byte) bool {
 	return 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z' || '0' <= c && c <= '9' || c == '_'
 }
 
-// asciiLower, asciiUpper and asciiDigit classify an ASCII byte.
-func asciiLower(c byte) bool { return 'a' <= c && c <= 'z' }
-func asciiUpper(c byte) bool { return 'A' <= c && c <= 'Z' }
-func asciiDigit(c byte) bool { return '0' <= c && c <= '9' }
-
 // forEachPartASCII is forEachPart for ASCII words.
 func forEachPartASCII(w string, fn func(string)) {
 	start := 0
@@ -833,10 +828,7 @@ func forEachPartASCII(w string, fn func(string)) {
 		if prev == '_' {
 			continue
 		}
-		cut := (asciiLower(prev) && asciiUpper(cur)) ||
-			(asciiUpper(prev) && asciiUpper(cur) && i+1 < len(w) && asciiLower(w[i+1])) ||
-			(asciiDigit(prev) != asciiDigit(cur))
-		if cut {
+		if wordBoundary(w, i, asciiClasses[prev], asciiClasses[cur]) {
 			fn(w[start:i])
 			start = i
 		}

@@ -183,13 +183,7 @@ func (c *termCounter) countAll(text string, row []uint16) {
 		}
 		w := text[start:i]
 		// Trim underscores at both ends, as scanTerms does.
-		for len(w) > 0 && w[0] == '_' {
-			w = w[1:]
-		}
-		for len(w) > 0 && w[len(w)-1] == '_' {
-			w = w[:len(w)-1]
-		}
-		if w == "" {
+		if w = strings.Trim(w, "_"); w == "" {
 			continue
 		}
 		// The parts of forEachPartASCII, inline.
@@ -209,10 +203,7 @@ func (c *termCounter) countAll(text string, row []uint16) {
 			if prev == clUnder {
 				continue
 			}
-			cut := (prev == clLower && cur == clUpper) ||
-				(prev == clUpper && cur == clUpper && j+1 < len(w) && asciiClasses[w[j+1]] == clLower) ||
-				((prev == clDigit) != (cur == clDigit))
-			if cut {
+			if wordBoundary(w, j, prev, cur) {
 				parts++
 				if k := c.lookup(w[ps:j]); k >= 0 {
 					add(k)
