@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"regexp"
+	"regexp/syntax"
 	"sort"
 	"strings"
 	"unicode"
@@ -30,6 +31,17 @@ const DefaultMaxResults = 50
 // higher. Sources come in order of relevance (descending), then path and
 // start line, capped at maxResults (0 means DefaultMaxResults).
 func (w *Workspace) Search(ctx context.Context, pattern string, regex bool, maxResults int, contextLines int) ([]Source, []Exclusion, error) {
+	return w.SearchIndexed(ctx, nil, pattern, regex, maxResults, contextLines)
+}
+
+// SearchIndexed is [Workspace.Search] with an index of the files' words
+// (nil: none): a listed file the index knows, at its listed stat, to hold
+// none of the words every match of the pattern must contain is not read.
+// Files the index cannot answer for (not indexed, changed since, refused
+// for redaction, open in the editor) are read as Search reads them, and
+// handed to the index to learn. The result is Search's: the same sources
+// in the same order, the same exclusions, the same walk limit.
+func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern string, regex bool, maxResults int, contextLines int) ([]Source, []Exclusion, error) {
 	re, err := compileSearch(pattern, regex)
 	if err != nil {
 		return nil, nil, err
@@ -40,7 +52,7 @@ func (w *Workspace) Search(ctx context.Context, pattern string, regex bool, maxR
 	if contextLines < 0 {
 		contextLines = 0
 	}
-	files, excl, err := w.Walk(ctx, SearchResult)
+	files, excl, err := w.searchWalk(ctx, idx, re)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -68,6 +80,20 @@ func (w *Workspace) Search(ctx context.Context, pattern string, regex bool, maxR
 		results = results[:maxResults]
 	}
 	return results, excl, nil
+}
+
+// searchWalk returns the files a search reads and the exclusions of the
+// walk: those the index cannot rule out (walkFiltered), or every file
+// (Walk) without an index, for a pattern that needs no word, or when the
+// walk's limit is in reach (its error reports the exact length read).
+func (w *Workspace) searchWalk(ctx context.Context, idx SearchIndex, re *regexp.Regexp) ([]Source, []Exclusion, error) {
+	if filter := searchFilter(idx, re); filter != nil {
+		files, excl, err := w.walkFiltered(ctx, idx, filter)
+		if !errors.Is(err, errFilterLimit) {
+			return files, excl, err
+		}
+	}
+	return w.Walk(ctx, SearchResult)
 }
 
 // compileSearch turns the search pattern into a regular expression.
@@ -149,4 +175,109 @@ type cluster struct {
 func (c *cluster) relevance() float64 {
 	window := float64(c.end - c.start + 1)
 	return 0.5*(1-1/(1+float64(c.matches))) + 0.5*float64(c.lines)/window
+}
+
+// SearchIndex is an index of the words of the workspace's files that a
+// search asks which files cannot match (package index; the language server
+// wraps it).
+type SearchIndex interface {
+	// SearchFilter returns, for a search's expression (parsed as
+	// regexp.Compile parses it), a test of a listed file: known false when
+	// the index cannot answer for the file as listed (not indexed, changed
+	// since, refused); else skip reports that the file holds none of the
+	// words every match must contain. SearchFilter returns nil when no word
+	// is certain to be in every match.
+	SearchFilter(re *syntax.Regexp) func(f FileRef) (skip, known bool)
+	// Learn gives the index the text of a file the search read, as read
+	// (redaction changed nothing in it), when the filter could not answer
+	// for it: the next search need not read it.
+	Learn(f FileRef, text string)
+}
+
+// searchFilter is idx's filter for re, nil when there is none.
+func searchFilter(idx SearchIndex, re *regexp.Regexp) func(FileRef) (bool, bool) {
+	if idx == nil {
+		return nil
+	}
+	syn, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return nil
+	}
+	return idx.SearchFilter(syn.Simplify())
+}
+
+// errFilterLimit: a filtered walk came near MaxWalkBytes, where the files
+// it skipped must be measured exactly.
+var errFilterLimit = errors.New("collector: search: walk limit in reach")
+
+// walkFiltered is [Workspace.Walk] of every root for a search that skips
+// the files filter rules out: such a file goes through every rule that
+// needs no content (Workspace.Admitted: its exclusion when one applies, a
+// read when the editor has it open) and is not read; the index's entry
+// for its stat proves that its content passed the content rules. The
+// others are read as Walk reads them; those the filter could not answer
+// for are handed to idx.Learn. The files skipped count their size towards
+// MaxWalkBytes; when that could decide the limit (their text may be a byte
+// order mark shorter) the walk stops with errFilterLimit.
+func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool)) ([]Source, []Exclusion, error) {
+	refs, excl, err := w.List(ctx, SearchResult)
+	if err != nil {
+		return nil, nil, err
+	}
+	report := progressOf(ctx)
+	sources := []Source{}
+	var bytes int64 // the text read, and the size of the files skipped
+	for _, f := range refs {
+		if err := ctx.Err(); err != nil {
+			return nil, nil, fmt.Errorf("collector: walk: %w", err)
+		}
+		skip, known := filter(f)
+		if skip {
+			_, ok, x := w.Admitted(SearchResult, f)
+			if x != nil {
+				excl = append(excl, *x)
+				continue
+			}
+			if ok {
+				if bytes += f.Info.Size(); bytes > MaxWalkBytes {
+					return nil, nil, errFilterLimit
+				}
+				continue
+			}
+		}
+		s, x := w.ReadRef(ctx, SearchResult, f)
+		if x != nil {
+			excl = append(excl, *x)
+			continue
+		}
+		if !known {
+			w.learn(idx, f, s)
+		}
+		sources = append(sources, s)
+		bytes += int64(len(s.Content))
+		if report != nil {
+			report(len(sources)+len(excl), bytes)
+		}
+		if bytes > MaxWalkBytes {
+			return nil, nil, errFilterLimit
+		}
+	}
+	sortExclusions(excl)
+	return sources, excl, nil
+}
+
+// learn hands idx the text of f that a search read, when it is the file's
+// text at its listed stat: not the editor's, not redacted, not a newer
+// version read after the listing went stale.
+func (w *Workspace) learn(idx SearchIndex, f FileRef, s Source) {
+	if s.Redactions != 0 || f.Info == nil || !s.Timestamp.Equal(f.Info.ModTime()) {
+		return
+	}
+	if n, size := int64(len(s.Content)), f.Info.Size(); n != size && n != size-int64(len("\ufeff")) {
+		return
+	}
+	if _, _, open := w.openOverlay(f.Abs, f.alias); open {
+		return
+	}
+	idx.Learn(f, s.Content)
 }

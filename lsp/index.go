@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"regexp/syntax"
 	"slices"
 	"sync"
 	"time"
@@ -71,6 +72,8 @@ func (w *workspaceIndex) close() {
 	}
 }
 
+var _ collector.SearchIndex = openAware{}
+
 // openAware keeps the term entries of documents open in the editor out of
 // the index: their text is the editor's, not the file's the stat describes.
 // Chunk entries are keyed by the content itself and need no such care.
@@ -106,3 +109,27 @@ func (o openAware) PutChunks(f collector.FileRef, content []byte, key string, ch
 }
 
 func (o openAware) Forget(abs string) { o.set.Forget(abs) }
+
+// SearchFilter implements collector.SearchIndex: a search asks the index
+// which files cannot match; an open document is never ruled out (the
+// search reads the editor's text).
+func (o openAware) SearchFilter(re *syntax.Regexp) func(collector.FileRef) (skip, known bool) {
+	filter := o.set.SearchFilter(re)
+	if filter == nil {
+		return nil
+	}
+	return func(f collector.FileRef) (bool, bool) {
+		if o.open(f.Abs) {
+			return false, false
+		}
+		return filter(f)
+	}
+}
+
+// Learn implements collector.SearchIndex: the terms of a file a search
+// read go to the index, unless the file is open in the editor.
+func (o openAware) Learn(f collector.FileRef, text string) {
+	if !o.open(f.Abs) {
+		o.set.LearnTerms(f, text)
+	}
+}

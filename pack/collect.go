@@ -173,7 +173,8 @@ func (p *pipeline) search(sp *Search) ([]source, error) {
 	if sp.MaxResults < 0 {
 		return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
 	}
-	srcs, excls, err := ws.Search(walkProgress(p.ctx, p.progress, 0), sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
+	si, _ := p.e.Index.(collector.SearchIndex) // the language server's index answers searches
+	srcs, excls, err := ws.SearchIndexed(walkProgress(p.ctx, p.progress, 0), si, sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
 	if err != nil {
 		if p.ctx.Err() != nil {
 			return nil, p.ctx.Err()
