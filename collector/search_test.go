@@ -2,8 +2,12 @@ package collector
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"math"
+	"path/filepath"
+	"regexp/syntax"
+	"sort"
 	"strings"
 	"testing"
 
@@ -172,5 +176,85 @@ func BenchmarkSearch(b *testing.B) {
 		if _, _, err := w.Search(context.Background(), "CheckoutService", false, 50, 3); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// fakeIndex answers a search's filter from a table of display paths
+// (true: the file is known to hold no match; false: known, may match;
+// absent: unknown) and records what it learns.
+type fakeIndex struct {
+	known   map[string]bool
+	learned []string
+}
+
+func (x *fakeIndex) SearchFilter(*syntax.Regexp) func(FileRef) (bool, bool) {
+	return func(f FileRef) (bool, bool) {
+		skip, ok := x.known[f.Path]
+		return skip, ok
+	}
+}
+
+func (x *fakeIndex) Learn(f FileRef, text string) { x.learned = append(x.learned, f.Path) }
+
+// TestSearchIndexedSkips: the files the index rules out are not read (a
+// match in one is not found), unless the editor has the file open; the
+// files it cannot answer for are read and learned, but not a redacted
+// one nor an open one; exclusions are the walk's.
+func TestSearchIndexedSkips(t *testing.T) {
+	ov := fakeOverlay{}
+	w, root := newWorkspace(t, Options{Overlay: ov},
+		file("ruled.go", "CheckoutService\n"), file("open.go", "nothing\n"), file("known.go", "CheckoutService here\n"),
+		file("fresh.go", "a CheckoutService\n"), file("secret.go", "CheckoutService\npassword = \"hunter2-9xTq2Lz\"\n"),
+		file("bin.dat", "CheckoutService\x00"), file("edited.go", "old\n"))
+	ov[filepath.Join(root, "open.go")] = "CheckoutService in the editor\n"
+	ov[filepath.Join(root, "edited.go")] = "CheckoutService unsaved\n"
+	x := &fakeIndex{known: map[string]bool{"ruled.go": true, "open.go": true, "known.go": false}}
+	got, gotX, err := w.SearchIndexed(context.Background(), x, "CheckoutService", false, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want, wantX, err := w.Search(context.Background(), "CheckoutService", false, 0, 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var paths []string
+	for _, s := range got {
+		paths = append(paths, s.Path)
+	}
+	sort.Strings(paths)
+	if d := cmp.Diff([]string{"edited.go", "fresh.go", "known.go", "open.go", "secret.go"}, paths); d != "" {
+		t.Errorf("sources (-want +got):\n%s", d)
+	}
+	if len(want) != len(got)+1 {
+		t.Errorf("the search without the index found %d sources, want the %d found plus ruled.go", len(want), len(got))
+	}
+	if d := cmp.Diff(wantX, gotX); d != "" {
+		t.Errorf("exclusions differ from the walk's (-want +got):\n%s", d)
+	}
+	sort.Strings(x.learned)
+	if d := cmp.Diff([]string{"fresh.go"}, x.learned); d != "" {
+		t.Errorf("learned (-want +got):\n%s", d)
+	}
+}
+
+// TestSearchIndexedLimit: near MaxWalkBytes, where the files skipped
+// might decide the limit, the search walks every file and fails as the
+// search without an index does.
+func TestSearchIndexedLimit(t *testing.T) {
+	w, _ := newWorkspace(t, Options{}, file("a.go", strings.Repeat("x", 600)+"\n"), file("b.go", "CheckoutService\n"),
+		file("c.go", strings.Repeat("y", 600)+"\n"))
+	defer func(old int64) { MaxWalkBytes = old }(MaxWalkBytes)
+	MaxWalkBytes = 1000
+	x := &fakeIndex{known: map[string]bool{"a.go": true, "c.go": true}}
+	_, _, want := w.Search(context.Background(), "CheckoutService", false, 0, 0)
+	_, _, got := w.SearchIndexed(context.Background(), x, "CheckoutService", false, 0, 0)
+	var we *WalkLimitError
+	if !errors.As(want, &we) || fmt.Sprint(want) != fmt.Sprint(got) {
+		t.Fatalf("got %v, want the walk's %v", got, want)
+	}
+	MaxWalkBytes = 2000
+	srcs, _, err := w.SearchIndexed(context.Background(), x, "CheckoutService", false, 0, 0)
+	if err != nil || len(srcs) != 1 || srcs[0].Path != "b.go" {
+		t.Fatalf("under the limit: %v, %v", srcs, err)
 	}
 }
