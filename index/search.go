@@ -1,9 +1,11 @@
 package index
 
 import (
+	"io/fs"
 	"regexp/syntax"
 	"slices"
 	"strings"
+	"time"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -55,14 +57,42 @@ func (s *Set) SearchFilter(re *syntax.Regexp) func(f collector.FileRef) (skip, k
 	}
 }
 
-// LearnTerms stores the terms of f read with text (by a search), as a
+// LearnTerms stores the terms of f read with text by a search, as a
 // file-first pack's scan stores them: the next search need not read it.
+// The search redacted text and found nothing to redact (the contract of
+// collector.SearchIndex.Learn), so it is not scanned for secrets again.
 func (s *Set) LearnTerms(f collector.FileRef, text string) {
-	hash := s.TermHasher(f.Abs)
-	if hash == nil || text == "" {
+	x := s.of(f.Abs)
+	if x == nil || text == "" {
 		return
 	}
-	s.PutTermHashes(f, unsafe.Slice(unsafe.StringData(text), len(text)), pack.TermHashes(text, hash))
+	e := x.cleanTermEntry(f.Abs, f.Info, unsafe.Slice(unsafe.StringData(text), len(text)))
+	if e == nil {
+		return
+	}
+	hashes := pack.TermHashes(text, x.TermHash)
+	e.terms = make([]posting, len(hashes))
+	length := 0
+	for i, t := range hashes {
+		e.terms[i] = posting{t.Hash, t.Count}
+		length += int(t.Count)
+	}
+	x.putTerms(e, length)
+	s.schedule()
+}
+
+// cleanTermEntry is termEntry for a text that redaction leaves unchanged:
+// nil when the stat cannot be keyed or the path may not be stored.
+func (x *Index) cleanTermEntry(abs string, fi fs.FileInfo, content []byte) *entry {
+	st, ok := statOf(fi)
+	if !ok || !x.storable(abs) {
+		return nil
+	}
+	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
+	if changed := time.Unix(0, max(st.mtime, st.ctime)); x.now().Sub(changed) < racyWindow {
+		e.flags |= flagRacy
+	}
+	return e
 }
 
 // Limits of the analysis: the runes a character of the pattern may be

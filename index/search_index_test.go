@@ -149,7 +149,28 @@ func TestSearchWithIndex(t *testing.T) {
 	// An open document: the editor's text, never ruled out.
 	open[filepath.Join(root, "pkg4", "file.go")] = "package pkg4\n\n// unsaved: closeIdleConns, the idle connection timeout, wombatNotAnywhere\n"
 	check("an open document")
+	// Nothing of the file redaction touched was learned.
+	sec := filepath.Join(root, "secret.go")
+	info, err := os.Stat(sec)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := set.Terms(collector.FileRef{Abs: sec, Path: "secret.go", Info: info}, []string{"password"}); ok {
+		t.Error("the index holds terms of a file redaction touched")
+	}
+	if _, ok := set.Terms(collector.FileRef{Abs: filepath.Join(root, "server.go"), Path: "server.go", Info: statFile(t, filepath.Join(root, "server.go"))}, []string{"idle"}); !ok {
+		t.Error("the index learned nothing of a file the searches read")
+	}
 	if os.Getenv("ACODE_SEARCH_STATS") != "" {
 		t.Logf("index stats: %+v", set.Stats())
 	}
+}
+
+func statFile(t *testing.T, p string) os.FileInfo {
+	t.Helper()
+	info, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return info
 }
