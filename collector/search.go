@@ -57,9 +57,13 @@ func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern 
 		return nil, nil, err
 	}
 	results := []Source{}
+	whole := anchorFree(re)
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("collector: search: %w", err)
+		}
+		if whole && !re.MatchString(f.Content) {
+			continue // no line of it can match
 		}
 		results = append(results, clusters(ctx, f, re, contextLines)...)
 	}
@@ -177,6 +181,31 @@ func (c *cluster) relevance() float64 {
 	return 0.5*(1-1/(1+float64(c.matches))) + 0.5*float64(c.lines)/window
 }
 
+// anchorFree reports whether re has no line or text anchor (^, $, \A,
+// \z): then a line of a text matches only if the text matches (the text's
+// newlines stand where a line ends, which \b, \B and . see alike), and a
+// file the whole expression misses is not split into lines.
+func anchorFree(re *regexp.Regexp) bool {
+	syn, err := syntax.Parse(re.String(), syntax.Perl)
+	if err != nil {
+		return false
+	}
+	var free func(*syntax.Regexp) bool
+	free = func(r *syntax.Regexp) bool {
+		switch r.Op {
+		case syntax.OpBeginLine, syntax.OpEndLine, syntax.OpBeginText, syntax.OpEndText:
+			return false
+		}
+		for _, sub := range r.Sub {
+			if !free(sub) {
+				return false
+			}
+		}
+		return true
+	}
+	return free(syn)
+}
+
 // SearchIndex is an index of the words of the workspace's files that a
 // search asks which files cannot match (package index; the language server
 // wraps it).
@@ -212,8 +241,8 @@ var errFilterLimit = errors.New("collector: search: walk limit in reach")
 
 // walkFiltered is [Workspace.Walk] of every root for a search that skips
 // the files filter rules out: such a file goes through every rule that
-// needs no content (Workspace.Admitted: its exclusion when one applies, a
-// read when the editor has it open) and is not read; the index's entry
+// needs no content (as Workspace.Admitted: its exclusion when one
+// applies, a read when the editor has it open) and is not read; the index's entry
 // for its stat proves that its content passed the content rules. The
 // others are read as Walk reads them; those the filter could not answer
 // for are handed to idx.Learn. The files skipped count their size towards
@@ -232,13 +261,18 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 			return nil, nil, fmt.Errorf("collector: walk: %w", err)
 		}
 		skip, known := filter(f)
-		if skip {
-			_, ok, x := w.Admitted(SearchResult, f)
+		if skip && f.Info != nil {
+			rel := f.rel
+			if rel == "" {
+				rel = f.Path
+			}
+			// What Admitted would say, without the display path.
+			_, _, open, x := w.precheck(SearchResult, f.Abs, rel, f.Info, nil, f.alias, nil)
 			if x != nil {
 				excl = append(excl, *x)
 				continue
 			}
-			if ok {
+			if !open {
 				if bytes += f.Info.Size(); bytes > MaxWalkBytes {
 					return nil, nil, errFilterLimit
 				}

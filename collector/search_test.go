@@ -258,3 +258,36 @@ func TestSearchIndexedLimit(t *testing.T) {
 		t.Fatalf("under the limit: %v, %v", srcs, err)
 	}
 }
+
+// TestSearchSkipsUnmatchedTexts: a file the whole expression misses is not
+// split into lines; the search finds what matching every line of every
+// file finds, for word boundaries, dots, classes and anchors at the
+// lines' edges.
+func TestSearchSkipsUnmatchedTexts(t *testing.T) {
+	w, _ := newWorkspace(t, Options{},
+		file("a.go", "foo\n.x\nbar foo.\n"), file("b.go", "xfoo\na\nb\n"), file("c.go", "a.b\n\nfoo bar\n"), file("d.go", "nothing\n"))
+	files, _, err := w.Walk(context.Background(), SearchResult)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range []string{`\bfoo`, `foo\b`, `\Bfoo`, `\B\.`, `\.\B`, `a.b`, `(?s)a.b`, `[^a]x`, `^foo`, `foo$`, `^a$`, `(?m)^b`, `\s*bar`, `o\s`} {
+		re, err := compileSearch(p, true)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := []Source{}
+		for _, f := range files {
+			want = append(want, clusters(context.Background(), f, re, 1)...)
+		}
+		got, _, err := w.Search(context.Background(), p, true, 1000, 1)
+		if err != nil {
+			t.Fatal(err)
+		}
+		sort.Slice(got, func(i, j int) bool {
+			return got[i].Path < got[j].Path || got[i].Path == got[j].Path && got[i].StartLine < got[j].StartLine
+		})
+		if d := cmp.Diff(want, got); d != "" {
+			t.Errorf("%q (-line by line +search):\n%s", p, d)
+		}
+	}
+}

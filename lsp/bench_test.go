@@ -428,3 +428,58 @@ func statusMB(field string) (float64, bool) {
 	}
 	return 0, false
 }
+
+// BenchmarkSearchPack measures acode/packContext with a query and a
+// workspace search (closeIdleConns) in a server whose client watches
+// files, with the workspace index on (a private cache): after a first
+// pack (which reads every file and teaches the index their terms), the
+// warm packs read only the files the index cannot rule out. The tree is
+// net/http, or ACODE_BENCH_TREE; ACODE_BENCH_PROFILE=FILE writes the warm
+// packs' CPU profile; ACODE_BENCH_NOINDEX=1 turns the index off.
+func BenchmarkSearchPack(b *testing.B) {
+	root := os.Getenv("ACODE_BENCH_TREE")
+	if root == "" {
+		root = filepath.Join(runtime.GOROOT(), "src", "net", "http")
+	}
+	b.Setenv("XDG_CACHE_HOME", b.TempDir())
+	var srv *Server
+	c := startServer(b, Options{Logger: zap.NewNop(), BudgetDebounce: 50 * time.Millisecond, WorkspaceIndex: os.Getenv("ACODE_BENCH_NOINDEX") == ""}, func(s *Server) { srv = s })
+	c.initialize(map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}, nil, root)
+	c.waitNote("client/registerCapability", 0, nil)
+	for deadline := time.Now().Add(10 * time.Second); !srv.watching.Load(); time.Sleep(5 * time.Millisecond) {
+		if time.Now().After(deadline) {
+			b.Fatal("the watcher's registration was not answered in 10 s")
+		}
+	}
+	params := map[string]any{"query": "idle connection timeout", "search": map[string]any{"pattern": "closeIdleConns"}, "includeOpenFiles": false}
+	first := c.call(methodPackContext, params)
+	if first.Error != nil {
+		b.Fatal(first.Error.Message)
+	}
+	if out := os.Getenv("ACODE_BENCH_PROFILE"); out != "" {
+		f, err := os.Create(out)
+		if err != nil {
+			b.Fatal(err)
+		}
+		if err := pprof.StartCPUProfile(f); err != nil {
+			b.Fatal(err)
+		}
+		defer f.Close()
+		defer pprof.StopCPUProfile()
+	}
+	cpu0, cpuOK := processCPU()
+	b.ResetTimer()
+	for i := 0; i < b.N; i++ {
+		m := c.call(methodPackContext, params)
+		if m.Error != nil {
+			b.Fatal(m.Error.Message)
+		}
+		if string(m.Result) != string(first.Result) {
+			b.Fatal("a warm pack differs from the first")
+		}
+	}
+	b.StopTimer()
+	if cpu1, ok := processCPU(); ok && cpuOK {
+		b.ReportMetric(float64(cpu1-cpu0)/float64(time.Millisecond)/float64(b.N), "cpu-ms/op")
+	}
+}
