@@ -6,8 +6,11 @@ import (
 	"fmt"
 	"regexp"
 	"regexp/syntax"
+	"runtime"
 	"sort"
 	"strings"
+	"sync"
+	"sync/atomic"
 	"unicode"
 )
 
@@ -256,48 +259,94 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 	report := progressOf(ctx)
 	sources := []Source{}
 	var bytes int64 // the text read, and the size of the files skipped
-	for _, f := range refs {
+	const batch = 256
+	out := make([]filtered, min(batch, len(refs)))
+	for lo := 0; lo < len(refs); lo += batch {
+		part := refs[lo:min(lo+batch, len(refs))]
+		// In parallel within a batch; gathered in the walk's order, so
+		// that at most one batch of text is read past the limit.
+		inParallel(len(part), func(i int) { out[i] = w.filterOne(ctx, idx, filter, part[i]) })
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("collector: walk: %w", err)
 		}
-		skip, known := filter(f)
-		if skip && f.Info != nil {
-			rel := f.rel
-			if rel == "" {
-				rel = f.Path
+		for i := range part {
+			o := &out[i]
+			switch {
+			case o.x != nil:
+				excl = append(excl, *o.x)
+			case o.read:
+				sources = append(sources, o.src)
+				bytes += int64(len(o.src.Content))
+			default:
+				bytes += o.size
 			}
-			// What Admitted would say, without the display path.
-			_, _, open, x := w.precheck(SearchResult, f.Abs, rel, f.Info, nil, f.alias, nil)
-			if x != nil {
-				excl = append(excl, *x)
-				continue
+			*o = filtered{}
+			if report != nil {
+				report(len(sources)+len(excl), bytes)
 			}
-			if !open {
-				if bytes += f.Info.Size(); bytes > MaxWalkBytes {
-					return nil, nil, errFilterLimit
-				}
-				continue
+			if bytes > MaxWalkBytes {
+				return nil, nil, errFilterLimit
 			}
-		}
-		s, x := w.ReadRef(ctx, SearchResult, f)
-		if x != nil {
-			excl = append(excl, *x)
-			continue
-		}
-		if !known {
-			w.learn(idx, f, s)
-		}
-		sources = append(sources, s)
-		bytes += int64(len(s.Content))
-		if report != nil {
-			report(len(sources)+len(excl), bytes)
-		}
-		if bytes > MaxWalkBytes {
-			return nil, nil, errFilterLimit
 		}
 	}
 	sortExclusions(excl)
 	return sources, excl, nil
+}
+
+// filtered is what a filtered search made of one listed file: its
+// exclusion, its source (read), or the size of a file skipped.
+type filtered struct {
+	x    *Exclusion
+	src  Source
+	read bool
+	size int64
+}
+
+// filterOne is one file of walkFiltered.
+func (w *Workspace) filterOne(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool), f FileRef) filtered {
+	if ctx.Err() != nil {
+		return filtered{}
+	}
+	skip, known := filter(f)
+	if skip && f.Info != nil {
+		rel := f.rel
+		if rel == "" {
+			rel = f.Path
+		}
+		// What Admitted would say, without the display path.
+		_, _, open, x := w.precheck(SearchResult, f.Abs, rel, f.Info, nil, f.alias, nil)
+		if x != nil {
+			return filtered{x: x}
+		}
+		if !open {
+			return filtered{size: f.Info.Size()}
+		}
+	}
+	s, x := w.ReadRef(ctx, SearchResult, f)
+	if x != nil {
+		return filtered{x: x}
+	}
+	if !known {
+		w.learn(idx, f, s)
+	}
+	return filtered{src: s, read: true}
+}
+
+// inParallel runs fn(0..n-1) on a few goroutines and waits for them.
+func inParallel(n int, fn func(i int)) {
+	workers := min(n, runtime.GOMAXPROCS(0), 4)
+	var next atomic.Int64
+	var wg sync.WaitGroup
+	for range workers {
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			for i := int(next.Add(1)) - 1; i < n; i = int(next.Add(1)) - 1 {
+				fn(i)
+			}
+		}()
+	}
+	wg.Wait()
 }
 
 // learn hands idx the text of f that a search read, when it is the file's
