@@ -55,12 +55,12 @@ func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern 
 	if contextLines < 0 {
 		contextLines = 0
 	}
-	files, excl, err := w.searchWalk(ctx, idx, re)
+	whole := anchorFree(re)
+	files, excl, err := w.searchWalk(ctx, idx, re, whole)
 	if err != nil {
 		return nil, nil, err
 	}
 	results := []Source{}
-	whole := anchorFree(re)
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("collector: search: %w", err)
@@ -90,12 +90,14 @@ func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern 
 }
 
 // searchWalk returns the files a search reads and the exclusions of the
-// walk: those the index cannot rule out (walkFiltered), or every file
-// (Walk) without an index, for a pattern that needs no word, or when the
+// walk: those the index cannot rule out (walkFiltered) and the whole
+// expression matches when it is anchor-free (whole), or every file (Walk)
+// without an index, for a pattern that needs no word, or when the
 // walk's limit is in reach (its error reports the exact length read).
-func (w *Workspace) searchWalk(ctx context.Context, idx SearchIndex, re *regexp.Regexp) ([]Source, []Exclusion, error) {
+func (w *Workspace) searchWalk(ctx context.Context, idx SearchIndex, re *regexp.Regexp, whole bool) ([]Source, []Exclusion, error) {
 	if filter := searchFilter(idx, re); filter != nil {
-		files, excl, err := w.walkFiltered(ctx, idx, filter)
+		match := func(s *Source) bool { return !whole || re.MatchString(s.Content) }
+		files, excl, err := w.walkFiltered(ctx, idx, filter, match)
 		if !errors.Is(err, errFilterLimit) {
 			return files, excl, err
 		}
@@ -248,10 +250,11 @@ var errFilterLimit = errors.New("collector: search: walk limit in reach")
 // applies, a read when the editor has it open) and is not read; the index's entry
 // for its stat proves that its content passed the content rules. The
 // others are read as Walk reads them; those the filter could not answer
-// for are handed to idx.Learn. The files skipped count their size towards
+// for are handed to idx.Learn; only those match accepts are kept (a
+// search holds the text of the files it matches, not of every file). The files skipped count their size towards
 // MaxWalkBytes; when that could decide the limit (their text may be a byte
 // order mark shorter) the walk stops with errFilterLimit.
-func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool)) ([]Source, []Exclusion, error) {
+func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool), match func(*Source) bool) ([]Source, []Exclusion, error) {
 	refs, excl, err := w.List(ctx, SearchResult)
 	if err != nil {
 		return nil, nil, err
@@ -265,7 +268,7 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 		part := refs[lo:min(lo+batch, len(refs))]
 		// In parallel within a batch; gathered in the walk's order, so
 		// that at most one batch of text is read past the limit.
-		inParallel(len(part), func(i int) { out[i] = w.filterOne(ctx, idx, filter, part[i]) })
+		inParallel(len(part), func(i int) { out[i] = w.filterOne(ctx, idx, filter, match, part[i]) })
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("collector: walk: %w", err)
 		}
@@ -294,7 +297,8 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 }
 
 // filtered is what a filtered search made of one listed file: its
-// exclusion, its source (read), or the size of a file skipped.
+// exclusion, its source (read and kept), or the size of a file skipped
+// or let go.
 type filtered struct {
 	x    *Exclusion
 	src  Source
@@ -303,7 +307,7 @@ type filtered struct {
 }
 
 // filterOne is one file of walkFiltered.
-func (w *Workspace) filterOne(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool), f FileRef) filtered {
+func (w *Workspace) filterOne(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool), match func(*Source) bool, f FileRef) filtered {
 	if ctx.Err() != nil {
 		return filtered{}
 	}
@@ -328,6 +332,9 @@ func (w *Workspace) filterOne(ctx context.Context, idx SearchIndex, filter func(
 	}
 	if !known {
 		w.learn(idx, f, s)
+	}
+	if !match(&s) {
+		return filtered{size: int64(len(s.Content))} // read, and let go
 	}
 	return filtered{src: s, read: true}
 }
