@@ -13,17 +13,23 @@ import (
 // the workspace keeps its listing across packs (a file added without a
 // reported change is not searched), and an edit, a new file or a deletion
 // reported by workspace/didChangeWatchedFiles is seen by the next pack.
-// Without the client's watcher every pack walks the tree.
+// Without the client's watcher every pack walks the tree. With the
+// workspace index on, the searches ask it too (TestSearchUsesIndex).
 func TestWatchedListing(t *testing.T) {
-	for _, watch := range []bool{true, false} {
-		t.Run(map[bool]string{true: "watched", false: "polled"}[watch], func(t *testing.T) {
+	for _, tc := range []struct {
+		name           string
+		watch, indexed bool
+	}{{"watched", true, false}, {"polled", false, false}, {"watched, indexed", true, true}} {
+		watch := tc.watch
+		t.Run(tc.name, func(t *testing.T) {
 			root := tempRoot(t)
+			t.Setenv("XDG_CACHE_HOME", t.TempDir())
 			writeFiles(t, root, map[string]string{
 				"cart/service.go": "package cart\n\n// Checkout charges the cart.\nfunc Checkout() {}\n",
 				"main.go":         "package main\n\nfunc main() {}\n",
 			})
 			var srv *Server
-			c := startServer(t, Options{ConfigPollInterval: time.Hour}, func(s *Server) { srv = s })
+			c := startServer(t, Options{ConfigPollInterval: time.Hour, WorkspaceIndex: tc.indexed}, func(s *Server) { srv = s })
 			caps := map[string]any{}
 			if watch {
 				caps = map[string]any{"workspace": map[string]any{"didChangeWatchedFiles": map[string]any{"dynamicRegistration": true}}}
