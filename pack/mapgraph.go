@@ -39,8 +39,11 @@ func (t *wordTab) id(w string) uint32 {
 	return id
 }
 
-// lookup returns w's id, false when w was never added.
+// lookup returns w's id, false when w was never added (or t is nil).
 func (t *wordTab) lookup(w string) (uint32, bool) {
+	if t == nil {
+		return 0, false
+	}
 	id, ok := t.ids[w]
 	return id, ok
 }
@@ -63,66 +66,86 @@ func mapGraph(files []mapFile, tab *wordTab) *refGraph {
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
 	}
-	if tab == nil {
-		tab = newWordTab()
-	}
 	limit := mapScanLimit(n)
-	definers := mapDefiners(files, tab)
-	if len(definers) == 0 {
+	d := mapDefiners(files, tab)
+	if len(d.files) == 0 {
 		return nil
 	}
-	refs := make([][]uint32, n)
+	refs := make([][]int32, n)
 	paths := make([]string, n)
 	for f := range files {
 		paths[f] = files[f].path
-		refs[f] = mapRefs(&files[f], limit, tab, definers)
+		refs[f] = d.refs(&files[f], limit)
 	}
 	g := &refGraph{files: paths}
-	g.start, g.to, g.w = arcRows(refs, definers)
+	g.start, g.to, g.w = arcRows(refs, d.files)
 	return g
 }
 
-// mapDefiners maps the id (in tab) of each identifier of at least
-// graphMinName bytes in the files' symbol names to the files defining it,
-// in order, once each (as graphDefiners, graph.go); a name defined in
-// more than graphMaxDefiners files is left out.
-func mapDefiners(files []mapFile, tab *wordTab) map[uint32][]int32 {
-	definers := map[uint32][]int32{}
+// definers are the names a map's graph follows: each name (an identifier
+// of at least graphMinName bytes in the files' symbol names, defined in
+// at most graphMaxDefiners files) has an index; files[k] are the files
+// defining name k, in order; byName and byWord (by id in the walk's
+// wordTab, -1: none) give a name's index.
+type definers struct {
+	files  [][]int32
+	byName map[string]int32
+	byWord []int32
+}
+
+// mapDefiners gathers the definers of the files' names (as graphDefiners,
+// graph.go: each file once per name, in order).
+func mapDefiners(files []mapFile, tab *wordTab) *definers {
+	all := map[string][]int32{}
+	var order []string
 	for f, mf := range files {
 		for _, name := range mf.names {
 			identifiers(name, func(w string) {
 				if len(w) < graphMinName {
 					return
 				}
-				id := tab.id(w)
-				d := definers[id]
-				if slices.Contains(d, int32(f)) {
-					return
+				d, ok := all[w]
+				if !ok {
+					order = append(order, w)
 				}
-				definers[id] = append(d, int32(f))
+				if !slices.Contains(d, int32(f)) {
+					all[w] = append(d, int32(f))
+				}
 			})
 		}
 	}
-	for w, d := range definers {
-		if len(d) > graphMaxDefiners {
-			delete(definers, w)
+	d := &definers{byName: map[string]int32{}}
+	if tab != nil {
+		d.byWord = make([]int32, len(tab.words))
+		for i := range d.byWord {
+			d.byWord[i] = -1
 		}
 	}
-	return definers
+	for _, w := range order {
+		if fs := all[w]; len(fs) <= graphMaxDefiners {
+			k := int32(len(d.files))
+			d.files = append(d.files, fs)
+			d.byName[w] = k
+			if id, ok := tab.lookup(w); ok {
+				d.byWord[id] = k
+			}
+		}
+	}
+	return d
 }
 
-// mapRefs returns the ids of the defined names mf uses before limit, in
-// order of their first use: from its facts (interned, or as strings for a
-// text cut before) or from a scan of its parts.
-func mapRefs(mf *mapFile, limit int, tab *wordTab, definers map[uint32][]int32) []uint32 {
-	var out []uint32
+// refs returns the indexes of the names mf uses before limit, in order of
+// their first use: from its facts (interned, or as strings for a text cut
+// before) or from a scan of its parts.
+func (d *definers) refs(mf *mapFile, limit int) []int32 {
+	var out []int32
 	if f := mf.facts; f != nil && f.words != nil {
 		for k, w := range f.words {
 			if int(f.wordsAt[k]) >= limit {
 				break // in order of offset
 			}
-			if _, ok := definers[w]; ok {
-				out = append(out, w)
+			if x := d.byWord[w]; x >= 0 {
+				out = append(out, x)
 			}
 		}
 		return out
@@ -137,10 +160,8 @@ func mapRefs(mf *mapFile, limit int, tab *wordTab, definers map[uint32][]int32) 
 		if u.at >= limit {
 			break // in order of offset
 		}
-		if id, ok := tab.lookup(u.w); ok {
-			if _, ok := definers[id]; ok {
-				out = append(out, id)
-			}
+		if x, ok := d.byName[u.w]; ok {
+			out = append(out, x)
 		}
 	}
 	return out
@@ -152,7 +173,7 @@ func mapRefs(mf *mapFile, limit int, tab *wordTab, definers map[uint32][]int32) 
 // are added in the order the files and their uses come (the order of
 // buildGraph's sums), then each row is divided by its sum taken in order
 // of target (normalArcs).
-func arcRows(refs [][]uint32, definers map[uint32][]int32) (start []int, to []int32, w []float64) {
+func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []float64) {
 	n := len(refs)
 	count := make([]int, n+1)
 	eachShare(refs, definers, func(f, g int32, _ int) {
@@ -189,7 +210,7 @@ func arcRows(refs [][]uint32, definers map[uint32][]int32) (start []int, to []in
 
 // eachShare calls fn(f, g, d) for each share of a use by file f of a name
 // that file g (not f) defines among d definers, in order.
-func eachShare(refs [][]uint32, definers map[uint32][]int32, fn func(f, g int32, d int)) {
+func eachShare(refs [][]int32, definers [][]int32, fn func(f, g int32, d int)) {
 	for f, ws := range refs {
 		for _, id := range ws {
 			d := definers[id]
