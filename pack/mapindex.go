@@ -582,7 +582,12 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 	slots := make([]leanSlot, len(refs))
 	var toRead []int
 	if lean.repoMap == nil {
-		lean.words, lean.eager = newWordTab(), eagerLimit(p.req.Include, refs)
+		if lean.words == nil {
+			// Kept across walks until the map: facts kept from an
+			// earlier walk (lean.mem) hold ids of this table.
+			lean.words = newWordTab()
+		}
+		lean.eager = eagerLimit(p.req.Include, refs)
 	}
 	for i := range refs {
 		f := &refs[i]
