@@ -85,49 +85,54 @@ func mapGraph(files []mapFile, tab *wordTab) *refGraph {
 // definers are the names a map's graph follows: each name (an identifier
 // of at least graphMinName bytes in the files' symbol names, defined in
 // at most graphMaxDefiners files) has an index; files[k] are the files
-// defining name k, in order; byName and byWord (by id in the walk's
-// wordTab, -1: none) give a name's index.
+// defining name k, in order. byName gives each identifier of the names
+// a slot, kept its index there (-1: defined too often); byWord gives the
+// index by id in the walk's wordTab (-1: none).
 type definers struct {
 	files  [][]int32
 	byName map[string]int32
+	kept   []int32
 	byWord []int32
 }
 
 // mapDefiners gathers the definers of the files' names (as graphDefiners,
 // graph.go: each file once per name, in order).
 func mapDefiners(files []mapFile, tab *wordTab) *definers {
-	all := map[string][]int32{}
-	var order []string
+	d := &definers{byName: map[string]int32{}}
+	var all [][]int32
+	var words []string
 	for f, mf := range files {
 		for _, name := range mf.names {
 			identifiers(name, func(w string) {
 				if len(w) < graphMinName {
 					return
 				}
-				d, ok := all[w]
+				k, ok := d.byName[w]
 				if !ok {
-					order = append(order, w)
+					k = int32(len(all))
+					d.byName[w] = k
+					all, words = append(all, nil), append(words, w)
 				}
-				if !slices.Contains(d, int32(f)) {
-					all[w] = append(d, int32(f))
+				if !slices.Contains(all[k], int32(f)) {
+					all[k] = append(all[k], int32(f))
 				}
 			})
 		}
 	}
-	d := &definers{byName: map[string]int32{}}
+	d.kept = make([]int32, len(all))
 	if tab != nil {
 		d.byWord = make([]int32, len(tab.words))
 		for i := range d.byWord {
 			d.byWord[i] = -1
 		}
 	}
-	for _, w := range order {
-		if fs := all[w]; len(fs) <= graphMaxDefiners {
-			k := int32(len(d.files))
+	for k, fs := range all {
+		d.kept[k] = -1
+		if len(fs) <= graphMaxDefiners {
+			d.kept[k] = int32(len(d.files))
 			d.files = append(d.files, fs)
-			d.byName[w] = k
-			if id, ok := tab.lookup(w); ok {
-				d.byWord[id] = k
+			if id, ok := tab.lookup(words[k]); ok {
+				d.byWord[id] = d.kept[k]
 			}
 		}
 	}
@@ -160,8 +165,8 @@ func (d *definers) refs(mf *mapFile, limit int) []int32 {
 		if u.at >= limit {
 			break // in order of offset
 		}
-		if x, ok := d.byName[u.w]; ok {
-			out = append(out, x)
+		if k, ok := d.byName[u.w]; ok && d.kept[k] >= 0 {
+			out = append(out, d.kept[k])
 		}
 	}
 	return out

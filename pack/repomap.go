@@ -1,7 +1,9 @@
 package pack
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -157,16 +159,25 @@ func newRepoMapOf(files []mapFile, tab *wordTab) *repoMap {
 			m.central[f.path] = 0
 		}
 	}
-	for path := range m.central {
-		m.order = append(m.order, path)
+	// Most central first, then by path (paths differ: one order).
+	type ranked struct {
+		path string
+		c    float64
 	}
-	sort.Slice(m.order, func(a, b int) bool {
-		x, y := m.order[a], m.order[b]
-		if m.central[x] != m.central[y] {
-			return m.central[x] > m.central[y]
+	all := make([]ranked, 0, len(m.central))
+	for path, c := range m.central {
+		all = append(all, ranked{path, c})
+	}
+	slices.SortFunc(all, func(x, y ranked) int {
+		if x.c != y.c {
+			return cmp.Compare(y.c, x.c)
 		}
-		return x < y
+		return strings.Compare(x.path, y.path)
 	})
+	m.order = make([]string, len(all))
+	for i, r := range all {
+		m.order[i] = r.path
+	}
 	if len(m.order) == 0 {
 		return nil
 	}
