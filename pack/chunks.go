@@ -97,10 +97,10 @@ func (p *pipeline) texts(srcs []source) ([]*budget.Text, [][]byte) {
 			// needs it reads (mapindex.go).
 			texts[i] = budget.NewText("")
 			if p.phantoms == nil {
-				p.phantoms, p.idents = map[*budget.Text]string{}, map[string][]mapIdent{}
+				p.phantoms, p.idents = map[*budget.Text]string{}, map[string]*fileFacts{}
 			}
 			p.phantoms[texts[i]] = s.AbsPath
-			p.idents[s.Path] = s.facts.ids
+			p.idents[s.Path] = s.facts
 			continue
 		}
 		k := keyOf(s.Content)

@@ -131,7 +131,7 @@ type pipeline struct {
 	refs      map[*budget.Text]collector.FileRef   // the listing of each walked file's text (for the index)
 	lean      *leanMap                             // a map answered from the index (mapindex.go); nil: none
 	phantoms  map[*budget.Text]string              // texts not read (answered from the index), to their files
-	idents    map[string][]mapIdent                // identifiers of the files not read, by path
+	idents    map[string]*fileFacts                // facts (identifiers) of the files not read, by path
 	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
 	vendored  *[]string                            // vendored-copy directories (vendored.go), found once
 	reads     map[readKey]readResult               // files read in this request (limits.go)

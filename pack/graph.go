@@ -34,17 +34,16 @@ const (
 	graphWeight = 0.3
 )
 
-// refGraph is the definition/reference graph of a set of chunks' files:
-// arcs[f] are f's out-arcs with weights summing to 1 (none: dangling).
+// refGraph is the definition/reference graph of a set of chunks' files,
+// its arcs in compressed rows: file f's out-arcs are to[start[f]:start[f+1]]
+// in rising order of target, with weights w (same range) summing to 1
+// (none: dangling). idx, when set, maps a path to its file.
 type refGraph struct {
 	files []string
 	idx   map[string]int
-	arcs  [][]arc
-}
-
-type arc struct {
-	to int
-	w  float64
+	start []int
+	to    []int32
+	w     []float64
 }
 
 // buildGraph builds the reference graph of the files of items: f points
@@ -64,22 +63,34 @@ func buildGraph(items []*budget.Item, perFile int) *refGraph {
 	if len(definers) == 0 {
 		return nil
 	}
-	out := graphUses(items, fileIdx, definers, perFile)
-	// Out-weights, in a fixed order (maps iterate randomly; sums must not).
-	arcs := make([][]arc, n)
-	for f := range out {
-		sum := 0.0
-		for g, w := range out[f] {
-			arcs[f] = append(arcs[f], arc{g, w})
-			sum += w
-		}
-		sort.Slice(arcs[f], func(a, b int) bool { return arcs[f][a].to < arcs[f][b].to })
-		for k := range arcs[f] {
-			arcs[f][k].w /= sum
+	g := &refGraph{files: files, idx: fileIdx}
+	g.setRows(normalArcs(graphUses(items, fileIdx, definers, perFile)))
+	return g
+}
+
+// arc is an out-arc of a file while a graph is built: its target and
+// weight.
+type arc struct {
+	to int
+	w  float64
+}
+
+// setRows stores arcs (per file, in order of target) as g's rows.
+func (g *refGraph) setRows(arcs [][]arc) {
+	g.start = make([]int, len(arcs)+1)
+	for f, a := range arcs {
+		g.start[f+1] = g.start[f] + len(a)
+	}
+	g.to, g.w = make([]int32, g.start[len(arcs)]), make([]float64, g.start[len(arcs)])
+	for f, a := range arcs {
+		for k, x := range a {
+			g.to[g.start[f]+k], g.w[g.start[f]+k] = int32(x.to), x.w
 		}
 	}
-	return &refGraph{files: files, idx: fileIdx, arcs: arcs}
 }
+
+// arcs returns how many arcs g has.
+func (g *refGraph) arcs() int { return len(g.to) }
 
 // graphFiles lists the files of items in order of first appearance.
 func graphFiles(items []*budget.Item) ([]string, map[string]int) {
@@ -205,12 +216,13 @@ func (g *refGraph) pagerank(pers []float64) []float64 {
 			next[i] = 0
 		}
 		for f, r := range rank {
-			if len(g.arcs[f]) == 0 {
+			lo, hi := g.start[f], g.start[f+1]
+			if lo == hi {
 				dangling += r
 				continue
 			}
-			for _, a := range g.arcs[f] {
-				next[a.to] += graphDamping * r * a.w
+			for k := lo; k < hi; k++ {
+				next[g.to[k]] += graphDamping * r * g.w[k]
 			}
 		}
 		for i := range next {

@@ -33,21 +33,29 @@ func TestFactsRoundTrip(t *testing.T) {
 		if len(got.ids) != 0 {
 			t.Errorf("identifiers decoded before trimIdents: %v", got.ids)
 		}
-		trimIdents(&got, tt.limit)
+		tab := newWordTab()
+		trimIdents(&got, tt.limit, tab)
 		if diff := cmp.Diff(in.marks, got.marks); diff != "" {
 			t.Errorf("marks (-want +got):\n%s", diff)
 		}
 		if diff := cmp.Diff(in.split, got.split); diff != "" {
 			t.Errorf("split (-want +got):\n%s", diff)
 		}
-		if diff := cmp.Diff(tt.want, got.ids, cmp.AllowUnexported(mapIdent{})); diff != "" {
+		if got.words == nil {
+			t.Errorf("limit %d: no identifiers decoded", tt.limit)
+		}
+		decoded := []mapIdent{}
+		for k, w := range got.words {
+			decoded = append(decoded, mapIdent{w: tab.words[w], at: int(got.wordsAt[k])})
+		}
+		if diff := cmp.Diff(tt.want, decoded, cmp.AllowUnexported(mapIdent{})); diff != "" {
 			t.Errorf("limit %d: ids (-want +got):\n%s", tt.limit, diff)
 		}
 		if got.raw != "" {
 			t.Errorf("limit %d: the encoding is kept after trimIdents", tt.limit)
 		}
 		at := &fileFacts{ids: append([]mapIdent(nil), ids...)}
-		trimIdents(at, tt.limit)
+		trimIdents(at, tt.limit, newWordTab())
 		if diff := cmp.Diff(tt.want, at.ids, cmp.AllowUnexported(mapIdent{}), cmp.Comparer(func(a, b []mapIdent) bool {
 			return len(a) == len(b) && (len(a) == 0 || cmp.Equal(a, b, cmp.AllowUnexported(mapIdent{})))
 		})); diff != "" {

@@ -129,6 +129,14 @@ type fileFacts struct {
 	// till then); idsAt is where the identifiers start in it.
 	raw   string
 	idsAt int
+	// words and wordsAt are those identifiers once trimIdents decoded
+	// them: their ids in the walk's wordTab and their offsets (non-nil
+	// once decoded; ids stays empty).
+	words   []uint32
+	wordsAt []int32
+	// trimmed is the limit trimIdents left identifiers out past (0: it
+	// kept them all).
+	trimmed int
 }
 
 // encodeFacts packs the marks, split flags and identifiers of f:
@@ -232,10 +240,11 @@ func walkIdents(s string, pos int, fn func(id mapIdent, start, end int) bool, si
 }
 
 // trimIdents decodes the identifiers of facts from the index that start
-// before limit (those a map's graph can reach, mapGraph) and lets the
-// rest of their encoding go: marks and identifiers then share a copy of
-// only the encoding's head. Facts decoded already are left as they are.
-func trimIdents(f *fileFacts, limit int) {
+// before limit (those a map's graph can reach, mapGraph) into tab (their
+// ids in words, their offsets in wordsAt) and lets the encoding go: the
+// marks keep a copy of only their part of it. Facts decoded already are
+// left as they are.
+func trimIdents(f *fileFacts, limit int, tab *wordTab) {
 	if f.raw == "" {
 		// Facts of a text at hand (factsOf): cut to the same limit.
 		k := sort.Search(len(f.ids), func(i int) bool { return f.ids[i].at >= limit })
@@ -244,24 +253,27 @@ func trimIdents(f *fileFacts, limit int) {
 		}
 		return
 	}
-	type span struct{ at, start, end int }
-	var spans []span
-	end := f.idsAt
-	walkIdents(f.raw, f.idsAt, func(id mapIdent, start, after int) bool {
+	n := 0
+	walkIdents(f.raw, f.idsAt, func(id mapIdent, _, _ int) bool {
 		if id.at >= limit {
+			f.trimmed = limit
 			return false
 		}
-		spans, end = append(spans, span{id.at, start, after}), after
+		n++
 		return true
 	}, math.MaxInt64)
-	head := strings.Clone(f.raw[:end])
+	f.words, f.wordsAt = make([]uint32, 0, n), make([]int32, 0, n)
+	walkIdents(f.raw, f.idsAt, func(id mapIdent, _, _ int) bool {
+		if len(f.words) == n {
+			return false
+		}
+		f.words, f.wordsAt = append(f.words, tab.id(id.w)), append(f.wordsAt, int32(id.at))
+		return true
+	}, math.MaxInt64)
 	marksAt := f.idsAt - len(f.split) - len(f.marks)*markLen
+	marks := strings.Clone(f.raw[marksAt : marksAt+len(f.marks)*markLen])
 	for i := range f.marks {
-		f.marks[i] = head[marksAt+i*markLen : marksAt+(i+1)*markLen]
-	}
-	f.ids = make([]mapIdent, len(spans))
-	for i, sp := range spans {
-		f.ids[i] = mapIdent{w: head[sp.start:sp.end], at: sp.at}
+		f.marks[i] = marks[i*markLen : (i+1)*markLen]
 	}
 	f.raw, f.idsAt = "", 0
 }
@@ -291,6 +303,11 @@ type leanMap struct {
 	// snap is the first round's candidates, for the rounds after it
 	// (mapresume.go); nil: a round starts from the walk.
 	snap *roundSnap
+	// words interns the identifiers of the files the first round's walk
+	// answered from the index, until the first round has its map; eager
+	// is how far into each file the walk keeps them (walkLean).
+	words *wordTab
+	eager int
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -372,6 +389,11 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 	if !factsValid(facts, f.Info.Size()) {
 		return source{}, nil, false
 	}
+	if lean.words != nil {
+		// The identifiers past what a graph of this walk can reach go
+		// now, not once every file is decoded (walkLean, retrim).
+		trimIdents(facts, lean.eager, lean.words)
+	}
 	lean.hits++
 	return source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, nil, true
 }
@@ -440,16 +462,16 @@ func (p *pipeline) mapOf(items []*budget.Item) *repoMap {
 // computed once.
 func (p *pipeline) mapOfFiles(files func() []mapFile) *repoMap {
 	if p.lean == nil {
-		return newRepoMapOf(files())
+		return newRepoMapOf(files(), nil)
 	}
 	if p.lean.repoMap == nil {
-		p.lean.repoMap = newRepoMapOf(files())
+		p.lean.repoMap = newRepoMapOf(files(), p.lean.words)
 		// The rounds after this one rank by this map: the identifiers
 		// (the bulk of the facts) are no longer needed.
-		p.idents = nil
+		p.idents, p.lean.words = nil, nil
 		p.lean.mu.Lock()
 		for _, m := range p.lean.mem {
-			m.facts.ids = nil
+			m.facts.ids, m.facts.words, m.facts.wordsAt = nil, nil, nil
 		}
 		p.lean.mu.Unlock()
 	}
@@ -559,6 +581,14 @@ type leanSlot struct {
 func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []collector.Exclusion, ikey string) ([]source, error) {
 	slots := make([]leanSlot, len(refs))
 	var toRead []int
+	if lean.repoMap == nil {
+		if lean.words == nil {
+			// Kept across walks until the map: facts kept from an
+			// earlier walk (lean.mem) hold ids of this table.
+			lean.words = newWordTab()
+		}
+		lean.eager = eagerLimit(p.req.Include, refs)
+	}
 	for i := range refs {
 		f := &refs[i]
 		if !included(p.req.Include, f.Path) {
@@ -569,14 +599,82 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 			toRead = append(toRead, i)
 		}
 	}
+	if lean.repoMap == nil {
+		toRead = p.retrim(lean, slots, toRead, ikey)
+	}
 	p.readLeanAll(lean, refs, slots, toRead, ikey)
 	if err := p.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("collector: walk: %w", err)
 	}
 	if lean.repoMap == nil {
-		trimSlots(slots)
+		trimSlots(slots, lean.words)
 	}
 	return p.leanSources(slots, excls)
+}
+
+// eagerLimit is how far into each file a map's walk keeps the
+// identifiers of the files it answers from the index while it walks:
+// mapScanLimit of the files it may include (refs the include globs let
+// in). A graph of fewer files scans further; retrim fetches again what
+// that graph would miss.
+func eagerLimit(include []string, refs []collector.FileRef) int {
+	n := 0
+	for i := range refs {
+		if included(include, refs[i].Path) {
+			n++
+		}
+	}
+	return mapScanLimit(max(n, 1))
+}
+
+// retrim makes sure the files a map's walk answered from the index keep
+// every identifier its graph can reach: the graph has at least as many
+// files as the walk answered, so it scans no further than mapScanLimit of
+// that many; when that passes lean.eager, the files whose identifiers
+// the walk cut there have their facts fetched and trimmed again (or are
+// read, added to toRead, which it returns).
+func (p *pipeline) retrim(lean *leanMap, slots []leanSlot, toRead []int, ikey string) []int {
+	n := 0
+	for _, sl := range slots {
+		if sl.keep && sl.s.facts != nil {
+			n++
+		}
+	}
+	need := mapScanLimit(max(n, 1))
+	if need <= lean.eager {
+		return toRead
+	}
+	for i, sl := range slots {
+		f := sl.s.facts
+		if !sl.keep || f == nil || f.trimmed == 0 {
+			continue
+		}
+		again, ok := p.refetch(lean, sl.s.ref, ikey, need)
+		if !ok {
+			slots[i] = leanSlot{}
+			toRead = append(toRead, i)
+			continue
+		}
+		f.words, f.wordsAt, f.trimmed = again.words, again.wordsAt, again.trimmed
+	}
+	sort.Ints(toRead)
+	return toRead
+}
+
+// refetch decodes again the facts the index holds for f's stat, their
+// identifiers trimmed at limit; false when they are gone or fail their
+// checks.
+func (p *pipeline) refetch(lean *leanMap, f *collector.FileRef, ikey string, limit int) (*fileFacts, bool) {
+	sets, ok := lean.si.StatSets(*f, []string{ikey, mapFactsKey(ikey)})
+	if !ok || len(sets[1]) != 1 {
+		return nil, false
+	}
+	facts := &fileFacts{chunks: sets[0]}
+	if !decodeFacts(sets[1][0].Name, facts, f.Info.Size()) || !factsValid(facts, f.Info.Size()) {
+		return nil, false
+	}
+	trimIdents(facts, limit, lean.words)
+	return facts, true
 }
 
 // trimSlots keeps of the identifiers of the files a map's walk answered
@@ -584,7 +682,7 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 // are scanned up to mapScanLimit of the number of files with chunks, of
 // which the walk's own are a lower bound (other sources only add files,
 // lowering the limit), so nothing the graph reads is lost.
-func trimSlots(slots []leanSlot) {
+func trimSlots(slots []leanSlot, tab *wordTab) {
 	n := 0
 	for _, sl := range slots {
 		if sl.keep && (sl.s.facts != nil || sl.s.Content != "") {
@@ -594,7 +692,7 @@ func trimSlots(slots []leanSlot) {
 	limit := mapScanLimit(max(n, 1))
 	for _, sl := range slots {
 		if sl.keep && sl.s.facts != nil {
-			trimIdents(sl.s.facts, limit)
+			trimIdents(sl.s.facts, limit, tab)
 		}
 	}
 }

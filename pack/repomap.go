@@ -1,7 +1,9 @@
 package pack
 
 import (
+	"cmp"
 	"math"
+	"slices"
 	"sort"
 	"strings"
 
@@ -80,24 +82,24 @@ func (p *pipeline) wantsMap(srcs []source) bool {
 // the files whose text is not at hand (a map answered from the index,
 // mapindex.go); the others' are taken from their items. nil when there
 // are no files.
-func newRepoMap(items []*budget.Item, ids map[string][]mapIdent) *repoMap {
-	return newRepoMapOf(mapFilesOf(items, ids))
+func newRepoMap(items []*budget.Item, ids map[string]*fileFacts) *repoMap {
+	return newRepoMapOf(mapFilesOf(items, ids), nil)
 }
 
 // mapFile is what a map needs of one file: its path, the symbol names of
-// its chunks (in order), and its uses — known (ids, from the index) or
-// the texts of its chunks to scan (parts).
+// its chunks (in order), and its uses — known (the facts of a file not
+// read: identifiers from the index, interned by trimIdents, or of a text
+// cut before) or the texts of its chunks to scan (parts).
 type mapFile struct {
 	path  string
 	names []string
-	ids   []mapIdent
-	known bool
+	facts *fileFacts
 	parts []string
 }
 
 // mapFilesOf gathers the files of items in order of first item (see
 // newRepoMap for ids).
-func mapFilesOf(items []*budget.Item, ids map[string][]mapIdent) []mapFile {
+func mapFilesOf(items []*budget.Item, ids map[string]*fileFacts) []mapFile {
 	var files []mapFile
 	at := map[string]int{}
 	for _, it := range items {
@@ -111,28 +113,28 @@ func mapFilesOf(items []*budget.Item, ids map[string][]mapIdent) []mapFile {
 
 // addMapChunk adds a chunk of path (its symbol name and text) to files,
 // the file's index in files kept in at.
-func addMapChunk(files []mapFile, at map[string]int, ids map[string][]mapIdent, path, name, content string) []mapFile {
+func addMapChunk(files []mapFile, at map[string]int, ids map[string]*fileFacts, path, name, content string) []mapFile {
 	i, ok := at[path]
 	if !ok {
 		i = len(files)
 		at[path] = i
-		u, known := ids[path]
-		files = append(files, mapFile{path: path, ids: u, known: known})
+		files = append(files, mapFile{path: path, facts: ids[path]})
 	}
 	f := &files[i]
 	if name != "" {
 		f.names = append(f.names, name)
 	}
-	if !f.known {
+	if f.facts == nil {
 		f.parts = append(f.parts, content)
 	}
 	return files
 }
 
-// newRepoMapOf is newRepoMap over the files of a map.
-func newRepoMapOf(files []mapFile) *repoMap {
+// newRepoMapOf is newRepoMap over the files of a map; tab interned the
+// identifiers of files (nil: none are).
+func newRepoMapOf(files []mapFile, tab *wordTab) *repoMap {
 	m := &repoMap{central: map[string]float64{}}
-	if g := mapGraph(files); g != nil {
+	if g := mapGraph(files, tab); g != nil {
 		n := len(g.files)
 		pers := make([]float64, n)
 		for i := range pers {
@@ -157,16 +159,25 @@ func newRepoMapOf(files []mapFile) *repoMap {
 			m.central[f.path] = 0
 		}
 	}
-	for path := range m.central {
-		m.order = append(m.order, path)
+	// Most central first, then by path (paths differ: one order).
+	type ranked struct {
+		path string
+		c    float64
 	}
-	sort.Slice(m.order, func(a, b int) bool {
-		x, y := m.order[a], m.order[b]
-		if m.central[x] != m.central[y] {
-			return m.central[x] > m.central[y]
+	all := make([]ranked, 0, len(m.central))
+	for path, c := range m.central {
+		all = append(all, ranked{path, c})
+	}
+	slices.SortFunc(all, func(x, y ranked) int {
+		if x.c != y.c {
+			return cmp.Compare(y.c, x.c)
 		}
-		return x < y
+		return strings.Compare(x.path, y.path)
 	})
+	m.order = make([]string, len(all))
+	for i, r := range all {
+		m.order[i] = r.path
+	}
 	if len(m.order) == 0 {
 		return nil
 	}
@@ -210,83 +221,11 @@ func fileIdents(parts []string, limit int) []mapIdent {
 	return out
 }
 
-// mapGraph is the reference graph of a map (as buildGraph, graph.go): the
-// files, f pointing at g when f uses a name g defines (the chunks' symbol
-// names; a name defined in more than graphMaxDefiners files is left out),
-// with a back arc of graphBackWeight. A file's uses are the identifiers
-// starting in its first mapScanBytes/files bytes (at least mapScanMin, at
-// most mapIdentCap), scanned whole: on Go's src (≈ 10,000 files) a whole
-// scan added half to a warm pack. nil when there are fewer than two files
-// or no name worth following.
-func mapGraph(files []mapFile) *refGraph {
-	n := len(files)
-	if n < 2 {
-		return nil
-	}
-	limit := mapScanLimit(n)
-	definers := mapDefiners(files)
-	if len(definers) == 0 {
-		return nil
-	}
-	out := make([]map[int]float64, n)
-	for f := range out {
-		out[f] = map[int]float64{}
-	}
-	paths := make([]string, n)
-	fileIdx := make(map[string]int, n)
-	for f, mf := range files {
-		paths[f], fileIdx[mf.path] = mf.path, f
-		uses := mf.ids
-		if !mf.known {
-			uses = fileIdents(mf.parts, limit)
-		}
-		addUses(out, f, uses, limit, definers)
-	}
-	return &refGraph{files: paths, idx: fileIdx, arcs: normalArcs(out)}
-}
-
-// mapDefiners maps each identifier of at least graphMinName bytes in the
-// files' symbol names to the files defining it (as graphDefiners, graph.go;
-// a name defined in more than graphMaxDefiners files is left out).
-func mapDefiners(files []mapFile) map[string][]int {
-	definers := map[string][]int{}
-	for f, mf := range files {
-		for _, name := range mf.names {
-			addDefiner(definers, name, f)
-		}
-	}
-	dropCommonNames(definers)
-	return definers
-}
-
 // mapScanLimit is how far into each of n files (n ≥ 1) a map's graph
 // scans for uses: mapScanBytes shared out, at least mapScanMin, at most
 // mapIdentCap; it never rises with n.
 func mapScanLimit(n int) int {
 	return min(mapIdentCap, max(mapScanMin, mapScanBytes/n))
-}
-
-// addUses adds to out the arcs of file f's uses (in order of offset,
-// those before limit): a share of each to every other file defining the
-// name, and graphBackWeight of it back.
-func addUses(out []map[int]float64, f int, uses []mapIdent, limit int, definers map[string][]int) {
-	for _, u := range uses {
-		if u.at >= limit {
-			break // in order of offset
-		}
-		d, ok := definers[u.w]
-		if !ok {
-			continue
-		}
-		for _, g := range d {
-			if g == f {
-				continue
-			}
-			share := 1 / float64(len(d))
-			out[f][g] += share
-			out[g][f] += graphBackWeight * share
-		}
-	}
 }
 
 // normalArcs turns out's weights into each file's arcs in order of target,

@@ -1,0 +1,264 @@
+package pack
+
+import (
+	"slices"
+	"strings"
+)
+
+// The map's reference graph in compact arrays (issue 24: on a 100K-file
+// tree the graph of maps — a map of weights per file, a string per
+// identifier kept — held ≈ 360 MB at the pack's peak). Identifiers are
+// interned (wordTab) as the walk decodes them from the index, a file's
+// uses are reduced to the defined names it uses, and the arcs are
+// gathered as one array of events sorted within each file's row, then
+// summed into compressed rows (refGraph). The weights are the sums
+// buildGraph makes, added in the same order: the same floats, so the same
+// ranks, bit for bit (TestMapGraphSameAsReference).
+
+// wordTab interns identifiers: each distinct word gets an id, in order of
+// first sight.
+type wordTab struct {
+	ids   map[string]uint32
+	words []string
+}
+
+// newWordTab returns an empty table.
+func newWordTab() *wordTab {
+	return &wordTab{ids: map[string]uint32{}}
+}
+
+// id returns w's id, adding a copy of w when it is new.
+func (t *wordTab) id(w string) uint32 {
+	if id, ok := t.ids[w]; ok {
+		return id
+	}
+	w = strings.Clone(w)
+	id := uint32(len(t.words))
+	t.ids[w] = id
+	t.words = append(t.words, w)
+	return id
+}
+
+// lookup returns w's id, false when w was never added (or t is nil).
+func (t *wordTab) lookup(w string) (uint32, bool) {
+	if t == nil {
+		return 0, false
+	}
+	id, ok := t.ids[w]
+	return id, ok
+}
+
+// mapGraphMaxFiles bounds the files of a map's graph: a row's event key
+// holds a file's index in 29 bits (a walk never lists that many files).
+const mapGraphMaxFiles = 1 << 29
+
+// mapGraph is the reference graph of a map (as buildGraph, graph.go): the
+// files, f pointing at g when f uses a name g defines (the chunks' symbol
+// names; a name defined in more than graphMaxDefiners files is left out),
+// with a back arc of graphBackWeight. A file's uses are the identifiers
+// starting in its first mapScanBytes/files bytes (at least mapScanMin, at
+// most mapIdentCap), scanned whole: on Go's src (≈ 10,000 files) a whole
+// scan added half to a warm pack. tab holds the interned identifiers of
+// the files whose facts trimIdents decoded (nil: none). nil when there
+// are fewer than two files or no name worth following.
+func mapGraph(files []mapFile, tab *wordTab) *refGraph {
+	n := len(files)
+	if n < 2 || n >= mapGraphMaxFiles {
+		return nil
+	}
+	limit := mapScanLimit(n)
+	d := mapDefiners(files, tab)
+	if len(d.files) == 0 {
+		return nil
+	}
+	refs := make([][]int32, n)
+	paths := make([]string, n)
+	for f := range files {
+		paths[f] = files[f].path
+		refs[f] = d.refs(&files[f], limit)
+	}
+	g := &refGraph{files: paths}
+	g.start, g.to, g.w = arcRows(refs, d.files)
+	return g
+}
+
+// definers are the names a map's graph follows: each name (an identifier
+// of at least graphMinName bytes in the files' symbol names, defined in
+// at most graphMaxDefiners files) has an index; files[k] are the files
+// defining name k, in order. byName gives each identifier of the names
+// a slot, kept its index there (-1: defined too often); byWord gives the
+// index by id in the walk's wordTab (-1: none).
+type definers struct {
+	files  [][]int32
+	byName map[string]int32
+	kept   []int32
+	byWord []int32
+}
+
+// mapDefiners gathers the definers of the files' names (as graphDefiners,
+// graph.go: each file once per name, in order).
+func mapDefiners(files []mapFile, tab *wordTab) *definers {
+	d := &definers{byName: map[string]int32{}}
+	var all [][]int32
+	var words []string
+	for f, mf := range files {
+		for _, name := range mf.names {
+			identifiers(name, func(w string) {
+				if len(w) < graphMinName {
+					return
+				}
+				k, ok := d.byName[w]
+				if !ok {
+					k = int32(len(all))
+					d.byName[w] = k
+					all, words = append(all, nil), append(words, w)
+				}
+				if !slices.Contains(all[k], int32(f)) {
+					all[k] = append(all[k], int32(f))
+				}
+			})
+		}
+	}
+	d.kept = make([]int32, len(all))
+	if tab != nil {
+		d.byWord = make([]int32, len(tab.words))
+		for i := range d.byWord {
+			d.byWord[i] = -1
+		}
+	}
+	for k, fs := range all {
+		d.kept[k] = -1
+		if len(fs) <= graphMaxDefiners {
+			d.kept[k] = int32(len(d.files))
+			d.files = append(d.files, fs)
+			if id, ok := tab.lookup(words[k]); ok {
+				d.byWord[id] = d.kept[k]
+			}
+		}
+	}
+	return d
+}
+
+// refs returns the indexes of the names mf uses before limit, in order of
+// their first use: from its facts (interned, or as strings for a text cut
+// before) or from a scan of its parts.
+func (d *definers) refs(mf *mapFile, limit int) []int32 {
+	var out []int32
+	if f := mf.facts; f != nil && f.words != nil {
+		for k, w := range f.words {
+			if int(f.wordsAt[k]) >= limit {
+				break // in order of offset
+			}
+			if x := d.byWord[w]; x >= 0 {
+				out = append(out, x)
+			}
+		}
+		return out
+	}
+	var uses []mapIdent
+	if mf.facts != nil {
+		uses = mf.facts.ids
+	} else {
+		uses = fileIdents(mf.parts, limit)
+	}
+	for _, u := range uses {
+		if u.at >= limit {
+			break // in order of offset
+		}
+		if k, ok := d.byName[u.w]; ok && d.kept[k] >= 0 {
+			out = append(out, d.kept[k])
+		}
+	}
+	return out
+}
+
+// arcRows turns the files' uses of defined names into the graph's rows
+// (refGraph): for each use of a name, a share 1/(its definers) to every
+// other definer and graphBackWeight of it back. The shares of each arc
+// are added in the order the files and their uses come (the order of
+// buildGraph's sums), then each row is divided by its sum taken in order
+// of target (normalArcs).
+func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []float64) {
+	n := len(refs)
+	count := make([]int, n+1)
+	eachShare(refs, definers, func(f, g int32, _ int) {
+		count[f+1]++
+		count[g+1]++
+	})
+	for f := range n {
+		count[f+1] += count[f]
+	}
+	// An event: its target in the top 29 bits, its place in the row's
+	// order (32 bits), then whether it is a back share (1 bit) and the
+	// definers of its name less one (2 bits); sorting a row sorts it by
+	// target and keeps each target's shares in order.
+	events := make([]uint64, count[n])
+	fill := slices.Clone(count[:n])
+	eachShare(refs, definers, func(f, g int32, d int) {
+		events[fill[f]] = uint64(g)<<35 | uint64(fill[f]-count[f])<<3 | uint64(d-1)
+		fill[f]++
+		events[fill[g]] = uint64(f)<<35 | uint64(fill[g]-count[g])<<3 | 4 | uint64(d-1)
+		fill[g]++
+	})
+	start = make([]int, n+1)
+	for f := range n {
+		row := events[count[f]:count[f+1]]
+		slices.Sort(row)
+		start[f+1] = start[f] + targets(row)
+	}
+	to, w = make([]int32, start[n]), make([]float64, start[n])
+	for f := range n {
+		sumRow(events[count[f]:count[f+1]], to[start[f]:start[f+1]], w[start[f]:start[f+1]])
+	}
+	return start, to, w
+}
+
+// eachShare calls fn(f, g, d) for each share of a use by file f of a name
+// that file g (not f) defines among d definers, in order.
+func eachShare(refs [][]int32, definers [][]int32, fn func(f, g int32, d int)) {
+	for f, ws := range refs {
+		for _, id := range ws {
+			d := definers[id]
+			for _, g := range d {
+				if int(g) != f {
+					fn(int32(f), g, len(d))
+				}
+			}
+		}
+	}
+}
+
+// targets counts the distinct targets of a sorted row of events.
+func targets(row []uint64) int {
+	k := 0
+	for i, e := range row {
+		if i == 0 || e>>35 != row[i-1]>>35 {
+			k++
+		}
+	}
+	return k
+}
+
+// sumRow sums a sorted row of events into its arcs (to, w: one per
+// target), then divides them by their sum.
+func sumRow(row []uint64, to []int32, w []float64) {
+	k := -1
+	for i, e := range row {
+		if i == 0 || e>>35 != row[i-1]>>35 {
+			k++
+			to[k] = int32(e >> 35)
+		}
+		share := 1 / float64(e&3+1)
+		if e&4 != 0 {
+			share = graphBackWeight * share
+		}
+		w[k] += share
+	}
+	sum := 0.0
+	for _, x := range w {
+		sum += x
+	}
+	for k := range w {
+		w[k] /= sum
+	}
+}
