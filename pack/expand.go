@@ -80,7 +80,7 @@ func (q *query) expand(items []*budget.Item) {
 func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	feat := q.feat
 	names := feat.defs || feat.callers || feat.testCallers
-	if !names && !feat.importsAll {
+	if !names && !feat.importsAll && !feat.testTail {
 		return nil
 	}
 	add := map[int]float64{}
@@ -97,6 +97,7 @@ func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	if feat.importsAll {
 		q.addImports(items, add)
 	}
+	q.addTestTails(items, add)
 	return add
 }
 

@@ -46,7 +46,7 @@ type features struct {
 	codeNames, examples, ci, html, imports, stemNames       bool
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
-	fileHead, cover, requires                               bool
+	fileHead, cover, requires, testNames, testTail          bool
 	// importsN and importsAllW are importsAllFiles and importsAllWeight
 	// (expand.go; tuning runs: "importsn=x", "importsallw=x").
 	importsN, importsAllW float64
@@ -68,6 +68,8 @@ type features struct {
 	// coverW is coverWeight (cover.go, "coverw=x"); testF is testFactor
 	// ("testf=x").
 	coverW, testF float64
+	// testTailW is testTailWeight (testnames.go, "testtailw=x").
+	testTailW float64
 	// fileW and neighW are fileWeight and neighbourWeight (tuning runs:
 	// "filew=x", "neighw=x").
 	fileW, neighW float64
@@ -79,7 +81,7 @@ func newFeatures(off []string) features {
 		spread: true, vendored: true, importsAll: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
-		coverW: coverWeight, testF: testFactor, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}
+		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -131,6 +133,8 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featFileHead:     func(f *features, on bool) { f.fileHead = on },
 	featCover:        func(f *features, on bool) { f.cover = on },
 	featRequires:     func(f *features, on bool) { f.requires = on },
+	featTestNames:    func(f *features, on bool) { f.testNames = on },
+	featTestTail:     func(f *features, on bool) { f.testTail = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -150,6 +154,7 @@ var featureWeights = map[string]func(f *features, x float64){
 	"callersw":    func(f *features, x float64) { f.callersW = x },
 	"coverw":      func(f *features, x float64) { f.coverW = x },
 	"testf":       func(f *features, x float64) { f.testF = x },
+	"testtailw":   func(f *features, x float64) { f.testTailW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -208,6 +213,9 @@ type query struct {
 	// importHit: the chunk (by Item.Seq) is an import block holding a
 	// term the query marks as code.
 	importHit map[int]bool
+	// testPartners are the test files named after the best library
+	// chunks or files, with their factors (testnames.go).
+	testPartners map[string]float64
 	// coverMask is each file's distinct query terms (bit i: term i;
 	// featCover, cover.go).
 	coverMask map[string]uint64
@@ -405,7 +413,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 // absent), then adds file evidence and neighbours and finds the best.
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
-	q.applyFileFactors(items, mulFactors(fileFactor, q.coverFactors()))
+	q.applyFileFactors(items, mulFactors(mulFactors(fileFactor, q.coverFactors()), q.testNameFactors(items)))
 	q.expand(items)
 	fileBest := q.fileBest
 	base := make([]float64, len(items))
