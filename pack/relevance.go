@@ -68,6 +68,9 @@ type features struct {
 	// coverW is coverWeight (cover.go, "coverw=x"); testF is testFactor
 	// ("testf=x").
 	coverW, testF float64
+	// proseMul scales both prose priors (tuning runs: "prosem=x"; 0 or
+	// 1: as they are).
+	proseMul float64
 	// testTailW is testTailWeight (testnames.go, "testtailw=x").
 	testTailW float64
 	// fileW and neighW are fileWeight and neighbourWeight (tuning runs:
@@ -154,6 +157,7 @@ var featureWeights = map[string]func(f *features, x float64){
 	"callersw":    func(f *features, x float64) { f.callersW = x },
 	"coverw":      func(f *features, x float64) { f.coverW = x },
 	"testf":       func(f *features, x float64) { f.testF = x },
+	"prosem":      func(f *features, x float64) { f.proseMul = x },
 	"testtailw":   func(f *features, x float64) { f.testTailW = x },
 }
 
@@ -1071,6 +1075,9 @@ func textScore(w []float64, tf []uint16, length, avg float64, feat features, pro
 			s *= proseFactor
 		} else {
 			s *= proseFactorPlain
+		}
+		if feat.proseMul > 0 {
+			s *= feat.proseMul
 		}
 	}
 	return s
