@@ -68,6 +68,9 @@ type features struct {
 	// coverW is coverWeight (cover.go, "coverw=x"); testF is testFactor
 	// ("testf=x").
 	coverW, testF float64
+	// k1 and b replace bm25K1 and bm25B when set (tuning runs:
+	// "bm25k1=x", "bm25b=x").
+	k1, b float64
 	// proseMul scales both prose priors (tuning runs: "prosem=x"; 0 or
 	// 1: as they are).
 	proseMul float64
@@ -158,6 +161,8 @@ var featureWeights = map[string]func(f *features, x float64){
 	"coverw":      func(f *features, x float64) { f.coverW = x },
 	"testf":       func(f *features, x float64) { f.testF = x },
 	"prosem":      func(f *features, x float64) { f.proseMul = x },
+	"bm25k1":      func(f *features, x float64) { f.k1 = x },
+	"bm25b":       func(f *features, x float64) { f.b = x },
 	"testtailw":   func(f *features, x float64) { f.testTailW = x },
 }
 
@@ -1057,14 +1062,21 @@ func termWeight(n, d, nP, nC, dp float64, codeStat bool) float64 {
 // scaled by the prose prior.
 func textScore(w []float64, tf []uint16, length, avg float64, feat features, prose, codeQuery bool) float64 {
 	s, present, all := 0.0, 0.0, 0.0
-	norm := 1 - bm25B + bm25B*length/avg
+	k1, b := bm25K1, bm25B
+	if feat.k1 > 0 {
+		k1 = feat.k1
+	}
+	if feat.b > 0 {
+		b = min(1, feat.b)
+	}
+	norm := 1 - b + b*length/avg
 	for i, f := range tf {
 		all += w[i]
 		if f == 0 {
 			continue
 		}
 		ff := float64(f)
-		s += w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
+		s += w[i] * ff * (k1 + 1) / (ff + k1*norm)
 		present += w[i]
 	}
 	if !feat.bm25 {

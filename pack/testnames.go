@@ -45,11 +45,34 @@ func nameKey(s string) string {
 }
 
 // testNameFactors is the factor of each test file among items named
-// after a seed (see above); nil when the switch is off or none is.
+// after a seed (see above), and records them as q.testPartners (with
+// testPairW 0 each factor is 1: partners for testtail alone); nil when
+// the switch is off or none is.
 func (q *query) testNameFactors(items []*budget.Item) map[string]float64 {
-	if !q.feat.testNames || q.feat.testPairW <= 0 {
+	if !q.feat.testNames {
 		return nil
 	}
+	seeds := q.testNameSeeds(items)
+	var out map[string]float64
+	for p := range q.fileBest {
+		if !isTest(p) {
+			continue
+		}
+		if s, ok := seeds[nameKey(pairStem(p))]; ok {
+			if out == nil {
+				out = map[string]float64{}
+			}
+			out[p] = 1 + q.feat.testPairW*min(1, s)
+		}
+	}
+	q.testPartners = out
+	return out
+}
+
+// testNameSeeds maps the name keys of the testPairSeeds best library
+// files and of the symbols of the testNameSeeds best library chunks to
+// their score over the best file's; nil when no file scores.
+func (q *query) testNameSeeds(items []*budget.Item) map[string]float64 {
 	best := 0.0
 	for _, s := range q.fileBest {
 		best = max(best, s)
@@ -76,20 +99,7 @@ func (q *query) testNameFactors(items []*budget.Item) map[string]float64 {
 	for _, it := range lib[:min(len(lib), testNameSeeds)] {
 		identifiers(it.Name, func(w string) { add(w, q.raw[it.Seq]) })
 	}
-	var out map[string]float64
-	for p := range q.fileBest {
-		if !isTest(p) {
-			continue
-		}
-		if s, ok := seeds[nameKey(pairStem(p))]; ok {
-			if out == nil {
-				out = map[string]float64{}
-			}
-			out[p] = 1 + q.feat.testPairW*min(1, s)
-		}
-	}
-	q.testPartners = out
-	return out
+	return seeds
 }
 
 // addTestTails: the last chunk of each test partner (q.testPartners)
