@@ -112,3 +112,34 @@ func TestTestNames(t *testing.T) {
 		t.Errorf("off: %v", got)
 	}
 }
+
+// TestTestCap: with testcap a partner's factor stops where its best chunk
+// would pass the seed that named it.
+func TestTestCap(t *testing.T) {
+	items := []*budget.Item{
+		{Seq: 0, Path: "context.go", Name: "(*Context).ClientIP", StartLine: 1, EndLine: 9},
+		{Seq: 1, Path: "context_test.go", Name: "TestContextClientIP", StartLine: 1, EndLine: 9},
+		{Seq: 2, Path: "router.go", Name: "Engine", StartLine: 1, EndLine: 9},
+		{Seq: 3, Path: "router_test.go", StartLine: 1, EndLine: 9},
+	}
+	best := map[string]float64{"context.go": 10, "context_test.go": 8, "router.go": 2, "router_test.go": 4}
+	for _, tt := range []struct {
+		on   []string
+		want map[string]float64
+	}{
+		{nil, map[string]float64{"context_test.go": 1.5, "router_test.go": 1.1}},
+		// context_test.go stops at 10/8; router_test.go already scores above router.go: 1
+		{[]string{"+" + featTestCap}, map[string]float64{"context_test.go": 1.25, "router_test.go": 1}},
+	} {
+		q := &query{feat: newFeatures(tt.on), raw: []float64{10, 8, 2, 4}, fileBest: best}
+		got := q.testNameFactors(items)
+		if len(got) != len(tt.want) {
+			t.Fatalf("%v: %v, want %v", tt.on, got, tt.want)
+		}
+		for p, w := range tt.want {
+			if !near(got[p], w) {
+				t.Errorf("%v: %s %v, want %v", tt.on, p, got[p], w)
+			}
+		}
+	}
+}

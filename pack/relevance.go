@@ -46,7 +46,7 @@ type features struct {
 	codeNames, examples, ci, html, imports, stemNames       bool
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
-	fileHead, cover, requires, testNames, testTail          bool
+	fileHead, cover, requires, testNames, testTail, testCap bool
 	// importsN and importsAllW are importsAllFiles and importsAllWeight
 	// (expand.go; tuning runs: "importsn=x", "importsallw=x").
 	importsN, importsAllW float64
@@ -141,6 +141,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featRequires:     func(f *features, on bool) { f.requires = on },
 	featTestNames:    func(f *features, on bool) { f.testNames = on },
 	featTestTail:     func(f *features, on bool) { f.testTail = on },
+	featTestCap:      func(f *features, on bool) { f.testCap = on },
 }
 
 // featureWeights sets a weight of the file signals by its name

@@ -30,6 +30,10 @@ const (
 	// where no word of the task is yet ("testtailw=x").
 	featTestTail   = "testtail"
 	testTailWeight = 0.5
+	// featTestCap ("+testcap"): a partner's factor does not lift the test
+	// file's best chunk above the seed that named it (the test comes after
+	// the code it tests).
+	featTestCap = "testcap"
 )
 
 // nameKey is a name lower-cased without "_" and "-": "_status_codes",
@@ -64,17 +68,26 @@ func (q *query) testNameFactors(items []*budget.Item) map[string]float64 {
 			if out == nil {
 				out = map[string]float64{}
 			}
-			out[p] = 1 + q.feat.testPairW*min(1, s)
+			f := 1 + q.feat.testPairW*min(1, s.rel)
+			if q.feat.testCap && q.fileBest[p] > 0 {
+				// the test stays behind what it tests
+				f = min(f, max(1, s.abs/q.fileBest[p]))
+			}
+			out[p] = f
 		}
 	}
 	q.testPartners = out
 	return out
 }
 
+// seedScore is a seed's score over the best file's (rel) and its own
+// (abs).
+type seedScore struct{ rel, abs float64 }
+
 // testNameSeeds maps the name keys of the testPairSeeds best library
 // files and of the symbols of the testNameSeeds best library chunks to
 // their score over the best file's; nil when no file scores.
-func (q *query) testNameSeeds(items []*budget.Item) map[string]float64 {
+func (q *query) testNameSeeds(items []*budget.Item) map[string]seedScore {
 	best := 0.0
 	for _, s := range q.fileBest {
 		best = max(best, s)
@@ -82,10 +95,10 @@ func (q *query) testNameSeeds(items []*budget.Item) map[string]float64 {
 	if best <= 0 {
 		return nil
 	}
-	seeds := map[string]float64{}
+	seeds := map[string]seedScore{}
 	add := func(name string, score float64) {
-		if k := nameKey(name); len(k) >= graphMinName {
-			seeds[k] = max(seeds[k], score/best)
+		if k := nameKey(name); len(k) >= graphMinName && score > seeds[k].abs {
+			seeds[k] = seedScore{rel: score / best, abs: score}
 		}
 	}
 	for _, f := range bestFiles(q.fileBest, testPairSeeds, func(p string) bool { return !isTest(p) }) {
