@@ -127,9 +127,9 @@ func TestTestCap(t *testing.T) {
 		on   []string
 		want map[string]float64
 	}{
-		{nil, map[string]float64{"context_test.go": 1.5, "router_test.go": 1.1}},
+		{[]string{"+" + featTestNames}, map[string]float64{"context_test.go": 1.5, "router_test.go": 1.1}},
 		// context_test.go stops at 10/8; router_test.go already scores above router.go: 1
-		{[]string{"+" + featTestCap}, map[string]float64{"context_test.go": 1.25, "router_test.go": 1}},
+		{[]string{"+" + featTestNames, "+" + featTestCap}, map[string]float64{"context_test.go": 1.25, "router_test.go": 1}},
 	} {
 		q := &query{feat: newFeatures(tt.on), raw: []float64{10, 8, 2, 4}, fileBest: best}
 		got := q.testNameFactors(items)

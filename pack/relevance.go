@@ -84,7 +84,7 @@ type features struct {
 func newFeatures(off []string) features {
 	f := features{bm25: true, prose: true, file: true, names: true, codeStat: true, built: true, tests: true, neigh: true,
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
-		spread: true, vendored: true, importsAll: true, testNames: true, testTail: true,
+		spread: true, vendored: true, importsAll: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}

@@ -15,16 +15,16 @@ import (
 // the symbol names of the best-scored library chunks and the names of the
 // best library files; a test file whose stem (pairStem without "_" and
 // "-") is one of them gains 1 + testPairW × the seed's score over the
-// best, as test partners by file name do (pairs.go). On by default
-// with testtail (docs/quality.md, "Issue 23, fourth pass": test-line
-// recall +0.07 and file recall +0.01 on the dev cases at 8K); "testnames"
-// switches both off.
+// best, as test partners by file name do (pairs.go). Off: it gained on
+// the dev cases (test lines +0.07, file recall +0.01 at 8K) and lost on
+// the held-out ones at 8K (line −0.016, library lines −0.050;
+// docs/quality.md, "Issue 23, fourth pass"); "+testnames" turns it on.
 const (
 	featTestNames = "testnames"
 	// testNameSeeds is the number of best library chunks whose symbol
 	// names are seeds.
 	testNameSeeds = 8
-	// featTestTail ("testtail" switches it off; needs testnames): the last chunk of
+	// featTestTail ("+testtail", with "+testnames"): the last chunk of
 	// each named test partner gains testTailWeight × the file's best
 	// score — a new test is most often appended at the end of its file,
 	// where no word of the task is yet ("testtailw=x").
