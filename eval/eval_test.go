@@ -333,3 +333,24 @@ func TestVariantMeans(t *testing.T) {
 		t.Errorf("variant 0 = %+v, want %+v", got, want)
 	}
 }
+
+// TestBootstrapRatioUnbounded: a resample in which the baseline found
+// nothing has an unbounded ratio, shown as ∞ (it was once printed as
+// 3043478260869.57, the quotient by a stand-in 1e-12).
+func TestBootstrapRatioUnbounded(t *testing.T) {
+	a := []float64{0.5, 0.8, 0.2, 0.9, 0.6}
+	b := []float64{0, 0, 0, 0.4, 0}
+	lo, hi := BootstrapRatio(a, b, 1)
+	if !math.IsInf(hi, 1) || math.IsInf(lo, 1) || lo <= 0 {
+		t.Errorf("BootstrapRatio = [%v, %v], want a finite lower bound and +Inf", lo, hi)
+	}
+	if lo, hi := BootstrapRatio([]float64{0, 0}, []float64{0, 0}, 1); lo != 0 || hi != 0 {
+		t.Errorf("all zero: [%v, %v], want [0, 0]", lo, hi)
+	}
+	if got := bound(hi); got != "∞" {
+		t.Errorf("bound(+Inf) = %q", got)
+	}
+	if got := bound(1.234); got != "1.23" {
+		t.Errorf("bound(1.234) = %q", got)
+	}
+}

@@ -3,6 +3,7 @@ package eval
 import (
 	"fmt"
 	"io"
+	"math"
 	"sort"
 	"strings"
 )
@@ -149,10 +150,10 @@ func printMain(w io.Writer, rows []Row) {
 		if name == "all" {
 			name = "**all**"
 		}
-		fmt.Fprintf(w, "| %s | %s | %d | %.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.2f× [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.2f× | %d/%d/%d |\n",
+		fmt.Fprintf(w, "| %s | %s | %d | %.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.2f× [%s, %s] | %.3f [%.2f, %.2f] | %.3f [%.2f, %.2f] | %.2f× | %d/%d/%d |\n",
 			kilo(r.Budget), name, r.N,
 			r.AcodeLine, r.AcodeLineCI[0], r.AcodeLineCI[1], r.BM25Line, r.BM25LCI[0], r.BM25LCI[1],
-			r.LineRatio, r.LineRatioCI[0], r.LineRatioCI[1],
+			r.LineRatio, bound(r.LineRatioCI[0]), bound(r.LineRatioCI[1]),
 			r.AcodeFile, r.AcodeFileCI[0], r.AcodeFileCI[1], r.BM25File, r.BM25FCI[0], r.BM25FCI[1],
 			r.FileRatio, r.Win, r.Tie, r.Loss)
 	}
@@ -249,4 +250,13 @@ func variantLabel(name string) string {
 		parts[i] = p
 	}
 	return strings.Join(parts, ",")
+}
+
+// bound formats a ratio's interval bound: two decimals, ∞ when unbounded
+// (a resample in which the baseline found nothing).
+func bound(x float64) string {
+	if math.IsInf(x, 1) {
+		return "∞"
+	}
+	return fmt.Sprintf("%.2f", x)
 }

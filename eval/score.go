@@ -1,6 +1,7 @@
 package eval
 
 import (
+	"math"
 	"math/rand/v2"
 	"sort"
 )
@@ -96,7 +97,8 @@ func Bootstrap(xs []float64, seed uint64) (lo, hi float64) {
 	return means[bootstrapRounds*25/1000], means[bootstrapRounds*975/1000-1]
 }
 
-// BootstrapRatio is Bootstrap for mean(a)/mean(b) over paired cases.
+// BootstrapRatio is Bootstrap for mean(a)/mean(b) over paired cases; a
+// resample where b's mean is 0 has the ratio +Inf (0 when a's is 0 too).
 func BootstrapRatio(a, b []float64, seed uint64) (lo, hi float64) {
 	if len(a) == 0 || len(a) != len(b) {
 		return 0, 0
@@ -110,10 +112,12 @@ func BootstrapRatio(a, b []float64, seed uint64) (lo, hi float64) {
 			sa += a[i]
 			sb += b[i]
 		}
-		if sb == 0 {
-			sb = 1e-12
+		switch {
+		case sb > 0:
+			ratios[r] = sa / sb
+		case sa > 0:
+			ratios[r] = math.Inf(1) // the baseline found nothing in this resample
 		}
-		ratios[r] = sa / sb
 	}
 	sort.Float64s(ratios)
 	return ratios[bootstrapRounds*25/1000], ratios[bootstrapRounds*975/1000-1]

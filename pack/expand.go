@@ -37,6 +37,10 @@ const (
 	// file (imports the chunker does not mark: CommonJS require lines,
 	// a module's header).
 	featFileHead = "filehead"
+	// featRequires: importsall also lifts a chunk of CommonJS require
+	// lines (`const x = require('…')`), which the chunker does not mark
+	// as imports (requires.go).
+	featRequires = "requires"
 
 	// expandSeeds is the number of best chunks whose names are followed.
 	expandSeeds = 8
@@ -76,7 +80,7 @@ func (q *query) expand(items []*budget.Item) {
 func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	feat := q.feat
 	names := feat.defs || feat.callers || feat.testCallers
-	if !names && !feat.importsAll {
+	if !names && !feat.importsAll && !feat.testTail {
 		return nil
 	}
 	add := map[int]float64{}
@@ -93,6 +97,7 @@ func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	if feat.importsAll {
 		q.addImports(items, add)
 	}
+	q.addTestTails(items, add)
 	return add
 }
 
@@ -231,7 +236,7 @@ func (q *query) addImports(items []*budget.Item, add map[int]float64) {
 		}
 	}
 	for _, it := range items {
-		if s, ok := best[it.Path]; ok && (it.Kind == "imports" || head[it.Path] == it) {
+		if s, ok := best[it.Path]; ok && (it.Kind == "imports" || head[it.Path] == it || q.feat.requires && isRequireBlock(it.Content)) {
 			g := q.feat.importsAllW * s
 			if q.feat.importsFloor {
 				g -= q.raw[it.Seq]

@@ -46,7 +46,7 @@ type features struct {
 	codeNames, examples, ci, html, imports, stemNames       bool
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
-	fileHead                                                bool
+	fileHead, cover, requires, testNames, testTail, testCap bool
 	// importsN and importsAllW are importsAllFiles and importsAllWeight
 	// (expand.go; tuning runs: "importsn=x", "importsallw=x").
 	importsN, importsAllW float64
@@ -62,6 +62,20 @@ type features struct {
 	// testPairW scales the test-partner gain (pairs.go), spreadDecay the
 	// score of each further chunk of a file (spread.go).
 	testPairW, spreadDecay float64
+	// spreadStep scales a file's chunks after its best (spread.go,
+	// "spreadstep=x").
+	spreadStep float64
+	// coverW is coverWeight (cover.go, "coverw=x"); testF is testFactor
+	// ("testf=x").
+	coverW, testF float64
+	// k1 and b replace bm25K1 and bm25B when set (tuning runs:
+	// "bm25k1=x", "bm25b=x").
+	k1, b float64
+	// proseMul scales both prose priors (tuning runs: "prosem=x"; 0 or
+	// 1: as they are).
+	proseMul float64
+	// testTailW is testTailWeight (testnames.go, "testtailw=x").
+	testTailW float64
 	// fileW and neighW are fileWeight and neighbourWeight (tuning runs:
 	// "filew=x", "neighw=x").
 	fileW, neighW float64
@@ -72,8 +86,8 @@ func newFeatures(off []string) features {
 		recent: true, cochange: true, graph: true, examples: true, ci: true, html: true, imports: true,
 		spread: true, vendored: true, importsAll: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
-		testPairW: testPairWeight, spreadDecay: spreadDecay, fileW: fileWeight, neighW: neighbourWeight,
-		importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}
+		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
+		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -123,6 +137,11 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featTestCallers:  func(f *features, on bool) { f.testCallers = on },
 	featImportsFloor: func(f *features, on bool) { f.importsFloor = on },
 	featFileHead:     func(f *features, on bool) { f.fileHead = on },
+	featCover:        func(f *features, on bool) { f.cover = on },
+	featRequires:     func(f *features, on bool) { f.requires = on },
+	featTestNames:    func(f *features, on bool) { f.testNames = on },
+	featTestTail:     func(f *features, on bool) { f.testTail = on },
+	featTestCap:      func(f *features, on bool) { f.testCap = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -133,12 +152,19 @@ var featureWeights = map[string]func(f *features, x float64){
 	"recentw":     func(f *features, x float64) { f.recentW = x },
 	"testpairw":   func(f *features, x float64) { f.testPairW = x },
 	"spreadd":     func(f *features, x float64) { f.spreadDecay = x },
+	"spreadstep":  func(f *features, x float64) { f.spreadStep = x },
 	"filew":       func(f *features, x float64) { f.fileW = x },
 	"neighw":      func(f *features, x float64) { f.neighW = x },
 	"importsn":    func(f *features, x float64) { f.importsN = x },
 	"importsallw": func(f *features, x float64) { f.importsAllW = x },
 	"defsw":       func(f *features, x float64) { f.defsW = x },
 	"callersw":    func(f *features, x float64) { f.callersW = x },
+	"coverw":      func(f *features, x float64) { f.coverW = x },
+	"testf":       func(f *features, x float64) { f.testF = x },
+	"prosem":      func(f *features, x float64) { f.proseMul = x },
+	"bm25k1":      func(f *features, x float64) { f.k1 = x },
+	"bm25b":       func(f *features, x float64) { f.b = x },
+	"testtailw":   func(f *features, x float64) { f.testTailW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -197,6 +223,12 @@ type query struct {
 	// importHit: the chunk (by Item.Seq) is an import block holding a
 	// term the query marks as code.
 	importHit map[int]bool
+	// testPartners are the test files named after the best library
+	// chunks or files, with their factors (testnames.go).
+	testPartners map[string]float64
+	// coverMask is each file's distinct query terms (bit i: term i;
+	// featCover, cover.go).
+	coverMask map[string]uint64
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -360,6 +392,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 	paths := map[string]*pathInfo{}
 	for k, it := range items {
 		row := tf[k*nt : (k+1)*nt]
+		q.addCover(it.Path, row)
 		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
@@ -375,7 +408,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 		if feat.built && pi.built {
 			s *= builtFactor
 		} else if feat.tests && pi.test {
-			s *= testFactor
+			s *= feat.testF
 		}
 		s *= pi.place
 		q.raw[it.Seq] = s
@@ -390,7 +423,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 // absent), then adds file evidence and neighbours and finds the best.
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
-	q.applyFileFactors(items, fileFactor)
+	q.applyFileFactors(items, mulFactors(mulFactors(fileFactor, q.coverFactors()), q.testNameFactors(items)))
 	q.expand(items)
 	fileBest := q.fileBest
 	base := make([]float64, len(items))
@@ -1030,14 +1063,21 @@ func termWeight(n, d, nP, nC, dp float64, codeStat bool) float64 {
 // scaled by the prose prior.
 func textScore(w []float64, tf []uint16, length, avg float64, feat features, prose, codeQuery bool) float64 {
 	s, present, all := 0.0, 0.0, 0.0
-	norm := 1 - bm25B + bm25B*length/avg
+	k1, b := bm25K1, bm25B
+	if feat.k1 > 0 {
+		k1 = feat.k1
+	}
+	if feat.b > 0 {
+		b = min(1, feat.b)
+	}
+	norm := 1 - b + b*length/avg
 	for i, f := range tf {
 		all += w[i]
 		if f == 0 {
 			continue
 		}
 		ff := float64(f)
-		s += w[i] * ff * (bm25K1 + 1) / (ff + bm25K1*norm)
+		s += w[i] * ff * (k1 + 1) / (ff + k1*norm)
 		present += w[i]
 	}
 	if !feat.bm25 {
@@ -1048,6 +1088,9 @@ func textScore(w []float64, tf []uint16, length, avg float64, feat features, pro
 			s *= proseFactor
 		} else {
 			s *= proseFactorPlain
+		}
+		if feat.proseMul > 0 {
+			s *= feat.proseMul
 		}
 	}
 	return s

@@ -14,10 +14,15 @@ import (
 const (
 	featSpread  = "spread"
 	spreadDecay = 0.97
+	// spreadStep scales every chunk of a file after its best one, once,
+	// before the decay (breadth: the best chunk of the next file can come
+	// before a file's second; "spreadstep=x", 1 = no step).
+	spreadStep = 1.0
 )
 
 // spread applies the decay to q.raw (by file, in score order; ties by
-// position) and recomputes q.best.
+// position): the k-th best chunk of a file (k ≥ 1) keeps spreadStep ×
+// spreadDecay^k of its score. It recomputes q.best.
 func (q *query) spread(items []*budget.Item) {
 	d := q.feat.spreadDecay
 	if d <= 0 || d >= 1 {
@@ -31,10 +36,17 @@ func (q *query) spread(items []*budget.Item) {
 	}
 	for _, its := range byFile {
 		sort.SliceStable(its, func(i, j int) bool { return q.raw[its[i].Seq] > q.raw[its[j].Seq] })
+		step := q.feat.spreadStep
+		if step <= 0 {
+			step = 1 // unset: no step
+		}
 		f := 1.0
-		for _, it := range its {
+		for k, it := range its {
 			q.raw[it.Seq] *= f
 			f *= d
+			if k == 0 {
+				f *= step
+			}
 		}
 	}
 	q.best = 0
