@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"slices"
 	"sync"
 	"sync/atomic"
 
@@ -76,6 +77,15 @@ type keptTerms struct {
 	slots []termSlot
 	terms map[string]*keptTerm
 	cells int
+	gen   int                      // changes when terms gains or loses one
+	last  atomic.Pointer[resolved] // the last list of terms resolved
+}
+
+// resolved is a list of terms with what the memo knew of each, as of gen.
+type resolved struct {
+	gen   int
+	terms []string
+	ks    []*keptTerm
 }
 
 // termSlot is a file as the memo knows it: the stat its answers hold for
@@ -100,6 +110,7 @@ func (k *keptTerm) answered(slot int32) bool {
 // reset empties the memo (t.mu held, or t not shared yet).
 func (t *keptTerms) reset() {
 	t.files, t.slots, t.terms, t.cells = map[string]int32{}, nil, map[string]*keptTerm{}, 0
+	t.gen++
 }
 
 func (t *keptTerms) Terms(f collector.FileRef, terms []string) (FileTerms, bool) {
@@ -119,7 +130,7 @@ func (t *keptTerms) Terms(f collector.FileRef, terms []string) (FileTerms, bool)
 }
 
 // kept answers terms for the file at abs from memory, when every term was
-// answered under this stat.
+// answered under this stat. Counts is nil when the file holds none of them.
 func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTerms, bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
@@ -131,17 +142,35 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 	if s.size != size || s.mtime != mtime {
 		return FileTerms{}, false
 	}
-	counts := map[string]int{}
-	for _, term := range terms {
-		k := t.terms[term]
+	ks := t.resolve(terms)
+	var counts map[string]int
+	for i, k := range ks {
 		if k == nil || !k.answered(slot) {
 			return FileTerms{}, false
 		}
 		if c, ok := k.counts[slot]; ok {
-			counts[term] = c
+			if counts == nil {
+				counts = make(map[string]int, len(terms)-i)
+			}
+			counts[terms[i]] = c
 		}
 	}
 	return FileTerms{Length: s.length, Counts: counts}, true
+}
+
+// resolve returns what the memo knows of each of terms (nil: nothing),
+// from the last query's when terms are its (a pack asks one list for
+// every file); t.mu is held, for reading at least.
+func (t *keptTerms) resolve(terms []string) []*keptTerm {
+	if r := t.last.Load(); r != nil && r.gen == t.gen && slices.Equal(r.terms, terms) {
+		return r.ks
+	}
+	r := &resolved{gen: t.gen, terms: slices.Clone(terms), ks: make([]*keptTerm, len(terms))}
+	for i, term := range terms {
+		r.ks[i] = t.terms[term]
+	}
+	t.last.Store(r)
+	return r.ks
 }
 
 // keep records idx's answer ft for terms of the file at abs under a stat.
@@ -162,6 +191,7 @@ func (t *keptTerms) keep(abs string, size, mtime int64, terms []string, ft FileT
 		if k == nil {
 			k = &keptTerm{counts: map[int32]int{}}
 			t.terms[term] = k
+			t.gen++
 		}
 		w := int(slot >> 6)
 		for len(k.asked) <= w {
