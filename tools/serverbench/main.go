@@ -132,6 +132,11 @@ func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCP
 	_, ccpu := stats(cliCPU)
 	_, scpu := stats(srvCPU)
 	fmt.Printf("CPU (user+sys), median:    cli %v  server %v  ratio %.2f\n", ccpu.Round(time.Millisecond), scpu.Round(time.Millisecond), float64(scpu)/float64(ccpu))
+	var each []string
+	for _, d := range srvCPU {
+		each = append(each, fmt.Sprint(d.Round(time.Millisecond)))
+	}
+	fmt.Printf("server CPU of each warm call: %s\n", strings.Join(each, " "))
 }
 
 func stats(ds []time.Duration) (min, median time.Duration) {
