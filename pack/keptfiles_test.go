@@ -1,0 +1,91 @@
+package pack
+
+import (
+	"context"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"time"
+
+	"github.com/acode-lsp/acode-lsp/collector"
+	"github.com/acode-lsp/acode-lsp/config"
+	"github.com/acode-lsp/acode-lsp/internal/textid"
+)
+
+// TestKeptFiles: an engine that keeps its files packs what an engine that
+// reads them packs, pack after pack; it keeps the files it read, not one
+// changed in the last two seconds; a file changed on disk (another stat)
+// is read again; Forget and ForgetFiles drop files and the names of their
+// chunks.
+func TestKeptFiles(t *testing.T) {
+	root := fileFirstTree(t, 150)
+	old := time.Now().Add(-time.Hour)
+	filepath.WalkDir(root, func(p string, d fs.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			os.Chtimes(p, old, old)
+		}
+		return nil
+	})
+	fresh := filepath.Join(root, "cart", "fresh.go")
+	writeFile(t, fresh, []byte(checkoutFile+"\n// Checkout again for an empty cart.\n"))
+	os.Chtimes(fresh, time.Now(), time.Now())
+
+	ws, err := collector.New(collector.Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	e := NewEngine(config.Default(), ws)
+	e.KeepFiles()
+	total := 3000
+	req := Request{Query: "why does checkout fail for empty carts", Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
+	same := func(what string) {
+		t.Helper()
+		got, err := e.Pack(context.Background(), req, nil, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want := packTree(t, root, req, nil, nil)
+		if got.Content != want.Content || len(got.Included) != len(want.Included) || len(got.Excluded) != len(want.Excluded) {
+			t.Fatalf("%s: the kept files' pack differs from a pack that reads them", what)
+		}
+	}
+	same("first")
+	kept := e.kept.c.Len()
+	if kept == 0 {
+		t.Fatal("no file kept")
+	}
+	if _, ok := e.kept.c.Get(fresh); ok {
+		t.Error("a file changed within two seconds was kept")
+	}
+	named := textid.Len()
+	same("second")
+	same("third")
+	if e.kept.c.Len() != kept || textid.Len() != named {
+		t.Errorf("warm packs kept %d files and %d names, want %d and %d", e.kept.c.Len(), textid.Len(), kept, named)
+	}
+
+	checkout := filepath.Join(root, "cart", "checkout.go")
+	f, ok := e.kept.c.Get(checkout)
+	if !ok {
+		t.Fatal("the checkout file is not kept")
+	}
+	writeFile(t, checkout, []byte(checkoutFile+"\n// ErrEmptyCart: checkout of an empty cart, changed.\n"))
+	os.Chtimes(checkout, old.Add(time.Minute), old.Add(time.Minute))
+	same("after a change on disk")
+	if g, ok := e.kept.c.Get(checkout); !ok || g == f {
+		t.Error("a changed file was not read and kept again")
+	}
+	e.Forget(checkout)
+	if _, ok := e.kept.c.Get(checkout); ok {
+		t.Error("Forget kept the file")
+	}
+	e.ForgetFiles()
+	if e.kept.c.Len() != 0 || e.kept.bytes.Load() != 0 {
+		t.Errorf("ForgetFiles left %d files, %d bytes", e.kept.c.Len(), e.kept.bytes.Load())
+	}
+	if textid.Len() >= named {
+		t.Errorf("the kept chunks are still named (%d names, %d when kept)", textid.Len(), named)
+	}
+	same("after ForgetFiles")
+}
