@@ -81,11 +81,13 @@ type keptTerms struct {
 	last  atomic.Pointer[resolved] // the last list of terms resolved
 }
 
-// resolved is a list of terms with what the memo knew of each, as of gen.
+// resolved is a list of terms with what the memo knew of each, as of gen,
+// and the answers given for the list, by slot.
 type resolved struct {
-	gen   int
-	terms []string
-	ks    []*keptTerm
+	gen     int
+	terms   []string
+	ks      []*keptTerm
+	answers []atomic.Pointer[FileTerms]
 }
 
 // termSlot is a file as the memo knows it: the stat its answers hold for
@@ -142,9 +144,14 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 	if s.size != size || s.mtime != mtime {
 		return FileTerms{}, false
 	}
-	ks := t.resolve(terms)
+	r := t.resolve(terms)
+	if int(slot) < len(r.answers) {
+		if ft := r.answers[slot].Load(); ft != nil {
+			return *ft, true
+		}
+	}
 	var counts map[string]int
-	for i, k := range ks {
+	for i, k := range r.ks {
 		if k == nil || !k.answered(slot) {
 			return FileTerms{}, false
 		}
@@ -155,22 +162,28 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 			counts[terms[i]] = c
 		}
 	}
-	return FileTerms{Length: s.length, Counts: counts}, true
+	ft := FileTerms{Length: s.length, Counts: counts}
+	if int(slot) < len(r.answers) {
+		r.answers[slot].Store(&ft)
+	}
+	return ft, true
 }
 
 // resolve returns what the memo knows of each of terms (nil: nothing),
 // from the last query's when terms are its (a pack asks one list for
-// every file); t.mu is held, for reading at least.
-func (t *keptTerms) resolve(terms []string) []*keptTerm {
+// every file), with the answers given for it so far by slot (shared:
+// their Counts are read, never written); t.mu is held, for reading at
+// least.
+func (t *keptTerms) resolve(terms []string) *resolved {
 	if r := t.last.Load(); r != nil && r.gen == t.gen && slices.Equal(r.terms, terms) {
-		return r.ks
+		return r
 	}
-	r := &resolved{gen: t.gen, terms: slices.Clone(terms), ks: make([]*keptTerm, len(terms))}
+	r := &resolved{gen: t.gen, terms: slices.Clone(terms), ks: make([]*keptTerm, len(terms)), answers: make([]atomic.Pointer[FileTerms], len(t.slots))}
 	for i, term := range terms {
 		r.ks[i] = t.terms[term]
 	}
 	t.last.Store(r)
-	return r.ks
+	return r
 }
 
 // keep records idx's answer ft for terms of the file at abs under a stat.
