@@ -3,6 +3,7 @@ package pack
 import (
 	"context"
 	"fmt"
+	"os"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -59,8 +60,9 @@ func (f *keptFile) cost() int64 {
 
 // KeepFiles makes e keep the files its packs read across packs (a running
 // server without an editor's overlay: the MCP server), each by its path,
-// size and mtime as listed; [Engine.Forget] drops one. A file changed in
-// the last two seconds is not kept.
+// size and mtime, as listed and as stated again when it is taken;
+// [Engine.Forget] drops one. A file changed in the last two seconds is
+// not kept.
 func (e *Engine) KeepFiles() {
 	k := &keptFiles{}
 	c, err := lru.NewWithEvict(keptFilesMax, func(_ string, f *keptFile) {
@@ -106,7 +108,7 @@ func (p *pipeline) readRef(ctx context.Context, ref collector.FileRef) (collecto
 		return s, nil, x
 	}
 	size, mtime := ref.Info.Size(), ref.Info.ModTime().UnixNano()
-	if f, ok := k.c.Get(ref.Abs); ok && f.size == size && f.mtime == mtime && f.path == ref.Path {
+	if f, ok := k.c.Get(ref.Abs); ok && f.size == size && f.mtime == mtime && f.path == ref.Path && f.unchanged(ref.Abs) {
 		return f.src, f, nil
 	}
 	s, x := p.e.ws.ReadRef(ctx, collector.OpenFile, ref)
@@ -122,6 +124,15 @@ func (p *pipeline) readRef(ctx context.Context, ref collector.FileRef) (collecto
 		}
 	}
 	return s, f, nil
+}
+
+// unchanged reports whether the file at abs still has f's stat: a kept
+// listing's stat can be stale (a change its watcher missed), and a
+// changed file is read as it is now (collector: which also drops that
+// listing). A stat costs a fraction of a read.
+func (f *keptFile) unchanged(abs string) bool {
+	fi, err := os.Stat(abs)
+	return err == nil && fi.Mode().IsRegular() && fi.Size() == f.size && fi.ModTime().UnixNano() == f.mtime
 }
 
 // cut returns the chunks f was cut into for key (indexChunkKey), false
