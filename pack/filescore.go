@@ -267,16 +267,9 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 		s := scans[i]
 		s.tf = make([]uint16, len(terms))
 		defer func() { progress.done(s.ref.Info.Size()) }()
-		if idx != nil {
-			if ft, ok := idx.Terms(s.ref, terms); ok {
-				s.size = s.ref.Info.Size()
-				for t, c := range ft.Counts {
-					if k, ok := index[t]; ok {
-						s.tf[k] = uint16(min(c, math.MaxUint16))
-					}
-				}
-				return
-			}
+		if idx != nil && termRow(idx, s.ref, terms, index, s.tf) { // termmemo.go
+			s.size = s.ref.Info.Size()
+			return
 		}
 		data, x := ws.ReadRaw(p.ctx, collector.OpenFile, s.ref)
 		if x != nil {

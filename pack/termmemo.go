@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"math"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -81,13 +82,11 @@ type keptTerms struct {
 	last  atomic.Pointer[resolved] // the last list of terms resolved
 }
 
-// resolved is a list of terms with what the memo knew of each, as of gen,
-// and the answers given for the list, by slot.
+// resolved is a list of terms with what the memo knew of each, as of gen.
 type resolved struct {
-	gen     int
-	terms   []string
-	ks      []*keptTerm
-	answers []atomic.Pointer[FileTerms]
+	gen   int
+	terms []string
+	ks    []*keptTerm
 }
 
 // termSlot is a file as the memo knows it: the stat its answers hold for
@@ -101,7 +100,7 @@ type termSlot struct {
 // for (a bitset) and its counts in those of them that hold it.
 type keptTerm struct {
 	asked  []uint64
-	counts map[int32]int
+	counts map[int32]uint32
 }
 
 func (k *keptTerm) answered(slot int32) bool {
@@ -145,11 +144,6 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 		return FileTerms{}, false
 	}
 	r := t.resolve(terms)
-	if int(slot) < len(r.answers) {
-		if ft := r.answers[slot].Load(); ft != nil {
-			return *ft, true
-		}
-	}
 	var counts map[string]int
 	for i, k := range r.ks {
 		if k == nil || !k.answered(slot) {
@@ -159,26 +153,88 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 			if counts == nil {
 				counts = make(map[string]int, len(terms)-i)
 			}
-			counts[terms[i]] = c
+			counts[terms[i]] = int(c)
 		}
 	}
-	ft := FileTerms{Length: s.length, Counts: counts}
-	if int(slot) < len(r.answers) {
-		r.answers[slot].Store(&ft)
+	return FileTerms{Length: s.length, Counts: counts}, true
+}
+
+// keptRow is kept writing the counts into row (indexed as terms) instead
+// of a map: no allocation per file.
+func (t *keptTerms) keptRow(abs string, size, mtime int64, terms []string, row []uint16) bool {
+	t.mu.RLock()
+	defer t.mu.RUnlock()
+	slot, ok := t.files[abs]
+	if !ok || t.slots[slot].size != size || t.slots[slot].mtime != mtime {
+		return false
 	}
-	return ft, true
+	r := t.resolve(terms)
+	for _, k := range r.ks {
+		if k == nil || !k.answered(slot) {
+			return false
+		}
+	}
+	for i, k := range r.ks {
+		if c, ok := k.counts[slot]; ok {
+			row[i] = uint16(min(c, math.MaxUint16))
+		}
+	}
+	return true
+}
+
+// TermRow is Terms writing the count of each of terms (distinct) into
+// row, indexed as terms; false on a miss (row untouched).
+func (t *keptTerms) TermRow(f collector.FileRef, terms []string, row []uint16) bool {
+	if f.Info != nil && t.keptRow(f.Abs, f.Info.Size(), f.Info.ModTime().UnixNano(), terms, row) {
+		t.hits.Add(1)
+		return true
+	}
+	ft, ok := t.Terms(f, terms)
+	if !ok {
+		return false
+	}
+	for i, term := range terms {
+		if c, ok := ft.Counts[term]; ok {
+			row[i] = uint16(min(c, math.MaxUint16))
+		}
+	}
+	return true
+}
+
+// termRow fills row (indexed by index, the position of each term) from
+// idx's statistics of f, false on a miss: a TermRowIndex writes them
+// itself (a running server's memo, without a map per file), any other
+// index answers Terms.
+func termRow(idx FileIndex, f collector.FileRef, terms []string, index map[string]int, row []uint16) bool {
+	if rx, ok := idx.(termRowIndex); ok {
+		return rx.TermRow(f, terms, row)
+	}
+	ft, ok := idx.Terms(f, terms)
+	if !ok {
+		return false
+	}
+	for t, c := range ft.Counts {
+		if k, ok := index[t]; ok {
+			row[k] = uint16(min(c, math.MaxUint16))
+		}
+	}
+	return true
+}
+
+// termRowIndex is a FileIndex that writes a file's counts of distinct
+// terms into a row (KeptTerms).
+type termRowIndex interface {
+	TermRow(f collector.FileRef, terms []string, row []uint16) bool
 }
 
 // resolve returns what the memo knows of each of terms (nil: nothing),
 // from the last query's when terms are its (a pack asks one list for
-// every file), with the answers given for it so far by slot (shared:
-// their Counts are read, never written); t.mu is held, for reading at
-// least.
+// every file); t.mu is held, for reading at least.
 func (t *keptTerms) resolve(terms []string) *resolved {
 	if r := t.last.Load(); r != nil && r.gen == t.gen && slices.Equal(r.terms, terms) {
 		return r
 	}
-	r := &resolved{gen: t.gen, terms: slices.Clone(terms), ks: make([]*keptTerm, len(terms)), answers: make([]atomic.Pointer[FileTerms], len(t.slots))}
+	r := &resolved{gen: t.gen, terms: slices.Clone(terms), ks: make([]*keptTerm, len(terms))}
 	for i, term := range terms {
 		r.ks[i] = t.terms[term]
 	}
@@ -202,7 +258,7 @@ func (t *keptTerms) keep(abs string, size, mtime int64, terms []string, ft FileT
 	for _, term := range terms {
 		k := t.terms[term]
 		if k == nil {
-			k = &keptTerm{counts: map[int32]int{}}
+			k = &keptTerm{counts: map[int32]uint32{}}
 			t.terms[term] = k
 			t.gen++
 		}
@@ -216,7 +272,7 @@ func (t *keptTerms) keep(abs string, size, mtime int64, terms []string, ft FileT
 			if _, had := k.counts[slot]; !had {
 				t.cells += 3
 			}
-			k.counts[slot] = c
+			k.counts[slot] = uint32(min(c, math.MaxUint32))
 		}
 	}
 }

@@ -3,6 +3,7 @@ package pack
 import (
 	"io/fs"
 	"maps"
+	"slices"
 	"testing"
 	"time"
 
@@ -115,6 +116,24 @@ func TestKeptTerms(t *testing.T) {
 		t.Errorf("after the bound: %d files, %d cells; want 1 and a few", len(kt.files), kt.cells)
 	}
 	asked("a after the bound", a, q, true)
+
+	// termRow: a KeptTerms writes the row the index's answer gives, from
+	// the index and then from memory; a miss leaves the row alone.
+	idx = KeptTerms(inner)
+	index := map[string]int{"idle": 0, "timeout": 1, "missing": 2}
+	for _, what := range []string{"asked", "kept"} {
+		want, got := make([]uint16, 3), make([]uint16, 3)
+		if !termRow(inner, a, q, index, want) || !termRow(idx, a, q, index, got) || !slices.Equal(got, want) || want[0] != 2 {
+			t.Errorf("%s: termRow = %v, the index's %v", what, got, want)
+		}
+	}
+	if hits := KeptTermsHits(idx); hits != 1 {
+		t.Errorf("termRow hits = %d, want 1", hits)
+	}
+	row := []uint16{7, 7, 7}
+	if termRow(idx, ref("/c", 1, old), q, index, row) || !slices.Equal(row, []uint16{7, 7, 7}) {
+		t.Errorf("termRow of an unknown file: %v", row)
+	}
 
 	if _, ok := KeptTerms(&setRefusingIndex{}).(SetIndex); !ok {
 		t.Error("KeptTerms of a SetIndex is not a SetIndex")
