@@ -1,8 +1,9 @@
 package budget
 
 import (
-	"hash/maphash"
 	"sync"
+
+	"github.com/acode-lsp/acode-lsp/internal/textid"
 )
 
 // hashMemoMin is the shortest text whose NormalizedHash is remembered:
@@ -20,13 +21,12 @@ const hashMemoMax = 1 << 16
 // net/http). The text itself is not kept.
 var hashMemo = struct {
 	sync.Mutex
-	seeds [2]maphash.Seed
-	m     map[[2]uint64][32]byte
-}{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, m: map[[2]uint64][32]byte{}}
+	m map[textid.Key][32]byte
+}{m: map[textid.Key][32]byte{}}
 
 // rememberedHash is normalizedHash(text), from the memo when it has it.
 func rememberedHash(text string) [32]byte {
-	k := [2]uint64{maphash.String(hashMemo.seeds[0], text), maphash.String(hashMemo.seeds[1], text)}
+	k := textid.Of(text)
 	hashMemo.Lock()
 	h, ok := hashMemo.m[k]
 	hashMemo.Unlock()

@@ -14,7 +14,9 @@ import (
 
 // BenchmarkWarmPack: one pack_context of a tree on a running server whose
 // listing, index and caches are warm (docs/benchmarks.md, "Servers").
-// ACODE_BENCH_TREE names the tree (default GOROOT's src/net/http).
+// ACODE_BENCH_TREE names the tree (default GOROOT's src/net/http);
+// ACODE_BENCH_PROFILE=FILE writes the warm packs' CPU profile,
+// ACODE_BENCH_HEAP=FILE the heap held after them.
 //
 //	go test ./mcp -run '^$' -bench WarmPack -benchtime 10x
 func BenchmarkWarmPack(b *testing.B) {
@@ -47,6 +49,15 @@ func BenchmarkWarmPack(b *testing.B) {
 				callTool(&testing.T{}, cs, "pack_context", args)
 			}
 			b.ReportMetric(float64((cpuTime()-cpu).Microseconds())/1000/float64(b.N), "cpu-ms/op")
+			if out := os.Getenv("ACODE_BENCH_HEAP"); out != "" { // what the warm server holds
+				runtime.GC()
+				f, err := os.Create(out)
+				if err != nil {
+					b.Fatal(err)
+				}
+				pprof.WriteHeapProfile(f)
+				f.Close()
+			}
 		})
 	}
 }

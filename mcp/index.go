@@ -32,8 +32,9 @@ func (s *Server) indexFor(roots []string, log *zap.Logger) pack.FileIndex {
 		set.AutoFlush(indexFlushDelay)
 		s.index, s.indexRoots = set, slices.Clone(roots)
 		// A running server keeps in memory the term tables the index
-		// refuses, so that warm packs do not read those files again.
-		s.indexMemo = pack.MissedTerms(set)
+		// refuses, so that warm packs do not read those files again, and
+		// the index's answers, so that they do not search it again.
+		s.indexMemo = pack.KeptTerms(pack.MissedTerms(set))
 	}
 	if !s.index.Usable() {
 		return nil

@@ -509,6 +509,9 @@ func (s *Server) workspace(ctx context.Context, ss *sdk.ServerSession, log *zap.
 	if err := e.sess.WorkspaceErr(); err != nil {
 		return nil, domainError(errcode.PackFailed, fmt.Sprintf("the workspace roots cannot be used: %v", err), nil)
 	}
+	if s.env != nil {
+		s.env.sess.Engine().ForgetFiles() // what its packs kept goes with it
+	}
 	s.env = e
 	return e, nil
 }
@@ -528,6 +531,9 @@ func (s *Server) build(roots []string, path string, stamp config.Stamp, log *zap
 		}
 	}
 	e.sess = session.New(session.Options{Roots: roots, Config: cfg, Tokenizers: s.tokenizers, Index: ix})
+	// The server has no editor's overlay: its packs keep the files they
+	// read, by their listed stat (pack.Engine.KeepFiles).
+	e.sess.Engine().KeepFiles()
 	if ws := e.sess.Workspace(); ws != nil {
 		if w := s.watcher(log); w != nil {
 			ws.KeepListings(w.admit)

@@ -147,12 +147,16 @@ func (s *Server) currentWorkspace() *collector.Workspace {
 	return s.env.sess.Workspace()
 }
 
-// forget drops a changed file's entries from the workspace index.
+// forget drops a changed file's entries from the workspace index and
+// the files the engine keeps.
 func (s *Server) forget(path string) {
 	s.mu.Lock()
 	defer s.mu.Unlock()
 	if s.indexMemo != nil {
 		s.indexMemo.Forget(path)
+	}
+	if s.env != nil {
+		s.env.sess.Engine().Forget(path)
 	}
 }
 

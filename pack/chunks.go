@@ -109,7 +109,11 @@ func (p *pipeline) texts(srcs []source) ([]*budget.Text, [][]byte) {
 			continue
 		}
 		shared[k] = i
-		texts[i], datas[i] = budget.NewText(s.Content), []byte(s.Content)
+		if s.kept != nil {
+			texts[i], datas[i] = s.kept.text, s.kept.data
+		} else {
+			texts[i], datas[i] = budget.NewText(s.Content), []byte(s.Content)
+		}
 		if s.ref != nil {
 			if p.refs == nil {
 				p.refs = map[*budget.Text]collector.FileRef{}
@@ -260,6 +264,23 @@ func (p *pipeline) cutSource(s source, data []byte, n int, opts chunker.Options)
 	if chunks, ok := p.cutLines(s, data, n, count, opts); ok {
 		return chunks
 	}
+	if s.kept != nil && p.tok.Exact() {
+		ck := indexChunkKey(opts, p.tok.Encoding())
+		if c, ok := s.kept.cut(ck); ok {
+			return c
+		}
+		chunks := p.cutFile(s, data, n, count, opts)
+		if len(chunks) > 0 && p.ctx.Err() == nil {
+			s.kept.keepCut(ck, chunks)
+		}
+		return chunks
+	}
+	return p.cutFile(s, data, n, count, opts)
+}
+
+// cutFile is cutSource's structural cut of a file, from the engine's
+// chunk cache or the index when they have it.
+func (p *pipeline) cutFile(s source, data []byte, n int, count chunker.Counter, opts chunker.Options) []chunker.Chunk {
 	key := chunkKey(s.Path, s.Content, opts, p.tok.Encoding())
 	if c, ok := p.e.chunks.Get(key); ok {
 		return withContent(c, s.Content)

@@ -5,6 +5,8 @@ import (
 	"math"
 	"slices"
 	"sync"
+
+	"github.com/acode-lsp/acode-lsp/internal/textid"
 )
 
 // chunkTermsMin: a shorter chunk is scanned, not remembered.
@@ -22,10 +24,10 @@ const chunkTermsMaxBytes = 32 << 20
 // so a one-off pack (the CLI) pays only the hashing of its chunks.
 var chunkTermsMemo = struct {
 	sync.Mutex
-	seeds [3]maphash.Seed // two for texts, one for terms
-	m     map[[2]uint64]*chunkTerms
+	seed  maphash.Seed // of terms
+	m     map[textid.Key]*chunkTerms
 	bytes int
-}{seeds: [3]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed(), maphash.MakeSeed()}, m: map[[2]uint64]*chunkTerms{}}
+}{seed: maphash.MakeSeed(), m: map[textid.Key]*chunkTerms{}}
 
 // chunkTerms is a chunk's term table, hashes sorted; none yet when the
 // text was counted once.
@@ -46,7 +48,7 @@ func (q *query) countRemembered(text string, row []uint16) bool {
 		return false
 	}
 	for term, i := range q.index {
-		h := maphash.String(chunkTermsMemo.seeds[2], term)
+		h := maphash.String(chunkTermsMemo.seed, term)
 		if k, ok := slices.BinarySearch(t.hashes, h); ok {
 			row[i] = uint16(min(uint32(row[i])+t.counts[k], math.MaxUint16))
 		}
@@ -58,7 +60,7 @@ func (q *query) countRemembered(text string, row []uint16) bool {
 // built the second time, kept after.
 func rememberedTerms(text string) *chunkTerms {
 	m := &chunkTermsMemo
-	k := [2]uint64{maphash.String(m.seeds[0], text), maphash.String(m.seeds[1], text)}
+	k := textid.Of(text)
 	m.Lock()
 	t, ok := m.m[k]
 	if !ok {
@@ -74,7 +76,7 @@ func rememberedTerms(text string) *chunkTerms {
 	}
 	byHash := map[uint64]uint32{}
 	scanTerms(text, false, nil, func(term []byte) {
-		byHash[maphash.Bytes(m.seeds[2], term)]++
+		byHash[maphash.Bytes(m.seed, term)]++
 	})
 	built := &chunkTerms{hashes: make([]uint64, 0, len(byHash)), counts: make([]uint32, len(byHash))}
 	for h := range byHash {

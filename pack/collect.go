@@ -30,6 +30,9 @@ type source struct {
 	// not read (Content is empty): a map answered from the index
 	// (mapindex.go).
 	facts *fileFacts
+	// kept, when not nil, is the kept file the text came from
+	// (keptfiles.go): its line index and chunks are reused.
+	kept *keptFile
 }
 
 var sourceTypes = map[string]collector.SourceType{

@@ -39,6 +39,7 @@ type Engine struct {
 
 	chunks       *lru.Cache[[32]byte, []chunker.Chunk]     // chunk boundaries of packed files (chunks.go)
 	outlineCache *lru.Cache[[32]byte, []chunker.LineRange] // outline ranges of outlined files (outline_cache.go)
+	kept         *keptFiles                                // files kept across packs (keptfiles.go); nil: none
 }
 
 // NewEngine returns an engine for cfg; ws may be nil when there is no

@@ -225,16 +225,16 @@ func (p *pipeline) listFiles() ([]collector.FileRef, []*fileScan, []collector.Ex
 // order) and returns their sources and excls with the exclusions of the
 // files the content rules refused added.
 func (p *pipeline) readFiles(keep []*fileScan, excls []collector.Exclusion) ([]source, []collector.Exclusion, error) {
-	ctx, ws := p.ctx, p.e.ws
+	ctx := p.ctx
 	srcs := make([]source, len(keep))
 	read := make([]*collector.Exclusion, len(keep))
 	parallel(ctx, len(keep), func(i int) {
-		s, x := ws.ReadRef(ctx, collector.OpenFile, keep[i].ref)
+		s, kept, x := p.readRef(ctx, keep[i].ref) // keptfiles.go
 		if x != nil {
 			read[i] = x
 			return
 		}
-		srcs[i] = source{Source: s, ref: &keep[i].ref, origin: OriginWorkspace}
+		srcs[i] = source{Source: s, ref: &keep[i].ref, origin: OriginWorkspace, kept: kept}
 	})
 	if err := ctx.Err(); err != nil {
 		return nil, nil, err
@@ -267,16 +267,9 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 		s := scans[i]
 		s.tf = make([]uint16, len(terms))
 		defer func() { progress.done(s.ref.Info.Size()) }()
-		if idx != nil {
-			if ft, ok := idx.Terms(s.ref, terms); ok {
-				s.size = s.ref.Info.Size()
-				for t, c := range ft.Counts {
-					if k, ok := index[t]; ok {
-						s.tf[k] = uint16(min(c, math.MaxUint16))
-					}
-				}
-				return
-			}
+		if idx != nil && termRow(idx, s.ref, terms, index, s.tf) { // termmemo.go
+			s.size = s.ref.Info.Size()
+			return
 		}
 		data, x := ws.ReadRaw(p.ctx, collector.OpenFile, s.ref)
 		if x != nil {

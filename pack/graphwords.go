@@ -1,9 +1,10 @@
 package pack
 
 import (
-	"hash/maphash"
 	"strings"
 	"sync"
+
+	"github.com/acode-lsp/acode-lsp/internal/textid"
 )
 
 // graphWordsMaxBytes bounds what the graph-word memo keeps (the words'
@@ -20,10 +21,9 @@ const graphWordsMin = 256
 // net/http). Words are copied: no text is kept.
 var graphWordsMemo = struct {
 	sync.Mutex
-	seeds [2]maphash.Seed
-	m     map[[2]uint64][]string
+	m     map[textid.Key][]string
 	bytes int
-}{seeds: [2]maphash.Seed{maphash.MakeSeed(), maphash.MakeSeed()}, m: map[[2]uint64][]string{}}
+}{m: map[textid.Key][]string{}}
 
 // graphWords calls fn with each identifier of text at least graphMinName
 // long in order of use; a remembered text gives each one once, at its
@@ -42,7 +42,7 @@ func graphWords(text string, fn func(string)) {
 		scan()
 		return
 	}
-	k := [2]uint64{maphash.String(graphWordsMemo.seeds[0], text), maphash.String(graphWordsMemo.seeds[1], text)}
+	k := textid.Of(text)
 	graphWordsMemo.Lock()
 	words, ok := graphWordsMemo.m[k]
 	if !ok {

@@ -1,8 +1,10 @@
 package pack
 
 import (
+	"fmt"
 	"path/filepath"
 	"reflect"
+	"slices"
 	"testing"
 )
 
@@ -67,5 +69,30 @@ func TestVendoredCopyWeighsLess(t *testing.T) {
 	}
 	if got := top([]string{featVendored}); got != "requests/packages/urllib3/retry.py" {
 		t.Errorf("without the prior the best item is %q, want the copy (the test would not show the prior)", got)
+	}
+}
+
+// TestVendoredDirsRemembered: a long list asked again gets the answer
+// remembered for it; a list that differs in one path, or whose answer was
+// changed by its caller, gets its own.
+func TestVendoredDirsRemembered(t *testing.T) {
+	var paths []string
+	for i := range vendoredMemoMin {
+		paths = append(paths, fmt.Sprintf("app/pkg%d/file.go", i))
+	}
+	paths = append(paths, "app/pkg1/lib/LICENSE", "app/pkg1/lib/x.go")
+	want := []string{"app/pkg1/lib"}
+	first := vendoredDirs(paths)
+	if !reflect.DeepEqual(first, want) {
+		t.Fatalf("vendoredDirs = %q, want %q", first, want)
+	}
+	first[0] = "changed by the caller"
+	if got := vendoredDirs(slices.Clone(paths)); !reflect.DeepEqual(got, want) {
+		t.Fatalf("asked again: %q, want %q", got, want)
+	}
+	other := slices.Clone(paths)
+	other[len(other)-2] = "app/pkg1/lib/README"
+	if got := vendoredDirs(other); len(got) != 0 {
+		t.Fatalf("a list without the licence: %q, want none", got)
 	}
 }

@@ -9,7 +9,8 @@
 // --root DIR`, calls pack_context with the same query and budget once to
 // warm it, and times -runs more calls. Both use the same index cache
 // (XDG_CACHE_HOME as set). It prints the fastest and median wall time of
-// each and their ratio, and checks that the server's context is the CLI's.
+// each and their ratio, and checks that the server's context of every call
+// is the CLI's.
 package main
 
 import (
@@ -91,12 +92,16 @@ func main() {
 	first, srvOut := call()
 	srvCPU = nil
 	var srvTimes []time.Duration
+	outs := []string{srvOut}
 	for i := 0; i < *runs; i++ {
-		d, _ := call()
+		d, out := call()
 		srvTimes = append(srvTimes, d)
+		outs = append(outs, out)
 	}
-	if i := strings.LastIndex(srvOut, "\n\n[acode-lsp: "); i < 0 || srvOut[:i+1] != cliOut {
-		fmt.Println("serverbench: WARNING: the server's context differs from the CLI's")
+	for n, out := range outs { // the first call's and every warm call's
+		if i := strings.LastIndex(out, "\n\n[acode-lsp: "); i < 0 || out[:i+1] != cliOut {
+			fmt.Printf("serverbench: WARNING: the server's context of call %d differs from the CLI's\n", n)
+		}
 	}
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
 	fmt.Printf("server memory after the calls: %s\n", procMemory(srvCmd.Process.Pid))
@@ -132,6 +137,11 @@ func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCP
 	_, ccpu := stats(cliCPU)
 	_, scpu := stats(srvCPU)
 	fmt.Printf("CPU (user+sys), median:    cli %v  server %v  ratio %.2f\n", ccpu.Round(time.Millisecond), scpu.Round(time.Millisecond), float64(scpu)/float64(ccpu))
+	var each []string
+	for _, d := range srvCPU {
+		each = append(each, fmt.Sprint(d.Round(time.Millisecond)))
+	}
+	fmt.Printf("server CPU of each warm call: %s\n", strings.Join(each, " "))
 }
 
 func stats(ds []time.Duration) (min, median time.Duration) {
