@@ -1,0 +1,74 @@
+package index
+
+import (
+	"sync"
+
+	"github.com/acode-lsp/acode-lsp/pack"
+)
+
+// LaterSet is a [Set] that takes the terms of the files a pack scanned
+// after the pack has answered ([pack.LaterIndex]): the pack counts only
+// its query's terms on a miss, as a pack without an index does, and
+// leaves a job that reads those files again and stores their terms; Close
+// runs the jobs, then flushes. The CLI uses it (its first pack of a tree
+// prints the answer and closes its output before the index is written);
+// a server, whose index must answer its next request, keeps a plain Set.
+//
+// A process killed while the jobs run leaves the segments written so far,
+// each complete (segments are written aside and renamed into place,
+// write.go), and nothing of the files not yet reached: the next pack
+// misses them and puts them again.
+type LaterSet struct {
+	*Set
+
+	mu   sync.Mutex
+	jobs []func()
+}
+
+var _ pack.LaterIndex = (*LaterSet)(nil)
+
+// Later wraps s; a nil or unusable s stays without an index (nil).
+func Later(s *Set) *LaterSet {
+	if !s.Usable() {
+		return nil
+	}
+	return &LaterSet{Set: s}
+}
+
+// TermsLater implements [pack.LaterIndex].
+func (l *LaterSet) TermsLater() bool { return l != nil }
+
+// Later implements [pack.LaterIndex]: fill runs at Close.
+func (l *LaterSet) Later(fill func()) {
+	l.mu.Lock()
+	l.jobs = append(l.jobs, fill)
+	l.mu.Unlock()
+}
+
+// Run runs the jobs left so far, in the order they were left.
+func (l *LaterSet) Run() {
+	if l == nil {
+		return
+	}
+	for {
+		l.mu.Lock()
+		jobs := l.jobs
+		l.jobs = nil
+		l.mu.Unlock()
+		if len(jobs) == 0 {
+			return
+		}
+		for _, fill := range jobs {
+			fill()
+		}
+	}
+}
+
+// Close runs the jobs left, then flushes and releases the index.
+func (l *LaterSet) Close() error {
+	if l == nil {
+		return nil
+	}
+	l.Run()
+	return l.Set.Close()
+}
