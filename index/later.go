@@ -19,20 +19,26 @@ import (
 // write.go), and nothing of the files not yet reached: the next pack
 // misses them and puts them again.
 type LaterSet struct {
-	*Set
+	*laterOf // a field named Set would hide the method Set (pack.SetIndex)
 
 	mu   sync.Mutex
 	jobs []func()
 }
 
-var _ pack.LaterIndex = (*LaterSet)(nil)
+// laterOf is the Set a LaterSet wraps.
+type laterOf = Set
+
+var (
+	_ pack.LaterIndex = (*LaterSet)(nil)
+	_ pack.SetIndex   = (*LaterSet)(nil)
+)
 
 // Later wraps s; a nil or unusable s stays without an index (nil).
 func Later(s *Set) *LaterSet {
 	if !s.Usable() {
 		return nil
 	}
-	return &LaterSet{Set: s}
+	return &LaterSet{laterOf: s}
 }
 
 // TermsLater implements [pack.LaterIndex].
@@ -70,5 +76,5 @@ func (l *LaterSet) Close() error {
 		return nil
 	}
 	l.Run()
-	return l.Set.Close()
+	return l.laterOf.Close()
 }

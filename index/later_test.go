@@ -128,7 +128,7 @@ func TestLaterSetSameIndex(t *testing.T) {
 	if r := packOnce(t, root, ls); r.Content != none.Content {
 		t.Fatal("the first pack with a LaterSet differs from the pack without an index")
 	}
-	if got := lookups(ls.Set, paths); len(got) != 0 {
+	if got := lookups(ls.laterOf, paths); len(got) != 0 {
 		t.Fatalf("%d files' terms were stored before the answer; want none until Close", len(got))
 	}
 	if err := ls.Close(); err != nil {
