@@ -1,6 +1,7 @@
 package index
 
 import (
+	"runtime/debug"
 	"sync"
 
 	"github.com/acode-lsp/acode-lsp/pack"
@@ -14,12 +15,17 @@ import (
 // prints the answer and closes its output before the index is written);
 // a server, whose index must answer its next request, keeps a plain Set.
 //
-// A process killed while the jobs run leaves the segments written so far,
+// Only the first pack of a tree takes its terms later: a set that holds
+// no file when it is wrapped (a warm pack misses few files — changed ones,
+// redacted ones — and storing them as it goes costs less than reading them
+// twice). A process killed while the jobs run leaves the segments written so far,
 // each complete (segments are written aside and renamed into place,
 // write.go), and nothing of the files not yet reached: the next pack
 // misses them and puts them again.
 type LaterSet struct {
 	*laterOf // a field named Set would hide the method Set (pack.SetIndex)
+
+	first bool // the set held no file when wrapped: terms go later
 
 	mu   sync.Mutex
 	jobs []func()
@@ -38,11 +44,12 @@ func Later(s *Set) *LaterSet {
 	if !s.Usable() {
 		return nil
 	}
-	return &LaterSet{laterOf: s}
+	return &LaterSet{laterOf: s, first: s.Stats().Files == 0}
 }
 
-// TermsLater implements [pack.LaterIndex].
-func (l *LaterSet) TermsLater() bool { return l != nil }
+// TermsLater implements [pack.LaterIndex]: true for the first pack of a
+// tree (an empty index).
+func (l *LaterSet) TermsLater() bool { return l != nil && l.first }
 
 // Later implements [pack.LaterIndex]: fill runs at Close.
 func (l *LaterSet) Later(fill func()) {
@@ -64,6 +71,10 @@ func (l *LaterSet) Run() {
 		if len(jobs) == 0 {
 			return
 		}
+		// What the pack freed goes back to the system before the jobs
+		// read the files again: the process's peak is the larger of the
+		// two, not their sum.
+		debug.FreeOSMemory()
 		for _, fill := range jobs {
 			fill()
 		}
