@@ -1,6 +1,7 @@
 package index
 
 import (
+	"runtime"
 	"runtime/debug"
 	"sync"
 
@@ -71,10 +72,6 @@ func (l *LaterSet) Run() {
 		if len(jobs) == 0 {
 			return
 		}
-		// What the pack freed goes back to the system before the jobs
-		// read the files again: the process's peak is the larger of the
-		// two, not their sum.
-		debug.FreeOSMemory()
 		for _, fill := range jobs {
 			fill()
 		}
@@ -86,6 +83,31 @@ func (l *LaterSet) Close() error {
 	if l == nil {
 		return nil
 	}
+	l.mu.Lock()
+	some := len(l.jobs) > 0
+	l.mu.Unlock()
+	if some {
+		defer boundFill()() // the jobs, the last spill and the merge
+	}
 	l.Run()
 	return l.laterOf.Close()
+}
+
+// fillHeadroom is what the jobs' garbage (each file's text read again, its
+// redaction check, its terms) may add to the memory in use when they
+// start before the collector runs.
+const fillHeadroom = 96 << 20
+
+// boundFill bounds the memory of the jobs: what the pack freed goes back
+// to the system first (the process's peak is then the larger of the pack
+// and the jobs, not their sum), and a soft memory limit keeps their
+// garbage within fillHeadroom of what is in use then (the pending entries
+// are themselves bounded by the spill size). It returns the function that
+// restores the limit.
+func boundFill() func() {
+	debug.FreeOSMemory()
+	var ms runtime.MemStats
+	runtime.ReadMemStats(&ms)
+	old := debug.SetMemoryLimit(int64(ms.Sys-ms.HeapReleased) + fillHeadroom)
+	return func() { debug.SetMemoryLimit(old) }
 }

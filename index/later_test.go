@@ -223,26 +223,30 @@ func TestKillLaterPack(t *testing.T) {
 	ls := Later(openSet(t, root, dir))
 	packOnce(t, root, ls)
 	ls.Close()
-	if got := lookups(openSet(t, root, dir), paths); len(got) != len(paths) {
-		t.Fatalf("after a complete first pack the index answers %d of %d files", len(got), len(paths))
+	// A writer killed while it edited a file may have left it empty (a
+	// pack skips it): the index answers what one written now answers.
+	if got, want := checkLaterHonest(t, root, dir, paths); got != want || want < len(paths)-1 {
+		t.Fatalf("after a complete pack the index answers %d files, an index written now %d (of %d)", got, want, len(paths))
 	}
-	checkLaterHonest(t, root, dir, paths)
 }
 
 // checkLaterHonest checks that every lookup the index in dir answers is
-// the one an index written now, from the files as they are, answers.
-func checkLaterHonest(t *testing.T, root, dir string, paths []string) {
+// the one an index written now, from the files as they are, answers; it
+// returns how many files each answers.
+func checkLaterHonest(t *testing.T, root, dir string, paths []string) (got, want int) {
 	t.Helper()
 	fresh := t.TempDir()
 	ref := openSet(t, root, fresh)
 	packOnce(t, root, ref)
 	ref.Close()
-	want := lookups(openSet(t, root, fresh), paths)
+	wantOf := lookups(openSet(t, root, fresh), paths)
 	s := openSet(t, root, dir)
 	defer s.Close()
-	for p, g := range lookups(s, paths) {
-		if w, ok := want[p]; !ok || w != g {
+	answered := lookups(s, paths)
+	for p, g := range answered {
+		if w, ok := wantOf[p]; !ok || w != g {
 			t.Errorf("%s: the index trusts %q, the files say %q", p, g, w)
 		}
 	}
+	return len(answered), len(wantOf)
 }
