@@ -17,7 +17,8 @@ import (
 // a server, whose index must answer its next request, keeps a plain Set.
 //
 // Only the first pack of a tree takes its terms later: a set that holds
-// no file when it is wrapped (a warm pack misses few files — changed ones,
+// no term when it is wrapped (chunk sets alone, left by a first pack
+// cancelled before its job, do not count) (a warm pack misses few files — changed ones,
 // redacted ones — and storing them as it goes costs less than reading them
 // twice). A process killed while the jobs run leaves the segments written so far,
 // each complete (segments are written aside and renamed into place,
@@ -26,7 +27,7 @@ import (
 type LaterSet struct {
 	*laterOf // a field named Set would hide the method Set (pack.SetIndex)
 
-	first bool // the set held no file when wrapped: terms go later
+	first bool // the set held no term when wrapped: terms go later
 
 	mu   sync.Mutex
 	jobs []func()
@@ -45,11 +46,11 @@ func Later(s *Set) *LaterSet {
 	if !s.Usable() {
 		return nil
 	}
-	return &LaterSet{laterOf: s, first: s.Stats().Files == 0}
+	return &LaterSet{laterOf: s, first: s.Stats().Terms == 0}
 }
 
 // TermsLater implements [pack.LaterIndex]: true for the first pack of a
-// tree (an empty index).
+// tree (an index without terms).
 func (l *LaterSet) TermsLater() bool { return l != nil && l.first }
 
 // Later implements [pack.LaterIndex]: fill runs at Close.

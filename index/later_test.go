@@ -60,6 +60,12 @@ var laterAsked = []string{"checkout", "timeout", "retry", "server", "payment", "
 // packOnce packs root with idx (nil: none) under a small budget.
 func packOnce(t testing.TB, root string, idx pack.FileIndex) *pack.Result {
 	t.Helper()
+	return packCtx(context.Background(), t, root, idx)
+}
+
+// packCtx is packOnce under ctx.
+func packCtx(ctx context.Context, t testing.TB, root string, idx pack.FileIndex) *pack.Result {
+	t.Helper()
 	ws, err := collector.New(collector.Options{Roots: []string{root}, MaxFileSize: collector.DefaultMaxFileSize})
 	if err != nil {
 		t.Fatal(err)
@@ -69,7 +75,7 @@ func packOnce(t testing.TB, root string, idx pack.FileIndex) *pack.Result {
 		e.Index = idx
 	}
 	total, zero := 2000, 0
-	r, err := e.Pack(context.Background(), pack.Request{Query: laterQuery, Paths: []string{root},
+	r, err := e.Pack(ctx, pack.Request{Query: laterQuery, Paths: []string{root},
 		Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
@@ -249,4 +255,39 @@ func checkLaterHonest(t *testing.T, root, dir string, paths []string) (got, want
 		}
 	}
 	return len(answered), len(wantOf)
+}
+
+// TestLaterSetCancelled: a first pack whose context ends after its answer
+// (SIGINT while the index is written) stores no term at Close — the job
+// stops before reading — and the index then holds nothing a pack could
+// trust wrongly; the next first pack writes it whole.
+func TestLaterSetCancelled(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	paths := makeGoTree(t, root, 100, 0, -1)
+	ctx, cancel := context.WithCancel(context.Background())
+	ls := Later(openSet(t, root, dir))
+	packCtx(ctx, t, root, ls)
+	cancel()
+	done := make(chan error, 1)
+	go func() { done <- ls.Close() }()
+	select {
+	case err := <-done:
+		if err != nil {
+			t.Fatal(err)
+		}
+	case <-time.After(10 * time.Second):
+		t.Fatal("Close did not return after the pack's context ended")
+	}
+	if got := lookups(openSet(t, root, dir), paths); len(got) != 0 {
+		t.Fatalf("a cancelled job stored the terms of %d files", len(got))
+	}
+	ls = Later(openSet(t, root, dir))
+	if !ls.TermsLater() {
+		t.Fatal("the index left by a cancelled job is not empty: the next pack does not take its terms later")
+	}
+	packOnce(t, root, ls)
+	ls.Close()
+	if got, want := checkLaterHonest(t, root, dir, paths); got != want || got != len(paths) {
+		t.Fatalf("after the next first pack the index answers %d files, an index written now %d (of %d)", got, want, len(paths))
+	}
 }
