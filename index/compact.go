@@ -270,33 +270,72 @@ func (x *Index) merge(in []*segment) error {
 	return nil
 }
 
+// dropEvery: a merge drops the pages of its inputs from its memory every
+// dropEvery terms.
+const dropEvery = 1 << 16
+
+// dropRead drops the pages of a merge's inputs from the process's memory:
+// they are read once, in order, so what was read need not stay (a first
+// pack merges ~100 MB of spills of a 100,000-file tree).
+func dropRead(in []*segment) {
+	for _, s := range in {
+		dropPages(s.data)
+	}
+}
+
+// mergeCursor walks one input's dictionary, block by block.
+type mergeCursor struct {
+	s            *segment
+	b, i         int
+	hashes, offs []byte
+}
+
+// load makes c's current term readable, loading blocks as needed; false
+// at the end of the dictionary.
+func (c *mergeCursor) load() (bool, error) {
+	for c.i*8 >= len(c.hashes) {
+		if c.b >= c.s.nBlocks {
+			return false, nil
+		}
+		h, o, err := c.s.block(c.b)
+		if err != nil {
+			return false, err
+		}
+		c.hashes, c.offs, c.i = h, o, 0
+		c.b++
+	}
+	return true, nil
+}
+
+// hash is the hash of c's current term.
+func (c *mergeCursor) hash() uint64 { return le.Uint64(c.hashes[8*c.i:]) }
+
+// take appends the postings of c's current term, remapped by m (files
+// dropped by the merge left out), to files and moves c on; more is false
+// when c is at its end.
+func (c *mergeCursor) take(files []fileCount, m []int32) (out []fileCount, more bool, err error) {
+	l, err := c.s.postings(le.Uint64(c.offs[8*c.i:]))
+	if err != nil {
+		return files, false, err
+	}
+	for _, fc := range l {
+		if o := m[fc.f]; o >= 0 {
+			files = append(files, fileCount{uint32(o), fc.c})
+		}
+	}
+	c.i++
+	more, err = c.load()
+	return files, more, err
+}
+
 // mergedTerms walks the dictionaries of in together, in hash order, and
 // yields each term's postings remapped to the merged records.
 func mergedTerms(in []*segment, remap map[*segment][]int32) termSource {
 	return func(yield func(uint64, []fileCount) error) error {
-		type cursor struct {
-			s            *segment
-			b, i         int
-			hashes, offs []byte
-		}
-		var cur []*cursor
-		load := func(c *cursor) (bool, error) {
-			for c.i*8 >= len(c.hashes) {
-				if c.b >= c.s.nBlocks {
-					return false, nil
-				}
-				h, o, err := c.s.block(c.b)
-				if err != nil {
-					return false, err
-				}
-				c.hashes, c.offs, c.i = h, o, 0
-				c.b++
-			}
-			return true, nil
-		}
+		var cur []*mergeCursor
 		for _, s := range in {
-			c := &cursor{s: s}
-			ok, err := load(c)
+			c := &mergeCursor{s: s}
+			ok, err := c.load()
 			if err != nil {
 				return err
 			}
@@ -305,36 +344,29 @@ func mergedTerms(in []*segment, remap map[*segment][]int32) termSource {
 			}
 		}
 		var files []fileCount
-		for len(cur) > 0 {
-			h := le.Uint64(cur[0].hashes[8*cur[0].i:])
+		for n := 1; len(cur) > 0; n++ {
+			if n%dropEvery == 0 {
+				dropRead(in)
+			}
+			h := cur[0].hash()
 			for _, c := range cur[1:] {
-				h = min(h, le.Uint64(c.hashes[8*c.i:]))
+				h = min(h, c.hash())
 			}
 			files = files[:0]
 			from := 0
 			next := cur[:0]
 			for _, c := range cur {
-				if le.Uint64(c.hashes[8*c.i:]) == h {
-					l, err := c.s.postings(le.Uint64(c.offs[8*c.i:]))
-					if err != nil {
-						return err
-					}
-					m := remap[c.s]
+				if c.hash() == h {
 					n0 := len(files)
-					for _, fc := range l {
-						if o := m[fc.f]; o >= 0 {
-							files = append(files, fileCount{uint32(o), fc.c})
-						}
+					var more bool
+					var err error
+					if files, more, err = c.take(files, remap[c.s]); err != nil {
+						return err
 					}
 					if len(files) > n0 {
 						from++
 					}
-					c.i++
-					ok, err := load(c)
-					if err != nil {
-						return err
-					}
-					if !ok {
+					if !more {
 						continue
 					}
 				}

@@ -18,3 +18,11 @@ func mapFile(f *os.File, size int) (data []byte, release func() error, err error
 	}
 	return b, func() error { return syscall.Munmap(b) }, nil
 }
+
+// dropPages takes the pages of a mapping b out of the process's resident
+// set (they stay in the page cache; the next access maps them again).
+func dropPages(b []byte) {
+	if len(b) > 0 {
+		_ = syscall.Madvise(b, syscall.MADV_DONTNEED)
+	}
+}

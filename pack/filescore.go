@@ -256,54 +256,130 @@ func (f *fileSelection) notice() string {
 		num(f.ranked-f.kept), mb(f.bytes), num(f.kept))
 }
 
+// LaterIndex is a [TermHashIndex] that takes the terms of the files a
+// pack's scan missed after the pack has answered (the CLI: the first pack
+// of a tree prints its answer, closes its output, then writes the index).
+// With it the scan counts only the query's terms on a miss, as a pack
+// without an index does, and hands the index a job that reads those
+// files again (from the page cache) for their full term tables; without
+// it the scan stores every term as it goes.
+type LaterIndex interface {
+	TermHashIndex
+	// TermsLater reports whether the index takes the terms later.
+	TermsLater() bool
+	// Later keeps fill, run before the index is closed (after the
+	// answer); fill stops early when the pack's context ends.
+	Later(fill func())
+}
+
 // scanFiles reads each file once (in parallel; an index hit reads
 // nothing), counts the query's terms in its raw text and drops the text.
-// Files the content rules refuse get their exclusion.
+// Files the content rules refuse get their exclusion. On a miss the file's
+// terms go to the index: at once, from the same pass, or — when the index
+// takes them later ([LaterIndex]) — from a job run after the answer.
 func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter) {
-	ws, idx := p.e.ws, p.e.Index
+	idx := p.e.Index
 	counter := newTermCounter(terms)
-	index := counter.index
+	var later LaterIndex
+	if lx, ok := idx.(LaterIndex); ok && lx.TermsLater() {
+		later = lx
+	}
+	missed := make([]bool, len(scans))
 	parallel(p.ctx, len(scans), func(i int) {
 		s := scans[i]
 		s.tf = make([]uint16, len(terms))
 		defer func() { progress.done(s.ref.Info.Size()) }()
-		if idx != nil && termRow(idx, s.ref, terms, index, s.tf) { // termmemo.go
-			s.size = s.ref.Info.Size()
+		if idx != nil && p.scanHit(s, terms, counter.index) {
 			return
 		}
-		data, x := ws.ReadRaw(p.ctx, collector.OpenFile, s.ref)
+		data, x := p.e.ws.ReadRaw(p.ctx, collector.OpenFile, s.ref)
 		if x != nil {
 			s.excl = x
 			return
 		}
 		s.size = int64(len(data))
 		text := unsafe.String(unsafe.SliceData(data), len(data))
-		if idx == nil {
+		switch {
+		case idx == nil:
 			counter.count(text, s.tf)
-			return
+		case later != nil:
+			counter.count(text, s.tf)
+			missed[i] = true
+		default:
+			p.scanMiss(s, data, terms, counter)
 		}
-		// A miss: every term goes to the index (as hashes), the query's
-		// terms come from the same pass.
-		if hx, ok := idx.(TermHashIndex); ok {
-			if hash := hx.TermHasher(s.ref.Abs); hash != nil {
-				tab := termTabs.Get().(*termTab)
-				tab.scan(text)
-				for k, t := range terms {
-					s.tf[k] = uint16(min(tab.count(t), math.MaxUint16))
-				}
-				hx.PutTermHashes(s.ref, data, tab.hashed(hash))
-				tab.reset()
-				termTabs.Put(tab)
-				return
+	})
+	if later != nil {
+		var refs []collector.FileRef
+		for i, m := range missed {
+			if m {
+				refs = append(refs, scans[i].ref)
 			}
+		}
+		if len(refs) > 0 {
+			ctx, ws := p.ctx, p.e.ws
+			later.Later(func() { fillTerms(ctx, ws, later, refs) })
+		}
+	}
+}
+
+// scanHit fills s from the index's entry of its file; false on a miss.
+func (p *pipeline) scanHit(s *fileScan, terms []string, index map[string]int) bool {
+	if !termRow(p.e.Index, s.ref, terms, index, s.tf) { // termmemo.go
+		return false
+	}
+	s.size = s.ref.Info.Size()
+	return true
+}
+
+// scanMiss counts the query's terms of a file the index missed, read as
+// data, and stores every term of it in the index from the same pass.
+func (p *pipeline) scanMiss(s *fileScan, data []byte, terms []string, counter *termCounter) {
+	idx := p.e.Index
+	text := unsafe.String(unsafe.SliceData(data), len(data))
+	if hx, ok := idx.(TermHashIndex); ok {
+		hash := hx.TermHasher(s.ref.Abs)
+		if hash == nil {
 			counter.count(text, s.tf) // the index keeps nothing of this file
 			return
 		}
-		all := termTable(text)
-		idx.PutTerms(s.ref, data, all)
+		tab := termTabs.Get().(*termTab)
+		tab.scan(text)
 		for k, t := range terms {
-			s.tf[k] = uint16(min(all[t], math.MaxUint16))
+			s.tf[k] = uint16(min(tab.count(t), math.MaxUint16))
 		}
+		hx.PutTermHashes(s.ref, data, tab.hashed(hash))
+		tab.reset()
+		termTabs.Put(tab)
+		return
+	}
+	all := termTable(text)
+	idx.PutTerms(s.ref, data, all)
+	for k, t := range terms {
+		s.tf[k] = uint16(min(all[t], math.MaxUint16))
+	}
+}
+
+// fillTerms reads the files refs again (in parallel) and stores the terms
+// of each in hx: the job a [LaterIndex] runs after the answer. A file
+// that changed or went away since the scan is read as it is now (the
+// entry is keyed by the stat the read checks) or skipped.
+func fillTerms(ctx context.Context, ws *collector.Workspace, hx TermHashIndex, refs []collector.FileRef) {
+	parallel(ctx, len(refs), func(i int) {
+		f := refs[i]
+		hash := hx.TermHasher(f.Abs)
+		if hash == nil {
+			return
+		}
+		data, x := ws.ReadRaw(ctx, collector.OpenFile, f)
+		if x != nil {
+			return
+		}
+		tab := termTabs.Get().(*termTab)
+		tab.scan(unsafe.String(unsafe.SliceData(data), len(data)))
+		hx.PutTermHashes(f, data, tab.hashed(hash))
+		tab.reset()
+		termTabs.Put(tab)
 	})
 }
 

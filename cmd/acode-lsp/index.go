@@ -21,10 +21,13 @@ func openIndex(roots []string, off bool) (pack.FileIndex, func()) {
 	if !set.Usable() {
 		return nil, func() {}
 	}
-	return set, func() {
-		_ = set.Close()
+	// The terms of the files a pack scans are stored after its answer
+	// (index.LaterSet): closing runs that job, then writes the index.
+	ls := index.Later(set)
+	return ls, func() {
+		_ = ls.Close()
 		if indexClosed != nil {
-			indexClosed(set.Stats())
+			indexClosed(ls.Stats())
 		}
 	}
 }

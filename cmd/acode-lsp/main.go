@@ -36,7 +36,9 @@ func main() {
 		// A one-shot command: tree-sitter's trees are left to the exit.
 		chunker.LeaveTreesToExit(treesLeftToExit)
 	}
+	endProfiles := startProfiles(os.Stderr) // ACODE_CPUPROFILE, ACODE_MEMPROFILE (profile.go)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	endProfiles()
 	stop()
 	os.Exit(code)
 }

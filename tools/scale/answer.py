@@ -5,7 +5,7 @@
 
 Runs CMD with its standard output on a pipe, copies what it prints to OUT,
 and prints the seconds until the end of that output (the answer is
-complete), until the process exits, and its CPU (user+sys), tab-separated.
+complete), until the process exits, its CPU (user+sys) and its peak RSS in MB, tab-separated.
 A pack closes its output once the answer is written and finishes the
 workspace index after (docs/benchmarks.md, "First and warm query packs").
 """
@@ -30,4 +30,4 @@ t2 = time.monotonic()
 ru = resource.getrusage(resource.RUSAGE_CHILDREN)
 if code != 0:
     sys.exit(f"answer.py: {cmd[0]} exited {code}")
-print(f"{t1 - t0:.2f}\t{t2 - t0:.2f}\t{ru.ru_utime + ru.ru_stime:.2f}")
+print(f"{t1 - t0:.2f}\t{t2 - t0:.2f}\t{ru.ru_utime + ru.ru_stime:.2f}\t{ru.ru_maxrss // 1024}")
