@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,6 +56,8 @@ var (
 	_ pack.FileIndex     = (*Set)(nil)
 	_ pack.SetIndex      = (*Set)(nil)
 	_ pack.TermHashIndex = (*Set)(nil)
+
+	_ collector.RefusedFiles = (*Set)(nil)
 )
 
 // OpenSet opens the index of each root (symlinks resolved). A root whose
@@ -150,6 +153,23 @@ func (s *Set) TermHasher(abs string) func([]byte) uint64 {
 func (s *Set) PutTermHashes(f collector.FileRef, content []byte, terms []pack.TermHash) {
 	if x := s.of(f.Abs); x != nil {
 		x.PutTermHashes(f.Abs, f.Info, content, terms)
+		s.schedule()
+	}
+}
+
+// Refused implements [collector.RefusedFiles]: what the index of the
+// root holding abs remembers of its refusal (refused.go).
+func (s *Set) Refused(abs string, fi fs.FileInfo) (collector.Refusal, bool) {
+	if x := s.of(abs); x != nil {
+		return x.Refused(abs, fi)
+	}
+	return collector.Refusal{}, false
+}
+
+// PutRefused implements [collector.RefusedFiles].
+func (s *Set) PutRefused(abs string, fi fs.FileInfo, r collector.Refusal) {
+	if x := s.of(abs); x != nil {
+		x.PutRefused(abs, fi, r)
 		s.schedule()
 	}
 }
@@ -385,7 +405,7 @@ func clearRoot(dir string) int64 {
 	files, _ := os.ReadDir(dir)
 	for _, f := range files {
 		n := f.Name()
-		if !isSegmentName(n) && !isTempName(n) && n != "root" { // "root": written by format 1
+		if !isSegmentName(n) && !isTempName(n) && n != "root" && n != refusedName { // "root": written by format 1
 			continue
 		}
 		p := filepath.Join(dir, n)

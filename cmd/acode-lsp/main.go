@@ -20,6 +20,7 @@ import (
 	"io"
 	"os"
 	"os/signal"
+	"runtime/pprof"
 	"syscall"
 	"time"
 
@@ -36,9 +37,38 @@ func main() {
 		// A one-shot command: tree-sitter's trees are left to the exit.
 		chunker.LeaveTreesToExit(treesLeftToExit)
 	}
+	stopProfile := startCPUProfile(os.Getenv("ACODE_CPUPROFILE"), os.Stderr)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
+	stopProfile()
 	stop()
 	os.Exit(code)
+}
+
+// startCPUProfile starts a CPU profile written to path when path is not
+// empty (the environment variable ACODE_CPUPROFILE, for measuring a
+// command: docs/benchmarks.md) and returns the function that ends it. A
+// profile that cannot be started is reported on stderr and the command
+// runs without it.
+func startCPUProfile(path string, stderr io.Writer) func() {
+	if path == "" {
+		return func() {}
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		fmt.Fprintf(stderr, "acode-lsp: ACODE_CPUPROFILE: %v\n", err)
+		return func() {}
+	}
+	if err := pprof.StartCPUProfile(f); err != nil {
+		fmt.Fprintf(stderr, "acode-lsp: ACODE_CPUPROFILE: %v\n", err)
+		f.Close()
+		return func() {}
+	}
+	return func() {
+		pprof.StopCPUProfile()
+		if err := f.Close(); err != nil {
+			fmt.Fprintf(stderr, "acode-lsp: ACODE_CPUPROFILE: %v\n", err)
+		}
+	}
 }
 
 // treesLeftToExit bounds the source bytes whose syntax trees a one-shot
