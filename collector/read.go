@@ -73,7 +73,7 @@ func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, in
 	if x != nil {
 		return Source{}, x
 	}
-	content, n := redactCached(string(data))
+	content, n := w.redact(abs, data)
 	return Source{Type: t, Path: DisplayPath(rel), AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
 }
 

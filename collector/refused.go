@@ -3,6 +3,7 @@ package collector
 import (
 	"fmt"
 	"io/fs"
+	"sort"
 	"strconv"
 	"strings"
 )
@@ -19,6 +20,30 @@ type RefusedFiles interface {
 	Refused(abs string, info fs.FileInfo) (Refusal, bool)
 	// PutRefused remembers that abs, read with stat info, was refused.
 	PutRefused(abs string, info fs.FileInfo, r Refusal)
+}
+
+// CleanTexts knows texts that redaction leaves unchanged: the workspace
+// index stores terms only of a file whose text [Redact] left alone, under
+// a keyed hash of that text, so a text that hashes the same needs no scan
+// (its redaction is the text itself, with no replacement).
+type CleanTexts interface {
+	// KnownClean reports whether text, read from abs, is a text
+	// redaction was seen to leave unchanged.
+	KnownClean(abs string, text []byte) bool
+}
+
+// SetCleanTexts makes reads skip redaction of the texts c knows clean
+// (nil: none). It is meant to be called once, before the workspace is
+// used.
+func (w *Workspace) SetCleanTexts(c CleanTexts) { w.clean = c }
+
+// redact is redactCached, but a text the store knows clean is not
+// scanned.
+func (w *Workspace) redact(abs string, data []byte) (string, int) {
+	if w.clean != nil && len(data) > 0 && w.clean.KnownClean(abs, data) {
+		return string(data), 0
+	}
+	return redactCached(string(data))
 }
 
 // Refusal is what the content rules said of a file: the reason and detail
@@ -158,10 +183,24 @@ var refusalProbes = []string{
 }
 
 // RulesProbe is what the content rules and redaction make of a few
-// probe texts. A store of refusals ([RefusedFiles]) folds it into its
-// version, so a change of the rules invalidates what it remembers.
+// probe texts, with the provider rules' expressions and the secret
+// words redaction knows. A store that keeps what these rules decided (the
+// workspace index: refusals, and terms only of files redaction leaves
+// alone) folds it into its version, so a change of the rules invalidates
+// what it remembers.
 func RulesProbe() string {
 	var b strings.Builder
+	for _, ru := range rules {
+		fmt.Fprintf(&b, "%s %q %q %s %d %v\n", ru.id, ru.keywords, ru.lit, ru.re, ru.minRun, ru.runAfter)
+	}
+	for _, m := range []map[string]bool{secretWords, fullSecretNames, passwordWords} {
+		words := make([]string, 0, len(m))
+		for w := range m {
+			words = append(words, w)
+		}
+		sort.Strings(words)
+		fmt.Fprintf(&b, "%q\n", words)
+	}
 	for _, p := range refusalProbes {
 		_, reason, detail := checkBytes([]byte(p))
 		red, n := Redact(p)

@@ -66,6 +66,7 @@ type Workspace struct {
 	lists listings // results of List kept across calls (listings.go); off by default
 
 	refused RefusedFiles // refusals remembered across processes (refused.go); nil: none
+	clean   CleanTexts   // texts known clean (refused.go); nil: none
 }
 
 // root is one resolved workspace root.

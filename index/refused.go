@@ -302,3 +302,49 @@ func readRefused(p string, k *keys, vh uint64) []refusedRec {
 	}
 	return recs
 }
+
+// KnownClean implements [collector.CleanTexts]: an entry of the file at
+// abs holds terms counted in a text of the same keyed hash (HMAC-SHA256),
+// and terms are stored only of a text collector.Redact left unchanged
+// (termEntry; the index's version holds the rules': DefaultVersion).
+func (x *Index) KnownClean(abs string, text []byte) bool {
+	h := x.k.contentHash(text)
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed {
+		return false
+	}
+	for _, e := range x.memEntries(abs) {
+		if e.flags&flagTerms != 0 && e.hash == h {
+			return true
+		}
+	}
+	ph := x.k.pathHash(abs)
+	for _, s := range x.segs {
+		if s.bad.Load() {
+			continue
+		}
+		if i := s.find(abs, ph); i >= 0 {
+			if r := s.rec(i); r.flags&flagTerms != 0 && r.hash == h {
+				return true
+			}
+		}
+	}
+	return false
+}
+
+// noteRedacted marks the file at abs redacted (its terms are not stored,
+// nor looked for: Set.TermHasher) when the table remembers its text, at
+// stat fi, as one redaction touches.
+func (x *Index) noteRedacted(abs string, fi fs.FileInfo) {
+	if code, ok := x.refusal(abs, fi); ok && code == codeRedacted {
+		x.markRedacted(abs)
+	}
+}
+
+// isRedacted reports whether abs is kept out of the index as redacted.
+func (x *Index) isRedacted(abs string) bool {
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	return x.redacted[abs]
+}

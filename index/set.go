@@ -58,6 +58,7 @@ var (
 	_ pack.TermHashIndex = (*Set)(nil)
 
 	_ collector.RefusedFiles = (*Set)(nil)
+	_ collector.CleanTexts   = (*Set)(nil)
 )
 
 // OpenSet opens the index of each root (symlinks resolved). A root whose
@@ -123,6 +124,7 @@ func (s *Set) Terms(f collector.FileRef, terms []string) (pack.FileTerms, bool) 
 	}
 	n, counts, ok := x.Terms(f.Abs, f.Info, terms)
 	if !ok {
+		x.noteRedacted(f.Abs, f.Info)
 		return pack.FileTerms{}, false
 	}
 	if counts == nil {
@@ -143,7 +145,7 @@ func (s *Set) PutTerms(f collector.FileRef, content []byte, all map[string]int) 
 // of the root holding abs; nil when no root does.
 func (s *Set) TermHasher(abs string) func([]byte) uint64 {
 	x := s.of(abs)
-	if x == nil {
+	if x == nil || x.isRedacted(abs) {
 		return nil
 	}
 	return x.TermHash
@@ -172,6 +174,14 @@ func (s *Set) PutRefused(abs string, fi fs.FileInfo, r collector.Refusal) {
 		x.PutRefused(abs, fi, r)
 		s.schedule()
 	}
+}
+
+// KnownClean implements [collector.CleanTexts].
+func (s *Set) KnownClean(abs string, text []byte) bool {
+	if x := s.of(abs); x != nil {
+		return x.KnownClean(abs, text)
+	}
+	return false
 }
 
 // Chunks implements [pack.FileIndex].
@@ -312,6 +322,10 @@ var defaultVersion = sync.OnceValue(func() string {
 	}
 	rs, err := chunker.Outline(context.Background(), "probe.go", []byte(probeSource))
 	fmt.Fprintf(&b, "outline %v %v; ", rs, err != nil)
+	// Terms are kept only of files redaction leaves alone, and a term
+	// entry vouches that its text is clean (Index.KnownClean): a change
+	// of the rules invalidates them.
+	fmt.Fprintf(&b, "redaction %016x; ", fnv64(fnvBasis, collector.RulesProbe()))
 	return b.String()
 })
 

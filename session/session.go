@@ -84,6 +84,9 @@ func New(opts Options) *Session {
 		if r, ok := opts.Index.(collector.RefusedFiles); ok {
 			s.ws.SetRefusedFiles(r)
 		}
+		if c, ok := opts.Index.(collector.CleanTexts); ok {
+			s.ws.SetCleanTexts(c)
+		}
 	}
 	return s
 }
