@@ -320,16 +320,15 @@ func fileCounts(lists [][]fileCount, i int, terms []string) map[string]int {
 // query is a list of asked terms with their postings per segment, so that
 // the per-file lookups of one pack decode each postings list once.
 type query struct {
-	key   string
+	terms []string
 	lists map[*segment][][]fileCount
 }
 
 func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
-	key := strings.Join(terms, "\x00")
 	x.qmu.Lock()
 	defer x.qmu.Unlock()
-	if x.q == nil || x.q.key != key {
-		x.q = &query{key: key, lists: map[*segment][][]fileCount{}}
+	if x.q == nil || !slices.Equal(x.q.terms, terms) {
+		x.q = &query{terms: slices.Clone(terms), lists: map[*segment][][]fileCount{}}
 	}
 	if l, ok := x.q.lists[s]; ok {
 		return l, nil
