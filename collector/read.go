@@ -73,7 +73,7 @@ func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, in
 	if x != nil {
 		return Source{}, x
 	}
-	content, n := redactCached(string(data))
+	content, n := w.redact(abs, data)
 	return Source{Type: t, Path: DisplayPath(rel), AbsPath: abs, Content: content, Timestamp: mod, Redactions: n}, nil
 }
 
@@ -105,6 +105,9 @@ func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel stri
 		if c, hit := w.knownExclusion(abs, info); hit {
 			return nil, time.Time{}, w.exclude(t, rel, c.reason, c.detail, c.size)
 		}
+		if r, hit := w.refusedBefore(abs, info); hit {
+			return nil, time.Time{}, w.exclude(t, rel, r.Reason, r.Detail, r.Size)
+		}
 		var err error
 		data, err = readRegular(ctx, abs, info, w.maxSize)
 		if errors.Is(err, errChanged) && w.ListingsKept() {
@@ -131,6 +134,7 @@ func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel stri
 	if reason != "" {
 		if !ok {
 			w.rememberExclusion(abs, info, contentExclusion{reason, detail, size})
+			w.rememberRefused(abs, info, Refusal{reason, detail, size})
 		}
 		return nil, time.Time{}, w.exclude(t, rel, reason, detail, size)
 	}

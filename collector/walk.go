@@ -212,12 +212,14 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 	}
 	st.dirs[abs] = true
 	w := st.w
-	chain = chain.with(w.loadIgnore(abs, ".gitignore"))
 	ld := st.pre.get(abs)
 	if ld.err != nil {
 		rel, _ := w.relResolved(abs)
 		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(ld.err), 0))
 		return nil
+	}
+	if ld.mayHold(".gitignore") {
+		chain = chain.with(w.loadIgnore(abs, ".gitignore"))
 	}
 	// Read ahead the subdirectories this walk will enter (in reverse, so
 	// that the workers take the first one first).

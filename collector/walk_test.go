@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"io/fs"
+	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"unicode/utf8"
@@ -320,5 +322,44 @@ func BenchmarkWalk(b *testing.B) {
 		if _, _, err := w.Walk(context.Background(), OpenFile); err != nil {
 			b.Fatal(err)
 		}
+	}
+}
+
+// TestMayHoldIgnoreFile: the walk reads a directory's ignore file only
+// when the listing holds its name up to case, and then obeys it.
+func TestMayHoldIgnoreFile(t *testing.T) {
+	root := t.TempDir()
+	for _, f := range []string{"a/.gitignore", "a/x.log", "a/y.go", "b/x.log", "c/.GitIgnore"} {
+		p := filepath.Join(root, filepath.FromSlash(f))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		body := "package y\n"
+		if filepath.Base(f) == ".gitignore" || filepath.Base(f) == ".GitIgnore" {
+			body = "*.log\n"
+		}
+		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	for dir, want := range map[string]bool{"a": true, "b": false, "c": true} {
+		ld := &dirLoad{}
+		ld.load(filepath.Join(root, dir))
+		if got := ld.mayHold(".gitignore"); got != want {
+			t.Errorf("%s: mayHold = %v, want %v", dir, got, want)
+		}
+	}
+	w, err := New(Options{Roots: []string{root}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	refs, _, err := w.List(context.Background(), OpenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var got []string
+	for _, r := range refs {
+		got = append(got, r.Path)
+	}
+	if want := []string{"a/.gitignore", "a/y.go", "b/x.log", "c/.GitIgnore"}; !slices.Equal(got, want) {
+		t.Fatalf("listed %q, want %q (a/x.log ignored by a/.gitignore)", got, want)
 	}
 }

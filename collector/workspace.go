@@ -64,6 +64,9 @@ type Workspace struct {
 	goMod       map[string]bool // directories known to hold (or not) a go.mod
 
 	lists listings // results of List kept across calls (listings.go); off by default
+
+	refused RefusedFiles // refusals remembered across processes (refused.go); nil: none
+	clean   CleanTexts   // texts known clean (refused.go); nil: none
 }
 
 // root is one resolved workspace root.

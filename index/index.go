@@ -71,6 +71,10 @@ type Index struct {
 	spillSem chan struct{} // one spill written at a time
 	spilling spills        // spills being written
 
+	refused       refusedTable // refused files (refused.go)
+	refusedVHOnce sync.Once
+	refusedVHVal  uint64
+
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 	setHits, setMisses                           atomic.Int64 // Set
 	statHits, statMisses                         atomic.Int64 // StatSets
@@ -316,16 +320,15 @@ func fileCounts(lists [][]fileCount, i int, terms []string) map[string]int {
 // query is a list of asked terms with their postings per segment, so that
 // the per-file lookups of one pack decode each postings list once.
 type query struct {
-	key   string
+	terms []string
 	lists map[*segment][][]fileCount
 }
 
 func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
-	key := strings.Join(terms, "\x00")
 	x.qmu.Lock()
 	defer x.qmu.Unlock()
-	if x.q == nil || x.q.key != key {
-		x.q = &query{key: key, lists: map[*segment][][]fileCount{}}
+	if x.q == nil || !slices.Equal(x.q.terms, terms) {
+		x.q = &query{terms: slices.Clone(terms), lists: map[*segment][][]fileCount{}}
 	}
 	if l, ok := x.q.lists[s]; ok {
 		return l, nil
@@ -389,11 +392,19 @@ func (x *Index) termEntry(abs string, fi fs.FileInfo, content []byte) *entry {
 	if !ok || !x.storable(abs) {
 		return nil
 	}
-	// content is only read here (not copied: a first pack hands every file of the tree in)
-	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
+	// A file known (by its settled stat) to hold a secret is not
+	// redacted again to learn it (refused.go).
+	if code, ok := x.refusalOf(x.k.pathHash(abs), st); ok && code == codeRedacted {
 		x.markRedacted(abs)
 		return nil
 	}
+	// content is only read here (not copied: a first pack hands every file of the tree in)
+	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
+		x.markRedacted(abs)
+		x.putRefusal(abs, st, codeRedacted)
+		return nil
+	}
+	x.dropRefusal(abs)
 	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
 	changed := time.Unix(0, max(st.mtime, st.ctime))
 	if x.now().Sub(changed) < racyWindow {
@@ -895,6 +906,9 @@ func (x *Index) flushLocked(compact bool) error {
 				err = cerr
 			}
 		}
+	}
+	if rerr := x.flushRefused(); err == nil {
+		err = rerr
 	}
 	return err
 }

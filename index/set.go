@@ -3,6 +3,7 @@ package index
 import (
 	"context"
 	"fmt"
+	"io/fs"
 	"math"
 	"os"
 	"path/filepath"
@@ -55,6 +56,9 @@ var (
 	_ pack.FileIndex     = (*Set)(nil)
 	_ pack.SetIndex      = (*Set)(nil)
 	_ pack.TermHashIndex = (*Set)(nil)
+
+	_ collector.RefusedFiles = (*Set)(nil)
+	_ collector.CleanTexts   = (*Set)(nil)
 )
 
 // OpenSet opens the index of each root (symlinks resolved). A root whose
@@ -120,6 +124,7 @@ func (s *Set) Terms(f collector.FileRef, terms []string) (pack.FileTerms, bool) 
 	}
 	n, counts, ok := x.Terms(f.Abs, f.Info, terms)
 	if !ok {
+		x.noteRedacted(f.Abs, f.Info)
 		return pack.FileTerms{}, false
 	}
 	if counts == nil {
@@ -140,7 +145,7 @@ func (s *Set) PutTerms(f collector.FileRef, content []byte, all map[string]int) 
 // of the root holding abs; nil when no root does.
 func (s *Set) TermHasher(abs string) func([]byte) uint64 {
 	x := s.of(abs)
-	if x == nil {
+	if x == nil || x.isRedacted(abs) {
 		return nil
 	}
 	return x.TermHash
@@ -152,6 +157,31 @@ func (s *Set) PutTermHashes(f collector.FileRef, content []byte, terms []pack.Te
 		x.PutTermHashes(f.Abs, f.Info, content, terms)
 		s.schedule()
 	}
+}
+
+// Refused implements [collector.RefusedFiles]: what the index of the
+// root holding abs remembers of its refusal (refused.go).
+func (s *Set) Refused(abs string, fi fs.FileInfo) (collector.Refusal, bool) {
+	if x := s.of(abs); x != nil {
+		return x.Refused(abs, fi)
+	}
+	return collector.Refusal{}, false
+}
+
+// PutRefused implements [collector.RefusedFiles].
+func (s *Set) PutRefused(abs string, fi fs.FileInfo, r collector.Refusal) {
+	if x := s.of(abs); x != nil {
+		x.PutRefused(abs, fi, r)
+		s.schedule()
+	}
+}
+
+// KnownClean implements [collector.CleanTexts].
+func (s *Set) KnownClean(abs string, text []byte) bool {
+	if x := s.of(abs); x != nil {
+		return x.KnownClean(abs, text)
+	}
+	return false
 }
 
 // Chunks implements [pack.FileIndex].
@@ -292,6 +322,10 @@ var defaultVersion = sync.OnceValue(func() string {
 	}
 	rs, err := chunker.Outline(context.Background(), "probe.go", []byte(probeSource))
 	fmt.Fprintf(&b, "outline %v %v; ", rs, err != nil)
+	// Terms are kept only of files redaction leaves alone, and a term
+	// entry vouches that its text is clean (Index.KnownClean): a change
+	// of the rules invalidates them.
+	fmt.Fprintf(&b, "redaction %016x; ", fnv64(fnvBasis, collector.RulesProbe()))
 	return b.String()
 })
 
@@ -385,7 +419,7 @@ func clearRoot(dir string) int64 {
 	files, _ := os.ReadDir(dir)
 	for _, f := range files {
 		n := f.Name()
-		if !isSegmentName(n) && !isTempName(n) && n != "root" { // "root": written by format 1
+		if !isSegmentName(n) && !isTempName(n) && n != "root" && n != refusedName { // "root": written by format 1
 			continue
 		}
 		p := filepath.Join(dir, n)

@@ -81,6 +81,12 @@ func New(opts Options) *Session {
 	s.engine.Tokenizers = s.tokenizers
 	if s.ws != nil && opts.Index != nil {
 		s.engine.Index = opts.Index
+		if r, ok := opts.Index.(collector.RefusedFiles); ok {
+			s.ws.SetRefusedFiles(r)
+		}
+		if c, ok := opts.Index.(collector.CleanTexts); ok {
+			s.ws.SetCleanTexts(c)
+		}
 	}
 	return s
 }

@@ -101,7 +101,7 @@ func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte
 	if e := opts.Expect; e != nil && (!os.SameFile(e, info) || e.Size() != info.Size() || !e.ModTime().Equal(info.ModTime())) {
 		return nil, ErrChanged
 	}
-	return ReadAll(ctx, f, max)
+	return readAll(ctx, f, max, info.Size())
 }
 
 // statRegular stats path (not following a final link with noFollow) and
@@ -131,8 +131,19 @@ func statRegular(path string, max int64, noFollow bool) (fs.FileInfo, error) {
 // are returned with it. A reader that blocks (a pipe) is not interrupted by
 // ctx: use [ReadAllContext] for those.
 func ReadAll(ctx context.Context, r io.Reader, max int64) ([]byte, error) {
+	return readAll(ctx, r, max, 0)
+}
+
+// readAll is ReadAll with the size the reader is expected to hold (a
+// file's stat; 0: unknown): the buffer starts at that size and one byte
+// more (so the read that meets the end needs no room), instead of growing
+// to it by copies.
+func readAll(ctx context.Context, r io.Reader, max, size int64) ([]byte, error) {
 	lr := io.LimitReader(r, max+1)
 	var buf []byte
+	if size > 0 {
+		buf = make([]byte, 0, min(size, max)+1)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err

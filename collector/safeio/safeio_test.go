@@ -192,3 +192,22 @@ func TestReadFileExpect(t *testing.T) {
 		})
 	}
 }
+
+// TestReadAllSizeHint: the size a file is expected to hold only sizes the
+// buffer; what is read, and the cap, are ReadAll's whatever the hint.
+func TestReadAllSizeHint(t *testing.T) {
+	data := strings.Repeat("0123456789", 30000) // 300,000 bytes: several blocks
+	for _, c := range []struct {
+		size, max int64
+		tooLarge  bool
+	}{
+		{0, 1 << 20, false}, {300000, 1 << 20, false}, {10, 1 << 20, false}, {1 << 19, 1 << 20, false},
+		{300000, 1000, true}, {500, 1000, true},
+	} {
+		got, err := readAll(context.Background(), strings.NewReader(data), c.max, c.size)
+		want, werr := ReadAll(context.Background(), strings.NewReader(data), c.max)
+		if string(got) != string(want) || (err != nil) != (werr != nil) || errors.Is(err, ErrTooLarge) != c.tooLarge {
+			t.Errorf("size %d, max %d: %d bytes, %v; ReadAll: %d bytes, %v", c.size, c.max, len(got), err, len(want), werr)
+		}
+	}
+}
