@@ -57,6 +57,11 @@ func (s *Set) SearchFilter(re *syntax.Regexp) func(f collector.FileRef) (skip, k
 	}
 }
 
+// Learn implements collector.SearchIndex with [Set.LearnTerms]: the
+// index answers the searches of every door (the CLI's --search, MCP's
+// search, the language server's through its own wrapper).
+func (s *Set) Learn(f collector.FileRef, text string) { s.LearnTerms(f, text) }
+
 // LearnTerms stores the terms of f read with text by a search, as a
 // file-first pack's scan stores them: the next search need not read it.
 // The search redacted text and found nothing to redact (the contract of

@@ -1,6 +1,7 @@
 package lsp
 
 import (
+	"io/fs"
 	"regexp/syntax"
 	"slices"
 	"sync"
@@ -133,3 +134,24 @@ func (o openAware) Learn(f collector.FileRef, text string) {
 		o.set.LearnTerms(f, text)
 	}
 }
+
+// Refused implements collector.RefusedFiles: a refusal remembered for a
+// file's stat, never for a document open in the editor (its text is the
+// editor's).
+func (o openAware) Refused(abs string, info fs.FileInfo) (collector.Refusal, bool) {
+	if o.open(abs) {
+		return collector.Refusal{}, false
+	}
+	return o.set.Refused(abs, info)
+}
+
+// PutRefused implements collector.RefusedFiles, open documents aside.
+func (o openAware) PutRefused(abs string, info fs.FileInfo, r collector.Refusal) {
+	if !o.open(abs) {
+		o.set.PutRefused(abs, info, r)
+	}
+}
+
+// KnownClean implements collector.CleanTexts: a text is known clean by
+// its content, whoever holds it.
+func (o openAware) KnownClean(abs string, text []byte) bool { return o.set.KnownClean(abs, text) }

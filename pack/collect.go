@@ -176,7 +176,7 @@ func (p *pipeline) search(sp *Search) ([]source, error) {
 	if sp.MaxResults < 0 {
 		return nil, &ParamError{Field: "search.maxResults", Message: "must not be negative"}
 	}
-	si, _ := p.e.Index.(collector.SearchIndex) // the language server's index answers searches
+	si, _ := IndexAs[collector.SearchIndex](p.e.Index) // every door's index answers searches (unwrap.go)
 	srcs, excls, err := ws.SearchIndexed(walkProgress(p.ctx, p.progress, 0), si, sp.Pattern, sp.Regex, sp.MaxResults, ctxLines)
 	if err != nil {
 		if p.ctx.Err() != nil {

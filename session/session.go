@@ -81,10 +81,12 @@ func New(opts Options) *Session {
 	s.engine.Tokenizers = s.tokenizers
 	if s.ws != nil && opts.Index != nil {
 		s.engine.Index = opts.Index
-		if r, ok := opts.Index.(collector.RefusedFiles); ok {
+		// Through a server's memos too (pack.IndexAs): every door
+		// remembers refused files and knows clean texts.
+		if r, ok := pack.IndexAs[collector.RefusedFiles](opts.Index); ok {
 			s.ws.SetRefusedFiles(r)
 		}
-		if c, ok := opts.Index.(collector.CleanTexts); ok {
+		if c, ok := pack.IndexAs[collector.CleanTexts](opts.Index); ok {
 			s.ws.SetCleanTexts(c)
 		}
 	}

@@ -287,3 +287,51 @@ func TestMapReadsOnlyWhatItPacks(t *testing.T) {
 		t.Fatal("after an edit, the map with the index differs from the map without (or lacks the edit)")
 	}
 }
+
+// TestSearchPackWithIndexEqualsWithout: the CLI's --search asks the index
+// (collector.SearchIndex, through pack.IndexAs) which files cannot match:
+// packs with the index, cold and warm, equal the pack without it, and the
+// warm search is answered by the index (term hits), not by reading every
+// file again.
+func TestSearchPackWithIndexEqualsWithout(t *testing.T) {
+	cache := t.TempDir()
+	t.Setenv("XDG_CACHE_HOME", cache)
+	var last index.Stats
+	indexClosed = func(st index.Stats) { last = st }
+	t.Cleanup(func() { indexClosed = nil })
+	root := t.TempDir()
+	old := time.Now().Add(-time.Hour)
+	for i := 0; i < 60; i++ {
+		body := fmt.Sprintf("package p%d\n\n// Handle%d answers a request.\nfunc Handle%d() error { return nil }\n", i, i, i)
+		if i%7 == 0 {
+			body += fmt.Sprintf("\n// closeIdleConns closes idle connection %d.\nfunc closeIdleConns%d() {}\n", i, i)
+		}
+		p := filepath.Join(root, fmt.Sprintf("p%02d", i), "file.go")
+		write(t, p, body)
+		os.Chtimes(p, old, old)
+	}
+	os.Mkdir(filepath.Join(root, ".git"), 0o755)
+	time.Sleep(2100 * time.Millisecond) // entries of files changed in the last 2 s are racy
+	args := []string{"pack", root, "--root", root, "--search", "closeIdleConns", "--budget", "4000"}
+	pack := func(extra ...string) string {
+		t.Helper()
+		code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		return out
+	}
+	none := pack("--no-index")
+	if !strings.Contains(none, "closeIdleConns14") {
+		t.Fatalf("the search found nothing:\n%s", none)
+	}
+	cold := pack()
+	last = index.Stats{}
+	warm := pack()
+	if cold != none || warm != none {
+		t.Fatalf("packs differ: without index %d bytes, cold %d, warm %d", len(none), len(cold), len(warm))
+	}
+	if last.TermHits < 60 {
+		t.Errorf("warm search: %+v, want the index to answer for every file", last)
+	}
+}
