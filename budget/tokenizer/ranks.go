@@ -81,22 +81,60 @@ func (t *rankTable) build() error {
 	size := uint64(1) << bits.Len(uint(2*len(t.rank)))
 	t.slots = make([]uint64, size)
 	t.mask = size - 1
+	hashes := make([]uint64, len(t.rank))
 	for e := range t.rank {
 		key := t.arena[t.off[e]:t.off[e+1]]
-		h := hashString(key)
-		i := h & t.mask
-		for t.slots[i] != 0 {
-			if t.key(t.slots[i]) == key {
-				return fmt.Errorf("duplicate token %q", key)
-			}
-			i = (i + 1) & t.mask
-		}
-		t.slots[i] = h&^0xFFFFFFFF | uint64(e+1)
+		hashes[e] = hashString(key)
 		if len(key) == 2 {
 			t.pair[uint16(key[0])<<8|uint16(key[1])] = t.rank[e]
 		}
 	}
+	// Insert by home slot (a counting sort on its top bits), so the
+	// writes sweep the table instead of landing at random: the same
+	// entries are found by get whatever the order of insertion.
+	for _, e := range byHome(hashes, t.mask) {
+		if err := t.insert(hashes[e], e); err != nil {
+			return err
+		}
+	}
 	return nil
+}
+
+// insert puts entry e, whose key hashes to h, in the table.
+func (t *rankTable) insert(h uint64, e uint32) error {
+	tag := h &^ 0xFFFFFFFF
+	i := h & t.mask
+	for v := t.slots[i]; v != 0; v = t.slots[i] {
+		if v&^0xFFFFFFFF == tag && t.key(v) == t.arena[t.off[e]:t.off[e+1]] {
+			return fmt.Errorf("duplicate token %q", t.key(v))
+		}
+		i = (i + 1) & t.mask
+	}
+	t.slots[i] = tag | uint64(e+1)
+	return nil
+}
+
+// homeBuckets is how many ranges of home slots byHome sorts entries into.
+const homeBuckets = 1 << 10
+
+// byHome returns the entries 0..len(hashes)-1 ordered by the bucket of
+// their home slot (hash & mask), in entry order within a bucket.
+func byHome(hashes []uint64, mask uint64) []uint32 {
+	shift := max(0, bits.Len64(mask)-bits.Len(homeBuckets-1))
+	var start [homeBuckets + 1]uint32
+	for _, h := range hashes {
+		start[(h&mask)>>shift+1]++
+	}
+	for b := 1; b <= homeBuckets; b++ {
+		start[b] += start[b-1]
+	}
+	order := make([]uint32, len(hashes))
+	for e, h := range hashes {
+		b := (h & mask) >> shift
+		order[start[b]] = uint32(e)
+		start[b]++
+	}
+	return order
 }
 
 // parseRank parses a decimal rank.
