@@ -2,7 +2,6 @@ package tokenizer
 
 import (
 	"bytes"
-	"encoding/base64"
 	"fmt"
 	"math/bits"
 
@@ -51,14 +50,12 @@ func loadRanks(name string) (*rankTable, error) {
 			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: no space", name, lineNo)
 		}
 		at := len(arena)
-		arena = arena[:at+base64.StdEncoding.DecodedLen(sp)]
-		m, err := base64.StdEncoding.Decode(arena[at:], line[:sp])
-		if err != nil {
-			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: %w", name, lineNo, err)
+		var ok bool
+		if arena, ok = decodeBase64(arena, line[:sp]); !ok {
+			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: bad base64", name, lineNo)
 		}
-		arena = arena[:at+m]
 		r, ok := parseRank(line[sp+1:])
-		if !ok || m == 0 {
+		if !ok || len(arena) == at {
 			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: bad entry", name, lineNo)
 		}
 		t.off = append(t.off, uint32(at))
@@ -135,6 +132,50 @@ func byHome(hashes []uint64, mask uint64) []uint32 {
 		start[b]++
 	}
 	return order
+}
+
+// b64Value maps the bytes of the standard base64 alphabet to their
+// 6-bit values, every other byte to 0xFF.
+var b64Value = func() (v [256]byte) {
+	const alphabet = "ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789+/"
+	for i := range v {
+		v[i] = 0xFF
+	}
+	for i := range len(alphabet) {
+		v[alphabet[i]] = byte(i)
+	}
+	return v
+}()
+
+// decodeBase64 appends to dst the bytes of src in padded standard base64
+// (what base64.StdEncoding.Decode accepts for a text without line breaks:
+// groups of 4, "=" padding only in the last group), reporting whether src
+// was valid. It spares the per-call work of encoding/base64 on the short
+// texts of a rank file.
+func decodeBase64(dst, src []byte) ([]byte, bool) {
+	if len(src)%4 != 0 {
+		return dst, false
+	}
+	for i := 0; i < len(src); i += 4 {
+		a, b := b64Value[src[i]], b64Value[src[i+1]]
+		c, d := b64Value[src[i+2]], b64Value[src[i+3]]
+		if (a|b|c|d)&0xC0 == 0 { // four alphabet bytes
+			dst = append(dst, a<<2|b>>4, b<<4|c>>2, c<<6|d)
+			continue
+		}
+		if i+4 != len(src) || (a|b)&0xC0 != 0 {
+			return dst, false
+		}
+		switch {
+		case src[i+2] == '=' && src[i+3] == '=':
+			dst = append(dst, a<<2|b>>4)
+		case c&0xC0 == 0 && src[i+3] == '=':
+			dst = append(dst, a<<2|b>>4, b<<4|c>>2)
+		default:
+			return dst, false
+		}
+	}
+	return dst, true
 }
 
 // parseRank parses a decimal rank.

@@ -1,6 +1,7 @@
 package tokenizer
 
 import (
+	"encoding/base64"
 	"fmt"
 	"sync"
 	"testing"
@@ -77,6 +78,32 @@ func TestConcurrentFirstUse(t *testing.T) {
 	for i, name := range officialEncodings {
 		if want := refCount(t, name, text); got[0][i] != want {
 			t.Errorf("%s: Count = %d, tiktoken-go says %d", name, got[0][i], want)
+		}
+	}
+}
+
+// TestDecodeBase64 compares decodeBase64 with encoding/base64 on every
+// length of text up to 7 bytes and on malformed inputs (bad lengths,
+// bytes outside the alphabet, padding out of place).
+func TestDecodeBase64(t *testing.T) {
+	cases := []string{"", "=", "==", "A", "AB", "ABC", "A===", "AB=C", "ABC=D===", "AB==AB==",
+		"=ABC", "A=BC", "QR==", "QUI=", "QUJD", "QU-D", "QU_D", "QU D", "QUJD\x00", "QUJ\xff", "AAAA====", "////", "++++"}
+	for n := 0; n <= 7; n++ {
+		b := make([]byte, n)
+		for i := range b {
+			b[i] = byte(250 - 37*i)
+		}
+		cases = append(cases, base64.StdEncoding.EncodeToString(b))
+	}
+	for _, c := range cases {
+		want, err := base64.StdEncoding.DecodeString(c)
+		got, ok := decodeBase64([]byte("x"), []byte(c))
+		if ok != (err == nil) {
+			t.Errorf("decodeBase64(%q) ok = %v, encoding/base64 error %v", c, ok, err)
+			continue
+		}
+		if ok && string(got) != "x"+string(want) {
+			t.Errorf("decodeBase64(%q) = %q, want %q", c, got[1:], want)
 		}
 	}
 }
