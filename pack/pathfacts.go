@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"hash/maphash"
 	"path"
 	"strings"
 	"sync"
@@ -18,23 +19,25 @@ const pathFactsMax = 1 << 18
 // name, as interned ids in scan order). A warm pack of the 100K tree
 // spent 15 % of its CPU splitting and lowering the 100,000 paths'
 // names again and 10 % classifying them (issue 24, server5). Entries are
-// keyed by the address of the path's bytes (the kept listing hands the
-// same strings to every pack) and hold the string, so the address cannot
-// be reused while it is known; a path's facts never change, so nothing
+// keyed by the address and length of the path's bytes (the kept listing
+// hands the same strings to every pack); the key holds the bytes, so the
+// address cannot be reused while it is known. Name terms are interned by
+// a 64-bit hash (as MissedTerms keeps terms). A path's facts never change, so nothing
 // here can be stale (a file the watcher forgets keeps its path's facts,
 // bounded by pathFactsMax).
 type pathFacts struct {
 	mu     sync.Mutex
-	m      map[*byte]pathFact
-	ids    map[string]uint32 // name terms and their stems, interned
+	m      map[pathKey]nameFacts
+	seed   maphash.Seed
+	ids    map[uint64]uint32 // name terms and their stems, interned by hash
 	stemOf []uint32          // by term id, the id of its stem (stem())
 	arena  []uint32          // the term ids of the names, per entry a range
 }
 
-// pathFact is what pathFacts knows of one path.
-type pathFact struct {
-	path string
-	nameFacts
+// pathKey is a path string by its bytes' address and length.
+type pathKey struct {
+	p *byte
+	n int
 }
 
 // nameFacts is a path's facts as a pack takes them.
@@ -55,14 +58,14 @@ type pathTerms struct {
 }
 
 func newPathFacts() *pathFacts {
-	f := &pathFacts{}
+	f := &pathFacts{seed: maphash.MakeSeed()}
 	f.reset()
 	return f
 }
 
 // reset empties the memo (f.mu held or f not shared).
 func (f *pathFacts) reset() {
-	f.m, f.ids, f.stemOf, f.arena = map[*byte]pathFact{}, map[string]uint32{}, nil, nil
+	f.m, f.ids, f.stemOf, f.arena = map[pathKey]nameFacts{}, map[uint64]uint32{}, nil, nil
 }
 
 // lookup returns the facts of each of files' paths (learning the new
@@ -96,7 +99,7 @@ func (f *pathFacts) byID(index map[string]int) []int8 {
 		by[i] = -1
 	}
 	for t, i := range index {
-		if id, ok := f.ids[t]; ok {
+		if id, ok := f.ids[maphash.String(f.seed, t)]; ok {
 			by[id] = int8(i)
 		}
 	}
@@ -108,9 +111,9 @@ func (f *pathFacts) fact(p string) nameFacts {
 	if p == "" {
 		return nameFacts{}
 	}
-	key := unsafe.StringData(p)
-	if e, ok := f.m[key]; ok && e.path == p {
-		return e.nameFacts
+	key := pathKey{unsafe.StringData(p), len(p)}
+	if e, ok := f.m[key]; ok {
+		return e
 	}
 	nf := nameFacts{off: uint32(len(f.arena)), prose: isProse(p)}
 	switch strings.ToLower(path.Ext(p)) {
@@ -123,17 +126,18 @@ func (f *pathFacts) fact(p string) nameFacts {
 			nf.n++
 		}
 	})
-	f.m[key] = pathFact{path: p, nameFacts: nf}
+	f.m[key] = nf
 	return nf
 }
 
 // intern returns the id of term t, learning it and its stem.
 func (f *pathFacts) intern(t string) uint32 {
-	if id, ok := f.ids[t]; ok {
+	h := maphash.String(f.seed, t)
+	if id, ok := f.ids[h]; ok {
 		return id
 	}
 	id := uint32(len(f.stemOf))
-	f.ids[t] = id
+	f.ids[h] = id
 	f.stemOf = append(f.stemOf, id)
 	if s := stem(t); s != t {
 		sid := f.intern(s) // may grow f.stemOf
