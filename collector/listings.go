@@ -219,8 +219,7 @@ func (w *Workspace) keep(t SourceType, paths []string, gen uint64, refs []FileRe
 	if watch != nil && !watch(w.listedDirs(refs)) {
 		return
 	}
-	refs = slices.Clone(refs) // the walk's caller holds its own
-	for i := range refs {
+	for i := range refs { // before List returns them: no one else holds refs yet
 		refs[i].Info = compactStat(refs[i].Abs, refs[i].Info)
 	}
 	l := &keptListing{refs: refs, excl: excl, byAbs: make(map[string]int, len(refs))}

@@ -122,12 +122,21 @@ func (f *pathFacts) fact(p string) nameFacts {
 	}
 	scanTerms(pathName(p), false, nil, func(t []byte) {
 		if nf.n < 1<<16-1 {
-			f.arena = append(f.arena, f.intern(string(t)))
+			f.arena = append(f.arena, f.internBytes(t))
 			nf.n++
 		}
 	})
 	f.m[key] = nf
 	return nf
+}
+
+// internBytes is intern of a term the scanner made (no string unless
+// the term is new).
+func (f *pathFacts) internBytes(t []byte) uint32 {
+	if id, ok := f.ids[maphash.Bytes(f.seed, t)]; ok {
+		return id
+	}
+	return f.intern(string(t))
 }
 
 // intern returns the id of term t, learning it and its stem.
