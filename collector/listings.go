@@ -182,7 +182,7 @@ func (w *Workspace) restat(l *keptListing, i int) bool {
 		return false
 	}
 	refs := slices.Clone(l.refs)
-	refs[i].Info = info
+	refs[i].Info = compactStat(f.Abs, info)
 	l.refs = refs
 	return true
 }
@@ -218,6 +218,9 @@ func (w *Workspace) keep(t SourceType, paths []string, gen uint64, refs []FileRe
 	}
 	if watch != nil && !watch(w.listedDirs(refs)) {
 		return
+	}
+	for i := range refs { // before List returns them: no one else holds refs yet
+		refs[i].Info = compactStat(refs[i].Abs, refs[i].Info)
 	}
 	l := &keptListing{refs: refs, excl: excl, byAbs: make(map[string]int, len(refs))}
 	for i, f := range refs {

@@ -89,6 +89,7 @@ type fileScan struct {
 	size  int64    // bytes of text
 	tf    []uint16 // occurrences of each query term (in queryTerms order)
 	excl  *collector.Exclusion
+	prose uint8   // isProseF as scoreFiles found: 1 no, 2 yes; 0 not known
 	raw   float64 // file score before the built and test priors
 	score float64 // file score
 }
@@ -394,13 +395,25 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	}
 	feat := newFeatures(p.e.Ablate)
 	nt := len(terms)
+	q := &query{feat: feat, terms: terms, index: make(map[string]int, nt), w: make([]float64, nt), lens: newLengths(terms)}
+	for i, t := range terms {
+		q.index[t] = i
+	}
+	q.setStems()
+	facts, pt := p.pathFacts().lookup(files, q) // nil: none kept
 	df, dfProse := make([]int, nt), make([]int, nt)
 	prose := make([]bool, len(files))
 	nProse := 0
 	var totalLen float64
 	for k, f := range files {
-		prose[k] = isProseF(f.ref.Path, feat)
+		if facts != nil {
+			prose[k] = facts[k].isProseF(feat)
+		} else {
+			prose[k] = isProseF(f.ref.Path, feat)
+		}
+		f.prose = 1
 		if prose[k] {
+			f.prose = 2
 			nProse++
 		}
 		totalLen += float64(max(1, f.size))
@@ -413,24 +426,21 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 			}
 		}
 	}
-	q := &query{feat: feat, terms: terms, index: make(map[string]int, nt), w: make([]float64, nt), lens: newLengths(terms)}
-	for i, t := range terms {
-		q.index[t] = i
-	}
 	n := float64(len(files))
 	nCode := len(files) - nProse
 	for i := range terms {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
 	codeQuery := namesCode(p.queryText())
-	q.setStems()
 	q.setNameOK(codeMarked(p.queryText()), func(i int) bool {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
 	})
 	avg := totalLen / n
 	for k, f := range files {
 		s := textScore(q.w, f.tf, float64(max(1, f.size)), avg, feat, prose[k], codeQuery)
-		if feat.names {
+		if feat.names && facts != nil {
+			s += pt.score(q, facts[k])
+		} else if feat.names {
 			s += q.pathScore(f.ref.Path)
 		}
 		f.raw = s
@@ -545,7 +555,7 @@ func (p *pipeline) corpusExtra(items []*budget.Item) *corpusExtra {
 	feat := newFeatures(off)
 	for _, s := range f.rest {
 		c := max(1, math.Round(float64(s.size)/chunkBytes))
-		prose := isProseF(s.ref.Path, feat)
+		prose := s.prose == 2 || s.prose == 0 && isProseF(s.ref.Path, feat)
 		x.n += c
 		if prose {
 			x.nProse += c

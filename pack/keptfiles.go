@@ -38,6 +38,7 @@ const keptFileRacy = 2 * time.Second
 type keptFiles struct {
 	c     *lru.Cache[string, *keptFile] // by absolute path
 	bytes atomic.Int64
+	paths *pathFacts // what of the listed paths' scores the query does not change
 }
 
 // keptFile is one file as read under one stat.
@@ -64,7 +65,7 @@ func (f *keptFile) cost() int64 {
 // [Engine.Forget] drops one. A file changed in the last two seconds is
 // not kept.
 func (e *Engine) KeepFiles() {
-	k := &keptFiles{}
+	k := &keptFiles{paths: newPathFacts()}
 	c, err := lru.NewWithEvict(keptFilesMax, func(_ string, f *keptFile) {
 		k.bytes.Add(-f.cost())
 		f.mu.Lock()

@@ -100,12 +100,35 @@ type termSlot struct {
 // for (a bitset) and its counts in those of them that hold it.
 type keptTerm struct {
 	asked  []uint64
+	held   []uint64 // the slots counts holds, a bitset: most files hold no term, and need no map lookup
 	counts map[int32]uint32
 }
 
-func (k *keptTerm) answered(slot int32) bool {
+func (k *keptTerm) answered(slot int32) bool { return bitSet(k.asked, slot) }
+
+// count is the term's count in slot, when that file holds it.
+func (k *keptTerm) count(slot int32) (uint32, bool) {
+	if !bitSet(k.held, slot) {
+		return 0, false
+	}
+	c, ok := k.counts[slot]
+	return c, ok
+}
+
+func bitSet(bits []uint64, slot int32) bool {
 	w := int(slot >> 6)
-	return w < len(k.asked) && k.asked[w]&(1<<(slot&63)) != 0
+	return w < len(bits) && bits[w]&(1<<(slot&63)) != 0
+}
+
+// setBit sets slot in *bits and returns the words it added.
+func setBit(bits *[]uint64, slot int32) int {
+	w, added := int(slot>>6), 0
+	for len(*bits) <= w {
+		*bits = append(*bits, 0)
+		added++
+	}
+	(*bits)[w] |= 1 << (slot & 63)
+	return added
 }
 
 // reset empties the memo (t.mu held, or t not shared yet).
@@ -149,7 +172,7 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 		if k == nil || !k.answered(slot) {
 			return FileTerms{}, false
 		}
-		if c, ok := k.counts[slot]; ok {
+		if c, ok := k.count(slot); ok {
 			if counts == nil {
 				counts = make(map[string]int, len(terms)-i)
 			}
@@ -175,7 +198,7 @@ func (t *keptTerms) keptRow(abs string, size, mtime int64, terms []string, row [
 		}
 	}
 	for i, k := range r.ks {
-		if c, ok := k.counts[slot]; ok {
+		if c, ok := k.count(slot); ok {
 			row[i] = uint16(min(c, math.MaxUint16))
 		}
 	}
@@ -262,16 +285,12 @@ func (t *keptTerms) keep(abs string, size, mtime int64, terms []string, ft FileT
 			t.terms[term] = k
 			t.gen++
 		}
-		w := int(slot >> 6)
-		for len(k.asked) <= w {
-			k.asked = append(k.asked, 0)
-			t.cells++
-		}
-		k.asked[w] |= 1 << (slot & 63)
+		t.cells += setBit(&k.asked, slot)
 		if c, ok := ft.Counts[term]; ok {
 			if _, had := k.counts[slot]; !had {
 				t.cells += 3
 			}
+			t.cells += setBit(&k.held, slot)
 			k.counts[slot] = uint32(min(c, math.MaxUint32))
 		}
 	}

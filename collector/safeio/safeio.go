@@ -62,6 +62,23 @@ type Options struct {
 	Expect fs.FileInfo
 }
 
+// FileID is a compact [fs.FileInfo] (a running server's kept listing)
+// that names its file by device and inode, as its stat result said;
+// [Options.Expect] may be one.
+type FileID interface {
+	FileID() (dev, ino uint64)
+}
+
+// sameFile is os.SameFile, with expect possibly a FileID.
+func sameFile(expect, info fs.FileInfo) bool {
+	if id, ok := expect.(FileID); ok {
+		dev, ino := id.FileID()
+		d, i, ok := sysFileID(info)
+		return ok && d == dev && i == ino
+	}
+	return os.SameFile(expect, info)
+}
+
 // ErrChanged is returned when the opened file is not the one measured.
 var ErrChanged = errors.New("file changed while being read")
 
@@ -98,7 +115,7 @@ func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte
 	if !os.SameFile(pre, info) {
 		return nil, ErrChanged
 	}
-	if e := opts.Expect; e != nil && (!os.SameFile(e, info) || e.Size() != info.Size() || !e.ModTime().Equal(info.ModTime())) {
+	if e := opts.Expect; e != nil && (!sameFile(e, info) || e.Size() != info.Size() || !e.ModTime().Equal(info.ModTime())) {
 		return nil, ErrChanged
 	}
 	return readAll(ctx, f, max, info.Size())
