@@ -370,17 +370,9 @@ func (x *Index) TermHash(term []byte) uint64 {
 // PutTermHashes is [Index.PutTerms] for terms already hashed by
 // [Index.TermHash], each with its count.
 func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms []pack.TermHash) {
-	e := x.termEntry(abs, fi, content)
-	if e == nil {
-		return
+	if e := x.termEntry(abs, fi, content); e != nil {
+		x.putHashed(e, terms)
 	}
-	e.terms = make([]posting, len(terms))
-	length := 0
-	for i, t := range terms {
-		e.terms[i] = posting{t.Hash, t.Count}
-		length += int(t.Count)
-	}
-	x.putTerms(e, length)
 }
 
 // termEntry is the term entry (without its terms) of the file at abs
@@ -405,12 +397,30 @@ func (x *Index) termEntry(abs string, fi fs.FileInfo, content []byte) *entry {
 		return nil
 	}
 	x.dropRefusal(abs)
+	return x.newTermEntry(abs, st, content)
+}
+
+// newTermEntry is the term entry (without its terms) of the file at abs
+// with stat st read as content, flagged racy when the file changed within
+// racyWindow.
+func (x *Index) newTermEntry(abs string, st stat, content []byte) *entry {
 	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
-	changed := time.Unix(0, max(st.mtime, st.ctime))
-	if x.now().Sub(changed) < racyWindow {
+	if changed := time.Unix(0, max(st.mtime, st.ctime)); x.now().Sub(changed) < racyWindow {
 		e.flags |= flagRacy
 	}
 	return e
+}
+
+// putHashed makes terms (hashed by [Index.TermHash], with counts) e's
+// postings and e the pending entry of its path.
+func (x *Index) putHashed(e *entry, terms []pack.TermHash) {
+	e.terms = make([]posting, len(terms))
+	length := 0
+	for i, t := range terms {
+		e.terms[i] = posting{t.Hash, t.Count}
+		length += int(t.Count)
+	}
+	x.putTerms(e, length)
 }
 
 // putTerms makes e, a term entry of length terms, the pending entry of

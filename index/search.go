@@ -5,7 +5,6 @@ import (
 	"regexp/syntax"
 	"slices"
 	"strings"
-	"time"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -75,14 +74,7 @@ func (s *Set) LearnTerms(f collector.FileRef, text string) {
 	if e == nil {
 		return
 	}
-	hashes := pack.TermHashes(text, x.TermHash)
-	e.terms = make([]posting, len(hashes))
-	length := 0
-	for i, t := range hashes {
-		e.terms[i] = posting{t.Hash, t.Count}
-		length += int(t.Count)
-	}
-	x.putTerms(e, length)
+	x.putHashed(e, pack.TermHashes(text, x.TermHash))
 	s.schedule()
 }
 
@@ -93,11 +85,7 @@ func (x *Index) cleanTermEntry(abs string, fi fs.FileInfo, content []byte) *entr
 	if !ok || !x.storable(abs) {
 		return nil
 	}
-	e := &entry{path: abs, st: st, flags: flagTerms, hash: x.k.contentHash(content), put: x.now().Unix()}
-	if changed := time.Unix(0, max(st.mtime, st.ctime)); x.now().Sub(changed) < racyWindow {
-		e.flags |= flagRacy
-	}
-	return e
+	return x.newTermEntry(abs, st, content)
 }
 
 // Limits of the analysis: the runes a character of the pattern may be

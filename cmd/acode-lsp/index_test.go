@@ -77,15 +77,7 @@ func TestPackWithIndexEqualsWithout(t *testing.T) {
 	// their stat (docs/index.md): let the copy settle.
 	time.Sleep(2100 * time.Millisecond)
 	for _, q := range []string{"why does checkout fail for empty carts", "discount price rounding"} {
-		args := []string{"pack", root, "--root", root, "--query", q, "--budget", "3000"}
-		pack := func(extra ...string) string {
-			t.Helper()
-			code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
-			if code != 0 {
-				t.Fatalf("exit %d: %s", code, errs)
-			}
-			return out
-		}
+		pack := packer(t, "pack", root, "--root", root, "--query", q, "--budget", "3000")
 		none := pack("--no-index")
 		if _, err := os.Stat(filepath.Join(cache, "acode-lsp", "index")); q == "why does checkout fail for empty carts" && err == nil {
 			t.Fatal("--no-index wrote an index")
@@ -288,6 +280,19 @@ func TestMapReadsOnlyWhatItPacks(t *testing.T) {
 	}
 }
 
+// packer returns a run of the CLI with args and more, failing t unless it
+// exits 0; its standard output.
+func packer(t *testing.T, args ...string) func(extra ...string) string {
+	return func(extra ...string) string {
+		t.Helper()
+		code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
+		if code != 0 {
+			t.Fatalf("exit %d: %s", code, errs)
+		}
+		return out
+	}
+}
+
 // TestSearchPackWithIndexEqualsWithout: the CLI's --search asks the index
 // (collector.SearchIndex, through pack.IndexAs) which files cannot match:
 // packs with the index, cold and warm, equal the pack without it, and the
@@ -312,15 +317,7 @@ func TestSearchPackWithIndexEqualsWithout(t *testing.T) {
 	}
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	time.Sleep(2100 * time.Millisecond) // entries of files changed in the last 2 s are racy
-	args := []string{"pack", root, "--root", root, "--search", "closeIdleConns", "--budget", "4000"}
-	pack := func(extra ...string) string {
-		t.Helper()
-		code, out, errs := runCLI(t, "", "", append(append([]string{}, args...), extra...)...)
-		if code != 0 {
-			t.Fatalf("exit %d: %s", code, errs)
-		}
-		return out
-	}
+	pack := packer(t, "pack", root, "--root", root, "--search", "closeIdleConns", "--budget", "4000")
 	none := pack("--no-index")
 	if !strings.Contains(none, "closeIdleConns14") {
 		t.Fatalf("the search found nothing:\n%s", none)
