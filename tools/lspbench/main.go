@@ -24,7 +24,6 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"sort"
 	"strconv"
 	"strings"
 	"sync"
@@ -87,11 +86,11 @@ func main() {
 		walls, cpus = append(walls, wall), append(cpus, cpu)
 	}
 	if len(walls) > 0 {
-		wmin, wmed := stats(walls)
-		cmin, cmed := stats(cpus)
+		wmin, wmed := procstat.MinMedian(walls)
+		cmin, cmed := procstat.MinMedian(cpus)
 		fmt.Printf("warm (%d): wall min %v median %v  cpu min %v median %v\n", len(walls), wmin.Round(time.Millisecond), wmed.Round(time.Millisecond), cmin, cmed)
 	}
-	fmt.Printf("server memory: %s\n", procMemory(c.cmd.Process.Pid))
+	fmt.Printf("server memory: %s\n", procstat.Memory(c.cmd.Process.Pid))
 }
 
 func fail(msg string) {
@@ -242,27 +241,4 @@ func (c *client) initialize(root string, watch bool) {
 			fail("the server registered no file watcher in 30 s")
 		}
 	}
-}
-
-// procMemory is the resident set and its peak of process pid.
-func procMemory(pid int) string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return "unknown"
-	}
-	var rss, hwm string
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			rss = strings.TrimSpace(v)
-		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			hwm = strings.TrimSpace(v)
-		}
-	}
-	return "RSS " + rss + ", peak " + hwm
-}
-
-func stats(ds []time.Duration) (min, median time.Duration) {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[0], s[len(s)/2]
 }

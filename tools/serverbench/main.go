@@ -20,7 +20,6 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
-	"sort"
 	"strings"
 	"time"
 
@@ -104,48 +103,24 @@ func main() {
 		}
 	}
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
-	fmt.Printf("server memory after the calls: %s\n", procMemory(srvCmd.Process.Pid))
-}
-
-// procMemory is the resident set and its peak of process pid (Linux
-// /proc/PID/status), "unknown" when it cannot be read.
-func procMemory(pid int) string {
-	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
-	if err != nil {
-		return "unknown"
-	}
-	var rss, hwm string
-	for _, line := range strings.Split(string(data), "\n") {
-		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
-			rss = strings.TrimSpace(v)
-		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
-			hwm = strings.TrimSpace(v)
-		}
-	}
-	return "RSS " + rss + ", peak " + hwm
+	fmt.Printf("server memory after the calls: %s\n", procstat.Memory(srvCmd.Process.Pid))
 }
 
 // report prints the timings of both doors and their ratios.
 func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCPU, srvCPU []time.Duration) {
-	cmin, cmed := stats(cliTimes)
-	smin, smed := stats(srvTimes)
+	cmin, cmed := procstat.MinMedian(cliTimes)
+	smin, smed := procstat.MinMedian(srvTimes)
 	fmt.Printf("tree %s, %d runs\n", dir, runs)
 	fmt.Printf("cli pack (warm index):     min %v  median %v\n", cmin.Round(time.Millisecond), cmed.Round(time.Millisecond))
 	fmt.Printf("mcp pack_context, first:   %v\n", first.Round(time.Millisecond))
 	fmt.Printf("mcp pack_context, warm:    min %v  median %v\n", smin.Round(time.Millisecond), smed.Round(time.Millisecond))
 	fmt.Printf("ratio warm server / cli:   min %.2f  median %.2f\n", float64(smin)/float64(cmin), float64(smed)/float64(cmed))
-	_, ccpu := stats(cliCPU)
-	_, scpu := stats(srvCPU)
+	_, ccpu := procstat.MinMedian(cliCPU)
+	_, scpu := procstat.MinMedian(srvCPU)
 	fmt.Printf("CPU (user+sys), median:    cli %v  server %v  ratio %.2f\n", ccpu.Round(time.Millisecond), scpu.Round(time.Millisecond), float64(scpu)/float64(ccpu))
 	var each []string
 	for _, d := range srvCPU {
 		each = append(each, fmt.Sprint(d.Round(time.Millisecond)))
 	}
 	fmt.Printf("server CPU of each warm call: %s\n", strings.Join(each, " "))
-}
-
-func stats(ds []time.Duration) (min, median time.Duration) {
-	s := append([]time.Duration(nil), ds...)
-	sort.Slice(s, func(i, j int) bool { return s[i] < s[j] })
-	return s[0], s[len(s)/2]
 }

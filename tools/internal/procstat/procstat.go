@@ -5,6 +5,7 @@ package procstat
 import (
 	"fmt"
 	"os"
+	"slices"
 	"strconv"
 	"strings"
 	"time"
@@ -35,4 +36,34 @@ func parseCPU(s string) time.Duration {
 	ut, _ := strconv.ParseInt(f[11], 10, 64)
 	st, _ := strconv.ParseInt(f[12], 10, 64)
 	return time.Duration(ut+st) * 10 * time.Millisecond
+}
+
+// Memory is the resident set and its peak of process pid (VmRSS and VmHWM
+// of /proc/PID/status), "unknown" when it cannot be read.
+func Memory(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "unknown"
+	}
+	return parseMemory(string(data))
+}
+
+// parseMemory reads VmRSS and VmHWM from the text of /proc/PID/status.
+func parseMemory(s string) string {
+	var rss, hwm string
+	for _, line := range strings.Split(s, "\n") {
+		if v, ok := strings.CutPrefix(line, "VmRSS:"); ok {
+			rss = strings.TrimSpace(v)
+		} else if v, ok := strings.CutPrefix(line, "VmHWM:"); ok {
+			hwm = strings.TrimSpace(v)
+		}
+	}
+	return "RSS " + rss + ", peak " + hwm
+}
+
+// MinMedian is the least and the median of ds (ds not empty).
+func MinMedian(ds []time.Duration) (least, median time.Duration) {
+	s := slices.Clone(ds)
+	slices.Sort(s)
+	return s[0], s[len(s)/2]
 }

@@ -31,3 +31,21 @@ func TestCPUOfThisProcess(t *testing.T) {
 		t.Error("CPU of no process is not 0")
 	}
 }
+
+func TestParseMemory(t *testing.T) {
+	status := "Name:\tacode-lsp\nVmPeak:\t 900 kB\nVmHWM:\t  334000 kB\nVmRSS:\t  328000 kB\nThreads:\t9\n"
+	if got, want := parseMemory(status), "RSS 328000 kB, peak 334000 kB"; got != want {
+		t.Errorf("parseMemory = %q, want %q", got, want)
+	}
+}
+
+func TestMinMedian(t *testing.T) {
+	ds := []time.Duration{5, 1, 4, 2, 3}
+	least, median := MinMedian(ds)
+	if least != 1 || median != 3 {
+		t.Errorf("MinMedian = %v, %v; want 1, 3", least, median)
+	}
+	if ds[0] != 5 {
+		t.Error("MinMedian sorted its argument")
+	}
+}
