@@ -52,6 +52,7 @@ import (
 
 	sdk "github.com/modelcontextprotocol/go-sdk/mcp"
 
+	"github.com/acode-lsp/acode-lsp/internal/lsptest"
 	"github.com/acode-lsp/acode-lsp/tools/internal/procstat"
 )
 
@@ -284,22 +285,8 @@ func startLSP() (*lspServer, error) {
 // notifications from the server are answered or dropped.
 func (s *lspServer) read(r *bufio.Reader) {
 	for {
-		n := 0
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length: "); ok {
-				n, _ = strconv.Atoi(v)
-			}
-		}
-		body := make([]byte, n)
-		if _, err := io.ReadFull(r, body); err != nil {
+		body, err := lsptest.ReadFrame(r, false)
+		if err != nil {
 			return
 		}
 		var m struct {

@@ -29,6 +29,7 @@ import (
 	"sync"
 	"time"
 
+	"github.com/acode-lsp/acode-lsp/internal/lsptest"
 	"github.com/acode-lsp/acode-lsp/tools/internal/procstat"
 )
 
@@ -171,22 +172,8 @@ func (c *client) call(method string, params any) json.RawMessage {
 // and notes the watcher's registration.
 func (c *client) read(r *bufio.Reader) {
 	for {
-		n := -1
-		for {
-			line, err := r.ReadString('\n')
-			if err != nil {
-				return
-			}
-			line = strings.TrimSpace(line)
-			if line == "" {
-				break
-			}
-			if v, ok := strings.CutPrefix(line, "Content-Length:"); ok {
-				n, _ = strconv.Atoi(strings.TrimSpace(v))
-			}
-		}
-		body := make([]byte, max(n, 0))
-		if _, err := io.ReadFull(r, body); err != nil {
+		body, err := lsptest.ReadFrame(r, false)
+		if err != nil {
 			return
 		}
 		var msg struct {
