@@ -37,22 +37,11 @@ func MissedTerms(idx FileIndex) FileIndex {
 	return t
 }
 
-// missedTermsSet is a missedTerms whose index keeps sets too.
+// missedTermsSet is a missedTerms whose index keeps sets too: its
+// set methods are the index's own.
 type missedTermsSet struct {
 	*missedTerms
-	sets SetIndex
-}
-
-func (t missedTermsSet) PutSet(f collector.FileRef, content []byte, key string, set []chunker.Chunk) {
-	t.sets.PutSet(f, content, key, set)
-}
-
-func (t missedTermsSet) Set(f collector.FileRef, content []byte, key string) ([]chunker.Chunk, bool) {
-	return t.sets.Set(f, content, key)
-}
-
-func (t missedTermsSet) StatSets(f collector.FileRef, keys []string) ([][]chunker.Chunk, bool) {
-	return t.sets.StatSets(f, keys)
+	SetIndex
 }
 
 type missedTerms struct {

@@ -51,22 +51,11 @@ func KeptTermsHits(idx FileIndex) int64 {
 	return 0
 }
 
-// keptTermsSet is a keptTerms whose index keeps sets too.
+// keptTermsSet is a keptTerms whose index keeps sets too: its
+// set methods are the index's own.
 type keptTermsSet struct {
 	*keptTerms
-	sets SetIndex
-}
-
-func (t keptTermsSet) PutSet(f collector.FileRef, content []byte, key string, set []chunker.Chunk) {
-	t.sets.PutSet(f, content, key, set)
-}
-
-func (t keptTermsSet) Set(f collector.FileRef, content []byte, key string) ([]chunker.Chunk, bool) {
-	return t.sets.Set(f, content, key)
-}
-
-func (t keptTermsSet) StatSets(f collector.FileRef, keys []string) ([][]chunker.Chunk, bool) {
-	return t.sets.StatSets(f, keys)
+	SetIndex
 }
 
 type keptTerms struct {
