@@ -40,10 +40,10 @@ type doors struct {
 func openDoors(t *testing.T, root string) *doors {
 	t.Helper()
 	ed := lsptest.InProcess(t, func(ctx context.Context, in io.Reader, out io.Writer) int {
-		return lsp.Serve(ctx, in, out, lsp.Options{Version: "doors"})
+		return lsp.Serve(ctx, in, out, lsp.Options{Version: "doors", WorkspaceIndex: true})
 	}, lsptest.Options{})
 	ed.Initialize(lsptest.Init{Roots: []string{root}})
-	srv, err := mcp.New(mcp.Options{Root: root, Tools: mcp.AllTools})
+	srv, err := mcp.New(mcp.Options{Root: root, Tools: mcp.AllTools, WorkspaceIndex: true})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -225,6 +225,23 @@ func TestDoors(t *testing.T) {
 			},
 			mcp: func(t *testing.T) any {
 				text, _ := a.tool(t, "pack_context", map[string]any{"query": query, "budget": 800})
+				return text[:strings.LastIndex(text, "\n[acode-lsp: ")]
+			},
+		},
+		{
+			// A search through the workspace index (issue 24): the CLI's
+			// --search and MCP's search ask the same index the same way.
+			name: "pack of one file with a search",
+			cli: func(t *testing.T) any {
+				// One file packed; the search brings the other's lines.
+				out := a.cli(t, "", "pack", "cart/model.go", "--query", query, "--search", "ErrEmptyCart", "--budget", "800")
+				if !strings.Contains(out, "var ErrEmptyCart") {
+					t.Errorf("the pack lacks the search's hit:\n%s", out)
+				}
+				return out
+			},
+			mcp: func(t *testing.T) any {
+				text, _ := a.tool(t, "pack_context", map[string]any{"query": query, "paths": []string{"cart/model.go"}, "search": "ErrEmptyCart", "budget": 800})
 				return text[:strings.LastIndex(text, "\n[acode-lsp: ")]
 			},
 		},
