@@ -80,7 +80,7 @@ func (q *query) expand(items []*budget.Item) {
 func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	feat := q.feat
 	names := feat.defs || feat.callers || feat.testCallers
-	if !names && !feat.importsAll && !feat.testTail {
+	if !names && !feat.importsAll && !feat.testTail && !feat.prf && !feat.graphAdd {
 		return nil
 	}
 	add := map[int]float64{}
@@ -98,6 +98,18 @@ func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 		q.addImports(items, add)
 	}
 	q.addTestTails(items, add)
+	if feat.prf || feat.graphAdd {
+		fb := map[int]float64{}
+		if feat.prf {
+			q.addFeedback(items, fb)
+		}
+		if feat.graphAdd {
+			q.addGraphGains(items, fb)
+		}
+		for seq, g := range fb {
+			add[seq] += g // added to the others' gains, not their max
+		}
+	}
 	return add
 }
 

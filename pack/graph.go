@@ -237,6 +237,33 @@ func (g *refGraph) pagerank(pers []float64) []float64 {
 // PageRank relative to the best file outside the seeds (capped at 1) for
 // the files the walk reaches; fileBest holds the files' lexical scores.
 func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
+	gr := graphRanks(items, fileBest)
+	if gr == nil {
+		return nil
+	}
+	res := map[string]float64{}
+	for i, r := range gr.rank {
+		if r > 0 {
+			res[gr.files[i]] = 1 + weight*min(1, r/gr.best)
+		}
+	}
+	return res
+}
+
+// graphRank is the outcome of the personalised PageRank over a pack's
+// reference graph: each file's rank, whether it is a seed, and the best
+// rank of a file that is not.
+type graphRank struct {
+	files  []string
+	rank   []float64
+	isSeed []bool
+	best   float64
+}
+
+// graphRanks runs the personalised PageRank over the reference graph of
+// items, seeded by the graphSeeds best files of fileBest; nil when there
+// is no graph, no seed or no file beyond the seeds is reached.
+func graphRanks(items []*budget.Item, fileBest map[string]float64) *graphRank {
 	g := buildGraph(items, 0)
 	if g == nil {
 		return nil
@@ -285,13 +312,7 @@ func graphFactors(items []*budget.Item, fileBest map[string]float64, weight floa
 	if best <= 0 {
 		return nil
 	}
-	res := map[string]float64{}
-	for i, r := range rank {
-		if r > 0 {
-			res[files[i]] = 1 + weight*min(1, r/best)
-		}
-	}
-	return res
+	return &graphRank{files: files, rank: rank, isSeed: isSeed, best: best}
 }
 
 // identifiers calls fn with each identifier of text (a letter or '_'

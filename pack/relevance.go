@@ -47,6 +47,13 @@ type features struct {
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
 	fileHead, cover, requires, testNames, testTail, testCap bool
+	prf, prfOther, graphAdd                                 bool
+	// graphAddN and graphAddW are graphAddFiles and graphAddWeight
+	// (graphadd.go; "graphaddn=x", "graphaddw=x").
+	graphAddN, graphAddW float64
+	// prfK, prfN and prfW are prfFiles, prfTerms and prfWeight
+	// (feedback.go; "prfk=x", "prfn=x", "prfw=x").
+	prfK, prfN, prfW float64
 	// importsN and importsAllW are importsAllFiles and importsAllWeight
 	// (expand.go; tuning runs: "importsn=x", "importsallw=x").
 	importsN, importsAllW float64
@@ -87,7 +94,8 @@ func newFeatures(off []string) features {
 		spread: true, vendored: true, importsAll: true,
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
-		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight}
+		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
+		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -142,6 +150,9 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featTestNames:    func(f *features, on bool) { f.testNames = on },
 	featTestTail:     func(f *features, on bool) { f.testTail = on },
 	featTestCap:      func(f *features, on bool) { f.testCap = on },
+	featPRF:          func(f *features, on bool) { f.prf = on },
+	featPRFOther:     func(f *features, on bool) { f.prfOther = on },
+	featGraphAdd:     func(f *features, on bool) { f.graphAdd = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -165,6 +176,11 @@ var featureWeights = map[string]func(f *features, x float64){
 	"bm25k1":      func(f *features, x float64) { f.k1 = x },
 	"bm25b":       func(f *features, x float64) { f.b = x },
 	"testtailw":   func(f *features, x float64) { f.testTailW = x },
+	"prfk":        func(f *features, x float64) { f.prfK = x },
+	"prfn":        func(f *features, x float64) { f.prfN = x },
+	"prfw":        func(f *features, x float64) { f.prfW = x },
+	"graphaddn":   func(f *features, x float64) { f.graphAddN = x },
+	"graphaddw":   func(f *features, x float64) { f.graphAddW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).

@@ -132,24 +132,30 @@ func firstLine(s string) string {
 // (included and over budget) in score order: "included" (a chunk with
 // needed lines is in), "below cut" (with the rank of the best such chunk
 // and the tokens ranked ahead of it), "chunked, none needed" or "not
-// chunked".
+// chunked"; where also gives the file's rank among the files by their
+// best chunk.
 func whereLeft(f eval.FileLines, items []pack.Entry) (kind, where string) {
 	kind = "not chunked"
 	seen, cum := false, 0
+	files := map[string]bool{} // the files ranked ahead, by their best chunk
 	for i, it := range items {
 		cum += it.Tokens
 		if it.Path != f.Path {
+			files[it.Path] = true
 			continue
+		}
+		if !seen {
+			where = fmt.Sprintf("file rank %d", len(files)+1)
 		}
 		seen = true
 		if neededIn(f, it) == 0 {
 			continue
 		}
 		if it.Reason == "" {
-			return "included", ""
+			return "included", where
 		}
 		if kind != "below cut" {
-			kind, where = "below cut", fmt.Sprintf("rank %d, %d tokens ahead", i+1, cum-it.Tokens)
+			kind, where = "below cut", fmt.Sprintf("rank %d, %d tokens ahead, %s", i+1, cum-it.Tokens, where)
 		}
 	}
 	if kind == "not chunked" && seen {
