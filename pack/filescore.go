@@ -431,6 +431,9 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	for i := range terms {
 		q.w[i] = termWeight(n, float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]), feat.codeStat)
 	}
+	if feat.qtf {
+		applyQTF(p.queryText(), terms, q.w, feat.qtfK)
+	}
 	codeQuery := namesCode(p.queryText())
 	q.setNameOK(codeMarked(p.queryText()), func(i int) bool {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))

@@ -47,7 +47,9 @@ type features struct {
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
 	fileHead, cover, requires, testNames, testTail, testCap bool
-	prf, prfOther, graphAdd                                 bool
+	prf, prfOther, graphAdd, qtf                            bool
+	// qtfK is qtfK3 (qtf.go, "qtfk=x").
+	qtfK float64
 	// graphAddN and graphAddW are graphAddFiles and graphAddWeight
 	// (graphadd.go; "graphaddn=x", "graphaddw=x").
 	graphAddN, graphAddW float64
@@ -95,7 +97,7 @@ func newFeatures(off []string) features {
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
-		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight}
+		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -153,6 +155,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featPRF:          func(f *features, on bool) { f.prf = on },
 	featPRFOther:     func(f *features, on bool) { f.prfOther = on },
 	featGraphAdd:     func(f *features, on bool) { f.graphAdd = on },
+	featQTF:          func(f *features, on bool) { f.qtf = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -181,6 +184,7 @@ var featureWeights = map[string]func(f *features, x float64){
 	"prfw":        func(f *features, x float64) { f.prfW = x },
 	"graphaddn":   func(f *features, x float64) { f.graphAddN = x },
 	"graphaddw":   func(f *features, x float64) { f.graphAddW = x },
+	"qtfk":        func(f *features, x float64) { f.qtfK = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -306,6 +310,9 @@ func scoreQuery(ctx context.Context, text string, items []*budget.Item, feat fea
 	for i := range terms {
 		d, dp := c.docFreq(i, extra)
 		q.w[i] = termWeight(n, d, nP, nC, dp, feat.codeStat)
+	}
+	if feat.qtf {
+		applyQTF(text, terms, q.w, feat.qtfK)
 	}
 	marked := codeMarked(text)
 	q.setStems()
