@@ -132,7 +132,7 @@ func (p *pipeline) walkRanked() ([]source, error) {
 	if err != nil {
 		return nil, err
 	}
-	terms := queryTerms(p.queryText())
+	terms, _ := rankTerms(p.queryText(), newFeatures(p.e.Ablate))
 	p.files = &fileSelection{terms: terms}
 	if newFeatures(p.e.Ablate).vendored {
 		paths := make([]string, len(refs))
@@ -434,6 +434,7 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	if feat.qtf {
 		applyQTF(p.queryText(), terms, q.w, feat.qtfK)
 	}
+	scaleAdded(q.w, len(queryTerms(p.queryText())), feat)
 	codeQuery := namesCode(p.queryText())
 	q.setNameOK(codeMarked(p.queryText()), func(i int) bool {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))

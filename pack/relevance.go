@@ -47,9 +47,10 @@ type features struct {
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
 	fileHead, cover, requires, testNames, testTail, testCap bool
-	prf, prfOther, graphAdd, qtf                            bool
-	// qtfK is qtfK3 (qtf.go, "qtfk=x").
-	qtfK float64
+	prf, prfOther, graphAdd, qtf, abbrev                    bool
+	// qtfK is qtfK3 (qtf.go, "qtfk=x"); abbrevW abbrevWeight (abbrev.go,
+	// "abbrevw=x").
+	qtfK, abbrevW float64
 	// graphAddN and graphAddW are graphAddFiles and graphAddWeight
 	// (graphadd.go; "graphaddn=x", "graphaddw=x").
 	graphAddN, graphAddW float64
@@ -97,7 +98,7 @@ func newFeatures(off []string) features {
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
-		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3}
+		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -156,6 +157,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featPRFOther:     func(f *features, on bool) { f.prfOther = on },
 	featGraphAdd:     func(f *features, on bool) { f.graphAdd = on },
 	featQTF:          func(f *features, on bool) { f.qtf = on },
+	featAbbrev:       func(f *features, on bool) { f.abbrev = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -185,6 +187,7 @@ var featureWeights = map[string]func(f *features, x float64){
 	"graphaddn":   func(f *features, x float64) { f.graphAddN = x },
 	"graphaddw":   func(f *features, x float64) { f.graphAddW = x },
 	"qtfk":        func(f *features, x float64) { f.qtfK = x },
+	"abbrevw":     func(f *features, x float64) { f.abbrevW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -283,7 +286,7 @@ func newQuery(text string, items []*budget.Item, feat features, extra *corpusExt
 // whole files (history.go, graph.go) scale these scores before
 // [query.finish] adds file evidence and neighbours.
 func scoreQuery(ctx context.Context, text string, items []*budget.Item, feat features, extra *corpusExtra) *query {
-	terms := queryTerms(text)
+	terms, orig := rankTerms(text, feat)
 	if len(terms) == 0 || len(items) == 0 {
 		return nil
 	}
@@ -314,6 +317,7 @@ func scoreQuery(ctx context.Context, text string, items []*budget.Item, feat fea
 	if feat.qtf {
 		applyQTF(text, terms, q.w, feat.qtfK)
 	}
+	scaleAdded(q.w, orig, feat)
 	marked := codeMarked(text)
 	q.setStems()
 	q.setNameOK(marked, func(i int) bool {
