@@ -47,7 +47,10 @@ type features struct {
 	testPairs, spread, issueRefs, vendored                  bool
 	defs, callers, importsAll, testCallers, importsFloor    bool
 	fileHead, cover, requires, testNames, testTail, testCap bool
-	prf, prfOther, graphAdd, qtf, abbrev                    bool
+	prf, prfOther, graphAdd, qtf, abbrev, fileQuota         bool
+	// fileQuotaN and fileQuotaF are fileQuotaFiles and fileQuotaFactor
+	// (spread.go; "filequotan=x", "filequotaf=x").
+	fileQuotaN, fileQuotaF float64
 	// qtfK is qtfK3 (qtf.go, "qtfk=x"); abbrevW abbrevWeight (abbrev.go,
 	// "abbrevw=x").
 	qtfK, abbrevW float64
@@ -98,7 +101,8 @@ func newFeatures(off []string) features {
 		graphW: graphWeight, cochangeW: cochangeWeight, recentW: recentFactor,
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
-		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight}
+		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight,
+		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -158,6 +162,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featGraphAdd:     func(f *features, on bool) { f.graphAdd = on },
 	featQTF:          func(f *features, on bool) { f.qtf = on },
 	featAbbrev:       func(f *features, on bool) { f.abbrev = on },
+	featFileQuota:    func(f *features, on bool) { f.fileQuota = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -188,6 +193,8 @@ var featureWeights = map[string]func(f *features, x float64){
 	"graphaddw":   func(f *features, x float64) { f.graphAddW = x },
 	"qtfk":        func(f *features, x float64) { f.qtfK = x },
 	"abbrevw":     func(f *features, x float64) { f.abbrevW = x },
+	"filequotan":  func(f *features, x float64) { f.fileQuotaN = x },
+	"filequotaf":  func(f *features, x float64) { f.fileQuotaF = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -480,6 +487,9 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	}
 	if feat.spread {
 		q.spread(items)
+	}
+	if feat.fileQuota {
+		q.fileQuota(items)
 	}
 }
 

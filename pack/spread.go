@@ -54,3 +54,41 @@ func (q *query) spread(items []*budget.Item) {
 		q.best = max(q.best, q.raw[it.Seq])
 	}
 }
+
+// File quota (issue 23 fifth pass, a two-stage allocation): the files are
+// ranked by their best chunk after spread, and every chunk of a file
+// ranked below the fileQuotaFiles best is scaled by fileQuotaFactor, so
+// that the budget goes deeper into the files chosen first. Measured on
+// the evaluation and off by default (docs/quality.md "Round 7"):
+// "+filequota" turns it on, "filequotan=x" and "filequotaf=x" set it.
+const (
+	featFileQuota   = "filequota"
+	fileQuotaFiles  = 8
+	fileQuotaFactor = 0.85
+)
+
+// fileQuota applies the file quota to q.raw and recomputes q.best.
+func (q *query) fileQuota(items []*budget.Item) {
+	f := q.feat.fileQuotaF
+	if f <= 0 || f >= 1 {
+		return
+	}
+	best := map[string]float64{}
+	for _, it := range items {
+		if it.Path != "" && q.raw[it.Seq] > best[it.Path] {
+			best[it.Path] = q.raw[it.Seq]
+		}
+	}
+	top := bestFiles(best, int(q.feat.fileQuotaN), func(string) bool { return true })
+	keep := make(map[string]bool, len(top))
+	for _, t := range top {
+		keep[t.path] = true
+	}
+	q.best = 0
+	for _, it := range items {
+		if it.Path != "" && !keep[it.Path] {
+			q.raw[it.Seq] *= f
+		}
+		q.best = max(q.best, q.raw[it.Seq])
+	}
+}
