@@ -80,7 +80,7 @@ func (q *query) expand(items []*budget.Item) {
 func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	feat := q.feat
 	names := feat.defs || feat.callers || feat.testCallers
-	if !names && !feat.importsAll && !feat.testTail && !feat.prf && !feat.graphAdd {
+	if !names && !feat.importsAll && !feat.testTail && !(feat.prf || feat.graphAdd) {
 		return nil
 	}
 	add := map[int]float64{}
@@ -98,19 +98,27 @@ func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 		q.addImports(items, add)
 	}
 	q.addTestTails(items, add)
-	if feat.prf || feat.graphAdd {
-		fb := map[int]float64{}
-		if feat.prf {
-			q.addFeedback(items, fb)
-		}
-		if feat.graphAdd {
-			q.addGraphGains(items, fb)
-		}
-		for seq, g := range fb {
-			add[seq] += g // added to the others' gains, not their max
-		}
-	}
+	q.addWidening(items, add)
 	return add
+}
+
+// addWidening adds to add the gains of the fifth pass's switches that
+// widen the query (feedback.go, graphadd.go), summed with the other
+// gains rather than taken as their max.
+func (q *query) addWidening(items []*budget.Item, add map[int]float64) {
+	if !q.feat.prf && !q.feat.graphAdd {
+		return
+	}
+	fb := map[int]float64{}
+	if q.feat.prf {
+		q.addFeedback(items, fb)
+	}
+	if q.feat.graphAdd {
+		q.addGraphGains(items, fb)
+	}
+	for seq, g := range fb {
+		add[seq] += g
+	}
 }
 
 // expandSeeds is the expandSeeds chunks of items with the best positive

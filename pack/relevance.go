@@ -485,10 +485,16 @@ func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 		q.raw[it.Seq] += add
 		q.best = max(q.best, q.raw[it.Seq])
 	}
-	if feat.spread {
+	q.allocate(items)
+}
+
+// allocate applies the switched-on reshaping of scores across files
+// (spread.go): spread, then the file quota.
+func (q *query) allocate(items []*budget.Item) {
+	if q.feat.spread {
 		q.spread(items)
 	}
-	if feat.fileQuota {
+	if q.feat.fileQuota {
 		q.fileQuota(items)
 	}
 }
