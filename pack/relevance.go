@@ -41,13 +41,15 @@ const (
 )
 
 type features struct {
-	bm25, prose, file, names, codeStat, built, tests, neigh bool
-	recent, cochange, graph                                 bool
-	codeNames, examples, ci, html, imports, stemNames       bool
-	testPairs, spread, issueRefs, vendored                  bool
-	defs, callers, importsAll, testCallers, importsFloor    bool
-	fileHead, cover, requires, testNames, testTail, testCap bool
-	prf, prfOther, graphAdd, qtf, abbrev, fileQuota         bool
+	bm25, prose, file, names, codeStat, built, tests, neigh  bool
+	recent, cochange, graph                                  bool
+	codeNames, examples, ci, html, imports, stemNames        bool
+	testPairs, spread, issueRefs, vendored                   bool
+	defs, callers, importsAll, testCallers, importsFloor     bool
+	fileHead, cover, requires, testNames, testTail, testCap  bool
+	prf, prfOther, graphAdd, qtf, abbrev, fileQuota, fileDoc bool
+	// fileDocW is fileDocWeight (filedoc.go, "filedocw=x").
+	fileDocW float64
 	// fileQuotaN and fileQuotaF are fileQuotaFiles and fileQuotaFactor
 	// (spread.go; "filequotan=x", "filequotaf=x").
 	fileQuotaN, fileQuotaF float64
@@ -102,7 +104,7 @@ func newFeatures(off []string) features {
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
 		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight,
-		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor}
+		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor, fileDocW: fileDocWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -163,6 +165,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featQTF:          func(f *features, on bool) { f.qtf = on },
 	featAbbrev:       func(f *features, on bool) { f.abbrev = on },
 	featFileQuota:    func(f *features, on bool) { f.fileQuota = on },
+	featFileDoc:      func(f *features, on bool) { f.fileDoc = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -195,6 +198,7 @@ var featureWeights = map[string]func(f *features, x float64){
 	"abbrevw":     func(f *features, x float64) { f.abbrevW = x },
 	"filequotan":  func(f *features, x float64) { f.fileQuotaN = x },
 	"filequotaf":  func(f *features, x float64) { f.fileQuotaF = x },
+	"filedocw":    func(f *features, x float64) { f.fileDocW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -259,6 +263,8 @@ type query struct {
 	// coverMask is each file's distinct query terms (bit i: term i;
 	// featCover, cover.go).
 	coverMask map[string]uint64
+	// fileDocs is each file's summed counts (featFileDoc, filedoc.go).
+	fileDocs map[string]*fileDoc
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -427,6 +433,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 	for k, it := range items {
 		row := tf[k*nt : (k+1)*nt]
 		q.addCover(it.Path, row)
+		q.addFileDoc(it.Path, row, it.Tokens)
 		s := textScore(q.w, row, float64(max(1, it.Tokens)), avg, feat, prose[k], codeQuery)
 		pi := paths[it.Path]
 		if pi == nil {
@@ -457,7 +464,7 @@ func (q *query) scoreChunks(items []*budget.Item, tf []uint16, prose []bool, avg
 // absent), then adds file evidence and neighbours and finds the best.
 func (q *query) finish(items []*budget.Item, fileFactor map[string]float64) {
 	feat := q.feat
-	q.applyFileFactors(items, mulFactors(mulFactors(fileFactor, q.coverFactors()), q.testNameFactors(items)))
+	q.applyFileFactors(items, mulFactors(mulFactors(mulFactors(fileFactor, q.coverFactors()), q.fileDocFactors()), q.testNameFactors(items)))
 	q.expand(items)
 	fileBest := q.fileBest
 	base := make([]float64, len(items))
