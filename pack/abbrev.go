@@ -1,13 +1,13 @@
 package pack
 
-// Abbreviations (issue 23 fifth pass; docs/ranking.md "Abbreviations"):
+// Abbreviations (issue 23 fifth pass; docs/ranking.md "File signals"):
 // a task says "error", "request", "context", "configuration"; code says
 // err, req, ctx, cfg. With "+abbrev" each query term also brings the
 // abbreviations programmers write for it, and each abbreviation its full
 // word, as further terms weighing abbrevWeight of their own weight. The
 // table holds conventions shared by most languages, in the form the term
 // scanner gives (lower case, a plural s cut). Measured on the evaluation
-// (docs/quality.md "Round 7").
+// (docs/quality.md "fifth pass", round 7).
 const (
 	featAbbrev = "abbrev"
 	// abbrevWeight scales an added term's weight ("abbrevw=x").

@@ -7,14 +7,14 @@ import (
 	"github.com/acode-lsp/acode-lsp/budget"
 )
 
-// Pseudo-relevance feedback (docs/ranking.md "Feedback", issue 23 fifth
-// pass): the files the ranking likes best say which words the task's code
+// Pseudo-relevance feedback (docs/ranking.md "File signals", issue 23
+// fifth pass): the files the ranking likes best say which words the task's code
 // uses beyond the query's — the identifiers a commit message does not
 // name. The distinctive terms of the best files (frequent in them, rare in
 // the candidate chunks: RM3's relevance model with an idf) become a
 // second, bounded query whose BM25 score every chunk gains a share of.
-// Measured on the evaluation and off by default (docs/quality.md "Round
-// 7"): "+prf" turns it on.
+// Measured on the evaluation and off by default (docs/quality.md "fifth
+// pass", round 7): "+prf" turns it on.
 const (
 	featPRF = "prf"
 	// featPRFOther: only the chunks of files other than the feedback

@@ -166,3 +166,27 @@ func TestFileQuota(t *testing.T) {
 		t.Fatalf("raw = %v (best %v), want %v", q.raw, q.best, want)
 	}
 }
+
+func TestFileDoc(t *testing.T) {
+	// big.go says cookie in each of its chunks (once each); small.go once.
+	// As whole files big.go scores higher: its factor is 1 + w, small.go's
+	// between 1 and that.
+	q := &query{feat: newFeatures([]string{"+filedoc"}), terms: []string{"cookie"}, w: []float64{1}, index: map[string]int{"cookie": 0}}
+	for i := 0; i < 3; i++ {
+		q.addFileDoc("big.go", []uint16{1}, 100)
+	}
+	q.addFileDoc("small.go", []uint16{1}, 100)
+	q.addFileDoc("none.go", []uint16{0}, 100)
+	f := q.fileDocFactors()
+	if !near(f["big.go"], 1+fileDocWeight) || !(f["small.go"] > 1 && f["small.go"] < f["big.go"]) {
+		t.Fatalf("factors = %v", f)
+	}
+	if _, ok := f["none.go"]; ok {
+		t.Fatalf("a file without a query term has a factor: %v", f)
+	}
+	off := &query{feat: newFeatures(nil), w: []float64{1}}
+	off.addFileDoc("big.go", []uint16{1}, 100)
+	if off.fileDocs != nil || off.fileDocFactors() != nil {
+		t.Fatal("filedoc is on by default")
+	}
+}

@@ -6,7 +6,7 @@ package pack
 // file's factor is 1 + fileDocWeight × that score over the best file's.
 // Unlike coverage (cover.go) it counts how often the file says each term,
 // saturated. A switch ("+filedoc", weight "filedocw=x"), off by default
-// (docs/quality.md "Round 7").
+// (docs/quality.md "fifth pass", round 7).
 const (
 	featFileDoc   = "filedoc"
 	fileDocWeight = 0.3

@@ -14,7 +14,7 @@ import (
 // ranks highest also gain an amount: graphAddWeight × their rank over the
 // best non-seed rank × the best chunk's own score, each chunk at least
 // half of it (its file's best chunk all of it). Measured on the
-// evaluation and off by default (docs/quality.md "Round 7").
+// evaluation and off by default (docs/quality.md "fifth pass", round 7).
 const (
 	featGraphAdd = "graphadd"
 	// graphAddFiles: the non-seed files that gain ("graphaddn=x");

@@ -5,7 +5,7 @@ package pack
 // the whole message is about) weighs more, saturating as BM25's k3:
 // w(t) × (k3 + 1) · qtf / (k3 + qtf). queryTerms keeps each term once;
 // the honest baseline counts repeats. Measured on the evaluation and off
-// by default (docs/quality.md "Round 7"): "+qtf" turns it on.
+// by default (docs/quality.md "fifth pass", round 7): "+qtf" turns it on.
 const (
 	featQTF = "qtf"
 	// qtfK3 is the saturation ("qtfk=x").

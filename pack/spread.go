@@ -59,7 +59,7 @@ func (q *query) spread(items []*budget.Item) {
 // ranked by their best chunk after spread, and every chunk of a file
 // ranked below the fileQuotaFiles best is scaled by fileQuotaFactor, so
 // that the budget goes deeper into the files chosen first. Measured on
-// the evaluation and off by default (docs/quality.md "Round 7"):
+// the evaluation and off by default (docs/quality.md "fifth pass", round 7):
 // "+filequota" turns it on, "filequotan=x" and "filequotaf=x" set it.
 const (
 	featFileQuota   = "filequota"
