@@ -100,6 +100,9 @@ func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte
 	if err != nil {
 		return nil, err
 	}
+	if data, ok, err := readDirect(ctx, path, max, pre, opts); ok {
+		return data, err
+	}
 	f, err := open(path, opts.NoFollow)
 	if err != nil {
 		return nil, err
