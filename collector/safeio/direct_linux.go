@@ -13,10 +13,10 @@ import (
 // opts.Expect names with its size and time) and the same reads (blocks of
 // blockSize, ctx checked between them, max+1 bytes at most), without an
 // *os.File: no registration with the runtime's poller (an epoll_ctl call
-// that fails for a regular file) and no finalizer, a quarter of the CPU of
-// reading a small file (docs/benchmarks.md, "fifth pass, first6"). ok is
-// always true on Linux.
-func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, opts Options) (data []byte, ok bool, err error) {
+// that fails for a regular file) and no finalizer: 8 % less CPU over
+// Go's src (docs/benchmarks.md, "fifth pass, first6"); buf as
+// ReadFileInto's. ok is always true on Linux.
+func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, opts Options, buf []byte) (data []byte, ok bool, err error) {
 	flags := syscall.O_RDONLY | syscall.O_NONBLOCK | syscall.O_CLOEXEC
 	if opts.NoFollow {
 		flags |= syscall.O_NOFOLLOW
@@ -39,7 +39,7 @@ func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, op
 	if err := checkStat(&st, pre, opts.Expect); err != nil {
 		return nil, true, err
 	}
-	data, err = readFD(ctx, fd, path, max, st.Size)
+	data, err = readFD(ctx, fd, path, max, st.Size, buf)
 	return data, true, err
 }
 
@@ -103,10 +103,14 @@ func modeOf(m uint32) fs.FileMode {
 
 // readFD reads the descriptor fd to its end as readAll does: at most
 // limit+1 bytes (more is a *TooLargeError), in blocks of at most blockSize
-// with ctx checked before each, into a buffer sized by size (what fstat
-// said, never trusted).
-func readFD(ctx context.Context, fd int, path string, limit, size int64) ([]byte, error) {
-	buf := make([]byte, 0, min(max(size, 0), limit)+1)
+// with ctx checked before each, into buf when its capacity holds size
+// (what fstat said, never trusted) and one byte more, else into a buffer
+// of that size.
+func readFD(ctx context.Context, fd int, path string, limit, size int64, buf []byte) ([]byte, error) {
+	if want := min(max(size, 0), limit) + 1; int64(cap(buf)) < want {
+		buf = make([]byte, 0, want)
+	}
+	buf = buf[:0]
 	for {
 		if err := ctx.Err(); err != nil {
 			return nil, err
