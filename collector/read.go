@@ -9,6 +9,7 @@ import (
 	"io/fs"
 	"os"
 	"strings"
+	"sync"
 	"time"
 	"unicode/utf8"
 
@@ -69,7 +70,7 @@ func (w *Workspace) read(ctx context.Context, t SourceType, path string, given *
 // named before resolving symlinks, also tried in the overlay. given, when
 // not nil, is the text to use instead of the overlay's or the disk's.
 func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
-	data, mod, x := w.readChecked(ctx, t, abs, rel, info, statErr, alias, given)
+	data, mod, x := w.readChecked(ctx, t, abs, rel, info, statErr, alias, given, nil)
 	if x != nil {
 		return Source{}, x
 	}
@@ -87,13 +88,43 @@ func (w *Workspace) ReadRaw(ctx context.Context, t SourceType, f FileRef) ([]byt
 	if rel == "" {
 		rel = f.Path
 	}
-	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil)
+	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, nil)
 	return data, x
 }
 
+// ScanRaw reads f as [Workspace.ReadRaw] does into a pooled buffer and
+// calls scan with the text, which is valid only until scan returns: scan
+// must keep nothing of it (no slice, no string made without a copy). A
+// scan of every file of a tree (the query's term counts, the index's
+// terms) thus allocates no text per file. The exclusion is ReadRaw's;
+// scan is not called with one.
+func (w *Workspace) ScanRaw(ctx context.Context, t SourceType, f FileRef, scan func(text []byte)) *Exclusion {
+	rel := f.rel
+	if rel == "" {
+		rel = f.Path
+	}
+	bp := rawBufs.Get().(*[]byte)
+	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, *bp)
+	if x == nil {
+		scan(data)
+	}
+	if c := cap(data); c > cap(*bp) && c <= maxPooledRaw {
+		*bp = data[:0] // grown: keep the larger buffer
+	}
+	rawBufs.Put(bp)
+	return x
+}
+
+// rawBufs pools ScanRaw's buffers; one larger than maxPooledRaw (a size
+// cap raised past the default) is left to the collector.
+var rawBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledRaw = 4 << 20
+
 // readChecked reads the resolved file abs shown as rel (see admit) through
-// every rule but redaction.
-func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) ([]byte, time.Time, *Exclusion) {
+// every rule but redaction; a file on disk is read into buf when it fits
+// (safeio.ReadFileInto).
+func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string, buf []byte) ([]byte, time.Time, *Exclusion) {
 	text, mod, ok, x := w.precheck(t, abs, rel, info, statErr, alias, given)
 	if x != nil {
 		return nil, time.Time{}, x
@@ -109,7 +140,7 @@ func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel stri
 			return nil, time.Time{}, w.exclude(t, rel, r.Reason, r.Detail, r.Size)
 		}
 		var err error
-		data, err = readRegular(ctx, abs, info, w.maxSize)
+		data, err = readRegularInto(ctx, abs, info, w.maxSize, buf)
 		if errors.Is(err, errChanged) && w.ListingsKept() {
 			// A kept listing's stat went stale without a reported change
 			// (a watcher that missed it): read what is there now, and
@@ -196,7 +227,12 @@ var errChanged = errors.New("collector: file changed while being read")
 // regular file and the file measured (same file, size and mtime), and reads
 // at most max+1 bytes, checking ctx between blocks (safeio.ReadFile).
 func readRegular(ctx context.Context, abs string, info fs.FileInfo, max int64) ([]byte, error) {
-	data, err := safeio.ReadFile(ctx, abs, max, safeio.Options{NoFollow: true, Expect: info})
+	return readRegularInto(ctx, abs, info, max, nil)
+}
+
+// readRegularInto is readRegular reading into buf when the file fits.
+func readRegularInto(ctx context.Context, abs string, info fs.FileInfo, max int64, buf []byte) ([]byte, error) {
+	data, err := safeio.ReadFileInto(ctx, abs, max, safeio.Options{NoFollow: true, Expect: info}, buf)
 	var tl *safeio.TooLargeError
 	switch {
 	case errors.As(err, &tl):

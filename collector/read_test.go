@@ -286,3 +286,54 @@ func TestReadText(t *testing.T) {
 		})
 	}
 }
+
+// TestScanRawIsReadRaw: ScanRaw hands its scan what ReadRaw returns for
+// every listed file — large and small files in turn (the pooled buffer
+// grows, then serves smaller files), a byte order mark, a binary and an
+// empty file (an exclusion, and scan not called) — and the same
+// exclusions.
+func TestScanRawIsReadRaw(t *testing.T) {
+	dir := t.TempDir()
+	files := map[string]string{
+		"big1.txt": strings.Repeat("big one\n", 40000), "small.go": "package s\n", "big2.txt": strings.Repeat("second\n", 70000),
+		"bom.txt": "\ufeffwith a mark\n", "tiny.txt": "x", "bin.dat": "\x00\x01\x02", "empty.txt": "",
+	}
+	for name, text := range files {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := New(Options{Roots: []string{dir}, MaxFileSize: 1 << 20})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	refs, _, err := w.List(ctx, OpenFile)
+	if err != nil {
+		t.Fatal(err)
+	}
+	scanned := 0
+	for round := 0; round < 2; round++ {
+		for _, f := range refs {
+			want, wx := w.ReadRaw(ctx, OpenFile, f)
+			var got []byte
+			called := false
+			x := w.ScanRaw(ctx, OpenFile, f, func(text []byte) {
+				called = true
+				got = append([]byte(nil), text...)
+			})
+			if string(got) != string(want) || (x == nil) != (wx == nil) || called != (wx == nil) {
+				t.Fatalf("%s: ScanRaw gave %d bytes (called %v), %v; ReadRaw %d bytes, %v", f.Path, len(got), called, x, len(want), wx)
+			}
+			if x != nil && (x.Reason != wx.Reason || x.Detail != wx.Detail) {
+				t.Errorf("%s: ScanRaw excludes %s (%s), ReadRaw %s (%s)", f.Path, x.Reason, x.Detail, wx.Reason, wx.Detail)
+			}
+			if called {
+				scanned++
+			}
+		}
+	}
+	if scanned != 10 {
+		t.Errorf("%d files scanned in two rounds, want 10 (5 text files)", scanned)
+	}
+}

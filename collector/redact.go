@@ -9,6 +9,7 @@ import (
 	"regexp"
 	"sort"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 	"unsafe"
@@ -109,11 +110,58 @@ func redactDepth(text string, depth int) (string, int) {
 		}
 	}
 	r := lineRedactor{text: text, depth: depth, nLines: strings.Count(text, "\n") + 1}
-	r.g = newGates(text, r.nLines)
+	r.g = newGates(text, asciiLower(text), r.nLines)
+	r.run(false)
+	return replaceLines(text, r.repl), total + r.total
+}
+
+// HoldsSecret reports whether [Redact] would replace anything in text —
+// exactly whether Redact(text) counts a value (TestHoldsSecretIsRedact) —
+// for a caller that keeps nothing of a text holding one (the workspace
+// index). It runs Redact's passes without building the redacted text:
+// the lower-case copy the gates scan goes into a pooled buffer (no
+// allocation per file), and the pass stops at the first value found.
+func HoldsSecret(text string) bool {
+	if text == "" {
+		return false
+	}
+	if blocksPossible(text) {
+		// A value found here is counted whatever follows.
+		if redactBlocks(text, strings.Split(text, "\n")) > 0 {
+			return true
+		}
+	}
+	bp := lowerBufs.Get().(*[]byte)
+	defer func() {
+		if cap(*bp) <= maxPooledLower {
+			lowerBufs.Put(bp)
+		}
+	}()
+	*bp = asciiLowerInto((*bp)[:0], text)
+	r := lineRedactor{text: text, nLines: strings.Count(text, "\n") + 1}
+	r.g = newGates(text, unsafe.String(unsafe.SliceData(*bp), len(text)), r.nLines)
+	r.run(true)
+	return r.total > 0
+}
+
+// lowerBufs pools HoldsSecret's lower-case copies; a buffer over
+// maxPooledLower (a file past the default size cap) is left to the
+// collector.
+var lowerBufs = sync.Pool{New: func() any { return new([]byte) }}
+
+const maxPooledLower = 4 << 20
+
+// run redacts the lines that the gates flag or the provider rules' spans
+// touch; with first it stops at the first value found.
+func (r *lineRedactor) run(first bool) {
+	text := r.text
 	if len(r.g.hits) > 0 {
 		r.spans = mergeSpans(hitSpans(text, r.g.hits))
 	}
 	for i, off := 0, 0; i < r.nLines; i++ {
+		if first && r.total > 0 {
+			return
+		}
 		end := strings.IndexByte(text[off:], '\n')
 		if end < 0 {
 			end = len(text)
@@ -126,7 +174,6 @@ func redactDepth(text string, depth int) (string, int) {
 		}
 		off, i = r.line(i, off, end)
 	}
-	return replaceLines(text, r.repl), total + r.total
 }
 
 // lineRedactor is redactDepth's pass over the lines of a text: the gates,
@@ -488,8 +535,10 @@ type marker struct {
 	wordStart bool // only at the start of a word
 }
 
-func newGates(text string, nLines int) *gates {
-	g := &gates{lower: asciiLower(text)}
+// newGates scans text, whose ASCII letters lowered are lower (same
+// length, asciiLower).
+func newGates(text, lower string, nLines int) *gates {
+	g := &gates{lower: lower}
 	g.scan(text, nLines)
 	return g
 }
@@ -617,7 +666,17 @@ func kwRunOK(lower string, i int, k kwRule) bool {
 
 // asciiLower lowers ASCII letters only, keeping every byte offset.
 func asciiLower(s string) string {
-	b := make([]byte, len(s))
+	b := asciiLowerInto(make([]byte, 0, len(s)), s)
+	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
+}
+
+// asciiLowerInto appends s with its ASCII letters lowered to b[:0]
+// (growing it when short) and returns it.
+func asciiLowerInto(b []byte, s string) []byte {
+	if cap(b) < len(s) {
+		b = make([]byte, len(s))
+	}
+	b = b[:len(s)]
 	i := 0
 	// Eight bytes at a time: find the bytes in A–Z (high bit clear) and
 	// set their 0x20 bit.
@@ -632,7 +691,7 @@ func asciiLower(s string) string {
 		}
 		b[i] = c
 	}
-	return unsafe.String(unsafe.SliceData(b), len(b)) // b is never written again
+	return b
 }
 
 // lower8 lowers the ASCII capitals among eight bytes.

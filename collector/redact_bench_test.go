@@ -45,3 +45,19 @@ func BenchmarkRedactGoSources(b *testing.B) {
 		}
 	}
 }
+
+// BenchmarkHoldsSecretGoSources is BenchmarkRedactGoSources for the
+// index's check (HoldsSecret: no redacted text, a pooled lower-case copy).
+func BenchmarkHoldsSecretGoSources(b *testing.B) {
+	texts := goSources(b)
+	n := 0
+	for _, t := range texts {
+		n += len(t)
+	}
+	b.SetBytes(int64(n))
+	for b.Loop() {
+		for _, t := range texts {
+			HoldsSecret(t)
+		}
+	}
+}

@@ -148,7 +148,7 @@ func scanTexts(t *testing.T) []string {
 func TestScanDifferential(t *testing.T) {
 	for _, text := range scanTexts(t) {
 		nLines := strings.Count(text, "\n") + 1
-		got := newGates(text, nLines)
+		got := newGates(text, asciiLower(text), nLines)
 		want := &gates{lower: asciiLower(text)}
 		want.scanBigrams(text, nLines)
 		if !reflect.DeepEqual(got.flags, want.flags) || !reflect.DeepEqual(got.hits, want.hits) || !reflect.DeepEqual(got.active, want.active) {

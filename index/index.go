@@ -391,7 +391,7 @@ func (x *Index) termEntry(abs string, fi fs.FileInfo, content []byte) *entry {
 		return nil
 	}
 	// content is only read here (not copied: a first pack hands every file of the tree in)
-	if _, n := collector.Redact(unsafe.String(unsafe.SliceData(content), len(content))); n > 0 {
+	if collector.HoldsSecret(unsafe.String(unsafe.SliceData(content), len(content))) {
 		x.markRedacted(abs)
 		x.putRefusal(abs, st, codeRedacted)
 		return nil

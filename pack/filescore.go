@@ -293,22 +293,23 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 		if idx != nil && p.scanHit(s, terms, counter.index) {
 			return
 		}
+		if idx == nil || later != nil {
+			// Only the query's terms are counted: the text is read into a
+			// pooled buffer (kept nothing of).
+			s.excl = p.e.ws.ScanRaw(p.ctx, collector.OpenFile, s.ref, func(data []byte) {
+				s.size = int64(len(data))
+				counter.count(unsafe.String(unsafe.SliceData(data), len(data)), s.tf)
+			})
+			missed[i] = later != nil && s.excl == nil
+			return
+		}
 		data, x := p.e.ws.ReadRaw(p.ctx, collector.OpenFile, s.ref)
 		if x != nil {
 			s.excl = x
 			return
 		}
 		s.size = int64(len(data))
-		text := unsafe.String(unsafe.SliceData(data), len(data))
-		switch {
-		case idx == nil:
-			counter.count(text, s.tf)
-		case later != nil:
-			counter.count(text, s.tf)
-			missed[i] = true
-		default:
-			p.scanMiss(s, data, terms, counter)
-		}
+		p.scanMiss(s, data, terms, counter)
 	})
 	if later != nil {
 		var refs []collector.FileRef
@@ -372,15 +373,15 @@ func fillTerms(ctx context.Context, ws *collector.Workspace, hx TermHashIndex, r
 		if hash == nil {
 			return
 		}
-		data, x := ws.ReadRaw(ctx, collector.OpenFile, f)
-		if x != nil {
-			return
-		}
-		tab := termTabs.Get().(*termTab)
-		tab.scan(unsafe.String(unsafe.SliceData(data), len(data)))
-		hx.PutTermHashes(f, data, tab.hashed(hash))
-		tab.reset()
-		termTabs.Put(tab)
+		// The table copies its terms and the index keeps nothing of the
+		// text: a pooled buffer serves.
+		ws.ScanRaw(ctx, collector.OpenFile, f, func(data []byte) {
+			tab := termTabs.Get().(*termTab)
+			tab.scan(unsafe.String(unsafe.SliceData(data), len(data)))
+			hx.PutTermHashes(f, data, tab.hashed(hash))
+			tab.reset()
+			termTabs.Put(tab)
+		})
 	})
 }
 

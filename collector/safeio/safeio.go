@@ -93,12 +93,23 @@ const blockSize = 64 << 10
 // said); a FIFO, socket, device or directory an error wrapping
 // ErrNotRegular. Errors from the file system are *fs.PathError values.
 func ReadFile(ctx context.Context, path string, max int64, opts Options) ([]byte, error) {
+	return ReadFileInto(ctx, path, max, opts, nil)
+}
+
+// ReadFileInto is ReadFile reading into buf when the file fits in its
+// capacity (a caller that reads many files and keeps none of them reuses
+// one buffer: no allocation and no fresh pages per file); the text
+// returned may be buf's memory.
+func ReadFileInto(ctx context.Context, path string, max int64, opts Options, buf []byte) ([]byte, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
 	pre, err := statRegular(path, max, opts.NoFollow)
 	if err != nil {
 		return nil, err
+	}
+	if data, ok, err := readDirect(ctx, path, max, pre, opts, buf); ok {
+		return data, err
 	}
 	f, err := open(path, opts.NoFollow)
 	if err != nil {

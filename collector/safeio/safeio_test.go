@@ -3,8 +3,10 @@
 package safeio
 
 import (
+	"bytes"
 	"context"
 	"errors"
+	"fmt"
 	"io"
 	"net"
 	"os"
@@ -208,6 +210,62 @@ func TestReadAllSizeHint(t *testing.T) {
 		want, werr := ReadAll(context.Background(), strings.NewReader(data), c.max)
 		if string(got) != string(want) || (err != nil) != (werr != nil) || errors.Is(err, ErrTooLarge) != c.tooLarge {
 			t.Errorf("size %d, max %d: %d bytes, %v; ReadAll: %d bytes, %v", c.size, c.max, len(got), err, len(want), werr)
+		}
+	}
+}
+
+// idInfo is a compact Expect (as a server's kept listing holds): the
+// file's identity by device and inode, its size and time.
+type idInfo struct {
+	os.FileInfo
+	dev, ino uint64
+}
+
+func (i idInfo) FileID() (dev, ino uint64) { return i.dev, i.ino }
+
+// TestReadFileSizes: ReadFile (on Linux a bare descriptor, direct_linux.go)
+// returns what ReadAll of the same file returns, and the same cap error,
+// for sizes around the block size and the cap, with or without an Expect
+// (a FileInfo or a compact FileID).
+func TestReadFileSizes(t *testing.T) {
+	dir := t.TempDir()
+	for _, c := range []struct {
+		size, max int
+	}{
+		{1, 10}, {10, 10}, {11, 10}, {blockSize - 1, 1 << 20}, {blockSize, 1 << 20}, {blockSize + 1, 1 << 20},
+		{3*blockSize + 7, 1 << 20}, {3*blockSize + 7, 3 * blockSize}, {1 << 20, 1 << 20}, {1<<20 + 1, 1 << 20},
+	} {
+		path := filepath.Join(dir, fmt.Sprintf("f%d", c.size))
+		data := make([]byte, c.size)
+		for i := range data {
+			data[i] = byte('a' + i%26)
+		}
+		if err := os.WriteFile(path, data, 0o600); err != nil {
+			t.Fatal(err)
+		}
+		fi, err := os.Lstat(path)
+		if err != nil {
+			t.Fatal(err)
+		}
+		want, werr := ReadAll(context.Background(), bytes.NewReader(data), int64(c.max))
+		var id idInfo
+		if st, ok := fi.Sys().(*syscall.Stat_t); ok {
+			id = idInfo{fi, uint64(st.Dev), st.Ino} //nolint:unconvert // Dev's type differs by architecture
+		}
+		for _, opts := range []Options{{}, {NoFollow: true, Expect: fi}, {NoFollow: true, Expect: id}} {
+			if opts.Expect == (idInfo{}) {
+				continue
+			}
+			got, err := ReadFile(context.Background(), path, int64(c.max), opts)
+			if errors.Is(werr, ErrTooLarge) {
+				if !errors.Is(err, ErrTooLarge) {
+					t.Errorf("size %d, cap %d: err %v, want ErrTooLarge", c.size, c.max, err)
+				}
+				continue
+			}
+			if err != nil || !bytes.Equal(got, want) {
+				t.Errorf("size %d, cap %d, %T: %d bytes, %v; want %d bytes", c.size, c.max, opts.Expect, len(got), err, len(want))
+			}
 		}
 	}
 }
