@@ -256,7 +256,8 @@ func TestMapReadsOnlyWhatItPacks(t *testing.T) {
 		}
 		none := pack("--no-index")
 		cold := pack()
-		warm := pack("--report") // the walk of a warm map, not its plan (mapplan_test.go)
+		// The walk of a warm map, not its plan (mapplan_test.go).
+		warm := pack("--report")
 		read := last.ChunkHits + last.ChunkMisses // files read and cut
 		if cold != none || warm != none {
 			t.Fatalf("%s: packs differ: without index %d bytes, cold %d, warm %d", format, len(none), len(cold), len(warm))
