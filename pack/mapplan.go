@@ -217,33 +217,13 @@ func (p *pipeline) replay(pl *planner, body []byte) (*Result, error) {
 	if !ok {
 		return nil, errPlan
 	}
-	srcs := make([]collector.Source, len(refs))
-	texts := make([]*budget.Text, len(refs))
-	for i, ref := range refs {
-		if plannedReads != nil {
-			plannedReads(ref.Abs)
-		}
-		s, x := p.e.ws.ReadRef(p.ctx, collector.OpenFile, *ref)
-		if x != nil || !included(p.req.Include, ref.Path) {
-			return nil, errPlan
-		}
-		srcs[i], texts[i] = s, budget.NewText(s.Content)
+	srcs, texts, err := p.readPlanned(refs)
+	if err != nil {
+		return nil, err
 	}
-	items := make([]*budget.Item, 0, len(pn.items))
-	for i, pi := range pn.items {
-		s, t := srcs[pi.file], texts[pi.file]
-		if pi.start < 1 || pi.end < pi.start || pi.end > t.Lines() {
-			return nil, errPlan
-		}
-		cat := categoryOf[s.Type]
-		it := &budget.Item{Category: cat, Type: string(s.Type), Origin: OriginWorkspace, Path: s.Path, Label: s.Label,
-			Lang: chunker.FenceLanguage(s.Path), StartLine: pi.start, EndLine: pi.end, Source: t,
-			Content: t.Slice(pi.start, pi.end), Tokens: pi.tokens, Score: pi.score,
-			Priority: p.e.cfg.Context.SourcePriority[cat], Seq: i, Outline: pi.outline}
-		if pi.outline {
-			it.Kind = "outline"
-		}
-		items = append(items, it)
+	items, err := p.plannedItems(pn.items, srcs, texts)
+	if err != nil {
+		return nil, err
 	}
 	f := newFormatter(p.tok.Count)
 	render, err := p.renderer(f)
@@ -263,6 +243,48 @@ func (p *pipeline) replay(pl *planner, body []byte) (*Result, error) {
 	p.time("planned")
 	p.progress("done", 100)
 	return p.result(text, tokens, items, f, budget.DedupStats{}), nil
+}
+
+// readPlanned reads the planned files through the collector, as the walk
+// reads them (its rules, redaction); an error when one is refused now or
+// left out by the request's include globs.
+func (p *pipeline) readPlanned(refs []*collector.FileRef) ([]collector.Source, []*budget.Text, error) {
+	srcs := make([]collector.Source, len(refs))
+	texts := make([]*budget.Text, len(refs))
+	for i, ref := range refs {
+		if plannedReads != nil {
+			plannedReads(ref.Abs)
+		}
+		s, x := p.e.ws.ReadRef(p.ctx, collector.OpenFile, *ref)
+		if x != nil || !included(p.req.Include, ref.Path) {
+			return nil, nil, errPlan
+		}
+		srcs[i], texts[i] = s, budget.NewText(s.Content)
+	}
+	return srcs, texts, p.ctx.Err()
+}
+
+// plannedItems are the items of a plan's ranges, in rank order, as the
+// map made them (chunks and outline lines of walked files); an error when
+// a range is not within its file's lines.
+func (p *pipeline) plannedItems(pis []planItem, srcs []collector.Source, texts []*budget.Text) ([]*budget.Item, error) {
+	items := make([]*budget.Item, 0, len(pis))
+	for i, pi := range pis {
+		s, t := srcs[pi.file], texts[pi.file]
+		if pi.start < 1 || pi.end < pi.start || pi.end > t.Lines() {
+			return nil, errPlan
+		}
+		cat := categoryOf[s.Type]
+		it := &budget.Item{Category: cat, Type: string(s.Type), Origin: OriginWorkspace, Path: s.Path, Label: s.Label,
+			Lang: chunker.FenceLanguage(s.Path), StartLine: pi.start, EndLine: pi.end, Source: t,
+			Content: t.Slice(pi.start, pi.end), Tokens: pi.tokens, Score: pi.score,
+			Priority: p.e.cfg.Context.SourcePriority[cat], Seq: i, Outline: pi.outline}
+		if pi.outline {
+			it.Kind = "outline"
+		}
+		items = append(items, it)
+	}
+	return items, nil
 }
 
 // resolve returns the listed file of each keyed path hash; false when one
