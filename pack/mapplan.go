@@ -8,6 +8,7 @@ import (
 	"io"
 	"math"
 	"os"
+	"sort"
 	"sync"
 
 	"go.uber.org/zap"
@@ -70,7 +71,6 @@ const mapPlanVersion = "acode map plan v1"
 type planner struct {
 	st           MapPlanStore
 	key, listing [32]byte
-	byPath       map[string]int // refs by display path
 	refs         []collector.FileRef
 }
 
@@ -319,19 +319,13 @@ func (pl *planner) put(res *Result) {
 	if res == nil || res.Content == "" || len(res.Included) == 0 {
 		return
 	}
-	if pl.byPath == nil {
-		pl.byPath = make(map[string]int, len(pl.refs))
-		for i := range pl.refs {
-			pl.byPath[pl.refs[i].Path] = i
-		}
-	}
 	pn := plan{tokens: res.TokenCount, text: pl.st.TextHash(res.Content)}
 	fileOf := map[string]int{}
 	for _, e := range res.Included {
 		if e.Type != string(collector.OpenFile) || e.Origin != OriginWorkspace || e.Label != "" || e.Path == "" {
 			return
 		}
-		if _, ok := pl.byPath[e.Path]; !ok {
+		if !pl.listed(e.Path) {
 			return
 		}
 		n, ok := fileOf[e.Path]
@@ -343,6 +337,13 @@ func (pl *planner) put(res *Result) {
 		pn.items = append(pn.items, planItem{file: n, start: e.StartLine, end: e.EndLine, tokens: e.Tokens, score: e.Score, outline: e.Detail == "outline"})
 	}
 	pl.st.PutPlan(pl.key, pl.listing, encodePlan(pn))
+}
+
+// listed reports whether path is a listed file's (the listing is in
+// lexical order of Path, collector.Workspace.List).
+func (pl *planner) listed(path string) bool {
+	i := sort.Search(len(pl.refs), func(i int) bool { return pl.refs[i].Path >= path })
+	return i < len(pl.refs) && pl.refs[i].Path == path
 }
 
 // encodePlan is a plan's bytes: the count, the text's hash, the files'
