@@ -310,3 +310,35 @@ func TestMapPlanChecksTheText(t *testing.T) {
 
 // fakeKey is an AWS key id's shape (split: no secret in the source).
 const fakeKey = "AKIA" + "Q3ZR7XK2M4PL8NB5"
+
+// TestMapPlanKeyedByRequest: a plan answers only the request it was made
+// for — another budget, format, include glob or configuration runs the
+// map (and packs what the map without an index packs).
+func TestMapPlanKeyedByRequest(t *testing.T) {
+	root := planTree(t, 30)
+	idx := newMemPlans()
+	req := planRequest(root, 3000)
+	packText(t, planEngine(t, root, idx), req)
+	other := []func(*Request, *Engine){
+		func(r *Request, _ *Engine) { *r = planRequest(root, 2500) },
+		func(r *Request, _ *Engine) { r.Format = FormatXML },
+		func(r *Request, _ *Engine) { r.Include = []string{"f00*.go"} },
+		func(_ *Request, e *Engine) { e.cfg.Context.Dedup.Enabled = false },
+		func(_ *Request, e *Engine) { e.cfg.Context.Chunking.MaxChunkTokens = 60 },
+	}
+	for i, change := range other {
+		r := req
+		e, none := planEngine(t, root, idx), planEngine(t, root, nil)
+		change(&r, e)
+		change(&r, none)
+		reads := countReads(t)
+		got := packText(t, e, r)
+		if len(reads) != 0 {
+			t.Errorf("change %d: answered from the plan of another request", i)
+		}
+		if want := packText(t, none, r); got.Content != want.Content {
+			t.Errorf("change %d: the map (%d bytes) differs from the one without an index (%d bytes)", i, len(got.Content), len(want.Content))
+		}
+		plannedReads = nil
+	}
+}
