@@ -419,7 +419,7 @@ func clearRoot(dir string) int64 {
 	files, _ := os.ReadDir(dir)
 	for _, f := range files {
 		n := f.Name()
-		if !isSegmentName(n) && !isTempName(n) && n != "root" && n != refusedName { // "root": written by format 1
+		if !isSegmentName(n) && !isTempName(n) && n != "root" && n != refusedName && n != planName { // "root": written by format 1
 			continue
 		}
 		p := filepath.Join(dir, n)

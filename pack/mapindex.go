@@ -341,10 +341,17 @@ func (e *Engine) leanFor(req Request) *leanMap {
 func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, progress func(string, int)) (*Result, error) {
 	lean := e.leanFor(req)
 	start := time.Now()
+	pl, res := e.planned(&pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}, lean, open) // mapplan.go
+	if res != nil {
+		return res, nil
+	}
 	for {
 		p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}
 		res, err := p.pack(open)
 		if lean == nil || len(lean.need) == 0 || ctx.Err() != nil {
+			if pl != nil && err == nil && ctx.Err() == nil {
+				pl.put(res)
+			}
 			return res, err
 		}
 		lean.rounds++

@@ -44,6 +44,12 @@ type Request struct {
 	// with Include and no Paths every root is walked (the MCP tool
 	// pack_context's "paths").
 	Include []string
+	// TextOnly says the caller reads only the result's Content,
+	// TokenCount, Budget and Included (the command line's pack without
+	// --json or --report): a map may then be answered from its plan
+	// (mapplan.go), whose result has no excluded entries, dedup figures
+	// or stats. Not part of any wire request.
+	TextOnly bool `json:"-"`
 }
 
 // Search asks for a workspace search whose matches become search_result

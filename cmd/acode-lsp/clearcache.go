@@ -186,7 +186,7 @@ func indexDirs(base string) ([]string, error) {
 
 // The names the index gives its directories and files (index/index.go
 // rootKeyPattern, index/compact.go segmentPattern and isTempName,
-// index/refused.go refusedName; "root" is format 1's). TestClearCache packs with the index and checks that
+// index/refused.go refusedName, index/plan.go planName; "root" is format 1's). TestClearCache packs with the index and checks that
 // clearing leaves nothing, so a new kind of file fails it.
 var (
 	rootDirName  = regexp.MustCompile(`^[0-9a-f]{16}$`)
@@ -196,7 +196,7 @@ var (
 
 // isIndexFile reports whether n is a name the index gives its files.
 func isIndexFile(n string) bool {
-	return segmentName.MatchString(n) || strings.HasPrefix(n, ".tmp-") || n == "root" || n == "refused.tbl"
+	return segmentName.MatchString(n) || strings.HasPrefix(n, ".tmp-") || n == "root" || n == "refused.tbl" || n == "map.plan"
 }
 
 // mb formats a byte count for people.

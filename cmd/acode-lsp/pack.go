@@ -199,7 +199,8 @@ func (f *packFlags) request(ctx context.Context, fs *flag.FlagSet, paths []strin
 		}
 		*f.encoding = tokenizer.FilePrefix + *f.tokFile
 	}
-	req := pack.Request{Query: *f.query, Model: *f.model, Encoding: *f.encoding, Paths: absAll(paths), Format: *f.format}
+	req := pack.Request{Query: *f.query, Model: *f.model, Encoding: *f.encoding, Paths: absAll(paths), Format: *f.format,
+		TextOnly: !*f.asJSON && !*f.showReport}
 	bf := budgetFlags{budget: *f.total, window: *f.window, sysRes: *f.sysRes, respRes: *f.respRes,
 		budgetSet: flagSet(fs, "budget"), windowSet: flagSet(fs, "window"), sysSet: flagSet(fs, "system-reserve"), respSet: flagSet(fs, "response-reserve")}
 	req.Budget = bf.overrides()
