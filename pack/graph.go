@@ -183,11 +183,8 @@ func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string
 			scanned[f] += len(text)
 		}
 		graphWords(text, func(w string) {
-			if used[f][w] {
-				return
-			}
-			d, ok := definers[w]
-			if !ok {
+			d, ok := definers[w] // most words name nothing: asked first
+			if !ok || used[f][w] {
 				return
 			}
 			used[f][w] = true
@@ -237,7 +234,7 @@ func (g *refGraph) pagerank(pers []float64) []float64 {
 // PageRank relative to the best file outside the seeds (capped at 1) for
 // the files the walk reaches; fileBest holds the files' lexical scores.
 func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
-	g := buildGraph(items, 0)
+	g := memoGraph(items) // graphmemo.go: buildGraph(items, 0), kept for the same chunks
 	if g == nil {
 		return nil
 	}

@@ -210,6 +210,9 @@ type query struct {
 	lens  *lengths // skips most words before they are lowered
 	terms []string
 	index map[string]int
+	// hashes are the terms' hashes as chunkTermsMemo keeps them
+	// (chunkterms.go), made on first use.
+	hashes []uint64
 	w     []float64 // weight of each term
 	raw   []float64 // raw score by Item.Seq
 	best  float64
