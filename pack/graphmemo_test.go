@@ -35,11 +35,13 @@ func TestMemoGraph(t *testing.T) {
 		t.Error("the same chunks built the graph again")
 	}
 	changes := map[string]func([]*budget.Item) []*budget.Item{
-		"text":    func(it []*budget.Item) []*budget.Item { it[3].Content = "func main() { NewResolver() }"; return it },
-		"name":    func(it []*budget.Item) []*budget.Item { it[1].Name = "Lookup"; return it },
-		"path":    func(it []*budget.Item) []*budget.Item { it[2].Path = "lookup.go"; return it },
-		"fewer":   func(it []*budget.Item) []*budget.Item { return it[:3] },
-		"more":    func(it []*budget.Item) []*budget.Item { return append(it, &budget.Item{Path: "x.go", Name: "Extra", Content: "func Extra() { Serve() }"}) },
+		"text":  func(it []*budget.Item) []*budget.Item { it[3].Content = "func main() { NewResolver() }"; return it },
+		"name":  func(it []*budget.Item) []*budget.Item { it[1].Name = "Lookup"; return it },
+		"path":  func(it []*budget.Item) []*budget.Item { it[2].Path = "lookup.go"; return it },
+		"fewer": func(it []*budget.Item) []*budget.Item { return it[:3] },
+		"more": func(it []*budget.Item) []*budget.Item {
+			return append(it, &budget.Item{Path: "x.go", Name: "Extra", Content: "func Extra() { Serve() }"})
+		},
 		"swapped": func(it []*budget.Item) []*budget.Item { it[0], it[3] = it[3], it[0]; return it },
 	}
 	for what, change := range changes {

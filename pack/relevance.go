@@ -213,9 +213,9 @@ type query struct {
 	// hashes are the terms' hashes as chunkTermsMemo keeps them
 	// (chunkterms.go), made on first use.
 	hashes []uint64
-	w     []float64 // weight of each term
-	raw   []float64 // raw score by Item.Seq
-	best  float64
+	w      []float64 // weight of each term
+	raw    []float64 // raw score by Item.Seq
+	best   float64
 	// fileBest is each file's best chunk score (by path) before file
 	// evidence and neighbours.
 	fileBest map[string]float64
