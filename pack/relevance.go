@@ -210,12 +210,9 @@ type query struct {
 	lens  *lengths // skips most words before they are lowered
 	terms []string
 	index map[string]int
-	// hashes are the terms' hashes as chunkTermsMemo keeps them
-	// (chunkterms.go), made on first use.
-	hashes []uint64
-	w      []float64 // weight of each term
-	raw    []float64 // raw score by Item.Seq
-	best   float64
+	w     []float64 // weight of each term
+	raw   []float64 // raw score by Item.Seq
+	best  float64
 	// fileBest is each file's best chunk score (by path) before file
 	// evidence and neighbours.
 	fileBest map[string]float64
@@ -232,6 +229,9 @@ type query struct {
 	// coverMask is each file's distinct query terms (bit i: term i;
 	// featCover, cover.go).
 	coverMask map[string]uint64
+	// hashes are the terms' hashes as chunkTermsMemo keeps them
+	// (chunkterms.go), made on first use.
+	hashes []uint64
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
