@@ -9,20 +9,28 @@ import (
 	"github.com/acode-lsp/acode-lsp/internal/textid"
 )
 
-// graphMemo keeps the last reference graph graphFactors built and the
-// fingerprint of the chunks it was built from: a running server's warm
-// packs of the same candidates (the same files' chunks: the same query,
-// or any query of a tree small enough that every file is a candidate)
-// built the same graph again on every pack (issue 24: a quarter of a warm
-// MCP pack of net/http). The graph is a function of its chunks' paths,
-// symbol names and texts in order, and nothing else (buildGraph), so a
-// graph found under the same fingerprint is the graph buildGraph would
-// make. One graph is kept; it is only read once built.
+// graphMemo keeps the last graphs graphFactors built (graphMemoSize, the
+// most recently used first) with the fingerprints of the chunks they were
+// built from: a running server's warm packs of the same candidates (the
+// same query, or any query of a tree small enough that every file is a
+// candidate) built the same graph again on every pack (issue 24: a quarter
+// of a warm MCP pack of net/http). The graph is a function of its chunks'
+// paths, symbol names and texts in order, and nothing else (buildGraph),
+// so a graph found under the same fingerprint is the graph buildGraph
+// would make. A kept graph is only read.
 var graphMemo struct {
 	sync.Mutex
+	kept []keptGraph
+}
+
+// graphMemoSize is how many graphs graphMemo keeps: an agent going back
+// and forth between a few tasks finds each one's.
+const graphMemoSize = 4
+
+// keptGraph is a graph graphMemo keeps and its chunks' fingerprint.
+type keptGraph struct {
 	key graphKey
 	g   *refGraph
-	ok  bool
 }
 
 // graphKey fingerprints a graph's chunks: two seeded 64-bit hashes over
@@ -57,20 +65,28 @@ func graphKeyOf(items []*budget.Item) graphKey {
 	return graphKey{h[0].Sum64(), h[1].Sum64()}
 }
 
-// memoGraph returns buildGraph(items, 0), the graph kept from the last
-// call when its chunks are the same.
+// memoGraph returns buildGraph(items, 0), a kept graph when its chunks
+// are the same.
 func memoGraph(items []*budget.Item) *refGraph {
 	k := graphKeyOf(items)
-	graphMemo.Lock()
-	if graphMemo.ok && graphMemo.key == k {
-		g := graphMemo.g
-		graphMemo.Unlock()
-		return g
+	m := &graphMemo
+	m.Lock()
+	for i, e := range m.kept {
+		if e.key == k {
+			copy(m.kept[1:i+1], m.kept[:i]) // most recently used first
+			m.kept[0] = e
+			m.Unlock()
+			return e.g
+		}
 	}
-	graphMemo.Unlock()
+	m.Unlock()
 	g := buildGraph(items, 0)
-	graphMemo.Lock()
-	graphMemo.key, graphMemo.g, graphMemo.ok = k, g, true
-	graphMemo.Unlock()
+	m.Lock()
+	if len(m.kept) < graphMemoSize {
+		m.kept = append(m.kept, keptGraph{})
+	}
+	copy(m.kept[1:], m.kept[:len(m.kept)-1])
+	m.kept[0] = keptGraph{k, g}
+	m.Unlock()
 	return g
 }

@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"fmt"
 	"reflect"
 	"strings"
 	"testing"
@@ -53,4 +54,35 @@ func TestMemoGraph(t *testing.T) {
 	withTool := append(base(), &budget.Item{Content: "tool output naming Serve"})
 	memoGraph(base())
 	check("a chunk without a path", withTool)
+}
+
+// TestMemoGraphKeepsFew: graphMemoSize graphs used in turn are each found
+// again; one more pushes out the least recently used.
+func TestMemoGraphKeepsFew(t *testing.T) {
+	sets := make([][]*budget.Item, graphMemoSize+1)
+	for i := range sets {
+		name := fmt.Sprintf("Serve%d", i)
+		sets[i] = []*budget.Item{
+			{Path: "a.go", Name: name, Content: "func " + name + "() {}"},
+			{Path: "b.go", Name: "main", Content: "func main() { " + name + "() }"},
+		}
+	}
+	var first []*refGraph
+	for _, s := range sets[:graphMemoSize] {
+		first = append(first, memoGraph(s))
+	}
+	for round := 0; round < 2; round++ {
+		for i, s := range sets[:graphMemoSize] {
+			if memoGraph(s) != first[i] {
+				t.Fatalf("round %d: graph %d of %d used in turn was built again", round, i, graphMemoSize)
+			}
+		}
+	}
+	memoGraph(sets[graphMemoSize]) // pushes out set 0, the least recently used
+	if memoGraph(sets[0]) == first[0] {
+		t.Error("more graphs than graphMemoSize are kept")
+	}
+	if !reflect.DeepEqual(memoGraph(sets[0]), buildGraph(sets[0], 0)) {
+		t.Error("a graph built again differs from buildGraph's")
+	}
 }

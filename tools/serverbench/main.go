@@ -10,7 +10,8 @@
 // warm it, and times -runs more calls. Both use the same index cache
 // (XDG_CACHE_HOME as set). It prints the fastest and median wall time of
 // each and their ratio, and checks that the server's context of every call
-// is the CLI's.
+// is the CLI's. With -alt, the timed calls alternate between the two
+// queries (the second first), each checked against the CLI's pack of it.
 package main
 
 import (
@@ -34,6 +35,7 @@ func main() {
 	query := flag.String("query", "how does the server close idle connections after a request timeout", "the query")
 	budget := flag.Int("budget", 16000, "the budget")
 	runs := flag.Int("runs", 5, "timed runs of each")
+	alt := flag.String("alt", "", "a second query: the timed calls alternate between the two (the server's memos of one query do not serve the other)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "serverbench: -dir is required")
@@ -41,9 +43,9 @@ func main() {
 	}
 	b := fmt.Sprint(*budget)
 	var cliCPU []time.Duration
-	cli := func() (time.Duration, string) {
+	cli := func(q string) (time.Duration, string) {
 		start := time.Now()
-		cmd := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", *query, "--budget", b)
+		cmd := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", q, "--budget", b)
 		out, err := cmd.Output()
 		if err != nil {
 			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
@@ -52,11 +54,15 @@ func main() {
 		cliCPU = append(cliCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
 		return time.Since(start), string(out)
 	}
-	_, cliOut := cli() // warms the index
+	_, cliOut := cli(*query) // warms the index
+	want := map[string]string{*query: cliOut}
+	if *alt != "" {
+		_, want[*alt] = cli(*alt)
+	}
 	cliCPU = nil
 	var cliTimes []time.Duration
 	for i := 0; i < *runs; i++ {
-		d, _ := cli()
+		d, _ := cli(*query)
 		cliTimes = append(cliTimes, d)
 	}
 
@@ -70,11 +76,11 @@ func main() {
 	}
 	defer cs.Close()
 	var srvCPU []time.Duration
-	call := func() (time.Duration, string) {
+	call := func(q string) (time.Duration, string) {
 		cpu0 := procstat.CPU(srvCmd.Process.Pid)
 		defer func() { srvCPU = append(srvCPU, procstat.CPU(srvCmd.Process.Pid)-cpu0) }()
 		start := time.Now()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": *query, "budget": *budget}})
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": q, "budget": *budget}})
 		d := time.Since(start)
 		if err != nil || res.IsError {
 			fmt.Fprintln(os.Stderr, "serverbench: pack_context failed:", err)
@@ -88,21 +94,27 @@ func main() {
 		}
 		return d, text.String()
 	}
-	first, srvOut := call()
+	first, srvOut := call(*query)
+	afterFirst := procstat.Memory(srvCmd.Process.Pid)
 	srvCPU = nil
 	var srvTimes []time.Duration
-	outs := []string{srvOut}
+	outs, asked := []string{srvOut}, []string{*query}
 	for i := 0; i < *runs; i++ {
-		d, out := call()
+		q := *query
+		if *alt != "" && i%2 == 0 {
+			q = *alt
+		}
+		d, out := call(q)
 		srvTimes = append(srvTimes, d)
-		outs = append(outs, out)
+		outs, asked = append(outs, out), append(asked, q)
 	}
 	for n, out := range outs { // the first call's and every warm call's
-		if i := strings.LastIndex(out, "\n\n[acode-lsp: "); i < 0 || out[:i+1] != cliOut {
+		if i := strings.LastIndex(out, "\n\n[acode-lsp: "); i < 0 || out[:i+1] != want[asked[n]] {
 			fmt.Printf("serverbench: WARNING: the server's context of call %d differs from the CLI's\n", n)
 		}
 	}
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
+	fmt.Printf("server memory after the first call: %s\n", afterFirst)
 	fmt.Printf("server memory after the calls: %s\n", procstat.Memory(srvCmd.Process.Pid))
 }
 
