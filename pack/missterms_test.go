@@ -1,10 +1,13 @@
 package pack
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -127,5 +130,54 @@ func TestMissedTerms(t *testing.T) {
 	}
 	if _, ok := MissedTerms(inner).(SetIndex); ok {
 		t.Error("MissedTerms of a plain index claims to keep sets")
+	}
+}
+
+// TestRekeyOnNewWalk: a running server's KeptTerms over MissedTerms, asked
+// with a new walk's path strings (equal, elsewhere in memory), answers as
+// before and holds the new strings as keys, both memos, so that the old
+// walk's strings can go.
+func TestRekeyOnNewWalk(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.go")
+	text := "serverClose idle idle timeout"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mt := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := KeptTerms(MissedTerms(&setRefusingIndex{refusingIndex{stored: map[string]bool{}}})) // as the MCP server wraps its index
+	walk := func() collector.FileRef { return collector.FileRef{Abs: strings.Clone(p), Path: "a.go", Info: fi} }
+	first := walk()
+	idx.PutTerms(first, []byte(text), termTable(text))
+	idx.PutTerms(first, []byte(text), termTable(text)) // refused by the index: kept by MissedTerms
+	terms, index := []string{"idle", "timeout"}, map[string]int{"idle": 0, "timeout": 1}
+	keyAt := func(what string, want collector.FileRef) {
+		t.Helper()
+		kt := idx.(keptTermsSet).keptTerms
+		mt := kt.FileIndex.(missedTermsSet).missedTerms
+		for k := range kt.files {
+			if unsafe.StringData(k) != unsafe.StringData(want.Abs) {
+				t.Errorf("%s: KeptTerms holds another string than the last walk's", what)
+			}
+		}
+		for k := range mt.m {
+			if unsafe.StringData(k) != unsafe.StringData(want.Abs) {
+				t.Errorf("%s: MissedTerms holds another string than the last walk's", what)
+			}
+		}
+	}
+	for round, f := range []collector.FileRef{first, first, walk(), walk()} {
+		row := make([]uint16, 2)
+		if !termRow(idx, f, terms, index, row) || row[0] != 2 || row[1] != 1 {
+			t.Fatalf("walk %d: row %v, want [2 1]", round, row)
+		}
+		keyAt(fmt.Sprintf("walk %d", round), f)
 	}
 }
