@@ -125,6 +125,28 @@ func TestMissedTerms(t *testing.T) {
 		t.Errorf("after Forget: answered %v, the index forgot %d times; want a miss and 1", ok, inner.forgets)
 	}
 
+	// A file put before the index wrote it (a background flush): once
+	// the index answers for it, the memo holds nothing of it, its table
+	// or its first put.
+	late, once := write("e.go", text, time.Hour), write("f.go", text, time.Hour)
+	idx.PutTerms(late, []byte(text), termTable(text))
+	idx.PutTerms(late, []byte(text), termTable(text))
+	idx.PutTerms(once, []byte(text), termTable(text))
+	mt := idx.(*missedTerms)
+	before := mt.postings
+	inner.stored[late.Abs], inner.stored[once.Abs] = true, true
+	for _, f := range []collector.FileRef{late, once} {
+		if _, ok := idx.Terms(f, []string{"idle"}); !ok {
+			t.Errorf("%s: Terms missed a file the index stored", f.Path)
+		}
+		if _, held := mt.m[f.Abs]; held {
+			t.Errorf("%s: the memo still holds a file the index answers for", f.Path)
+		}
+	}
+	if mt.postings >= before {
+		t.Errorf("postings %d after the index stored a kept table, %d before", mt.postings, before)
+	}
+
 	if _, ok := MissedTerms(&setRefusingIndex{}).(SetIndex); !ok {
 		t.Error("MissedTerms of a SetIndex is not a SetIndex")
 	}
