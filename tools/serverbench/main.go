@@ -41,30 +41,7 @@ func main() {
 		fmt.Fprintln(os.Stderr, "serverbench: -dir is required")
 		os.Exit(2)
 	}
-	b := fmt.Sprint(*budget)
-	var cliCPU []time.Duration
-	cli := func(q string) (time.Duration, string) {
-		start := time.Now()
-		cmd := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", q, "--budget", b)
-		out, err := cmd.Output()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
-			os.Exit(1)
-		}
-		cliCPU = append(cliCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-		return time.Since(start), string(out)
-	}
-	_, cliOut := cli(*query) // warms the index
-	want := map[string]string{*query: cliOut}
-	if *alt != "" {
-		_, want[*alt] = cli(*alt)
-	}
-	cliCPU = nil
-	var cliTimes []time.Duration
-	for i := 0; i < *runs; i++ {
-		d, _ := cli(*query)
-		cliTimes = append(cliTimes, d)
-	}
+	want, cliTimes, cliCPU := clis(*bin, *dir, *query, *alt, fmt.Sprint(*budget), *runs)
 
 	ctx := context.Background()
 	client := sdk.NewClient(&sdk.Implementation{Name: "serverbench", Version: "1"}, nil)
@@ -116,6 +93,34 @@ func main() {
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
 	fmt.Printf("server memory after the first call: %s\n", afterFirst)
 	fmt.Printf("server memory after the calls: %s\n", procstat.Memory(srvCmd.Process.Pid))
+}
+
+// clis runs the CLI's pack of dir with query (and alt, when given) once
+// each, the first warming the index, then times runs more of query. want
+// is each query's output; times and cpu are the timed runs'.
+func clis(bin, dir, query, alt, budget string, runs int) (want map[string]string, times, cpu []time.Duration) {
+	cli := func(q string) (time.Duration, string) {
+		start := time.Now()
+		cmd := exec.Command(bin, "pack", dir, "--root", dir, "--query", q, "--budget", budget)
+		out, err := cmd.Output()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
+			os.Exit(1)
+		}
+		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		return time.Since(start), string(out)
+	}
+	want = map[string]string{}
+	_, want[query] = cli(query) // warms the index
+	if alt != "" {
+		_, want[alt] = cli(alt)
+	}
+	cpu = nil
+	for i := 0; i < runs; i++ {
+		d, _ := cli(query)
+		times = append(times, d)
+	}
+	return want, times, cpu
 }
 
 // report prints the timings of both doors and their ratios.
