@@ -72,7 +72,7 @@ func main() {
 		return d, text.String()
 	}
 	first, srvOut := call(*query)
-	afterFirst := procstat.Memory(srvCmd.Process.Pid)
+	afterFirst := procstat.Memory(srvCmd.Process.Pid) + " (" + residentKinds(srvCmd.Process.Pid) + ")"
 	srvCPU = nil
 	var srvTimes []time.Duration
 	outs, asked := []string{srvOut}, []string{*query}
@@ -92,7 +92,7 @@ func main() {
 	}
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
 	fmt.Printf("server memory after the first call: %s\n", afterFirst)
-	fmt.Printf("server memory after the calls: %s\n", procstat.Memory(srvCmd.Process.Pid))
+	fmt.Printf("server memory after the calls: %s (%s)\n", procstat.Memory(srvCmd.Process.Pid), residentKinds(srvCmd.Process.Pid))
 }
 
 // clis runs the CLI's pack of dir with query (and alt, when given) once
@@ -140,4 +140,23 @@ func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCP
 		each = append(each, fmt.Sprint(d.Round(time.Millisecond)))
 	}
 	fmt.Printf("server CPU of each warm call: %s\n", strings.Join(each, " "))
+}
+
+// residentKinds is what the resident set of process pid holds: anonymous
+// memory (the heaps) and mapped files (the binary, the index's segments),
+// from /proc/PID/status.
+func residentKinds(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "kinds unknown"
+	}
+	var kinds []string
+	for _, line := range strings.Split(string(data), "\n") {
+		for _, k := range []string{"RssAnon:", "RssFile:"} {
+			if v, ok := strings.CutPrefix(line, k); ok {
+				kinds = append(kinds, strings.TrimSuffix(k, ":")+" "+strings.TrimSpace(v))
+			}
+		}
+	}
+	return strings.Join(kinds, ", ")
 }
