@@ -35,6 +35,7 @@ func main() {
 	query := flag.String("query", "how does the server close idle connections after a request timeout", "the query")
 	budget := flag.Int("budget", 16000, "the budget")
 	runs := flag.Int("runs", 5, "timed runs of each")
+	stderr := flag.Bool("stderr", false, "pass the server's stderr on")
 	alt := flag.String("alt", "", "a second query: the timed calls alternate between the two (the server's memos of one query do not serve the other)")
 	flag.Parse()
 	if *dir == "" {
@@ -46,6 +47,9 @@ func main() {
 	ctx := context.Background()
 	client := sdk.NewClient(&sdk.Implementation{Name: "serverbench", Version: "1"}, nil)
 	srvCmd := exec.Command(*bin, "mcp", "--root", *dir)
+	if *stderr {
+		srvCmd.Stderr = os.Stderr // its log (and GODEBUG=gctrace=1's)
+	}
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: srvCmd}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serverbench: mcp:", err)
