@@ -141,6 +141,7 @@ func (s *Server) packContext(ctx context.Context, c *call, in *packInput) (*sdk.
 	// The summary and the boundary between it and the context cost a few
 	// tokens that BPE does not add up exactly: a result over the cap is
 	// packed again with the budget lowered by the overshoot.
+	defer boundMemory() // memory.go
 	for attempt := 0; ; attempt++ {
 		start := time.Now()
 		res, err := c.sess.Pack(ctx, req, nil, nil)

@@ -47,13 +47,28 @@ func (q *query) countRemembered(text string, row []uint16) bool {
 	if t == nil {
 		return false
 	}
-	for term, i := range q.index {
-		h := maphash.String(chunkTermsMemo.seed, term)
+	if len(t.hashes) == 0 {
+		return true
+	}
+	for i, h := range q.termHashes() {
 		if k, ok := slices.BinarySearch(t.hashes, h); ok {
 			row[i] = uint16(min(uint32(row[i])+t.counts[k], math.MaxUint16))
 		}
 	}
 	return true
+}
+
+// termHashes returns the hashes of q's terms, indexed as q.index numbers
+// them (0 to len-1), as the memo's tables hold them: hashed once per query
+// rather than once per chunk.
+func (q *query) termHashes() []uint64 {
+	if q.hashes == nil {
+		q.hashes = make([]uint64, len(q.index))
+		for term, i := range q.index {
+			q.hashes[i] = maphash.String(chunkTermsMemo.seed, term)
+		}
+	}
+	return q.hashes
 }
 
 // rememberedTerms returns text's table: nil the first time text is seen,

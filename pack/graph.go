@@ -183,11 +183,8 @@ func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string
 			scanned[f] += len(text)
 		}
 		graphWords(text, func(w string) {
-			if used[f][w] {
-				return
-			}
-			d, ok := definers[w]
-			if !ok {
+			d, ok := definers[w] // most words name nothing: asked first
+			if !ok || used[f][w] {
 				return
 			}
 			used[f][w] = true
@@ -264,7 +261,7 @@ type graphRank struct {
 // items, seeded by the graphSeeds best files of fileBest; nil when there
 // is no graph, no seed or no file beyond the seeds is reached.
 func graphRanks(items []*budget.Item, fileBest map[string]float64) *graphRank {
-	g := buildGraph(items, 0)
+	g := memoGraph(items) // graphmemo.go: buildGraph(items, 0), kept for the same chunks
 	if g == nil {
 		return nil
 	}

@@ -60,10 +60,12 @@ type missedEntry struct {
 	length      int
 	hashes      []uint64
 	counts      []uint32
+	at          uintptr // where the bytes of m's key are (termmemo.go's rekey)
 }
 
 func (t *missedTerms) Terms(f collector.FileRef, terms []string) (FileTerms, bool) {
 	if ft, ok := t.FileIndex.Terms(f, terms); ok {
+		t.stored(f.Abs)
 		return ft, true
 	}
 	if f.Info == nil {
@@ -71,6 +73,7 @@ func (t *missedTerms) Terms(f collector.FileRef, terms []string) (FileTerms, boo
 	}
 	t.mu.Lock()
 	e := t.m[f.Abs]
+	t.rekeyLocked(f.Abs)
 	t.mu.Unlock()
 	if e == nil || e.hashes == nil || e.size != f.Info.Size() || e.mtime != f.Info.ModTime().UnixNano() {
 		return FileTerms{}, false
@@ -126,12 +129,43 @@ func (t *missedTerms) PutTerms(f collector.FileRef, content []byte, all map[stri
 	t.replace(f.Abs, e)
 }
 
+// stored drops what t holds of abs, which the index answered for: a
+// file put twice before the index wrote its first put (a background
+// flush) is not one it refuses, and a file put once stays in t as seen
+// (issue 24, server6: 64,000 such entries, and their tables, held on the
+// 100K tree after its first packs).
+func (t *missedTerms) stored(abs string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	if e := t.m[abs]; e != nil {
+		t.postings -= len(e.hashes)
+		delete(t.m, abs)
+	}
+}
+
+// rekey makes abs, an equal string at another address, the key of its
+// entry (see keptTerms.rekey): the old walk's string may then go.
+func (t *missedTerms) rekey(abs string) {
+	t.mu.Lock()
+	defer t.mu.Unlock()
+	t.rekeyLocked(abs)
+}
+
+// rekeyLocked is rekey with t.mu held.
+func (t *missedTerms) rekeyLocked(abs string) {
+	if e := t.m[abs]; e != nil && e.at != stringAt(abs) {
+		t.m[abs] = e
+		e.at = stringAt(abs)
+	}
+}
+
 // replace makes e the entry of abs (t.mu held), keeping the count of
 // postings.
 func (t *missedTerms) replace(abs string, e *missedEntry) {
 	if old := t.m[abs]; old != nil {
 		t.postings -= len(old.hashes)
 	}
+	e.at = stringAt(abs)
 	t.m[abs] = e
 	t.postings += len(e.hashes)
 }

@@ -1,10 +1,13 @@
 package pack
 
 import (
+	"fmt"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -122,10 +125,81 @@ func TestMissedTerms(t *testing.T) {
 		t.Errorf("after Forget: answered %v, the index forgot %d times; want a miss and 1", ok, inner.forgets)
 	}
 
+	// A file put before the index wrote it (a background flush): once
+	// the index answers for it, the memo holds nothing of it, its table
+	// or its first put.
+	late, once := write("e.go", text, time.Hour), write("f.go", text, time.Hour)
+	idx.PutTerms(late, []byte(text), termTable(text))
+	idx.PutTerms(late, []byte(text), termTable(text))
+	idx.PutTerms(once, []byte(text), termTable(text))
+	mt := idx.(*missedTerms)
+	before := mt.postings
+	inner.stored[late.Abs], inner.stored[once.Abs] = true, true
+	for _, f := range []collector.FileRef{late, once} {
+		if _, ok := idx.Terms(f, []string{"idle"}); !ok {
+			t.Errorf("%s: Terms missed a file the index stored", f.Path)
+		}
+		if _, held := mt.m[f.Abs]; held {
+			t.Errorf("%s: the memo still holds a file the index answers for", f.Path)
+		}
+	}
+	if mt.postings >= before {
+		t.Errorf("postings %d after the index stored a kept table, %d before", mt.postings, before)
+	}
+
 	if _, ok := MissedTerms(&setRefusingIndex{}).(SetIndex); !ok {
 		t.Error("MissedTerms of a SetIndex is not a SetIndex")
 	}
 	if _, ok := MissedTerms(inner).(SetIndex); ok {
 		t.Error("MissedTerms of a plain index claims to keep sets")
+	}
+}
+
+// TestRekeyOnNewWalk: a running server's KeptTerms over MissedTerms, asked
+// with a new walk's path strings (equal, elsewhere in memory), answers as
+// before and holds the new strings as keys, both memos, so that the old
+// walk's strings can go.
+func TestRekeyOnNewWalk(t *testing.T) {
+	dir := t.TempDir()
+	p := filepath.Join(dir, "a.go")
+	text := "serverClose idle idle timeout"
+	if err := os.WriteFile(p, []byte(text), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	mt := time.Now().Add(-time.Hour)
+	if err := os.Chtimes(p, mt, mt); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Stat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	idx := KeptTerms(MissedTerms(&setRefusingIndex{refusingIndex{stored: map[string]bool{}}})) // as the MCP server wraps its index
+	walk := func() collector.FileRef { return collector.FileRef{Abs: strings.Clone(p), Path: "a.go", Info: fi} }
+	first := walk()
+	idx.PutTerms(first, []byte(text), termTable(text))
+	idx.PutTerms(first, []byte(text), termTable(text)) // refused by the index: kept by MissedTerms
+	terms, index := []string{"idle", "timeout"}, map[string]int{"idle": 0, "timeout": 1}
+	keyAt := func(what string, want collector.FileRef) {
+		t.Helper()
+		kt := idx.(keptTermsSet).keptTerms
+		mt := kt.FileIndex.(missedTermsSet).missedTerms
+		for k := range kt.files {
+			if unsafe.StringData(k) != unsafe.StringData(want.Abs) {
+				t.Errorf("%s: KeptTerms holds another string than the last walk's", what)
+			}
+		}
+		for k := range mt.m {
+			if unsafe.StringData(k) != unsafe.StringData(want.Abs) {
+				t.Errorf("%s: MissedTerms holds another string than the last walk's", what)
+			}
+		}
+	}
+	for round, f := range []collector.FileRef{first, first, walk(), walk()} {
+		row := make([]uint16, 2)
+		if !termRow(idx, f, terms, index, row) || row[0] != 2 || row[1] != 1 {
+			t.Fatalf("walk %d: row %v, want [2 1]", round, row)
+		}
+		keyAt(fmt.Sprintf("walk %d", round), f)
 	}
 }

@@ -81,14 +81,42 @@ func (f *pathFacts) lookup(files []*fileScan, q *query) ([]nameFacts, *pathTerms
 		f.reset()
 	}
 	facts := make([]nameFacts, len(files))
+	known := len(f.m)
 	for k, s := range files {
 		facts[k] = f.fact(s.ref.Path)
+	}
+	// A new walk of the listing the memo knows: most of its paths are
+	// new strings, and as many as the ones known before.
+	if learned := len(f.m) - known; 2*learned >= len(files) && known > 0 && 2*len(files) >= known {
+		f.keepOnly(files, facts)
 	}
 	pt := &pathTerms{arena: f.arena, stemOf: f.stemOf, byTerm: f.byID(q.index)}
 	if q.stems != nil {
 		pt.byStem = f.byID(q.stems)
 	}
 	return facts, pt
+}
+
+// keepOnly keeps the facts of files only (f.mu held), their term ids
+// in a new arena: a pack that learned most of its paths lists a new walk
+// of the tree (a running server walks again when its first walk could not
+// be kept, or when a lost event drops its listing), and the old walk's
+// entries, keyed by its strings, held every one of them (issue 24,
+// server6). facts are updated to the new arena.
+func (f *pathFacts) keepOnly(files []*fileScan, facts []nameFacts) {
+	m := make(map[pathKey]nameFacts, len(files))
+	var arena []uint32
+	for k, s := range files {
+		nf := facts[k]
+		if p := s.ref.Path; p != "" {
+			ids := f.arena[nf.off : nf.off+uint32(nf.n)]
+			nf.off = uint32(len(arena))
+			arena = append(arena, ids...)
+			m[pathKey{unsafe.StringData(p), len(p)}] = nf
+		}
+		facts[k] = nf
+	}
+	f.m, f.arena = m, arena
 }
 
 // byID maps terms' indexes (query terms or stems) to term ids: a term

@@ -1,6 +1,8 @@
 package pack
 
 import (
+	"slices"
+	"strings"
 	"testing"
 
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -54,5 +56,52 @@ func TestPathFacts(t *testing.T) {
 	}
 	if facts, _ := (*pathFacts)(nil).lookup([]*fileScan{{}}, &query{}); facts != nil {
 		t.Errorf("a nil memo gave facts")
+	}
+}
+
+// TestPathFactsNewWalk: packs of new walks (the same paths as other
+// strings) score as pathScore, and the memo keeps the entries of the last
+// walk only, not one per walk; a pack of a few new paths among known ones
+// keeps the known.
+func TestPathFactsNewWalk(t *testing.T) {
+	paths := []string{"net/http/server.go", "net/http/transport.go", "docs/README.md", "a/b/pooling.go", "idle/conn_pool.go", ""}
+	terms := queryTerms("server transport idle pooling")
+	q := &query{feat: newFeatures(nil), terms: terms, index: map[string]int{}, w: make([]float64, len(terms)), lens: newLengths(terms)}
+	for i, term := range terms {
+		q.index[term] = i
+		q.w[i] = float64(i + 1)
+	}
+	q.setStems()
+	walk := func(ps []string) []*fileScan {
+		files := make([]*fileScan, len(ps))
+		for k, p := range ps {
+			files[k] = &fileScan{ref: collector.FileRef{Path: strings.Clone(p)}} // a new walk's strings
+		}
+		return files
+	}
+	f := newPathFacts()
+	for round := 0; round < 4; round++ {
+		files := walk(paths)
+		facts, pt := f.lookup(files, q)
+		for k, s := range files {
+			if got, want := pt.score(q, facts[k]), q.pathScore(s.ref.Path); got != want {
+				t.Errorf("walk %d: pathScore(%q) = %v, want %v", round, s.ref.Path, got, want)
+			}
+			if got, want := facts[k].isProseF(q.feat), isProseF(s.ref.Path, q.feat); got != want {
+				t.Errorf("walk %d: isProseF(%q) = %v, want %v", round, s.ref.Path, got, want)
+			}
+		}
+		if len(f.m) != len(paths)-1 {
+			t.Errorf("walk %d: the memo holds %d paths, want the last walk's %d", round, len(f.m), len(paths)-1)
+		}
+		again, _ := f.lookup(files, q) // the same strings: all known
+		if !slices.Equal(again, facts) {
+			t.Errorf("walk %d: facts asked again differ", round)
+		}
+	}
+	known := len(f.m)
+	f.lookup(walk([]string{"new/one.go"}), q) // new, but not a walk of the five known
+	if len(f.m) != known+1 {
+		t.Errorf("a pack of one new path left %d entries, want %d", len(f.m), known+1)
 	}
 }

@@ -265,6 +265,9 @@ type query struct {
 	coverMask map[string]uint64
 	// fileDocs is each file's summed counts (featFileDoc, filedoc.go).
 	fileDocs map[string]*fileDoc
+	// hashes are the terms' hashes as chunkTermsMemo keeps them
+	// (chunkterms.go), made on first use.
+	hashes []uint64
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and

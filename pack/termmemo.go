@@ -5,6 +5,7 @@ import (
 	"slices"
 	"sync"
 	"sync/atomic"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -79,10 +80,13 @@ type resolved struct {
 }
 
 // termSlot is a file as the memo knows it: the stat its answers hold for
-// and its length in terms. A file whose stat changes gets a new slot.
+// and its length in terms. A file whose stat changes gets a new slot. at
+// is where the bytes of the path string files holds it by are (see
+// [keptTerms.rekey]).
 type termSlot struct {
 	size, mtime int64
 	length      int
+	at          uintptr
 }
 
 // keptTerm is what the memo knows of one term: the slots it was asked
@@ -172,18 +176,19 @@ func (t *keptTerms) kept(abs string, size, mtime int64, terms []string) (FileTer
 }
 
 // keptRow is kept writing the counts into row (indexed as terms) instead
-// of a map: no allocation per file.
-func (t *keptTerms) keptRow(abs string, size, mtime int64, terms []string, row []uint16) bool {
+// of a map: no allocation per file. moved: the file is known by another
+// string than abs (rekey).
+func (t *keptTerms) keptRow(abs string, size, mtime int64, terms []string, row []uint16) (ok, moved bool) {
 	t.mu.RLock()
 	defer t.mu.RUnlock()
 	slot, ok := t.files[abs]
 	if !ok || t.slots[slot].size != size || t.slots[slot].mtime != mtime {
-		return false
+		return false, false
 	}
 	r := t.resolve(terms)
 	for _, k := range r.ks {
 		if k == nil || !k.answered(slot) {
-			return false
+			return false, false
 		}
 	}
 	for i, k := range r.ks {
@@ -191,13 +196,47 @@ func (t *keptTerms) keptRow(abs string, size, mtime int64, terms []string, row [
 			row[i] = uint16(min(c, math.MaxUint16))
 		}
 	}
-	return true
+	return true, t.slots[slot].at != stringAt(abs)
 }
+
+// rekey makes abs, an equal string at another address, the key of the
+// file's slot: a running server that walks its tree again (its first
+// walk is not kept until the watcher watches, a lost event drops the
+// listing) asks with the new walk's strings, and a key from the old walk
+// held that walk's whole path string, duplicating every listed path
+// (issue 24, server6: 4 path strings a file were live on the 100K tree).
+// A Go map's assignment to an equal string key stores the new string.
+// The index t wraps is told too when it keeps files by path (MissedTerms).
+func (t *keptTerms) rekey(abs string) {
+	t.mu.Lock()
+	if slot, ok := t.files[abs]; ok {
+		t.files[abs] = slot
+		t.slots[slot].at = stringAt(abs)
+	}
+	t.mu.Unlock()
+	if r, ok := t.FileIndex.(rekeyer); ok {
+		r.rekey(abs)
+	}
+}
+
+// rekeyer is an index that keeps files by path and can take an equal
+// path string as the key (keptTerms.rekey).
+type rekeyer interface{ rekey(abs string) }
+
+// stringAt is the address of s's bytes.
+func stringAt(s string) uintptr { return uintptr(unsafe.Pointer(unsafe.StringData(s))) }
 
 // TermRow is Terms writing the count of each of terms (distinct) into
 // row, indexed as terms; false on a miss (row untouched).
 func (t *keptTerms) TermRow(f collector.FileRef, terms []string, row []uint16) bool {
-	if f.Info != nil && t.keptRow(f.Abs, f.Info.Size(), f.Info.ModTime().UnixNano(), terms, row) {
+	ok, moved := false, false
+	if f.Info != nil {
+		ok, moved = t.keptRow(f.Abs, f.Info.Size(), f.Info.ModTime().UnixNano(), terms, row)
+	}
+	if moved {
+		t.rekey(f.Abs)
+	}
+	if ok {
 		t.hits.Add(1)
 		return true
 	}
@@ -264,8 +303,11 @@ func (t *keptTerms) keep(abs string, size, mtime int64, terms []string, ft FileT
 	slot, ok := t.files[abs]
 	if !ok || t.slots[slot].size != size || t.slots[slot].mtime != mtime {
 		slot = int32(len(t.slots))
-		t.slots = append(t.slots, termSlot{size: size, mtime: mtime, length: ft.Length})
+		t.slots = append(t.slots, termSlot{size: size, mtime: mtime, length: ft.Length, at: stringAt(abs)})
 		t.files[abs] = slot
+	} else if t.slots[slot].at != stringAt(abs) {
+		t.files[abs] = slot // the new string (rekey)
+		t.slots[slot].at = stringAt(abs)
 	}
 	for _, term := range terms {
 		k := t.terms[term]

@@ -10,7 +10,8 @@
 // warm it, and times -runs more calls. Both use the same index cache
 // (XDG_CACHE_HOME as set). It prints the fastest and median wall time of
 // each and their ratio, and checks that the server's context of every call
-// is the CLI's.
+// is the CLI's. With -alt, the timed calls alternate between the two
+// queries (the second first), each checked against the CLI's pack of it.
 package main
 
 import (
@@ -34,35 +35,21 @@ func main() {
 	query := flag.String("query", "how does the server close idle connections after a request timeout", "the query")
 	budget := flag.Int("budget", 16000, "the budget")
 	runs := flag.Int("runs", 5, "timed runs of each")
+	stderr := flag.Bool("stderr", false, "pass the server's stderr on")
+	alt := flag.String("alt", "", "a second query: the timed calls alternate between the two (the server's memos of one query do not serve the other)")
 	flag.Parse()
 	if *dir == "" {
 		fmt.Fprintln(os.Stderr, "serverbench: -dir is required")
 		os.Exit(2)
 	}
-	b := fmt.Sprint(*budget)
-	var cliCPU []time.Duration
-	cli := func() (time.Duration, string) {
-		start := time.Now()
-		cmd := exec.Command(*bin, "pack", *dir, "--root", *dir, "--query", *query, "--budget", b)
-		out, err := cmd.Output()
-		if err != nil {
-			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
-			os.Exit(1)
-		}
-		cliCPU = append(cliCPU, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
-		return time.Since(start), string(out)
-	}
-	_, cliOut := cli() // warms the index
-	cliCPU = nil
-	var cliTimes []time.Duration
-	for i := 0; i < *runs; i++ {
-		d, _ := cli()
-		cliTimes = append(cliTimes, d)
-	}
+	want, cliTimes, cliCPU := clis(*bin, *dir, *query, *alt, fmt.Sprint(*budget), *runs)
 
 	ctx := context.Background()
 	client := sdk.NewClient(&sdk.Implementation{Name: "serverbench", Version: "1"}, nil)
 	srvCmd := exec.Command(*bin, "mcp", "--root", *dir)
+	if *stderr {
+		srvCmd.Stderr = os.Stderr // its log (and GODEBUG=gctrace=1's)
+	}
 	cs, err := client.Connect(ctx, &sdk.CommandTransport{Command: srvCmd}, nil)
 	if err != nil {
 		fmt.Fprintln(os.Stderr, "serverbench: mcp:", err)
@@ -70,11 +57,11 @@ func main() {
 	}
 	defer cs.Close()
 	var srvCPU []time.Duration
-	call := func() (time.Duration, string) {
+	call := func(q string) (time.Duration, string) {
 		cpu0 := procstat.CPU(srvCmd.Process.Pid)
 		defer func() { srvCPU = append(srvCPU, procstat.CPU(srvCmd.Process.Pid)-cpu0) }()
 		start := time.Now()
-		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": *query, "budget": *budget}})
+		res, err := cs.CallTool(ctx, &sdk.CallToolParams{Name: "pack_context", Arguments: map[string]any{"query": q, "budget": *budget}})
 		d := time.Since(start)
 		if err != nil || res.IsError {
 			fmt.Fprintln(os.Stderr, "serverbench: pack_context failed:", err)
@@ -88,22 +75,56 @@ func main() {
 		}
 		return d, text.String()
 	}
-	first, srvOut := call()
+	first, srvOut := call(*query)
+	afterFirst := procstat.Memory(srvCmd.Process.Pid) + " (" + residentKinds(srvCmd.Process.Pid) + ")"
 	srvCPU = nil
 	var srvTimes []time.Duration
-	outs := []string{srvOut}
+	outs, asked := []string{srvOut}, []string{*query}
 	for i := 0; i < *runs; i++ {
-		d, out := call()
+		q := *query
+		if *alt != "" && i%2 == 0 {
+			q = *alt
+		}
+		d, out := call(q)
 		srvTimes = append(srvTimes, d)
-		outs = append(outs, out)
+		outs, asked = append(outs, out), append(asked, q)
 	}
 	for n, out := range outs { // the first call's and every warm call's
-		if i := strings.LastIndex(out, "\n\n[acode-lsp: "); i < 0 || out[:i+1] != cliOut {
+		if i := strings.LastIndex(out, "\n\n[acode-lsp: "); i < 0 || out[:i+1] != want[asked[n]] {
 			fmt.Printf("serverbench: WARNING: the server's context of call %d differs from the CLI's\n", n)
 		}
 	}
 	report(*dir, *runs, first, cliTimes, srvTimes, cliCPU, srvCPU)
-	fmt.Printf("server memory after the calls: %s\n", procstat.Memory(srvCmd.Process.Pid))
+	fmt.Printf("server memory after the first call: %s\n", afterFirst)
+	fmt.Printf("server memory after the calls: %s (%s)\n", procstat.Memory(srvCmd.Process.Pid), residentKinds(srvCmd.Process.Pid))
+}
+
+// clis runs the CLI's pack of dir with query (and alt, when given) once
+// each, the first warming the index, then times runs more of query. want
+// is each query's output; times and cpu are the timed runs'.
+func clis(bin, dir, query, alt, budget string, runs int) (want map[string]string, times, cpu []time.Duration) {
+	cli := func(q string) (time.Duration, string) {
+		start := time.Now()
+		cmd := exec.Command(bin, "pack", dir, "--root", dir, "--query", q, "--budget", budget)
+		out, err := cmd.Output()
+		if err != nil {
+			fmt.Fprintln(os.Stderr, "serverbench: cli:", err)
+			os.Exit(1)
+		}
+		cpu = append(cpu, cmd.ProcessState.UserTime()+cmd.ProcessState.SystemTime())
+		return time.Since(start), string(out)
+	}
+	want = map[string]string{}
+	_, want[query] = cli(query) // warms the index
+	if alt != "" {
+		_, want[alt] = cli(alt)
+	}
+	cpu = nil
+	for i := 0; i < runs; i++ {
+		d, _ := cli(query)
+		times = append(times, d)
+	}
+	return want, times, cpu
 }
 
 // report prints the timings of both doors and their ratios.
@@ -123,4 +144,23 @@ func report(dir string, runs int, first time.Duration, cliTimes, srvTimes, cliCP
 		each = append(each, fmt.Sprint(d.Round(time.Millisecond)))
 	}
 	fmt.Printf("server CPU of each warm call: %s\n", strings.Join(each, " "))
+}
+
+// residentKinds is what the resident set of process pid holds: anonymous
+// memory (the heaps) and mapped files (the binary, the index's segments),
+// from /proc/PID/status.
+func residentKinds(pid int) string {
+	data, err := os.ReadFile(fmt.Sprintf("/proc/%d/status", pid))
+	if err != nil {
+		return "kinds unknown"
+	}
+	var kinds []string
+	for _, line := range strings.Split(string(data), "\n") {
+		for _, k := range []string{"RssAnon:", "RssFile:"} {
+			if v, ok := strings.CutPrefix(line, k); ok {
+				kinds = append(kinds, strings.TrimSuffix(k, ":")+" "+strings.TrimSpace(v))
+			}
+		}
+	}
+	return strings.Join(kinds, ", ")
 }
