@@ -3,19 +3,17 @@ package collector
 import (
 	"context"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 )
 
 // dirLoad is one directory read for a walk: its entries in name order and
-// the os.Stat of each entry that is not a symlink (symlinks are resolved by
+// the stat (following links) of each entry that is not a symlink (symlinks are resolved by
 // the walk itself, in order).
 type dirLoad struct {
 	once    sync.Once
-	entries []os.DirEntry
+	entries []dirEntry
 	infos   []fs.FileInfo
 	errs    []error
 	err     error        // reading the directory failed
@@ -27,7 +25,13 @@ type dirLoad struct {
 // has room (each result goes to its entry's place, so the outcome does not
 // depend on who stats what), the rest here.
 func (ld *dirLoad) load(abs string) {
-	ld.entries, ld.err = os.ReadDir(abs)
+	d, err := openDir(abs)
+	if err != nil {
+		ld.err = err
+		return
+	}
+	defer d.close()
+	ld.entries, ld.err = d.read()
 	if ld.err != nil {
 		return
 	}
@@ -46,12 +50,12 @@ func (ld *dirLoad) load(abs string) {
 		wg.Add(1)
 		go func() {
 			defer func() { <-statSlots; wg.Done() }()
-			ld.statRange(abs, start, end)
+			ld.statRange(d, start, end)
 		}()
 	}
 	for start := 0; start < n; start += statRun {
 		if !ld.claimed(start) {
-			ld.statRange(abs, start, min(n, start+statRun))
+			ld.statRange(d, start, min(n, start+statRun))
 		}
 	}
 	wg.Wait()
@@ -90,17 +94,28 @@ func (ld *dirLoad) claim(start int) {
 
 func (ld *dirLoad) claimed(start int) bool { return ld.helped[start] }
 
-// statRange stats entries [start, end) of the directory abs (not symlinks,
+// statRange stats entries [start, end) of the directory d (not symlinks,
 // which the walk resolves in order, nor .git).
-func (ld *dirLoad) statRange(abs string, start, end int) {
+func (ld *dirLoad) statRange(d *openedDir, start, end int) {
 	for i := start; i < end; i++ {
 		e := ld.entries[i]
-		if e.Type()&fs.ModeSymlink != 0 || e.Name() == ".git" {
+		if e.typ&fs.ModeSymlink != 0 || e.name == ".git" {
 			continue
 		}
-		ld.infos[i], ld.errs[i] = os.Stat(filepath.Join(abs, e.Name()))
+		ld.infos[i], ld.errs[i] = d.statEntry(e.name)
 	}
 }
+
+// dirEntry is one entry of a directory listing: its name and its type
+// (the type bits of fs.FileMode) as the listing gives them.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e dirEntry) Name() string      { return e.name }
+func (e dirEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e dirEntry) Type() fs.FileMode { return e.typ }
 
 // prefetcher reads directories ahead of a sequential walk with a few
 // workers: the walk names the subdirectories it will enter (ahead), the
