@@ -18,6 +18,10 @@ type dirLoad struct {
 	errs    []error
 	err     error        // reading the directory failed
 	helped  map[int]bool // runs of entries a stat helper took (while loading)
+
+	with  walkedWith   // how the walk that named the directory walks it
+	chain ignoreChain  // with.above and the directory's own ignore file (prepare)
+	facts []entryFacts // per entry, for with and chain (walkfacts.go); nil: none
 }
 
 // load reads the directory abs and stats its entries: in runs of
@@ -127,6 +131,7 @@ func (e dirEntry) Type() fs.FileMode { return e.typ }
 // the directories named and not yet taken.
 type prefetcher struct {
 	ctx     context.Context
+	w       *Workspace
 	mu      sync.Mutex
 	cond    *sync.Cond
 	stack   []string
@@ -141,18 +146,19 @@ type prefetcher struct {
 func walkWorkers() int { return min(16, max(4, 2*runtime.GOMAXPROCS(0))) }
 
 func newPrefetcher(ctx context.Context, w *Workspace) *prefetcher {
-	p := &prefetcher{ctx: ctx, loads: map[string]*dirLoad{}}
+	p := &prefetcher{ctx: ctx, w: w, loads: map[string]*dirLoad{}}
 	p.cond = sync.NewCond(&p.mu)
 	n := walkWorkers()
 	p.workers.Add(n)
 	for i := 0; i < n; i++ {
-		go p.work(w)
+		go p.work()
 	}
 	return p
 }
 
-// work reads the most recently named directory until the walk stops.
-func (p *prefetcher) work(w *Workspace) {
+// work reads (and prepares) the most recently named directory until the
+// walk stops.
+func (p *prefetcher) work() {
 	defer p.workers.Done()
 	for {
 		p.mu.Lock()
@@ -170,37 +176,45 @@ func (p *prefetcher) work(w *Workspace) {
 		if ld == nil || p.ctx.Err() != nil {
 			continue
 		}
-		ld.once.Do(func() { ld.load(abs) })
-		if ld.err == nil && ld.mayHold(".gitignore") {
-			w.loadIgnore(abs, ".gitignore") // warms the cache the walk reads
-		}
+		p.loadOnce(ld, abs)
 	}
 }
 
-// ahead names a directory the walk will enter.
-func (p *prefetcher) ahead(abs string) {
+// loadOnce reads and prepares ld, the directory abs, unless that was done
+// or is under way (then it waits for it).
+func (p *prefetcher) loadOnce(ld *dirLoad, abs string) {
+	ld.once.Do(func() {
+		ld.load(abs)
+		ld.prepare(p.w, abs, p)
+	})
+}
+
+// ahead names a directory the walk will enter, and how it will walk it
+// (the root and the ignore chain above it: its entries' facts are
+// prepared for them).
+func (p *prefetcher) ahead(abs string, with walkedWith) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done || p.loads[abs] != nil {
 		return
 	}
-	p.loads[abs] = &dirLoad{}
+	p.loads[abs] = &dirLoad{with: with}
 	p.stack = append(p.stack, abs)
 	p.cond.Signal()
 }
 
 // get returns the directory abs read, waiting for a worker that is reading
-// it or reading it here.
-func (p *prefetcher) get(abs string) *dirLoad {
+// it or reading it here (prepared for with, when no one named it before).
+func (p *prefetcher) get(abs string, with walkedWith) *dirLoad {
 	p.mu.Lock()
 	ld := p.loads[abs]
 	if ld == nil {
-		ld = &dirLoad{}
+		ld = &dirLoad{with: with}
 	} else {
 		delete(p.loads, abs) // the worker keeps its pointer; the stack entry is skipped
 	}
 	p.mu.Unlock()
-	ld.once.Do(func() { ld.load(abs) })
+	p.loadOnce(ld, abs)
 	return ld
 }
 
