@@ -72,12 +72,17 @@ func (ld *dirLoad) prepare(w *Workspace, abs string, pre *prefetcher) {
 		}
 	}
 	ld.facts = facts
-	if pre == nil {
-		return
+	if pre != nil {
+		ld.aheadSubdirs(pre, walkedWith{r: r, above: chain})
 	}
-	for i := len(facts) - 1; i >= 0; i-- {
-		if f := &facts[i]; f.decided && !f.ignored && ld.entries[i].IsDir() && ld.infos[i].IsDir() {
-			pre.ahead(f.p, walkedWith{r: r, above: chain})
+}
+
+// aheadSubdirs names to pre the subdirectories of ld that its facts let
+// in, last first, to be walked with.
+func (ld *dirLoad) aheadSubdirs(pre *prefetcher, with walkedWith) {
+	for i := len(ld.facts) - 1; i >= 0; i-- {
+		if f := &ld.facts[i]; f.decided && !f.ignored && ld.entries[i].IsDir() && ld.infos[i].IsDir() {
+			pre.ahead(f.p, with)
 		}
 	}
 }
