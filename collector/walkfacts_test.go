@@ -2,6 +2,7 @@ package collector
 
 import (
 	"context"
+	"path/filepath"
 	"strings"
 	"testing"
 
@@ -90,5 +91,35 @@ func TestWalkFactsPrepared(t *testing.T) {
 	}
 	if got := ld.factsFor(r, r.chain); got != nil {
 		t.Fatalf("facts given for a chain without the directory's ignore file")
+	}
+}
+
+// TestRelSlash: relSlash without its prefix string answers as the
+// definition (target has base plus a separator as its prefix).
+func TestRelSlash(t *testing.T) {
+	ref := func(base, target string) (string, bool) {
+		if target == base {
+			return ".", true
+		}
+		prefix := base
+		if !strings.HasSuffix(prefix, string(filepath.Separator)) {
+			prefix += string(filepath.Separator)
+		}
+		if !strings.HasPrefix(target, prefix) {
+			return "", false
+		}
+		return filepath.ToSlash(target[len(prefix):]), true
+	}
+	bases := []string{"", "/", "/a", "/a/", "/a/b", "/ab"}
+	targets := []string{"", "/", "/a", "/a/", "/a/b", "/a/b/c", "/ab", "/ab/c", "/abc", "a", "/a//b"}
+	for _, b := range bases {
+		for _, tg := range targets {
+			b, tg := filepath.FromSlash(b), filepath.FromSlash(tg)
+			got, ok := relSlash(b, tg)
+			want, wok := ref(b, tg)
+			if got != want || ok != wok {
+				t.Errorf("relSlash(%q, %q) = %q, %v; want %q, %v", b, tg, got, ok, want, wok)
+			}
+		}
 	}
 }
