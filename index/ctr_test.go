@@ -4,6 +4,9 @@ import (
 	"bytes"
 	"crypto/aes"
 	"crypto/cipher"
+	"os"
+	"path/filepath"
+	"strings"
 	"testing"
 )
 
@@ -31,9 +34,55 @@ func TestCtrSmallIsCTR(t *testing.T) {
 			want := bytes.Clone(text)
 			cipher.NewCTR(enc, iv[:]).XORKeyStream(want, want)
 			got := bytes.Clone(text)
-			ctrSmall(enc, iv, got)
+			sc := &ctrScratch{iv: iv}
+			sc.xor(enc, got)
 			if !bytes.Equal(got, want) {
-				t.Fatalf("iv %x, %d bytes: ctrSmall differs from cipher.NewCTR", iv, n)
+				t.Fatalf("iv %x, %d bytes: the small path differs from cipher.NewCTR", iv, n)
+			}
+		}
+	}
+}
+
+// TestPathIs: a segment's path comparison without a copy (short paths
+// decrypted on the stack) finds each stored path, short or longer than
+// smallCTR, and no other: the record of a path is not another path of
+// the same length, a prefix of it, or it with one byte changed.
+func TestPathIs(t *testing.T) {
+	root, dir := t.TempDir(), t.TempDir()
+	var paths []string
+	for _, name := range []string{"a.go", strings.Repeat("d", 200) + "/b.go", strings.Repeat("e", 250) + "/" + strings.Repeat("f", 250) + "/c.go"} {
+		p := filepath.Join(root, name)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		write(t, p, "package p // alpha beta\n")
+		paths = append(paths, p)
+	}
+	if len(paths[2]) <= smallCTR || len(paths[0]) > smallCTR {
+		t.Fatalf("paths of %d and %d bytes do not straddle smallCTR", len(paths[0]), len(paths[2]))
+	}
+	x := openTest(t, root, dir)
+	for _, p := range paths {
+		put(t, x, p)
+	}
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if len(x.segs) == 0 {
+		t.Fatal("no segment written")
+	}
+	for _, seg := range x.segs {
+		for _, p := range paths {
+			i := seg.find(p, x.k.pathHash(p))
+			if i < 0 {
+				t.Fatalf("%d-byte path not found", len(p))
+			}
+			flipped := []byte(p)
+			flipped[len(p)/2] ^= 1
+			for _, q := range []string{p, p[:len(p)-1], string(flipped), strings.Repeat("x", len(p))} {
+				if got, want := seg.pathIs(i, q), string(seg.pathBytes(i)) == q; got != want || q == p && !got {
+					t.Fatalf("%d-byte path against a %d-byte one: pathIs %v, pathBytes says %v", len(p), len(q), got, want)
+				}
 			}
 		}
 	}
