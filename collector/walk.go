@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"sort"
+	"strings"
 )
 
 // FileRef is a workspace file the walk let in by everything that needs no
@@ -119,7 +120,9 @@ func (w *Workspace) List(ctx context.Context, t SourceType, paths ...string) ([]
 			return nil, nil, err
 		}
 	}
-	sort.Slice(st.refs, func(i, j int) bool { return st.refs[i].Path < st.refs[j].Path })
+	// Paths are unique (a file is listed once, by its resolved path), so
+	// any sort gives the one order.
+	slices.SortFunc(st.refs, func(a, b FileRef) int { return strings.Compare(a.Path, b.Path) })
 	sortExclusions(st.excl)
 	if st.refs == nil {
 		st.refs = []FileRef{}
@@ -394,6 +397,11 @@ func (st *walk) addShown(abs, rel, shown string, info fs.FileInfo, alias string)
 	}
 	if shown == "" {
 		shown = DisplayPath(rel)
+	}
+	if len(st.refs) == cap(st.refs) {
+		// Doubled rather than append's 1.25× past 256: a 100K listing
+		// copies 16 MB on its way instead of 40.
+		st.refs = slices.Grow(st.refs, max(256, len(st.refs)))
 	}
 	st.refs = append(st.refs, FileRef{Abs: abs, Path: shown, Info: info, rel: rel, alias: alias})
 }
