@@ -484,12 +484,18 @@ func relSlash(base, target string) (string, bool) {
 	if target == base {
 		return ".", true
 	}
-	prefix := base
-	if !strings.HasSuffix(prefix, string(filepath.Separator)) {
-		prefix += string(filepath.Separator)
-	}
-	if !strings.HasPrefix(target, prefix) {
+	// target must start with base and a separator (base's own final one,
+	// or the next byte); no prefix string is built (one per entry and
+	// ignore list of a walk).
+	n := len(base)
+	if !strings.HasPrefix(target, base) {
 		return "", false
 	}
-	return filepath.ToSlash(target[len(prefix):]), true
+	if !strings.HasSuffix(base, string(filepath.Separator)) {
+		if len(target) <= n || target[n] != filepath.Separator {
+			return "", false
+		}
+		n++
+	}
+	return filepath.ToSlash(target[n:]), true
 }

@@ -48,6 +48,11 @@ func (s *keptStat) IsDir() bool        { return s.mode.IsDir() }
 // FileID is the file's device and inode (safeio.FileID).
 func (s *keptStat) FileID() (dev, ino uint64) { return s.dev, s.ino }
 
+// StatID is the file's inode and change time in ns (what the index keys a
+// file's entry by besides size, mtime and mode), without the stat_t Sys
+// builds.
+func (s *keptStat) StatID() (ino uint64, ctime int64) { return s.ino, s.ctime }
+
 // Sys is a stat_t with what keptStat keeps (device, inode, size, mtime,
 // ctime); the rest is zero.
 func (s *keptStat) Sys() any {

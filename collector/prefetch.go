@@ -3,23 +3,25 @@ package collector
 import (
 	"context"
 	"io/fs"
-	"os"
-	"path/filepath"
 	"runtime"
 	"strings"
 	"sync"
 )
 
 // dirLoad is one directory read for a walk: its entries in name order and
-// the os.Stat of each entry that is not a symlink (symlinks are resolved by
+// the stat (following links) of each entry that is not a symlink (symlinks are resolved by
 // the walk itself, in order).
 type dirLoad struct {
 	once    sync.Once
-	entries []os.DirEntry
+	entries []dirEntry
 	infos   []fs.FileInfo
 	errs    []error
 	err     error        // reading the directory failed
 	helped  map[int]bool // runs of entries a stat helper took (while loading)
+
+	with  walkedWith   // how the walk that named the directory walks it
+	chain ignoreChain  // with.above and the directory's own ignore file (prepare)
+	facts []entryFacts // per entry, for with and chain (walkfacts.go); nil: none
 }
 
 // load reads the directory abs and stats its entries: in runs of
@@ -27,7 +29,13 @@ type dirLoad struct {
 // has room (each result goes to its entry's place, so the outcome does not
 // depend on who stats what), the rest here.
 func (ld *dirLoad) load(abs string) {
-	ld.entries, ld.err = os.ReadDir(abs)
+	d, err := openDir(abs)
+	if err != nil {
+		ld.err = err
+		return
+	}
+	defer d.close()
+	ld.entries, ld.err = d.read()
 	if ld.err != nil {
 		return
 	}
@@ -46,12 +54,12 @@ func (ld *dirLoad) load(abs string) {
 		wg.Add(1)
 		go func() {
 			defer func() { <-statSlots; wg.Done() }()
-			ld.statRange(abs, start, end)
+			ld.statRange(d, start, end)
 		}()
 	}
 	for start := 0; start < n; start += statRun {
 		if !ld.claimed(start) {
-			ld.statRange(abs, start, min(n, start+statRun))
+			ld.statRange(d, start, min(n, start+statRun))
 		}
 	}
 	wg.Wait()
@@ -90,17 +98,28 @@ func (ld *dirLoad) claim(start int) {
 
 func (ld *dirLoad) claimed(start int) bool { return ld.helped[start] }
 
-// statRange stats entries [start, end) of the directory abs (not symlinks,
+// statRange stats entries [start, end) of the directory d (not symlinks,
 // which the walk resolves in order, nor .git).
-func (ld *dirLoad) statRange(abs string, start, end int) {
+func (ld *dirLoad) statRange(d *openedDir, start, end int) {
 	for i := start; i < end; i++ {
 		e := ld.entries[i]
-		if e.Type()&fs.ModeSymlink != 0 || e.Name() == ".git" {
+		if e.typ&fs.ModeSymlink != 0 || e.name == ".git" {
 			continue
 		}
-		ld.infos[i], ld.errs[i] = os.Stat(filepath.Join(abs, e.Name()))
+		ld.infos[i], ld.errs[i] = d.statEntry(e.name)
 	}
 }
+
+// dirEntry is one entry of a directory listing: its name and its type
+// (the type bits of fs.FileMode) as the listing gives them.
+type dirEntry struct {
+	name string
+	typ  fs.FileMode
+}
+
+func (e dirEntry) Name() string      { return e.name }
+func (e dirEntry) IsDir() bool       { return e.typ.IsDir() }
+func (e dirEntry) Type() fs.FileMode { return e.typ }
 
 // prefetcher reads directories ahead of a sequential walk with a few
 // workers: the walk names the subdirectories it will enter (ahead), the
@@ -112,6 +131,7 @@ func (ld *dirLoad) statRange(abs string, start, end int) {
 // the directories named and not yet taken.
 type prefetcher struct {
 	ctx     context.Context
+	w       *Workspace
 	mu      sync.Mutex
 	cond    *sync.Cond
 	stack   []string
@@ -126,18 +146,19 @@ type prefetcher struct {
 func walkWorkers() int { return min(16, max(4, 2*runtime.GOMAXPROCS(0))) }
 
 func newPrefetcher(ctx context.Context, w *Workspace) *prefetcher {
-	p := &prefetcher{ctx: ctx, loads: map[string]*dirLoad{}}
+	p := &prefetcher{ctx: ctx, w: w, loads: map[string]*dirLoad{}}
 	p.cond = sync.NewCond(&p.mu)
 	n := walkWorkers()
 	p.workers.Add(n)
 	for i := 0; i < n; i++ {
-		go p.work(w)
+		go p.work()
 	}
 	return p
 }
 
-// work reads the most recently named directory until the walk stops.
-func (p *prefetcher) work(w *Workspace) {
+// work reads (and prepares) the most recently named directory until the
+// walk stops.
+func (p *prefetcher) work() {
 	defer p.workers.Done()
 	for {
 		p.mu.Lock()
@@ -155,37 +176,45 @@ func (p *prefetcher) work(w *Workspace) {
 		if ld == nil || p.ctx.Err() != nil {
 			continue
 		}
-		ld.once.Do(func() { ld.load(abs) })
-		if ld.err == nil && ld.mayHold(".gitignore") {
-			w.loadIgnore(abs, ".gitignore") // warms the cache the walk reads
-		}
+		p.loadOnce(ld, abs)
 	}
 }
 
-// ahead names a directory the walk will enter.
-func (p *prefetcher) ahead(abs string) {
+// loadOnce reads and prepares ld, the directory abs, unless that was done
+// or is under way (then it waits for it).
+func (p *prefetcher) loadOnce(ld *dirLoad, abs string) {
+	ld.once.Do(func() {
+		ld.load(abs)
+		ld.prepare(p.w, abs, p)
+	})
+}
+
+// ahead names a directory the walk will enter, and how it will walk it
+// (the root and the ignore chain above it: its entries' facts are
+// prepared for them).
+func (p *prefetcher) ahead(abs string, with walkedWith) {
 	p.mu.Lock()
 	defer p.mu.Unlock()
 	if p.done || p.loads[abs] != nil {
 		return
 	}
-	p.loads[abs] = &dirLoad{}
+	p.loads[abs] = &dirLoad{with: with}
 	p.stack = append(p.stack, abs)
 	p.cond.Signal()
 }
 
 // get returns the directory abs read, waiting for a worker that is reading
-// it or reading it here.
-func (p *prefetcher) get(abs string) *dirLoad {
+// it or reading it here (prepared for with, when no one named it before).
+func (p *prefetcher) get(abs string, with walkedWith) *dirLoad {
 	p.mu.Lock()
 	ld := p.loads[abs]
 	if ld == nil {
-		ld = &dirLoad{}
+		ld = &dirLoad{with: with}
 	} else {
 		delete(p.loads, abs) // the worker keeps its pointer; the stack entry is skipped
 	}
 	p.mu.Unlock()
-	ld.once.Do(func() { ld.load(abs) })
+	p.loadOnce(ld, abs)
 	return ld
 }
 

@@ -243,6 +243,31 @@ func (s *segment) pathBytes(i int) []byte {
 	return b
 }
 
+// pathIs reports whether the path of record i is p: string(pathBytes(i))
+// == p, with a short path decrypted on the stack (find runs once per file
+// of a warm pack).
+func (s *segment) pathIs(i int, p string) bool {
+	r := s.part(secFiles)[i*recSize:]
+	off, n := int(le.Uint32(r[64:])), int(le.Uint32(r[68:]))
+	paths := s.part(secPaths)
+	switch {
+	case off > len(paths) || n > len(paths)-off || n > maxPathLen:
+		return p == "" // pathBytes is nil
+	case n != len(p):
+		return false
+	case n > smallCTR:
+		return string(s.pathBytes(i)) == p
+	}
+	var buf [smallCTR]byte
+	b := buf[:n]
+	copy(b, paths[off:off+n])
+	sc := ctrScratches.Get().(*ctrScratch)
+	sc.counter(s.nonce, i, partPath)
+	sc.xor(s.k.enc, b)
+	ctrScratches.Put(sc)
+	return string(b) == p
+}
+
 // find returns the record index of path p, or -1.
 func (s *segment) find(p string, ph uint64) int {
 	if s.nFiles == 0 {
@@ -260,7 +285,7 @@ func (s *segment) find(p string, ph uint64) int {
 		if i >= s.nFiles {
 			return -1
 		}
-		if le.Uint64(files[i*recSize+88:]) == ph && string(s.pathBytes(i)) == p { // a keyed hash, then the path itself
+		if le.Uint64(files[i*recSize+88:]) == ph && s.pathIs(i, p) { // a keyed hash, then the path itself
 			return i
 		}
 	}
