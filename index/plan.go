@@ -3,10 +3,8 @@ package index
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"fmt"
 	"hash"
 	"io"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -38,10 +36,9 @@ const (
 	planVersion = 1
 	planHeader  = 32 // magic, version, count, version hash, key id
 	planRecHead = 32 + 32 + 8 + 4
-	planMAC     = sha256.Size
 	maxPlans    = 4
 	maxPlanBody = 256 << 10
-	maxPlanFile = planHeader + maxPlans*(planRecHead+maxPlanBody) + planMAC
+	maxPlanFile = planHeader + maxPlans*(planRecHead+maxPlanBody) + sideMAC
 )
 
 // planRec is one stored plan.
@@ -168,23 +165,18 @@ func (ps planStore) PutPlan(key, listing [32]byte, body []byte) {
 	_ = writePlans(ps.x.dir, p, ps.x.k, ps.x.refusedVH(), recs)
 }
 
-// planSum is the MAC of a plan file's bytes b.
-func (k *keys) planSum(b []byte) []byte {
-	m := hmac.New(sha256.New, k.mac)
-	io.WriteString(m, "map plans\x00")
-	m.Write(b)
-	return m.Sum(nil)
-}
+// planFile is map.plan's envelope.
+var planFile = sideFile{magic: planMagic, version: planVersion, hdr: planHeader,
+	label: "map plans\x00", temp: ".tmp-*.plan", what: "map plans"}
 
 // writePlans writes recs as the plan file p in dir: a temporary file
 // renamed into place.
 func writePlans(dir, p string, k *keys, vh uint64, recs []planRec) error {
-	b := make([]byte, planHeader, maxPlanFile)
-	copy(b, planMagic)
-	le.PutUint32(b[8:], planVersion)
-	le.PutUint32(b[12:], uint32(len(recs)))
-	le.PutUint64(b[16:], vh)
-	le.PutUint64(b[24:], k.id)
+	size := 0
+	for _, r := range recs {
+		size += planRecHead + len(r.body)
+	}
+	b := planFile.start(k, vh, len(recs), size)
 	for _, r := range recs {
 		b = append(b, r.key[:]...)
 		b = append(b, r.listing[:]...)
@@ -192,53 +184,18 @@ func writePlans(dir, p string, k *keys, vh uint64, recs []planRec) error {
 		b = le.AppendUint32(b, uint32(len(r.body)))
 		b = append(b, r.body...)
 	}
-	b = append(b, k.planSum(b)...)
-	tmp, err := os.CreateTemp(dir, ".tmp-*.plan")
-	if err != nil {
-		return fmt.Errorf("index: write map plans: %w", err)
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("index: write map plans: %w", err)
-	}
-	return nil
+	return planFile.write(dir, p, k, b)
 }
 
 // readPlans reads the plan file p; nil when there is none or it fails a
-// check: opened without following a link and without blocking, a regular
-// file of this user of at most maxPlanFile bytes, its MAC, magic,
-// version, key and rules version, at most maxPlans plans each within
-// maxPlanBody, no byte left over.
+// check: sideFile.read's, a file of at most maxPlanFile bytes, at most
+// maxPlans plans each within maxPlanBody, no byte left over.
 func readPlans(p string, k *keys, vh uint64) []planRec {
-	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
-	if err != nil {
+	b, n, ok := planFile.read(p, k, vh, func(size int64) bool { return size <= maxPlanFile })
+	if !ok || n > maxPlans {
 		return nil
 	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !ownRegular(fi) || fi.Size() < planHeader+planMAC || fi.Size() > maxPlanFile {
-		return nil
-	}
-	b := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
-		return nil
-	}
-	body := b[:len(b)-planMAC]
-	n := int(le.Uint32(b[12:]))
-	switch {
-	case !hmac.Equal(k.planSum(body), b[len(body):]),
-		string(b[:8]) != planMagic, le.Uint32(b[8:]) != planVersion,
-		n > maxPlans, le.Uint64(b[16:]) != vh, le.Uint64(b[24:]) != k.id:
-		return nil
-	}
-	return splitPlans(body[planHeader:], n)
+	return splitPlans(b, n)
 }
 
 // splitPlans parses the n plans of b; nil unless they fill b exactly.

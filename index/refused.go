@@ -1,12 +1,8 @@
 package index
 
 import (
-	"crypto/hmac"
-	"crypto/sha256"
 	"fmt"
-	"io"
 	"io/fs"
-	"os"
 	"path/filepath"
 	"slices"
 	"sort"
@@ -38,7 +34,6 @@ const (
 	refusedVersion = 1
 	refusedHeader  = 48
 	refusedRecSize = 64
-	refusedMAC     = sha256.Size
 	// maxRefused caps the table (16 MiB); past it, the records put
 	// longest ago go.
 	maxRefused = 1 << 18
@@ -210,23 +205,14 @@ func (x *Index) flushRefused() error {
 	return nil
 }
 
-// refusedSum is the MAC of a table's bytes b.
-func (k *keys) refusedSum(b []byte) []byte {
-	m := hmac.New(sha256.New, k.mac)
-	io.WriteString(m, "refused files\x00")
-	m.Write(b)
-	return m.Sum(nil)
-}
+// refusedFile is refused.tbl's envelope.
+var refusedFile = sideFile{magic: refusedMagic, version: refusedVersion, hdr: refusedHeader,
+	label: "refused files\x00", temp: ".tmp-*.ref", what: "refused files"}
 
 // writeRefused writes recs (sorted by path hash) as the table p in dir:
 // a temporary file renamed into place.
 func writeRefused(dir, p string, k *keys, vh uint64, recs []refusedRec) error {
-	b := make([]byte, refusedHeader, refusedHeader+len(recs)*refusedRecSize+refusedMAC)
-	copy(b, refusedMagic)
-	le.PutUint32(b[8:], refusedVersion)
-	le.PutUint32(b[12:], uint32(len(recs)))
-	le.PutUint64(b[16:], vh)
-	le.PutUint64(b[24:], k.id)
+	b := refusedFile.start(k, vh, len(recs), len(recs)*refusedRecSize)
 	for _, r := range recs {
 		b = le.AppendUint64(b, r.ph)
 		b = le.AppendUint64(b, uint64(r.st.size))
@@ -238,23 +224,7 @@ func writeRefused(dir, p string, k *keys, vh uint64, recs []refusedRec) error {
 		b = le.AppendUint64(b, r.code)
 		b = le.AppendUint64(b, uint64(r.put))
 	}
-	b = append(b, k.refusedSum(b)...)
-	tmp, err := os.CreateTemp(dir, ".tmp-*.ref")
-	if err != nil {
-		return fmt.Errorf("index: write refused files: %w", err)
-	}
-	_, err = tmp.Write(b)
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("index: write refused files: %w", err)
-	}
-	return nil
+	return refusedFile.write(dir, p, k, b)
 }
 
 // readRefused reads the table p; nil when there is none or it fails a
@@ -262,33 +232,16 @@ func writeRefused(dir, p string, k *keys, vh uint64, recs []refusedRec) error {
 // file of this user, of the size its count says (at most the cap), its
 // MAC, magic, version, key and rules version, records sorted by hash.
 func readRefused(p string, k *keys, vh uint64) []refusedRec {
-	f, err := os.OpenFile(p, os.O_RDONLY|openFlags, 0)
-	if err != nil {
-		return nil
-	}
-	defer f.Close()
-	fi, err := f.Stat()
-	if err != nil || !ownRegular(fi) {
-		return nil
-	}
-	n := (fi.Size() - refusedHeader - refusedMAC) / refusedRecSize
-	if n < 0 || n > maxRefused || fi.Size() != refusedHeader+n*refusedRecSize+refusedMAC {
-		return nil
-	}
-	b := make([]byte, fi.Size())
-	if _, err := io.ReadFull(f, b); err != nil {
-		return nil
-	}
-	body := b[:len(b)-refusedMAC]
-	switch {
-	case !hmac.Equal(k.refusedSum(body), b[len(body):]),
-		string(b[:8]) != refusedMagic, le.Uint32(b[8:]) != refusedVersion,
-		int64(le.Uint32(b[12:])) != n, le.Uint64(b[16:]) != vh, le.Uint64(b[24:]) != k.id:
+	b, n, ok := refusedFile.read(p, k, vh, func(size int64) bool {
+		n := (size - refusedHeader - sideMAC) / refusedRecSize
+		return n <= maxRefused && size == refusedHeader+n*refusedRecSize+sideMAC
+	})
+	if !ok || n*refusedRecSize != len(b) {
 		return nil
 	}
 	recs := make([]refusedRec, n)
 	for i := range recs {
-		r := body[refusedHeader+i*refusedRecSize:]
+		r := b[i*refusedRecSize:]
 		recs[i] = refusedRec{
 			ph: le.Uint64(r),
 			st: stat{size: int64(le.Uint64(r[8:])), mtime: int64(le.Uint64(r[16:])), ctime: int64(le.Uint64(r[24:])),
