@@ -49,13 +49,20 @@ func (q *query) coverFactors() map[string]float64 {
 		cov[p] = s
 		best = max(best, s)
 	}
+	return relativeFactors(cov, best, q.feat.coverW)
+}
+
+// relativeFactors turns each file's score into the factor 1 + w·s/best
+// (best is the highest score); nil when no score is positive, and no
+// entry for a file that scores nothing.
+func relativeFactors(score map[string]float64, best, w float64) map[string]float64 {
 	if best <= 0 {
 		return nil
 	}
-	out := make(map[string]float64, len(cov))
-	for p, s := range cov {
+	out := make(map[string]float64, len(score))
+	for p, s := range score {
 		if s > 0 {
-			out[p] = 1 + q.feat.coverW*s/best
+			out[p] = 1 + w*s/best
 		}
 	}
 	return out

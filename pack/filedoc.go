@@ -60,14 +60,5 @@ func (q *query) fileDocFactors() map[string]float64 {
 		score[p] = s
 		best = max(best, s)
 	}
-	if best <= 0 {
-		return nil
-	}
-	out := make(map[string]float64, len(score))
-	for p, s := range score {
-		if s > 0 {
-			out[p] = 1 + q.feat.fileDocW*s/best
-		}
-	}
-	return out
+	return relativeFactors(score, best, q.feat.fileDocW)
 }
