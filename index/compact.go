@@ -103,6 +103,19 @@ var segmentPattern = regexp.MustCompile(`^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-f]{1,8}
 
 func isSegmentName(n string) bool { return segmentPattern.MatchString(n) }
 
+// IsFileName reports whether n is a name the index gives the files of a
+// root's directory: segments, temporary files, the side files (refused.tbl,
+// map.plan) and format 1's "root". Clearing or pruning removes only these
+// (TestClearCache packs with the index and checks that clearing leaves
+// nothing, so a new kind of file missing here fails it).
+func IsFileName(n string) bool {
+	return isSegmentName(n) || isTempName(n) || n == "root" || n == refusedName || n == planName
+}
+
+// IsRootDirName reports whether n is a name the index gives a root's
+// directory.
+func IsRootDirName(n string) bool { return rootKeyPattern.MatchString(n) }
+
 // isTempName: the temporary files of writeSegment (.tmp-*.seg, .tmp-*.dict).
 func isTempName(n string) bool { return strings.HasPrefix(n, ".tmp-") && !strings.ContainsRune(n, '/') }
 

@@ -384,7 +384,7 @@ type pruneRoot struct {
 // directory named as rootKey names them, not a symlink, this user's own
 // and writable by no one else; ok false for any other entry.
 func ownRoot(parent string, de os.DirEntry) (_ pruneRoot, ok bool) {
-	if !de.IsDir() || !rootKeyPattern.MatchString(de.Name()) {
+	if !de.IsDir() || !IsRootDirName(de.Name()) {
 		return pruneRoot{}, false // de.IsDir is false for a symlink to a directory
 	}
 	d := filepath.Join(parent, de.Name())
@@ -419,7 +419,7 @@ func clearRoot(dir string) int64 {
 	files, _ := os.ReadDir(dir)
 	for _, f := range files {
 		n := f.Name()
-		if !isSegmentName(n) && !isTempName(n) && n != "root" && n != refusedName && n != planName { // "root": written by format 1
+		if !IsFileName(n) {
 			continue
 		}
 		p := filepath.Join(dir, n)

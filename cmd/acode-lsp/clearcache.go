@@ -9,8 +9,6 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
-	"regexp"
-	"strings"
 
 	"github.com/acode-lsp/acode-lsp/index"
 )
@@ -177,27 +175,15 @@ func indexDirs(base string) ([]string, error) {
 	}
 	var out []string
 	for _, de := range des {
-		if rootDirName.MatchString(de.Name()) {
+		if index.IsRootDirName(de.Name()) {
 			out = append(out, filepath.Join(base, de.Name()))
 		}
 	}
 	return out, nil
 }
 
-// The names the index gives its directories and files (index/index.go
-// rootKeyPattern, index/compact.go segmentPattern and isTempName,
-// index/refused.go refusedName, index/plan.go planName; "root" is format 1's). TestClearCache packs with the index and checks that
-// clearing leaves nothing, so a new kind of file fails it.
-var (
-	rootDirName  = regexp.MustCompile(`^[0-9a-f]{16}$`)
-	segmentName  = regexp.MustCompile(`^[0-9a-f]{16}-[0-9]{1,10}-[0-9a-f]{1,8}\.seg$`)
-	errNotOurDir = errors.New("not acode-lsp's directory")
-)
-
-// isIndexFile reports whether n is a name the index gives its files.
-func isIndexFile(n string) bool {
-	return segmentName.MatchString(n) || strings.HasPrefix(n, ".tmp-") || n == "root" || n == "refused.tbl" || n == "map.plan"
-}
+// errNotOurDir: a directory under the cache that the index did not make.
+var errNotOurDir = errors.New("not acode-lsp's directory")
 
 // mb formats a byte count for people.
 func mb(n int64) string {
@@ -233,7 +219,7 @@ func clearIndexDir(base, dir string) (clearStats, error) {
 		if err != nil {
 			continue
 		}
-		if !isIndexFile(de.Name()) || !fi.Mode().IsRegular() || !ownedByUser(fi) {
+		if !index.IsFileName(de.Name()) || !fi.Mode().IsRegular() || !ownedByUser(fi) {
 			st.left++
 			continue
 		}
