@@ -464,7 +464,7 @@ func (p *pipeline) historyFiles(files []*fileScan) {
 	if !feat.cochange {
 		cw = 0
 	}
-	if len(files) == 0 || rw == 0 && cw == 0 {
+	if len(files) == 0 || rw == 0 && cw == 0 && !feat.histWords {
 		return
 	}
 	h := p.history(files[0].ref.Abs)
@@ -476,6 +476,10 @@ func (p *pipeline) historyFiles(files []*fileScan) {
 		scores[f.ref.Abs] = f.raw
 	}
 	fac := h.factors(scores, rw, cw)
+	if feat.histWords {
+		terms, _ := rankTerms(p.queryText(), feat)
+		fac = mulFactors(fac, h.wordFactors(terms, scores, feat.histWordsW))
+	}
 	for _, f := range files {
 		if x, ok := fac[f.ref.Abs]; ok {
 			f.raw *= x

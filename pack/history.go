@@ -48,11 +48,44 @@ type history struct {
 	commits [][]string     // each commit's files (absolute), newest first; sweeps left out
 	touched map[string]int // commits touching each file
 	recent  map[string]bool
+	// said are the commits whose messages were read (histwords.go),
+	// newest first, sweeps left out; nil unless asked for.
+	said []saidCommit
+}
+
+// historyRead is what loadHistory reads besides the files of each
+// commit: the messages (histwords.go) of up to commits commits.
+type historyRead struct {
+	// msgs: 0 no message, 1 the subject, 2 the subject and body.
+	msgs    int
+	commits int
+}
+
+// logFormat is git log's --format for r: a NUL line opens each commit,
+// followed by its subject (msgs ≥ 1) and its body up to a 0x1E byte
+// (msgs 2).
+func (r historyRead) logFormat() string {
+	switch r.msgs {
+	case 0:
+		return "--format=%x00"
+	case 1:
+		return "--format=%x00%s"
+	}
+	return "--format=%x00%s%n%b%x1e"
+}
+
+// count is how many commits git log reads: historyCommits, or more when
+// the messages are read from more commits.
+func (r historyRead) count() int {
+	if r.msgs > 0 && r.commits > historyCommits {
+		return r.commits
+	}
+	return historyCommits
 }
 
 // loadHistory reads the history of the git repository holding abs (a
 // file's absolute path); nil outside git or on any failure.
-func loadHistory(ctx context.Context, abs string) *history {
+func loadHistory(ctx context.Context, abs string, r historyRead) *history {
 	top := gitTop(filepath.Dir(abs))
 	if top == "" {
 		return nil
@@ -60,7 +93,7 @@ func loadHistory(ctx context.Context, abs string) *history {
 	ctx, cancel := context.WithTimeout(ctx, historyTimeout)
 	defer cancel()
 	cmd := exec.CommandContext(ctx, "git", "-C", top, "-c", "core.quotepath=off", "log", "--no-renames", "--no-merges",
-		"--name-only", "--format=%x00", "-n", strconv.Itoa(historyCommits), "HEAD", "--")
+		"--name-only", r.logFormat(), "-n", strconv.Itoa(r.count()), "HEAD", "--")
 	cmd.Env = append(os.Environ(), "GIT_OPTIONAL_LOCKS=0", "GIT_TERMINAL_PROMPT=0", "LC_ALL=C")
 	cmd.Stdin = nil
 	var out limitedBuffer
@@ -76,43 +109,68 @@ func loadHistory(ctx context.Context, abs string) *history {
 			data = data[:i]
 		}
 	}
-	return parseHistory(top, data)
+	return parseHistory(top, data, r)
 }
 
-// parseHistory reads `git log --name-only --format=%x00` output: commits
-// separated by NUL lines, one path a line relative to top.
-func parseHistory(top string, data []byte) *history {
+// parseHistory reads `git log --name-only` output in r's format: commits
+// separated by lines starting with NUL (the subject after it), one path a
+// line relative to top. Only the first historyCommits commits give
+// co-change and recency; the messages (r.msgs > 0) are kept for all.
+func parseHistory(top string, data []byte, r historyRead) *history {
 	h := &history{touched: map[string]int{}, recent: map[string]bool{}}
 	var cur []string
+	var msg strings.Builder
 	n := 0
+	inBody := false
 	flush := func() {
 		if n > 0 && len(cur) > 0 && len(cur) <= historyWideCommit {
-			h.commits = append(h.commits, cur)
-			for _, f := range cur {
-				h.touched[f]++
-				if len(h.commits) <= recentCommits {
-					h.recent[f] = true
-				}
+			h.addCommit(cur, n)
+			if r.msgs > 0 {
+				h.said = append(h.said, saidCommit{files: cur, terms: messageTerms(msg.String())})
 			}
 		}
 		cur = nil
+		msg.Reset()
 	}
 	sc := bufio.NewScanner(bytes.NewReader(data))
 	sc.Buffer(make([]byte, 64<<10), 1<<20)
 	for sc.Scan() {
 		line := sc.Text()
-		if strings.HasPrefix(line, "\x00") {
+		switch {
+		case strings.HasPrefix(line, "\x00"):
 			flush()
 			n++
-			continue
+			subject, end := strings.CutSuffix(line[1:], "\x1e")
+			inBody = r.msgs > 1 && !end
+			msg.WriteString(subject)
+		case inBody:
+			body, end := strings.CutSuffix(line, "\x1e")
+			inBody = !end
+			if !isTrailer(body) {
+				msg.WriteString("\n" + body)
+			}
+		case line == "" || strings.HasPrefix(line, "\""):
+		default:
+			cur = append(cur, filepath.Join(top, filepath.FromSlash(line)))
 		}
-		if line == "" || strings.HasPrefix(line, "\"") {
-			continue
-		}
-		cur = append(cur, filepath.Join(top, filepath.FromSlash(line)))
 	}
 	flush()
 	return h
+}
+
+// addCommit records the files of the n-th commit read (1: the newest)
+// for co-change and recency when it is among the first historyCommits.
+func (h *history) addCommit(files []string, n int) {
+	if n > historyCommits {
+		return
+	}
+	h.commits = append(h.commits, files)
+	for _, f := range files {
+		h.touched[f]++
+		if len(h.commits) <= recentCommits {
+			h.recent[f] = true
+		}
+	}
 }
 
 // historyOnce is the history of a pipeline, read at most once.
@@ -124,7 +182,7 @@ type historyOnce struct {
 // first use; nil outside git or when git failed).
 func (p *pipeline) history(abs string) *history {
 	if p.hist == nil {
-		p.hist = &historyOnce{h: loadHistory(p.ctx, abs)}
+		p.hist = &historyOnce{h: loadHistory(p.ctx, abs, newFeatures(p.e.Ablate).historyRead())}
 	}
 	return p.hist.h
 }

@@ -13,7 +13,7 @@ import (
 
 func TestParseHistory(t *testing.T) {
 	log := "\x00\n\na.go\nb.go\n\x00\n\nc.go\n\"quoted\\tname.go\"\n\x00\n\x00\n\na.go\nb.go\n"
-	h := parseHistory("/r", []byte(log))
+	h := parseHistory("/r", []byte(log), historyRead{})
 	if len(h.commits) != 3 {
 		t.Fatalf("commits = %v, want 3 (the empty one left out)", h.commits)
 	}
@@ -26,7 +26,7 @@ func TestParseHistory(t *testing.T) {
 	for i := 0; i <= historyWideCommit; i++ {
 		b.WriteString("f" + strings.Repeat("x", i) + ".go\n")
 	}
-	if h := parseHistory("/r", []byte(b.String())); len(h.commits) != 0 {
+	if h := parseHistory("/r", []byte(b.String()), historyRead{}); len(h.commits) != 0 {
 		t.Fatalf("a commit of %d files counted", historyWideCommit+1)
 	}
 }
@@ -80,7 +80,7 @@ func TestLoadHistory(t *testing.T) {
 			t.Fatalf("git %v: %v %s", args, err, out)
 		}
 	}
-	if h := loadHistory(context.Background(), filepath.Join(dir, "a.go")); h != nil {
+	if h := loadHistory(context.Background(), filepath.Join(dir, "a.go"), historyRead{}); h != nil {
 		t.Fatalf("history outside git: %+v", h)
 	}
 	git("init", "-q")
@@ -94,17 +94,21 @@ func TestLoadHistory(t *testing.T) {
 	git("add", ".")
 	git("commit", "-q", "-m", "one")
 	write("a.go", "package a // 2\n")
-	git("commit", "-q", "-am", "two")
+	git("commit", "-q", "-am", "Cookie jar keeps sessions", "-m", "The parser drops expired entries.\n\nSigned-off-by: Someone <s@x>")
 	before := snapshot(t, filepath.Join(dir, ".git"))
 	ctx, cancel := context.WithTimeout(context.Background(), 10*time.Second)
 	defer cancel()
-	h := loadHistory(ctx, filepath.Join(dir, "a.go"))
+	h := loadHistory(ctx, filepath.Join(dir, "a.go"), historyRead{msgs: 2, commits: 1000})
 	if h == nil {
 		t.Fatal("no history in a git repository")
 	}
 	a, b := filepath.Join(dir, "a.go"), filepath.Join(dir, "b.go")
 	if len(h.commits) != 2 || h.touched[a] != 2 || h.touched[b] != 1 || !h.recent[b] {
 		t.Fatalf("history = %+v", h)
+	}
+	if len(h.said) != 2 || strings.Join(h.said[0].terms, " ") != "cookie jar keep session parser drop expired entrie" ||
+		len(h.said[0].files) != 1 || h.said[0].files[0] != a {
+		t.Fatalf("messages = %+v", h.said)
 	}
 	if after := snapshot(t, filepath.Join(dir, ".git")); after != before {
 		t.Fatalf(".git changed while reading history:\n%s\n---\n%s", before, after)

@@ -46,7 +46,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 		return // the caller returns the context's error
 	}
 	if q != nil {
-		ff := p.fileFactors(q.fileBest, srcs, items, feat)
+		ff := p.fileFactors(q.fileBest, srcs, items, feat, q.terms)
 		if p.ctx.Err() != nil {
 			return
 		}
@@ -100,8 +100,8 @@ func recency(s source, newest time.Time) float64 {
 // fileFactors is the factor of each file's chunk scores from the signals of
 // whole files (history.go), given the files' best lexical chunk scores by
 // path; nil when there is none.
-func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features) map[string]float64 {
-	out := p.historyFactors(fileBest, srcs, items, feat)
+func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features, terms []string) map[string]float64 {
+	out := p.historyFactors(fileBest, srcs, items, feat, terms)
 	if feat.graph {
 		out = mulFactors(out, graphFactors(items, fileBest, feat.graphW))
 	}
@@ -127,9 +127,10 @@ func mulFactors(a, b map[string]float64) map[string]float64 {
 	return a
 }
 
-// historyFactors is the history part of fileFactors (history.go).
-func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features) map[string]float64 {
-	if !feat.recent && !feat.cochange {
+// historyFactors is the history part of fileFactors (history.go, and
+// histwords.go for the query's terms).
+func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features, terms []string) map[string]float64 {
+	if !feat.recent && !feat.cochange && !feat.histWords {
 		return nil
 	}
 	abs, first := p.absPaths(srcs, items)
@@ -152,6 +153,9 @@ func (p *pipeline) historyFactors(fileBest map[string]float64, srcs []source, it
 		cw = 0
 	}
 	byAbs := h.factors(scores, rw, cw)
+	if feat.histWords {
+		byAbs = mulFactors(byAbs, h.wordFactors(terms, scores, feat.histWordsW))
+	}
 	if len(byAbs) == 0 {
 		return nil
 	}

@@ -48,6 +48,10 @@ type features struct {
 	defs, callers, importsAll, testCallers, importsFloor     bool
 	fileHead, cover, requires, testNames, testTail, testCap  bool
 	prf, prfOther, graphAdd, qtf, abbrev, fileQuota, fileDoc bool
+	histWords, histBody                                      bool
+	// histWordsW is histWordsWeight and histWordsN the commits whose
+	// messages are read (histwords.go; "histwordsw=x", "histwordsn=x").
+	histWordsW, histWordsN float64
 	// fileDocW is fileDocWeight (filedoc.go, "filedocw=x").
 	fileDocW float64
 	// fileQuotaN and fileQuotaF are fileQuotaFiles and fileQuotaFactor
@@ -104,7 +108,8 @@ func newFeatures(off []string) features {
 		testPairW: testPairWeight, spreadDecay: spreadDecay, spreadStep: spreadStep, fileW: fileWeight, neighW: neighbourWeight,
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
 		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight,
-		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor, fileDocW: fileDocWeight}
+		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor, fileDocW: fileDocWeight,
+		histWordsW: histWordsWeight, histWordsN: historyCommits}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -166,6 +171,8 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featAbbrev:       func(f *features, on bool) { f.abbrev = on },
 	featFileQuota:    func(f *features, on bool) { f.fileQuota = on },
 	featFileDoc:      func(f *features, on bool) { f.fileDoc = on },
+	featHistWords:    func(f *features, on bool) { f.histWords = on },
+	featHistBody:     func(f *features, on bool) { f.histBody = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -199,6 +206,8 @@ var featureWeights = map[string]func(f *features, x float64){
 	"filequotan":  func(f *features, x float64) { f.fileQuotaN = x },
 	"filequotaf":  func(f *features, x float64) { f.fileQuotaF = x },
 	"filedocw":    func(f *features, x float64) { f.fileDocW = x },
+	"histwordsw":  func(f *features, x float64) { f.histWordsW = x },
+	"histwordsn":  func(f *features, x float64) { f.histWordsN = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
