@@ -80,7 +80,7 @@ func (q *query) expand(items []*budget.Item) {
 func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	feat := q.feat
 	names := feat.defs || feat.callers || feat.testCallers
-	if !names && !feat.importsAll && !feat.testTail && !(feat.prf || feat.graphAdd) {
+	if !names && !feat.importsAll && !feat.testTail && !(feat.prf || feat.graphAdd) && !feat.intraFile {
 		return nil
 	}
 	add := map[int]float64{}
@@ -98,6 +98,7 @@ func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 		q.addImports(items, add)
 	}
 	q.addTestTails(items, add)
+	q.addIntraFile(items, add)
 	q.addWidening(items, add)
 	return add
 }

@@ -48,7 +48,9 @@ type features struct {
 	defs, callers, importsAll, testCallers, importsFloor     bool
 	fileHead, cover, requires, testNames, testTail, testCap  bool
 	prf, prfOther, graphAdd, qtf, abbrev, fileQuota, fileDoc bool
-	histWords, histBody                                      bool
+	histWords, histBody, intraFile                           bool
+	// intraFileW is intraFileWeight (intrafile.go, "intrafilew=x").
+	intraFileW float64
 	// histWordsW is histWordsWeight and histWordsN the commits whose
 	// messages are read (histwords.go; "histwordsw=x", "histwordsn=x").
 	histWordsW, histWordsN float64
@@ -109,7 +111,7 @@ func newFeatures(off []string) features {
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
 		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight,
 		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor, fileDocW: fileDocWeight,
-		histWordsW: histWordsWeight, histWordsN: historyCommits}
+		histWordsW: histWordsWeight, histWordsN: historyCommits, intraFileW: intraFileWeight}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -173,6 +175,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featFileDoc:      func(f *features, on bool) { f.fileDoc = on },
 	featHistWords:    func(f *features, on bool) { f.histWords = on },
 	featHistBody:     func(f *features, on bool) { f.histBody = on },
+	featIntraFile:    func(f *features, on bool) { f.intraFile = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -208,6 +211,7 @@ var featureWeights = map[string]func(f *features, x float64){
 	"filedocw":    func(f *features, x float64) { f.fileDocW = x },
 	"histwordsw":  func(f *features, x float64) { f.histWordsW = x },
 	"histwordsn":  func(f *features, x float64) { f.histWordsN = x },
+	"intrafilew":  func(f *features, x float64) { f.intraFileW = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
