@@ -31,7 +31,7 @@ func (q *query) addIntraFile(items []*budget.Item, add map[int]float64) {
 	if !q.feat.intraFile || q.feat.intraFileW <= 0 {
 		return
 	}
-	top := bestFiles(q.fileBest, intraFileFiles, func(string) bool { return true })
+	top := bestFiles(q.fileBest, int(q.feat.intraFileN), func(string) bool { return true })
 	if len(top) == 0 {
 		return
 	}
@@ -58,7 +58,7 @@ func (q *query) intraFileGains(chunks []*budget.Item, add map[int]float64) {
 		}
 	}
 	sort.SliceStable(seeds, func(i, j int) bool { return q.raw[seeds[i].Seq] > q.raw[seeds[j].Seq] })
-	seeds = seeds[:min(len(seeds), intraFileSeeds)]
+	seeds = seeds[:min(len(seeds), int(q.feat.intraFileK))]
 	if len(seeds) == 0 {
 		return
 	}
@@ -70,15 +70,19 @@ func (q *query) intraFileGains(chunks []*budget.Item, add map[int]float64) {
 	}
 	for _, s := range seeds {
 		w := q.feat.intraFileW * q.raw[s.Seq]
+		mode := q.feat.intraFileMode
 		// the chunks defining what the seed uses
 		identifiers(s.Content, func(name string) {
+			if mode == 2 {
+				return
+			}
 			for _, d := range defined[name] {
 				gain(d, w/float64(len(defined[name])))
 			}
 		})
 		// the chunks using what the seed defines
 		identifiers(s.Name, func(name string) {
-			if len(name) < graphMinName {
+			if len(name) < graphMinName || mode == 1 {
 				return
 			}
 			var users []*budget.Item

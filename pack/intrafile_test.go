@@ -24,6 +24,9 @@ func TestIntraFile(t *testing.T) {
 	}{
 		{"off", []string{featImportsAll}, []float64{4, 0, 0, 0, 1}},
 		{"on", []string{"+" + featIntraFile, featImportsAll}, []float64{4, intraFileWeight * 4, intraFileWeight * 4, 0, 1}},
+		{"callees", []string{"+" + featIntraFile, "intrafilemode=1", featImportsAll}, []float64{4, intraFileWeight * 4, 0, 0, 1}},
+		{"callers", []string{"+" + featIntraFile, "intrafilemode=2", featImportsAll}, []float64{4, 0, intraFileWeight * 4, 0, 1}},
+		{"no seeds", []string{"+" + featIntraFile, "intrafilek=0", featImportsAll}, []float64{4, 0, 0, 0, 1}},
 		{"weight", []string{"+" + featIntraFile, "intrafilew=0.5", featImportsAll}, []float64{4, 2, 2, 0, 1}},
 	} {
 		t.Run(tc.name, func(t *testing.T) {

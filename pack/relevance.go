@@ -49,8 +49,11 @@ type features struct {
 	fileHead, cover, requires, testNames, testTail, testCap  bool
 	prf, prfOther, graphAdd, qtf, abbrev, fileQuota, fileDoc bool
 	histWords, histBody, intraFile                           bool
-	// intraFileW is intraFileWeight (intrafile.go, "intrafilew=x").
-	intraFileW float64
+	// intraFileW is intraFileWeight, intraFileN intraFileFiles and
+	// intraFileK intraFileSeeds; intraFileMode 1 follows only the names
+	// a seed uses, 2 only those it defines (intrafile.go; "intrafilew=x",
+	// "intrafilen=x", "intrafilek=x", "intrafilemode=x").
+	intraFileW, intraFileN, intraFileK, intraFileMode float64
 	// histWordsW is histWordsWeight and histWordsN the commits whose
 	// messages are read (histwords.go; "histwordsw=x", "histwordsn=x").
 	histWordsW, histWordsN float64
@@ -111,7 +114,7 @@ func newFeatures(off []string) features {
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
 		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight,
 		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor, fileDocW: fileDocWeight,
-		histWordsW: histWordsWeight, histWordsN: historyCommits, intraFileW: intraFileWeight}
+		histWordsW: histWordsWeight, histWordsN: historyCommits, intraFileW: intraFileWeight, intraFileN: intraFileFiles, intraFileK: intraFileSeeds}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -181,37 +184,40 @@ var featureSwitches = map[string]func(f *features, on bool){
 // featureWeights sets a weight of the file signals by its name
 // ("NAME=x" in Engine.Ablate; the evaluation's tuning runs).
 var featureWeights = map[string]func(f *features, x float64){
-	"graphw":      func(f *features, x float64) { f.graphW = x },
-	"cochangew":   func(f *features, x float64) { f.cochangeW = x },
-	"recentw":     func(f *features, x float64) { f.recentW = x },
-	"testpairw":   func(f *features, x float64) { f.testPairW = x },
-	"spreadd":     func(f *features, x float64) { f.spreadDecay = x },
-	"spreadstep":  func(f *features, x float64) { f.spreadStep = x },
-	"filew":       func(f *features, x float64) { f.fileW = x },
-	"neighw":      func(f *features, x float64) { f.neighW = x },
-	"importsn":    func(f *features, x float64) { f.importsN = x },
-	"importsallw": func(f *features, x float64) { f.importsAllW = x },
-	"defsw":       func(f *features, x float64) { f.defsW = x },
-	"callersw":    func(f *features, x float64) { f.callersW = x },
-	"coverw":      func(f *features, x float64) { f.coverW = x },
-	"testf":       func(f *features, x float64) { f.testF = x },
-	"prosem":      func(f *features, x float64) { f.proseMul = x },
-	"bm25k1":      func(f *features, x float64) { f.k1 = x },
-	"bm25b":       func(f *features, x float64) { f.b = x },
-	"testtailw":   func(f *features, x float64) { f.testTailW = x },
-	"prfk":        func(f *features, x float64) { f.prfK = x },
-	"prfn":        func(f *features, x float64) { f.prfN = x },
-	"prfw":        func(f *features, x float64) { f.prfW = x },
-	"graphaddn":   func(f *features, x float64) { f.graphAddN = x },
-	"graphaddw":   func(f *features, x float64) { f.graphAddW = x },
-	"qtfk":        func(f *features, x float64) { f.qtfK = x },
-	"abbrevw":     func(f *features, x float64) { f.abbrevW = x },
-	"filequotan":  func(f *features, x float64) { f.fileQuotaN = x },
-	"filequotaf":  func(f *features, x float64) { f.fileQuotaF = x },
-	"filedocw":    func(f *features, x float64) { f.fileDocW = x },
-	"histwordsw":  func(f *features, x float64) { f.histWordsW = x },
-	"histwordsn":  func(f *features, x float64) { f.histWordsN = x },
-	"intrafilew":  func(f *features, x float64) { f.intraFileW = x },
+	"graphw":        func(f *features, x float64) { f.graphW = x },
+	"cochangew":     func(f *features, x float64) { f.cochangeW = x },
+	"recentw":       func(f *features, x float64) { f.recentW = x },
+	"testpairw":     func(f *features, x float64) { f.testPairW = x },
+	"spreadd":       func(f *features, x float64) { f.spreadDecay = x },
+	"spreadstep":    func(f *features, x float64) { f.spreadStep = x },
+	"filew":         func(f *features, x float64) { f.fileW = x },
+	"neighw":        func(f *features, x float64) { f.neighW = x },
+	"importsn":      func(f *features, x float64) { f.importsN = x },
+	"importsallw":   func(f *features, x float64) { f.importsAllW = x },
+	"defsw":         func(f *features, x float64) { f.defsW = x },
+	"callersw":      func(f *features, x float64) { f.callersW = x },
+	"coverw":        func(f *features, x float64) { f.coverW = x },
+	"testf":         func(f *features, x float64) { f.testF = x },
+	"prosem":        func(f *features, x float64) { f.proseMul = x },
+	"bm25k1":        func(f *features, x float64) { f.k1 = x },
+	"bm25b":         func(f *features, x float64) { f.b = x },
+	"testtailw":     func(f *features, x float64) { f.testTailW = x },
+	"prfk":          func(f *features, x float64) { f.prfK = x },
+	"prfn":          func(f *features, x float64) { f.prfN = x },
+	"prfw":          func(f *features, x float64) { f.prfW = x },
+	"graphaddn":     func(f *features, x float64) { f.graphAddN = x },
+	"graphaddw":     func(f *features, x float64) { f.graphAddW = x },
+	"qtfk":          func(f *features, x float64) { f.qtfK = x },
+	"abbrevw":       func(f *features, x float64) { f.abbrevW = x },
+	"filequotan":    func(f *features, x float64) { f.fileQuotaN = x },
+	"filequotaf":    func(f *features, x float64) { f.fileQuotaF = x },
+	"filedocw":      func(f *features, x float64) { f.fileDocW = x },
+	"histwordsw":    func(f *features, x float64) { f.histWordsW = x },
+	"histwordsn":    func(f *features, x float64) { f.histWordsN = x },
+	"intrafilew":    func(f *features, x float64) { f.intraFileW = x },
+	"intrafilen":    func(f *features, x float64) { f.intraFileN = x },
+	"intrafilek":    func(f *features, x float64) { f.intraFileK = x },
+	"intrafilemode": func(f *features, x float64) { f.intraFileMode = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
