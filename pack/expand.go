@@ -80,7 +80,7 @@ func (q *query) expand(items []*budget.Item) {
 func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	feat := q.feat
 	names := feat.defs || feat.callers || feat.testCallers
-	if !names && !feat.importsAll && !feat.testTail && !(feat.prf || feat.graphAdd) && !feat.intraFile {
+	if !names && !feat.importsAll && !feat.testTail && !(feat.prf || feat.graphAdd) && !feat.intraFile && len(q.recentHunks) == 0 {
 		return nil
 	}
 	add := map[int]float64{}
@@ -99,6 +99,7 @@ func (q *query) expandGains(items []*budget.Item) map[int]float64 {
 	}
 	q.addTestTails(items, add)
 	q.addIntraFile(items, add)
+	q.addRecentLines(items, add)
 	q.addWidening(items, add)
 	return add
 }

@@ -47,6 +47,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	}
 	if q != nil {
 		ff := p.fileFactors(q.fileBest, srcs, items, feat, q.terms)
+		q.recentHunks = p.recentHunks(q.fileBest, ff, srcs, items, feat)
 		if p.ctx.Err() != nil {
 			return
 		}

@@ -48,7 +48,11 @@ type features struct {
 	defs, callers, importsAll, testCallers, importsFloor     bool
 	fileHead, cover, requires, testNames, testTail, testCap  bool
 	prf, prfOther, graphAdd, qtf, abbrev, fileQuota, fileDoc bool
-	histWords, histBody, intraFile                           bool
+	histWords, histBody, intraFile, recentLines              bool
+	// recentLinesW, recentLinesK and recentLinesN are recentLinesWeight,
+	// recentLinesCommits and recentLinesFiles (recentlines.go;
+	// "recentlinesw=x", "recentlinesk=x", "recentlinesn=x").
+	recentLinesW, recentLinesK, recentLinesN float64
 	// intraFileW is intraFileWeight, intraFileN intraFileFiles and
 	// intraFileK intraFileSeeds; intraFileMode 1 follows only the names
 	// a seed uses, 2 only those it defines (intrafile.go; "intrafilew=x",
@@ -114,7 +118,8 @@ func newFeatures(off []string) features {
 		coverW: coverWeight, testF: testFactor, testTailW: testTailWeight, importsN: importsAllFiles, importsAllW: importsAllWeight, defsW: defsWeight, callersW: callersWeight,
 		prfK: prfFiles, prfN: prfTerms, prfW: prfWeight, graphAddN: graphAddFiles, graphAddW: graphAddWeight, qtfK: qtfK3, abbrevW: abbrevWeight,
 		fileQuotaN: fileQuotaFiles, fileQuotaF: fileQuotaFactor, fileDocW: fileDocWeight,
-		histWordsW: histWordsWeight, histWordsN: historyCommits, intraFileW: intraFileWeight, intraFileN: intraFileFiles, intraFileK: intraFileSeeds}
+		histWordsW: histWordsWeight, histWordsN: historyCommits, intraFileW: intraFileWeight, intraFileN: intraFileFiles, intraFileK: intraFileSeeds,
+		recentLinesW: recentLinesWeight, recentLinesK: recentLinesCommits, recentLinesN: recentLinesFiles}
 	for _, o := range off {
 		o = strings.TrimSpace(o)
 		if k, v, ok := strings.Cut(o, "="); ok {
@@ -179,6 +184,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featHistWords:    func(f *features, on bool) { f.histWords = on },
 	featHistBody:     func(f *features, on bool) { f.histBody = on },
 	featIntraFile:    func(f *features, on bool) { f.intraFile = on },
+	featRecentLines:  func(f *features, on bool) { f.recentLines = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
@@ -218,6 +224,9 @@ var featureWeights = map[string]func(f *features, x float64){
 	"intrafilen":    func(f *features, x float64) { f.intraFileN = x },
 	"intrafilek":    func(f *features, x float64) { f.intraFileK = x },
 	"intrafilemode": func(f *features, x float64) { f.intraFileMode = x },
+	"recentlinesw":  func(f *features, x float64) { f.recentLinesW = x },
+	"recentlinesk":  func(f *features, x float64) { f.recentLinesK = x },
+	"recentlinesn":  func(f *features, x float64) { f.recentLinesN = x },
 }
 
 // Ranking constants (docs/ranking.md; each measured in docs/quality.md).
@@ -284,6 +293,9 @@ type query struct {
 	coverMask map[string]uint64
 	// fileDocs is each file's summed counts (featFileDoc, filedoc.go).
 	fileDocs map[string]*fileDoc
+	// recentHunks are the lines the last commits of the best files
+	// changed, by path (featRecentLines, recentlines.go).
+	recentHunks map[string][]lineSpan
 	// hashes are the terms' hashes as chunkTermsMemo keeps them
 	// (chunkterms.go), made on first use.
 	hashes []uint64
