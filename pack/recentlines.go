@@ -26,7 +26,10 @@ import (
 // "recentlinesk=x" commits, "recentlinesn=x" files), off unless it
 // gained on the evaluation.
 const (
-	featRecentLines    = "recentlines"
+	featRecentLines = "recentlines"
+	// featRecentFloor: a recent chunk is lifted to recentLinesW × its
+	// file's best score instead of gaining that (as featImportsFloor).
+	featRecentFloor    = "recentlinesfloor"
 	recentLinesFiles   = 5
 	recentLinesCommits = 1
 	recentLinesWeight  = 0.3
@@ -161,7 +164,11 @@ func (q *query) addRecentLines(items []*budget.Item, add map[int]float64) {
 		spans := q.recentHunks[it.Path]
 		for _, s := range spans {
 			if s.from <= it.EndLine && it.StartLine <= s.to {
-				add[it.Seq] = max(add[it.Seq], q.feat.recentLinesW*q.fileBest[it.Path])
+				g := q.feat.recentLinesW * q.fileBest[it.Path]
+				if q.feat.recentLinesFloor {
+					g -= q.raw[it.Seq]
+				}
+				add[it.Seq] = max(add[it.Seq], g)
 				break
 			}
 		}

@@ -62,6 +62,17 @@ func TestAddRecentLines(t *testing.T) {
 	if want := []float64{0, recentLinesWeight * 2, 0}; !reflect.DeepEqual(q.raw, want) {
 		t.Fatalf("raw = %v, want %v", q.raw, want)
 	}
+	// floor: a recent chunk already above the floor gains nothing, one
+	// below it is lifted to it
+	for _, tc := range []struct{ raw, want float64 }{{1, 1}, {0.2, recentLinesWeight * 2}} {
+		q.feat = newFeatures([]string{"+" + featRecentLines, "+" + featRecentFloor, featImportsAll})
+		q.raw = []float64{0, tc.raw, 0}
+		q.fileBest = map[string]float64{"a.go": 2, "b.go": 1}
+		q.expand(items)
+		if !near(q.raw[1], tc.want) {
+			t.Errorf("floor from %v: %v, want %v", tc.raw, q.raw[1], tc.want)
+		}
+	}
 }
 
 // TestGitHunks reads a real repository's last change of a file and

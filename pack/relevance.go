@@ -49,6 +49,7 @@ type features struct {
 	fileHead, cover, requires, testNames, testTail, testCap  bool
 	prf, prfOther, graphAdd, qtf, abbrev, fileQuota, fileDoc bool
 	histWords, histBody, intraFile, recentLines              bool
+	recentLinesFloor                                         bool
 	// recentLinesW, recentLinesK and recentLinesN are recentLinesWeight,
 	// recentLinesCommits and recentLinesFiles (recentlines.go;
 	// "recentlinesw=x", "recentlinesk=x", "recentlinesn=x").
@@ -185,6 +186,7 @@ var featureSwitches = map[string]func(f *features, on bool){
 	featHistBody:     func(f *features, on bool) { f.histBody = on },
 	featIntraFile:    func(f *features, on bool) { f.intraFile = on },
 	featRecentLines:  func(f *features, on bool) { f.recentLines = on },
+	featRecentFloor:  func(f *features, on bool) { f.recentLinesFloor = on },
 }
 
 // featureWeights sets a weight of the file signals by its name
