@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -94,10 +95,13 @@ func (l *LaterSet) Close() error {
 	return l.laterOf.Close()
 }
 
-// fillHeadroom is what the jobs' garbage (each file's text read again, its
-// redaction check, its terms) may add to the memory in use when they
-// start before the collector runs.
-const fillHeadroom = 96 << 20
+// fillHeadroom is what the jobs (the pending entries and a spill's sorted
+// postings, up to ~3 × 16 MB live, and their garbage: each file's text read
+// again, its redaction check, its terms) may add to the memory in use when
+// they start before the collector runs. 64 MB keeps the jobs' peak below
+// the answer's on Go's src (96 MB put it 35–45 MB above: docs/benchmarks.md,
+// "The first pack's memory and work (sixth pass, first7)").
+const fillHeadroom = 64 << 20
 
 // boundFill bounds the memory of the jobs: what the pack freed goes back
 // to the system first (the process's peak is then the larger of the pack
@@ -107,6 +111,7 @@ const fillHeadroom = 96 << 20
 // restores the limit.
 func boundFill() func() {
 	debug.FreeOSMemory()
+	chunker.TrimC() // tree-sitter's freed C heap, which FreeOSMemory does not reach
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
 	old := debug.SetMemoryLimit(int64(ms.Sys-ms.HeapReleased) + fillHeadroom)
