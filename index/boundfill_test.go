@@ -28,7 +28,7 @@ func TestBoundFillLimit(t *testing.T) {
 	restore := boundFill()
 	lim := debug.SetMemoryLimit(-1)
 	restore()
-	if lim < fillHeadroom || lim > small+fillHeadroom+8<<20 {
+	if lim < fillHeadroom || lim > small+fillHeadroom+16<<20 {
 		t.Fatalf("small pack: limit %d MB, want about %d + %d MB", lim>>20, small>>20, fillHeadroom>>20)
 	}
 	if got := debug.SetMemoryLimit(-1); got != before {
