@@ -287,8 +287,8 @@ func (x *Index) pendingCounts(e *entry, terms []string) map[string]int {
 	for _, t := range terms {
 		h, c := x.k.termHash(t), 0
 		for _, p := range e.terms {
-			if p.h == h {
-				c += int(p.c)
+			if p.Hash == h {
+				c += int(p.Count)
 			}
 		}
 		if c > 0 {
@@ -355,7 +355,7 @@ func (x *Index) PutTerms(abs string, fi fs.FileInfo, content []byte, all map[str
 	e.terms = make([]posting, 0, len(all))
 	length := 0
 	for t, c := range all {
-		e.terms = append(e.terms, posting{x.k.termHash(t), uint32(c)})
+		e.terms = append(e.terms, posting{Hash: x.k.termHash(t), Count: uint32(c)})
 		length += c
 	}
 	x.putTerms(e, length)
@@ -368,7 +368,8 @@ func (x *Index) TermHash(term []byte) uint64 {
 }
 
 // PutTermHashes is [Index.PutTerms] for terms already hashed by
-// [Index.TermHash], each with its count.
+// [Index.TermHash], each with its count. The entry keeps terms (no copy):
+// the caller does not use the slice again.
 func (x *Index) PutTermHashes(abs string, fi fs.FileInfo, content []byte, terms []pack.TermHash) {
 	if e := x.termEntry(abs, fi, content); e != nil {
 		x.putHashed(e, terms)
@@ -414,10 +415,9 @@ func (x *Index) newTermEntry(abs string, st stat, content []byte) *entry {
 // putHashed makes terms (hashed by [Index.TermHash], with counts) e's
 // postings and e the pending entry of its path.
 func (x *Index) putHashed(e *entry, terms []pack.TermHash) {
-	e.terms = make([]posting, len(terms))
+	e.terms = terms // handed over (PutTermHashes)
 	length := 0
-	for i, t := range terms {
-		e.terms[i] = posting{t.Hash, t.Count}
+	for _, t := range terms {
 		length += int(t.Count)
 	}
 	x.putTerms(e, length)

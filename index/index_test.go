@@ -572,7 +572,7 @@ func TestDirUsesUserCache(t *testing.T) {
 func TestSameHashAddsUp(t *testing.T) {
 	k := testKeys(t)
 	h := k.termHash("alpha")
-	e := &entry{path: "/r/a", st: stat{size: 1}, flags: flagTerms, terms: []posting{{h, 2}, {k.termHash("beta"), 1}, {h, 3}}}
+	e := &entry{path: "/r/a", st: stat{size: 1}, flags: flagTerms, terms: []posting{{Hash: h, Count: 2}, {Hash: k.termHash("beta"), Count: 1}, {Hash: h, Count: 3}}}
 	name, err := writeSegment(t.TempDir(), k, 7, []*entry{e}, batchTerms([]*entry{e}))
 	if err != nil {
 		t.Fatal(err)

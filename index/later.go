@@ -5,6 +5,7 @@ import (
 	"runtime/debug"
 	"sync"
 
+	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/pack"
 )
 
@@ -94,21 +95,30 @@ func (l *LaterSet) Close() error {
 	return l.laterOf.Close()
 }
 
-// fillHeadroom is what the jobs' garbage (each file's text read again, its
-// redaction check, its terms) may add to the memory in use when they
-// start before the collector runs.
-const fillHeadroom = 96 << 20
+// fillHeadroom is what the jobs (the pending entries and a spill's sorted
+// postings, up to ~3 × 16 MB live, and their garbage: each file's text read
+// again, its redaction check, its terms) may add at least to the memory in
+// use when they start before the collector runs. 64 MB keeps the jobs'
+// peak at the answer's on Go's src (96 MB put it 35–45 MB above:
+// docs/benchmarks.md, "The first pack's memory and work (sixth pass,
+// first7)").
+const fillHeadroom = 64 << 20
 
 // boundFill bounds the memory of the jobs: what the pack freed goes back
 // to the system first (the process's peak is then the larger of the pack
 // and the jobs, not their sum), and a soft memory limit keeps their
-// garbage within fillHeadroom of what is in use then (the pending entries
+// garbage within the larger of fillHeadroom over what is in use then and
+// the pack's own memory before it was freed (a pack that held more lets the
+// jobs collect less often without raising the peak; the pending entries
 // are themselves bounded by the spill size). It returns the function that
 // restores the limit.
 func boundFill() func() {
-	debug.FreeOSMemory()
 	var ms runtime.MemStats
 	runtime.ReadMemStats(&ms)
-	old := debug.SetMemoryLimit(int64(ms.Sys-ms.HeapReleased) + fillHeadroom)
+	held := int64(ms.Sys - ms.HeapReleased)
+	debug.FreeOSMemory()
+	chunker.TrimC() // tree-sitter's freed C heap, which FreeOSMemory does not reach
+	runtime.ReadMemStats(&ms)
+	old := debug.SetMemoryLimit(max(held, int64(ms.Sys-ms.HeapReleased)+fillHeadroom))
 	return func() { debug.SetMemoryLimit(old) }
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/pack"
 )
 
 // entry is one file's data on its way into a segment.
@@ -28,11 +29,10 @@ type entry struct {
 	setsFn       func() ([]chunkSet, error) // loads sets when merging
 }
 
-// posting is one term of a file: its hash and count.
-type posting struct {
-	h uint64
-	c uint32
-}
+// posting is one term of a file: its hash and count. It is the pack's
+// [pack.TermHash], so that the slice a pack hands [Index.PutTermHashes]
+// becomes the entry's own without a copy.
+type posting = pack.TermHash
 
 // chunkSet is the chunks of one content cut for one key (Content empty).
 type chunkSet struct {
@@ -334,7 +334,7 @@ func batchTerms(entries []*entry) termSource {
 		n := 0
 		for _, e := range entries {
 			for _, p := range e.terms {
-				counts[p.h>>shift+1]++
+				counts[p.Hash>>shift+1]++
 			}
 			n += len(e.terms)
 		}
@@ -345,8 +345,8 @@ func batchTerms(entries []*entry) termSource {
 		arr := make([]trip, n)
 		for f, e := range entries {
 			for _, p := range e.terms {
-				b := p.h >> shift
-				arr[pos[b]] = trip{p.h, uint32(f), p.c}
+				b := p.Hash >> shift
+				arr[pos[b]] = trip{p.Hash, uint32(f), p.Count}
 				pos[b]++
 			}
 		}

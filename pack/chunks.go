@@ -161,6 +161,10 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 		}()
 	}
 	wg.Wait()
+	// The trees are freed, but glibc keeps their heap: returned now, the
+	// ranking and formatting that follow do not stack on it (Go's src first
+	// pack: peak 135–143 → 125–126 MB).
+	chunker.TrimC()
 }
 
 // largestFirst returns the indices of datas, the longest text first (ties

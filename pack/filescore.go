@@ -59,7 +59,8 @@ type TermHashIndex interface {
 	TermHasher(abs string) func(term []byte) uint64
 	// PutTermHashes stores the terms of f read with content, each hashed
 	// by TermHasher(f.Abs) (a hash may appear twice: two terms of the
-	// file that share it; the index adds them up).
+	// file that share it; the index adds them up). The index keeps terms
+	// as they are: the caller hands over a slice it does not use again.
 	PutTermHashes(f collector.FileRef, content []byte, terms []TermHash)
 }
 
