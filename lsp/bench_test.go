@@ -20,6 +20,7 @@ import (
 	"go.uber.org/zap"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
 // benchClient starts a server for a benchmark, with logging off.
@@ -259,7 +260,7 @@ func BenchmarkOpen200Files(b *testing.B) {
 		if anon, ok := anonMB(); ok {
 			b.ReportMetric(anon, "MB-anon")
 		}
-		if held, inUse, ok := cHeap(); ok {
+		if held, inUse, ok := chunker.CHeap(); ok {
 			b.ReportMetric(float64(held)/(1<<20), "MB-cheld")
 			b.ReportMetric(float64(inUse)/(1<<20), "MB-cused")
 		}

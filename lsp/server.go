@@ -13,6 +13,7 @@ import (
 	"go.lsp.dev/protocol"
 	"go.uber.org/zap"
 
+	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/conversation"
 	"github.com/acode-lsp/acode-lsp/lsp/internal/rpc"
 	"github.com/acode-lsp/acode-lsp/pack"
@@ -205,7 +206,7 @@ func (s *Server) returnMemory() {
 	go func() {
 		defer returning.Store(false)
 		debug.FreeOSMemory()
-		trimC() // packs parse with tree-sitter too
+		chunker.TrimC() // packs parse with tree-sitter too
 	}()
 }
 
@@ -217,14 +218,14 @@ const trimDelay = 200 * time.Millisecond
 // trimPending is set while a trim is scheduled.
 var trimPending atomic.Bool
 
-// scheduleTrim trims the C heap (trimC) trimDelay from now, unless a trim
+// scheduleTrim trims the C heap (chunker.TrimC) trimDelay from now, unless a trim
 // is already scheduled. Called after tree-sitter trees are freed: glibc
 // keeps their memory otherwise (about 30 MB with 200 open files).
 func scheduleTrim() {
 	if trimPending.CompareAndSwap(false, true) {
 		time.AfterFunc(trimDelay, func() {
 			trimPending.Store(false)
-			trimC()
+			chunker.TrimC()
 		})
 	}
 }
