@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,12 @@ import (
 type wordTab struct {
 	ids   map[string]uint32
 	words []string
+	// hash, once a map has facts of a redacted file (whose words are
+	// stored as keyed hashes only, mapredacted.go), interns every word
+	// by its keyed hash too: byHash gives the id of each hash, and a
+	// word known only by its hash has the hashKey of it as its word.
+	hash   func(string) uint64
+	byHash map[uint64]uint32
 }
 
 // newWordTab returns an empty table.
@@ -27,25 +34,80 @@ func newWordTab() *wordTab {
 	return &wordTab{ids: map[string]uint32{}}
 }
 
-// id returns w's id, adding a copy of w when it is new.
+// id returns w's id, adding a copy of w when it is new (the id of its
+// hash when t interns by hashes and has it).
 func (t *wordTab) id(w string) uint32 {
 	if id, ok := t.ids[w]; ok {
 		return id
 	}
 	w = strings.Clone(w)
+	if t.hash != nil {
+		h := t.hash(w)
+		if id, ok := t.byHash[h]; ok {
+			t.ids[w] = id
+			return id
+		}
+		t.byHash[h] = uint32(len(t.words))
+	}
 	id := uint32(len(t.words))
 	t.ids[w] = id
 	t.words = append(t.words, w)
 	return id
 }
 
-// lookup returns w's id, false when w was never added (or t is nil).
+// enableHash makes t intern every word by its keyed hash too (hash),
+// from the words it has on; a no-op when it does already.
+func (t *wordTab) enableHash(hash func(string) uint64) {
+	if t.hash != nil {
+		return
+	}
+	t.hash, t.byHash = hash, make(map[uint64]uint32, len(t.words))
+	for id, w := range t.words {
+		if _, ok := t.byHash[hash(w)]; !ok {
+			t.byHash[hash(w)] = uint32(id)
+		}
+	}
+}
+
+// hid returns the id of the word whose keyed hash is h (t interns by
+// hashes: enableHash), adding it as hashKey(h) when it is new.
+func (t *wordTab) hid(h uint64) uint32 {
+	if id, ok := t.byHash[h]; ok {
+		return id
+	}
+	id := uint32(len(t.words))
+	t.byHash[h] = id
+	t.words = append(t.words, hashKey(h))
+	return id
+}
+
+// lookup returns w's id (w a word, or a hashKey when t interns by
+// hashes), false when w was never added (or t is nil).
 func (t *wordTab) lookup(w string) (uint32, bool) {
 	if t == nil {
 		return 0, false
 	}
-	id, ok := t.ids[w]
+	if id, ok := t.ids[w]; ok {
+		return id, true
+	}
+	if t.hash == nil {
+		return 0, false
+	}
+	if rest, ok := strings.CutPrefix(w, hashedNamePrefix); ok && len(rest) == 8 {
+		id, ok := t.byHash[binary.LittleEndian.Uint64([]byte(rest))]
+		return id, ok
+	}
+	id, ok := t.byHash[t.hash(w)]
 	return id, ok
+}
+
+// canon is the word a map's graph keys w by: w, or the hashKey of its
+// keyed hash once t interns by hashes (nil t: w).
+func (t *wordTab) canon(w string) string {
+	if t == nil || t.hash == nil {
+		return w
+	}
+	return hashKey(t.hash(w))
 }
 
 // mapGraphMaxFiles bounds the files of a map's graph: a row's event key
@@ -93,20 +155,18 @@ type definers struct {
 	byName map[string]int32
 	kept   []int32
 	byWord []int32
+	tab    *wordTab // canon: how a word is keyed in byName
 }
 
 // mapDefiners gathers the definers of the files' names (as graphDefiners,
 // graph.go: each file once per name, in order).
 func mapDefiners(files []mapFile, tab *wordTab) *definers {
-	d := &definers{byName: map[string]int32{}}
+	d := &definers{byName: map[string]int32{}, tab: tab}
 	var all [][]int32
 	var words []string
 	for f, mf := range files {
 		for _, name := range mf.names {
-			identifiers(name, func(w string) {
-				if len(w) < graphMinName {
-					return
-				}
+			nameWords(name, tab.canon, func(w string) {
 				k, ok := d.byName[w]
 				if !ok {
 					k = int32(len(all))
@@ -165,7 +225,7 @@ func (d *definers) refs(mf *mapFile, limit int) []int32 {
 		if u.at >= limit {
 			break // in order of offset
 		}
-		if k, ok := d.byName[u.w]; ok && d.kept[k] >= 0 {
+		if k, ok := d.byName[d.tab.canon(u.w)]; ok && d.kept[k] >= 0 {
 			out = append(out, d.kept[k])
 		}
 	}

@@ -137,6 +137,10 @@ type fileFacts struct {
 	// trimmed is the limit trimIdents left identifiers out past (0: it
 	// kept them all).
 	trimmed int
+	// red, for the facts of a redacted file from the index
+	// (mapredacted.go), is the store whose keys hashed them: its chunks'
+	// names are hashed, its marks keyed.
+	red RedactedFacts
 }
 
 // encodeFacts packs the marks, split flags and identifiers of f:
@@ -281,7 +285,11 @@ func trimIdents(f *fileFacts, limit int, tab *wordTab) {
 // leanMap is the state of a map answered from the index, across the
 // rounds of one Pack.
 type leanMap struct {
-	si     SetIndex
+	si  SetIndex
+	red RedactedFacts // nil: the index keeps no facts of redacted files
+	// keyed: this map has facts of a redacted file, so it compares hash
+	// marks keyed (markOf).
+	keyed  bool
 	listed bool
 	refs   []collector.FileRef
 	excls  []collector.Exclusion
@@ -334,7 +342,8 @@ func (e *Engine) leanFor(req Request) *leanMap {
 			return nil
 		}
 	}
-	return &leanMap{si: si, read: map[string]bool{}, need: map[string]bool{}}
+	red, _ := e.Index.(RedactedFacts)
+	return &leanMap{si: si, red: red, read: map[string]bool{}, need: map[string]bool{}}
 }
 
 // pack runs the rounds of a Pack (one when lean is nil).
@@ -387,6 +396,11 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 	}
 	sets, ok := lean.si.StatSets(*f, []string{ikey, mapFactsKey(ikey)})
 	if !ok || len(sets[1]) != 1 {
+		if facts, n, ok := lean.redactedPhantom(f, ikey); ok {
+			lean.hits++
+			s.Redactions = n
+			return source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, nil, true
+		}
 		return source{}, nil, false
 	}
 	facts := &fileFacts{chunks: sets[0]}
@@ -521,8 +535,7 @@ func (p *pipeline) checkCopies(items []*budget.Item, marks []string) {
 	read := map[string]bool{} // the marks of the chunks at hand
 	for _, it := range items {
 		if marks[it.Seq] == "" {
-			h := budget.NormalizedHash(it.Content)
-			read[string(h[:markLen])] = true
+			read[p.textMark(budget.NormalizedHash(it.Content))] = true
 		}
 	}
 	if len(read) == 0 {
@@ -557,6 +570,12 @@ func factsOf(chunks []chunker.Chunk) *fileFacts {
 // and marks; its chunks went in with cutSource), so that the next map
 // answers it from the index.
 func (p *pipeline) putFacts(s source, data []byte, f *fileFacts, ikey string) {
+	if p.lean.red != nil && strings.Contains(s.Content, redactedMark) {
+		// The index keeps nothing of this text but these numbers and
+		// keyed hashes (mapredacted.go).
+		putRedacted(p.lean.red, s, f, ikey)
+		return
+	}
 	p.lean.si.PutSet(*s.ref, data, mapFactsKey(ikey), []chunker.Chunk{{Name: encodeFacts(f)}})
 }
 
@@ -720,7 +739,7 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 	}
 	if s, x, ok := p.phantom(lean, f, ikey); ok {
 		if x == nil {
-			lean.keep(f, s.facts, 0) // the next rounds need not decode it again
+			lean.keep(f, s.facts, s.Redactions) // the next rounds need not decode it again
 		}
 		return leanSlot{s: s, x: x, keep: x == nil}, false
 	}
