@@ -22,11 +22,14 @@ type wordTab struct {
 	ids   map[string]uint32
 	words []string
 	// hash, once a map has facts of a redacted file (whose words are
-	// stored as keyed hashes only, mapredacted.go), interns every word
-	// by its keyed hash too: byHash gives the id of each hash, and a
-	// word known only by its hash has the hashKey of it as its word.
+	// stored as keyed hashes only, mapredacted.go), is the keyed hash;
+	// hashed gives each hash such facts hold an id of its own (its word
+	// the hashKey of it), and resolve finds real, the id of the word of
+	// each such hash among the words at hand. Words are hashed only then,
+	// each once.
 	hash   func(string) uint64
-	byHash map[uint64]uint32
+	hashed map[uint64]uint32
+	real   map[uint64]uint32
 }
 
 // newWordTab returns an empty table.
@@ -34,80 +37,93 @@ func newWordTab() *wordTab {
 	return &wordTab{ids: map[string]uint32{}}
 }
 
-// id returns w's id, adding a copy of w when it is new (the id of its
-// hash when t interns by hashes and has it).
+// id returns w's id, adding a copy of w when it is new.
 func (t *wordTab) id(w string) uint32 {
 	if id, ok := t.ids[w]; ok {
 		return id
 	}
 	w = strings.Clone(w)
-	if t.hash != nil {
-		h := t.hash(w)
-		if id, ok := t.byHash[h]; ok {
-			t.ids[w] = id
-			return id
-		}
-		t.byHash[h] = uint32(len(t.words))
-	}
 	id := uint32(len(t.words))
 	t.ids[w] = id
 	t.words = append(t.words, w)
 	return id
 }
 
-// enableHash makes t intern every word by its keyed hash too (hash),
-// from the words it has on; a no-op when it does already.
+// enableHash makes t take words known by their keyed hash (hash) only.
 func (t *wordTab) enableHash(hash func(string) uint64) {
-	if t.hash != nil {
-		return
-	}
-	t.hash, t.byHash = hash, make(map[uint64]uint32, len(t.words))
-	for id, w := range t.words {
-		if _, ok := t.byHash[hash(w)]; !ok {
-			t.byHash[hash(w)] = uint32(id)
-		}
+	if t.hash == nil {
+		t.hash, t.hashed = hash, map[uint64]uint32{}
 	}
 }
 
-// hid returns the id of the word whose keyed hash is h (t interns by
-// hashes: enableHash), adding it as hashKey(h) when it is new.
+// hid returns the id of the word known only by its keyed hash h (t takes
+// them: enableHash), adding hashKey(h) when it is new.
 func (t *wordTab) hid(h uint64) uint32 {
-	if id, ok := t.byHash[h]; ok {
+	if id, ok := t.hashed[h]; ok {
 		return id
 	}
 	id := uint32(len(t.words))
-	t.byHash[h] = id
+	t.hashed[h] = id
 	t.words = append(t.words, hashKey(h))
 	return id
 }
 
-// lookup returns w's id (w a word, or a hashKey when t interns by
-// hashes), false when w was never added (or t is nil).
-func (t *wordTab) lookup(w string) (uint32, bool) {
-	if t == nil {
-		return 0, false
+// resolve finds, once every word is in, the word at hand of each hash
+// known alone (real); a no-op for a table without such hashes.
+func (t *wordTab) resolve() {
+	if t == nil || len(t.hashed) == 0 || t.real != nil {
+		return
 	}
-	if id, ok := t.ids[w]; ok {
-		return id, true
+	t.real = map[uint64]uint32{}
+	for id, w := range t.words {
+		if strings.HasPrefix(w, hashedNamePrefix) {
+			continue
+		}
+		if h := t.hash(w); t.hasHash(h) {
+			t.real[h] = uint32(id)
+		}
 	}
-	if t.hash == nil {
-		return 0, false
-	}
-	if rest, ok := strings.CutPrefix(w, hashedNamePrefix); ok && len(rest) == 8 {
-		id, ok := t.byHash[binary.LittleEndian.Uint64([]byte(rest))]
-		return id, ok
-	}
-	id, ok := t.byHash[t.hash(w)]
-	return id, ok
 }
 
-// canon is the word a map's graph keys w by: w, or the hashKey of its
-// keyed hash once t interns by hashes (nil t: w).
+func (t *wordTab) hasHash(h uint64) bool {
+	_, ok := t.hashed[h]
+	return ok
+}
+
+// canon is the word a map's graph keys w by: the hashKey of its keyed
+// hash when that hash is known alone (facts of a redacted file hold it),
+// else w (nil t: w).
 func (t *wordTab) canon(w string) string {
-	if t == nil || t.hash == nil {
+	if t == nil || len(t.hashed) == 0 {
 		return w
 	}
-	return hashKey(t.hash(w))
+	if h := t.hash(w); t.hasHash(h) {
+		return hashKey(h)
+	}
+	return w
+}
+
+// eachID calls fn with the ids of a graph's word w (canon's): w's, or for
+// a hashKey the id of the hash and of its word at hand (resolve).
+func (t *wordTab) eachID(w string, fn func(uint32)) {
+	if t == nil {
+		return
+	}
+	if id, ok := t.ids[w]; ok {
+		fn(id)
+		return
+	}
+	rest, ok := strings.CutPrefix(w, hashedNamePrefix)
+	if !ok || len(rest) != 8 || len(t.hashed) == 0 {
+		return
+	}
+	h := binary.LittleEndian.Uint64([]byte(rest))
+	if id, ok := t.hashed[h]; ok {
+		fn(id)
+	}
+	if id, ok := t.real[h]; ok {
+		fn(id)
+	}
 }
 
 // mapGraphMaxFiles bounds the files of a map's graph: a row's event key
@@ -161,6 +177,7 @@ type definers struct {
 // mapDefiners gathers the definers of the files' names (as graphDefiners,
 // graph.go: each file once per name, in order).
 func mapDefiners(files []mapFile, tab *wordTab) *definers {
+	tab.resolve()
 	d := &definers{byName: map[string]int32{}, tab: tab}
 	var all [][]int32
 	var words []string
@@ -191,9 +208,7 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 		if len(fs) <= graphMaxDefiners {
 			d.kept[k] = int32(len(d.files))
 			d.files = append(d.files, fs)
-			if id, ok := tab.lookup(words[k]); ok {
-				d.byWord[id] = d.kept[k]
-			}
+			tab.eachID(words[k], func(id uint32) { d.byWord[id] = d.kept[k] })
 		}
 	}
 	return d

@@ -182,6 +182,9 @@ func decodeRedacted(body []byte, raw int64, red RedactedFacts, tab *wordTab) (*f
 	if !r.ok || n > len(body) {
 		return nil, 0, false
 	}
+	if tab != nil {
+		tab.enableHash(red.MapWordHash)
+	}
 	f := &fileFacts{chunks: make([]chunker.Chunk, n), marks: make([]string, n), split: make([]bool, n), red: red}
 	end, line := 0, 1
 	for i := 0; i < n && r.ok; i++ {
@@ -193,6 +196,9 @@ func decodeRedacted(body []byte, raw int64, red RedactedFacts, tab *wordTab) (*f
 		f.split[i] = r.bytes(1) == "\x01"
 		if k := r.uvarint(uint64(len(body))); k > 0 {
 			c.Name = hashedNamePrefix + r.bytes(8*(k-1))
+			for h := c.Name[len(hashedNamePrefix):]; tab != nil && len(h) >= 8; h = h[8:] {
+				tab.hid(binary.LittleEndian.Uint64([]byte(h[:8]))) // a name's words are the graph's too
+			}
 		}
 		f.marks[i] = r.bytes(markLen)
 		f.chunks[i] = c
@@ -247,9 +253,6 @@ func (lean *leanMap) redactedPhantom(f *collector.FileRef, ikey string) (*fileFa
 	body, ok := lean.red.MapRedacted(*f, ikey)
 	if !ok {
 		return nil, 0, false
-	}
-	if lean.words != nil {
-		lean.words.enableHash(lean.red.MapWordHash)
 	}
 	facts, n, ok := decodeRedacted(body, f.Info.Size(), lean.red, lean.words)
 	if !ok {
