@@ -177,6 +177,11 @@ func (x *Index) flushRed() error {
 	if err := writeRed(x.dir, p, x.k, x.refusedVH(), recs); err != nil {
 		return err
 	}
+	// What is kept in memory is what the file holds: bounded as it is.
+	t.recs = make(map[uint64]redRec, len(recs))
+	for _, r := range recs {
+		t.recs[r.ph] = r
+	}
 	t.dirty = false
 	return nil
 }
