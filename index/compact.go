@@ -109,7 +109,7 @@ func isSegmentName(n string) bool { return segmentPattern.MatchString(n) }
 // (TestClearCache packs with the index and checks that clearing leaves
 // nothing, so a new kind of file missing here fails it).
 func IsFileName(n string) bool {
-	return isSegmentName(n) || isTempName(n) || n == "root" || n == refusedName || n == planName
+	return isSegmentName(n) || isTempName(n) || n == "root" || n == refusedName || n == planName || n == redName
 }
 
 // IsRootDirName reports whether n is a name the index gives a root's

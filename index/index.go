@@ -72,6 +72,7 @@ type Index struct {
 	spilling spills        // spills being written
 
 	refused       refusedTable // refused files (refused.go)
+	mapred        redTable     // map facts of redacted files (mapred.go)
 	refusedVHOnce sync.Once
 	refusedVHVal  uint64
 
@@ -918,6 +919,9 @@ func (x *Index) flushLocked(compact bool) error {
 		}
 	}
 	if rerr := x.flushRefused(); err == nil {
+		err = rerr
+	}
+	if rerr := x.flushRed(); err == nil {
 		err = rerr
 	}
 	return err

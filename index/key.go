@@ -41,12 +41,14 @@ func keyPath() (string, error) {
 
 // keys are the subkeys derived from the per-user secret.
 type keys struct {
-	id    uint64 // names the secret in segment headers (not secret)
-	terms sipKey // term hashes
-	paths sipKey // path hashes (the record table)
-	other sipKey // chunking keys, root directory names
-	mac   []byte // HMAC-SHA256 of segment headers
-	text  []byte // HMAC-SHA256 of contents
+	id    uint64    // names the secret in segment headers (not secret)
+	terms sipKey    // term hashes
+	paths sipKey    // path hashes (the record table)
+	other sipKey    // chunking keys, root directory names
+	mapw  sipKey    // map words of redacted files (mapred.go)
+	mapm  [2]sipKey // map hash marks (mapred.go)
+	mac   []byte    // HMAC-SHA256 of segment headers
+	text  []byte    // HMAC-SHA256 of contents
 	enc   cipher.Block
 }
 
@@ -61,6 +63,8 @@ func deriveKeys(secret []byte) *keys {
 		terms: sipKeyOf(sub("terms")),
 		paths: sipKeyOf(sub("paths")),
 		other: sipKeyOf(sub("other")),
+		mapw:  sipKeyOf(sub("map words")),
+		mapm:  [2]sipKey{sipKeyOf(sub("map marks 0")), sipKeyOf(sub("map marks 1"))},
 		mac:   sub("mac"),
 		text:  sub("content"),
 	}

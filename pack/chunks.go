@@ -204,7 +204,7 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 		lang := chunker.FenceLanguage(s.Path)
 		for j, c := range cut[si] {
 			if s.facts != nil {
-				c.Content = placeholder(s.facts.marks[j])
+				c.Content = placeholder(p.markOf(s.facts, j))
 			}
 			if c.Content == "" {
 				continue
@@ -221,7 +221,7 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 			if len(p.phantoms) > 0 {
 				m := "" // a chunk at hand
 				if s.facts != nil {
-					m = s.facts.marks[j]
+					m = p.markOf(s.facts, j)
 				}
 				marks = append(marks, m)
 			}

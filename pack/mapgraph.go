@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"encoding/binary"
 	"slices"
 	"strings"
 )
@@ -20,6 +21,15 @@ import (
 type wordTab struct {
 	ids   map[string]uint32
 	words []string
+	// hash, once a map has facts of a redacted file (whose words are
+	// stored as keyed hashes only, mapredacted.go), is the keyed hash;
+	// hashed gives each hash such facts hold an id of its own (its word
+	// the hashKey of it), and resolve finds real, the id of the word of
+	// each such hash among the words at hand. Words are hashed only then,
+	// each once.
+	hash   func(string) uint64
+	hashed map[uint64]uint32
+	real   map[uint64]uint32
 }
 
 // newWordTab returns an empty table.
@@ -39,13 +49,81 @@ func (t *wordTab) id(w string) uint32 {
 	return id
 }
 
-// lookup returns w's id, false when w was never added (or t is nil).
-func (t *wordTab) lookup(w string) (uint32, bool) {
-	if t == nil {
-		return 0, false
+// enableHash makes t take words known by their keyed hash (hash) only.
+func (t *wordTab) enableHash(hash func(string) uint64) {
+	if t.hash == nil {
+		t.hash, t.hashed = hash, map[uint64]uint32{}
 	}
-	id, ok := t.ids[w]
-	return id, ok
+}
+
+// hid returns the id of the word known only by its keyed hash h (t takes
+// them: enableHash), adding hashKey(h) when it is new.
+func (t *wordTab) hid(h uint64) uint32 {
+	if id, ok := t.hashed[h]; ok {
+		return id
+	}
+	id := uint32(len(t.words))
+	t.hashed[h] = id
+	t.words = append(t.words, hashKey(h))
+	return id
+}
+
+// resolve finds, once every word is in, the word at hand of each hash
+// known alone (real); a no-op for a table without such hashes.
+func (t *wordTab) resolve() {
+	if t == nil || len(t.hashed) == 0 || t.real != nil {
+		return
+	}
+	t.real = map[uint64]uint32{}
+	for id, w := range t.words {
+		if strings.HasPrefix(w, hashedNamePrefix) {
+			continue
+		}
+		if h := t.hash(w); t.hasHash(h) {
+			t.real[h] = uint32(id)
+		}
+	}
+}
+
+func (t *wordTab) hasHash(h uint64) bool {
+	_, ok := t.hashed[h]
+	return ok
+}
+
+// canon is the word a map's graph keys w by: the hashKey of its keyed
+// hash when that hash is known alone (facts of a redacted file hold it),
+// else w (nil t: w).
+func (t *wordTab) canon(w string) string {
+	if t == nil || len(t.hashed) == 0 {
+		return w
+	}
+	if h := t.hash(w); t.hasHash(h) {
+		return hashKey(h)
+	}
+	return w
+}
+
+// eachID calls fn with the ids of a graph's word w (canon's): w's, or for
+// a hashKey the id of the hash and of its word at hand (resolve).
+func (t *wordTab) eachID(w string, fn func(uint32)) {
+	if t == nil {
+		return
+	}
+	if id, ok := t.ids[w]; ok {
+		fn(id)
+		return
+	}
+	rest, ok := strings.CutPrefix(w, hashedNamePrefix)
+	if !ok || len(rest) != 8 || len(t.hashed) == 0 {
+		return
+	}
+	h := binary.LittleEndian.Uint64([]byte(rest))
+	if id, ok := t.hashed[h]; ok {
+		fn(id)
+	}
+	if id, ok := t.real[h]; ok {
+		fn(id)
+	}
 }
 
 // mapGraphMaxFiles bounds the files of a map's graph: a row's event key
@@ -93,20 +171,19 @@ type definers struct {
 	byName map[string]int32
 	kept   []int32
 	byWord []int32
+	tab    *wordTab // canon: how a word is keyed in byName
 }
 
 // mapDefiners gathers the definers of the files' names (as graphDefiners,
 // graph.go: each file once per name, in order).
 func mapDefiners(files []mapFile, tab *wordTab) *definers {
-	d := &definers{byName: map[string]int32{}}
+	tab.resolve()
+	d := &definers{byName: map[string]int32{}, tab: tab}
 	var all [][]int32
 	var words []string
 	for f, mf := range files {
 		for _, name := range mf.names {
-			identifiers(name, func(w string) {
-				if len(w) < graphMinName {
-					return
-				}
+			nameWords(name, tab.canon, func(w string) {
 				k, ok := d.byName[w]
 				if !ok {
 					k = int32(len(all))
@@ -131,9 +208,7 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 		if len(fs) <= graphMaxDefiners {
 			d.kept[k] = int32(len(d.files))
 			d.files = append(d.files, fs)
-			if id, ok := tab.lookup(words[k]); ok {
-				d.byWord[id] = d.kept[k]
-			}
+			tab.eachID(words[k], func(id uint32) { d.byWord[id] = d.kept[k] })
 		}
 	}
 	return d
@@ -165,7 +240,7 @@ func (d *definers) refs(mf *mapFile, limit int) []int32 {
 		if u.at >= limit {
 			break // in order of offset
 		}
-		if k, ok := d.byName[u.w]; ok && d.kept[k] >= 0 {
+		if k, ok := d.byName[d.tab.canon(u.w)]; ok && d.kept[k] >= 0 {
 			out = append(out, d.kept[k])
 		}
 	}

@@ -184,6 +184,22 @@ func TestMapFromFactsEqualsFromText(t *testing.T) {
 // again: the map from the index equals the map without one, though every
 // use between the files lies past the first mapScanMin bytes.
 func TestMapRetrimsForFewFiles(t *testing.T) {
+	retrimCase(t, func(p string) { writeFile(t, p, nil) })
+}
+
+// TestMapRetrimsAfterReads: as TestMapRetrimsForFewFiles, with files that
+// are listed and read but give no chunks (binary): a cold map's walk
+// keeps the identifiers of each file it reads only as far as a graph of
+// every listed file scans (a first map of a 100K-file tree held them all,
+// up to mapIdentCap a file); the graph of the few files with chunks scans
+// further, so what the reads cut is fetched again.
+func TestMapRetrimsAfterReads(t *testing.T) {
+	retrimCase(t, func(p string) { writeFile(t, p, []byte("\x00\x01binary\x00")) })
+}
+
+// retrimCase runs the retrim tests: fill writes each of the files that
+// give the graph nothing.
+func retrimCase(t *testing.T, fill func(path string)) {
 	root := t.TempDir()
 	const files = 24
 	pad := strings.Repeat("// "+strings.Repeat("filler words here ", 8)+"\n", 2*mapScanMin/150+1)
@@ -199,7 +215,7 @@ func TestMapRetrimsForFewFiles(t *testing.T) {
 	}
 	empty := filepath.Join(root, "empty")
 	for i := range mapScanBytes/mapScanMin + 8 {
-		writeFile(t, filepath.Join(empty, fmt.Sprintf("e%05d.txt", i)), nil)
+		fill(filepath.Join(empty, fmt.Sprintf("e%05d.txt", i)))
 	}
 	total, zero := 4000, 0
 	req := Request{Paths: []string{root}, Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: &zero, ResponseReserve: &zero}}

@@ -137,6 +137,10 @@ type fileFacts struct {
 	// trimmed is the limit trimIdents left identifiers out past (0: it
 	// kept them all).
 	trimmed int
+	// red, for the facts of a redacted file from the index
+	// (mapredacted.go), is the store whose keys hashed them: its chunks'
+	// names are hashed, its marks keyed.
+	red RedactedFacts
 }
 
 // encodeFacts packs the marks, split flags and identifiers of f:
@@ -239,6 +243,16 @@ func walkIdents(s string, pos int, fn func(id mapIdent, start, end int) bool, si
 	return pos == len(s)
 }
 
+// cutIdents lets go of the identifiers of facts of a text at hand
+// (factsOf) that start at or past limit, recording the cut (trimmed) so
+// that retrim fetches them again when a graph reaches further.
+func cutIdents(f *fileFacts, limit int) {
+	k := sort.Search(len(f.ids), func(i int) bool { return f.ids[i].at >= limit })
+	if k < len(f.ids) {
+		f.ids, f.trimmed = slices.Clone(f.ids[:k]), limit
+	}
+}
+
 // trimIdents decodes the identifiers of facts from the index that start
 // before limit (those a map's graph can reach, mapGraph) into tab (their
 // ids in words, their offsets in wordsAt) and lets the encoding go: the
@@ -281,7 +295,11 @@ func trimIdents(f *fileFacts, limit int, tab *wordTab) {
 // leanMap is the state of a map answered from the index, across the
 // rounds of one Pack.
 type leanMap struct {
-	si     SetIndex
+	si  SetIndex
+	red RedactedFacts // nil: the index keeps no facts of redacted files
+	// keyed: this map has facts of a redacted file, so it compares hash
+	// marks keyed (markOf).
+	keyed  bool
 	listed bool
 	refs   []collector.FileRef
 	excls  []collector.Exclusion
@@ -334,7 +352,8 @@ func (e *Engine) leanFor(req Request) *leanMap {
 			return nil
 		}
 	}
-	return &leanMap{si: si, read: map[string]bool{}, need: map[string]bool{}}
+	red, _ := e.Index.(RedactedFacts)
+	return &leanMap{si: si, red: red, read: map[string]bool{}, need: map[string]bool{}}
 }
 
 // pack runs the rounds of a Pack (one when lean is nil).
@@ -387,6 +406,11 @@ func (p *pipeline) phantom(lean *leanMap, f *collector.FileRef, ikey string) (so
 	}
 	sets, ok := lean.si.StatSets(*f, []string{ikey, mapFactsKey(ikey)})
 	if !ok || len(sets[1]) != 1 {
+		if facts, n, ok := lean.redactedPhantom(f, ikey); ok {
+			lean.hits++
+			s.Redactions = n
+			return source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, nil, true
+		}
 		return source{}, nil, false
 	}
 	facts := &fileFacts{chunks: sets[0]}
@@ -521,8 +545,7 @@ func (p *pipeline) checkCopies(items []*budget.Item, marks []string) {
 	read := map[string]bool{} // the marks of the chunks at hand
 	for _, it := range items {
 		if marks[it.Seq] == "" {
-			h := budget.NormalizedHash(it.Content)
-			read[string(h[:markLen])] = true
+			read[p.textMark(budget.NormalizedHash(it.Content))] = true
 		}
 	}
 	if len(read) == 0 {
@@ -557,6 +580,12 @@ func factsOf(chunks []chunker.Chunk) *fileFacts {
 // and marks; its chunks went in with cutSource), so that the next map
 // answers it from the index.
 func (p *pipeline) putFacts(s source, data []byte, f *fileFacts, ikey string) {
+	if p.lean.red != nil && strings.Contains(s.Content, redactedMark) {
+		// The index keeps nothing of this text but these numbers and
+		// keyed hashes (mapredacted.go).
+		putRedacted(p.lean.red, s, f, ikey)
+		return
+	}
 	p.lean.si.PutSet(*s.ref, data, mapFactsKey(ikey), []chunker.Chunk{{Name: encodeFacts(f)}})
 }
 
@@ -610,6 +639,15 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 		toRead = p.retrim(lean, slots, toRead, ikey)
 	}
 	p.readLeanAll(lean, refs, slots, toRead, ikey)
+	if lean.repoMap == nil && p.ctx.Err() == nil {
+		// The files read kept their identifiers only up to lean.eager
+		// (readLean): those a graph of fewer files reaches further are
+		// fetched again, or read again.
+		if again := p.retrim(lean, slots, nil, ikey); len(again) > 0 {
+			lean.eager = mapScanLimit(max(withFacts(slots), 1)) // what these reads keep
+			p.readLeanAll(lean, refs, slots, again, ikey)
+		}
+	}
 	if err := p.ctx.Err(); err != nil {
 		return nil, fmt.Errorf("collector: walk: %w", err)
 	}
@@ -641,13 +679,7 @@ func eagerLimit(include []string, refs []collector.FileRef) int {
 // the walk cut there have their facts fetched and trimmed again (or are
 // read, added to toRead, which it returns).
 func (p *pipeline) retrim(lean *leanMap, slots []leanSlot, toRead []int, ikey string) []int {
-	n := 0
-	for _, sl := range slots {
-		if sl.keep && sl.s.facts != nil {
-			n++
-		}
-	}
-	need := mapScanLimit(max(n, 1))
+	need := mapScanLimit(max(withFacts(slots), 1))
 	if need <= lean.eager {
 		return toRead
 	}
@@ -668,13 +700,25 @@ func (p *pipeline) retrim(lean *leanMap, slots []leanSlot, toRead []int, ikey st
 	return toRead
 }
 
+// withFacts counts the slots of sources without their text (facts).
+func withFacts(slots []leanSlot) int {
+	n := 0
+	for _, sl := range slots {
+		if sl.keep && sl.s.facts != nil {
+			n++
+		}
+	}
+	return n
+}
+
 // refetch decodes again the facts the index holds for f's stat, their
 // identifiers trimmed at limit; false when they are gone or fail their
 // checks.
 func (p *pipeline) refetch(lean *leanMap, f *collector.FileRef, ikey string, limit int) (*fileFacts, bool) {
 	sets, ok := lean.si.StatSets(*f, []string{ikey, mapFactsKey(ikey)})
 	if !ok || len(sets[1]) != 1 {
-		return nil, false
+		facts, _, ok := lean.redactedPhantom(f, ikey) // every identifier kept
+		return facts, ok
 	}
 	facts := &fileFacts{chunks: sets[0]}
 	if !decodeFacts(sets[1][0].Name, facts, f.Info.Size()) || !factsValid(facts, f.Info.Size()) {
@@ -720,7 +764,7 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 	}
 	if s, x, ok := p.phantom(lean, f, ikey); ok {
 		if x == nil {
-			lean.keep(f, s.facts, 0) // the next rounds need not decode it again
+			lean.keep(f, s.facts, s.Redactions) // the next rounds need not decode it again
 		}
 		return leanSlot{s: s, x: x, keep: x == nil}, false
 	}
@@ -796,6 +840,12 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 	}
 	facts := factsOf(chunks)
 	p.putFacts(src, data, facts, ikey)
+	if lean.repoMap == nil {
+		// Held for the graph: only the identifiers it can reach (the
+		// index has them all). A first map of a 100K-file tree held
+		// every file's, up to mapIdentCap each: most of its 2.6 GB.
+		cutIdents(facts, lean.eager)
+	}
 	lean.keep(f, facts, s.Redactions)
 	s.Content = ""
 	return leanSlot{s: source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, keep: true}
