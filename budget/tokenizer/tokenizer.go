@@ -191,7 +191,7 @@ func Preload(t Tokenizer) {
 	if c, ok := t.(*Cached); ok {
 		t = c.t
 	}
-	if e, ok := t.(*encoder); ok {
+	if e, ok := t.(*encoder); ok && !e.ready.Load() {
 		go func() { _ = e.load() }()
 	}
 }
