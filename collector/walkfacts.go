@@ -2,6 +2,7 @@ package collector
 
 import (
 	"path/filepath"
+	"strings"
 )
 
 // entryFacts is what the walk decides of one directory entry from its
@@ -57,7 +58,7 @@ func (ld *dirLoad) prepare(w *Workspace, abs string, pre *prefetcher) {
 			continue
 		}
 		f := &facts[i]
-		f.p = filepath.Join(abs, e.name)
+		f.p = childPath(abs, e.name)
 		f.rel = r.display(mustRel(r.abs, f.p))
 		info := ld.infos[i]
 		if info == nil {
@@ -101,4 +102,17 @@ func (ld *dirLoad) factsFor(r *root, chain ignoreChain) []entryFacts {
 		}
 	}
 	return ld.facts
+}
+
+// childPath is filepath.Join(abs, name) for the clean path abs of a
+// walked directory (a root made absolute, or a join of one) and the name
+// of one of its entries: their concatenation, without Join's Clean pass
+// over the whole path. Anything else (a name holding a separator, "." or
+// "..", abs ending in a separator) goes through Join.
+func childPath(abs, name string) string {
+	if abs == "" || abs == "." || name == "" || name == "." || name == ".." || abs[len(abs)-1] == filepath.Separator ||
+		strings.IndexByte(name, filepath.Separator) >= 0 || strings.IndexByte(name, '/') >= 0 {
+		return filepath.Join(abs, name)
+	}
+	return abs + string(filepath.Separator) + name
 }
