@@ -305,7 +305,7 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, f *entryF
 	}
 	st.files[target] = true
 	if decided {
-		st.addShown(target, f.listed, f.shown, info, p)
+		st.addDecided(target, f, info, p)
 		return nil
 	}
 	targetRel, _ := w.relResolved(target)
@@ -398,12 +398,33 @@ func (st *walk) addShown(abs, rel, shown string, info fs.FileInfo, alias string)
 	if shown == "" {
 		shown = DisplayPath(rel)
 	}
+	st.appendRef(FileRef{Abs: abs, Path: shown, Info: info, rel: rel, alias: alias})
+}
+
+// appendRef lists ref.
+func (st *walk) appendRef(ref FileRef) {
 	if len(st.refs) == cap(st.refs) {
 		// Doubled rather than append's 1.25× past 256: a 100K listing
 		// copies 16 MB on its way instead of 40.
 		st.refs = slices.Grow(st.refs, max(256, len(st.refs)))
 	}
-	st.refs = append(st.refs, FileRef{Abs: abs, Path: shown, Info: info, rel: rel, alias: alias})
+	st.refs = append(st.refs, ref)
+}
+
+// addDecided is addShown for a file whose facts the directory's loader
+// took (walkfacts.go): its listed and display paths and its secret-name
+// verdict, so that the walk's own goroutine does not run IsSecretPath
+// again (precheck's first rule; the rest of precheck runs here).
+func (st *walk) addDecided(abs string, f *entryFacts, info fs.FileInfo, alias string) {
+	if f.secret != "" {
+		st.excl = append(st.excl, *st.w.exclude(st.t, f.listed, ReasonSecret, f.secret, sizeOf(info)))
+		return
+	}
+	if _, _, _, x := st.w.precheckNamed(st.t, abs, f.listed, info, nil, alias, nil); x != nil {
+		st.excl = append(st.excl, *x)
+		return
+	}
+	st.appendRef(FileRef{Abs: abs, Path: f.shown, Info: info, rel: f.listed, alias: alias})
 }
 
 // mustRel is relSlash for a path known to be below base.

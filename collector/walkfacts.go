@@ -20,10 +20,12 @@ type entryFacts struct {
 	decided bool
 	ignored bool
 	why     string
-	// A file let in by the ignore rules: its path as listed (relResolved)
-	// and that path's DisplayPath.
+	// A file let in by the ignore rules: its path as listed (relResolved),
+	// that path's DisplayPath and IsSecretPath's answer for it (secret:
+	// the reason, "" for none).
 	listed string
 	shown  string
+	secret string
 }
 
 // prepareFacts is off in tests that compare the walk with and without
@@ -70,6 +72,7 @@ func (ld *dirLoad) prepare(w *Workspace, abs string, pre *prefetcher) {
 		if !f.ignored && !isDir {
 			f.listed, _ = w.relResolved(f.p)
 			f.shown = DisplayPath(f.listed)
+			_, f.secret = IsSecretPath(f.listed)
 		}
 	}
 	ld.facts = facts
