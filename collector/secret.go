@@ -67,7 +67,9 @@ var configExts = map[string]bool{
 //   - Terraform state (*.tfstate, *.tfstate.backup).
 func IsSecretPath(rel string) (bool, string) {
 	rel = strings.ReplaceAll(rel, `\`, "/")
-	lower := strings.ToLower(rel)
+	// The checks look at the name and its directory's name only, so only
+	// those are lowered (a walk asks about every file: issue 24).
+	lower := strings.ToLower(secretPathTail(rel))
 	base := path.Base(lower)
 	if base == ".env" || strings.HasPrefix(base, ".env.") {
 		if envTemplates[base] {
@@ -81,6 +83,23 @@ func IsSecretPath(rel string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// secretPathTail is the end of the slash-separated path rel that holds its
+// last two elements, when path.Base and path.Base(path.Dir(…)) of it are
+// those of rel: the last element is not empty and the one before it is a
+// name (not "", "." or ".."; path.Dir cleans the path, which could
+// otherwise reach further back). Else it is rel itself.
+func secretPathTail(rel string) string {
+	i := strings.LastIndexByte(rel, '/')
+	if i <= 0 || i == len(rel)-1 {
+		return rel
+	}
+	j := strings.LastIndexByte(rel[:i], '/')
+	if parent := rel[j+1 : i]; parent == "" || parent == "." || parent == ".." {
+		return rel
+	}
+	return rel[j+1:]
 }
 
 // secretPathChecks decide a file's name (base, lower case) and path
