@@ -190,10 +190,9 @@ func (st *walk) named(ctx context.Context, p string) error {
 	if info.IsDir() {
 		return st.dir(ctx, r, resolved, w.chainAbove(r, resolved))
 	}
-	if st.files[resolved] {
+	if !st.firstFile(resolved) {
 		return nil
 	}
-	st.files[resolved] = true
 	if resolved != abs {
 		if secret, why := IsSecretPath(abs); secret {
 			st.skip(w.exclude(st.t, rel, ReasonSecret, why+" (symlink)", info.Size()))
@@ -210,10 +209,9 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("collector: walk: %w", err)
 	}
-	if st.dirs[abs] {
-		return nil
+	if !firstIn(st.dirs, abs) {
+		return nil // walked already
 	}
-	st.dirs[abs] = true
 	w := st.w
 	above := chain
 	ld := st.pre.get(abs, walkedWith{r: r, above: above})
@@ -300,10 +298,9 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, f *entryF
 	if isDir {
 		return st.dir(ctx, r, target, chain)
 	}
-	if st.files[target] {
+	if !st.firstFile(target) {
 		return nil
 	}
-	st.files[target] = true
 	if decided {
 		st.addDecided(target, f, info, p)
 		return nil
@@ -377,6 +374,18 @@ func (st *walk) viaSymlink(ctx context.Context, rel, target string, isDir bool, 
 		return nil, true, nil
 	}
 	return tr, false, nil
+}
+
+// firstFile marks the resolved file abs as listed or excluded and reports
+// whether it was not yet: one hash of the path instead of a lookup and an
+// insertion (the walk's own goroutine does this for every file; firstIn).
+func (st *walk) firstFile(abs string) bool { return firstIn(st.files, abs) }
+
+// firstIn adds p to the set m and reports whether it was not in it.
+func firstIn(m map[string]bool, p string) bool {
+	n := len(m)
+	m[p] = true
+	return len(m) > n
 }
 
 // skip records an exclusion.
