@@ -120,7 +120,12 @@ var secretPathChecks = []func(base, lower string) string{
 		}
 		return secretExts[path.Ext(base)]
 	},
-	func(base, lower string) string { return homeCredentials[path.Base(path.Dir(lower))+"/"+base] },
+	func(base, lower string) string {
+		if !homeCredentialNames[base] {
+			return "" // no key ends in this name: no directory to join it to
+		}
+		return homeCredentials[path.Base(path.Dir(lower))+"/"+base]
+	},
 	func(base, _ string) string {
 		ext := path.Ext(base)
 		if !configExts[ext] {
@@ -142,6 +147,15 @@ var homeCredentials = map[string]string{
 	".docker/config.json": "Docker registry credentials (.docker/config.json)",
 	".kube/config":        "Kubernetes credentials (.kube/config)",
 }
+
+// homeCredentialNames are the names that end homeCredentials' keys.
+var homeCredentialNames = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range homeCredentials {
+		m[k[strings.LastIndexByte(k, '/')+1:]] = true
+	}
+	return m
+}()
 
 // pemPrivateKeyStart reports whether data begins (after leading white space)
 // with a PEM private key block, which makes the whole file a secret.

@@ -19,13 +19,19 @@ func isSecretPathWhole(rel string) (bool, string) {
 		}
 		return true, "environment file (.env*)"
 	}
-	for _, check := range secretPathChecks {
+	for _, check := range wholeChecks {
 		if why := check(base, lower); why != "" {
 			return true, why
 		}
 	}
 	return false, ""
 }
+
+// wholeChecks are secretPathChecks with the directory-and-name check as
+// it was: the lookup for every name (no homeCredentialNames).
+var wholeChecks = append(append(secretPathChecks[:3:3], func(base, lower string) string {
+	return homeCredentials[path.Base(path.Dir(lower))+"/"+base]
+}), secretPathChecks[4:]...)
 
 // TestSecretPathTailIsWhole: IsSecretPath (lowering the tail) answers as
 // the whole path lowered for paths made of every kind of element,
@@ -37,6 +43,9 @@ func TestSecretPathTailIsWhole(t *testing.T) {
 	fixed := []string{"", "/", "//", ".aws/credentials", "x/.aws/credentials", "x/.aws/../credentials",
 		".aws/./credentials", ".aws//credentials", ".aws/credentials/", "../.aws/credentials",
 		`x\.aws\credentials`, "a/.AWS/Credentials", "/.kube/config", "./.kube/config"}
+	if len(secretPathChecks) != 5 || len(wholeChecks) != 5 {
+		t.Fatalf("%d checks: update wholeChecks", len(secretPathChecks))
+	}
 	rng := rand.New(rand.NewSource(24))
 	for range 20000 {
 		n := 1 + rng.Intn(5)
