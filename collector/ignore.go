@@ -78,19 +78,23 @@ func compileLib(pat string) *ignore.GitIgnore { return ignore.CompileIgnoreLines
 // relative to base), whether that decision is "ignored", and the deciding
 // rule. The last matching rule wins, as in git.
 func (l *ignoreList) match(rel string, isDir bool) (decided, ignored bool, rule *ignoreRule) {
-	for i := range l.rules {
-		r := &l.rules[i]
-		if r.matches(rel, isDir) {
-			decided, ignored, rule = true, !r.negate, r
+	// The last rule that matches decides: the rules are tried from the
+	// last, up to the first that matches; rel's last element is found once
+	// for all of them.
+	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	for i := len(l.rules) - 1; i >= 0; i-- {
+		if r := &l.rules[i]; r.matches(rel, base, isDir) {
+			return true, !r.negate, r
 		}
 	}
-	return decided, ignored, rule
+	return false, false, nil
 }
 
-// matches reports whether the rule applies to rel.
-func (r *ignoreRule) matches(rel string, isDir bool) bool {
+// matches reports whether the rule applies to rel, whose last element is
+// base.
+func (r *ignoreRule) matches(rel, base string, isDir bool) bool {
 	if r.fast.kind != 0 {
-		return r.fast.match(rel, isDir)
+		return r.fast.matchBase(rel, base, isDir)
 	}
 	if !r.inside {
 		return selfMatch(r.gi, rel, isDir)

@@ -123,6 +123,11 @@ func unescapeLiteral(line string, stars bool) (lit string, lead, trail, ok bool)
 // match reports whether the pattern applies to rel (slash-separated,
 // relative to the ignore file's directory) itself.
 func (g *fastGlob) match(rel string, isDir bool) bool {
+	return g.matchBase(rel, rel[strings.LastIndexByte(rel, '/')+1:], isDir)
+}
+
+// matchBase is match for rel whose last element base the caller found.
+func (g *fastGlob) matchBase(rel, base string, isDir bool) bool {
 	if g.dirOnly && !isDir {
 		return false
 	}
@@ -136,7 +141,6 @@ func (g *fastGlob) match(rel string, isDir bool) bool {
 	case fastTailGlob:
 		return g.matchTail(rel)
 	}
-	base := rel[strings.LastIndexByte(rel, '/')+1:]
 	switch g.kind {
 	case fastName:
 		return base == g.lit

@@ -180,6 +180,11 @@ func (w *Workspace) precheck(t SourceType, abs, rel string, info fs.FileInfo, st
 	if secret, why := IsSecretPath(rel); secret {
 		return "", time.Time{}, false, w.exclude(t, rel, ReasonSecret, why, sizeOf(info))
 	}
+	return w.precheckNamed(t, abs, rel, info, statErr, alias, given)
+}
+
+// precheckNamed is precheck for a file whose name IsSecretPath let in.
+func (w *Workspace) precheckNamed(t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (text string, mod time.Time, ok bool, x *Exclusion) {
 	text, mod, ok = w.openOverlay(abs, alias)
 	if given != nil {
 		text, mod, ok = *given, time.Time{}, true

@@ -382,8 +382,13 @@ func (h *hitSet) addAt(ri, lineStart, pos int) {
 	h.hits = append(h.hits, hit{ri, lineStart, end})
 }
 
-// activeRules returns the rules that have a hit, in table order.
+// activeRules returns the rules that have a hit, in table order (nil for
+// none: most texts, and nearly every path DisplayPath is asked about, have
+// no hit, and need no table of the rules built).
 func activeRules(hits []hit) []*rule {
+	if len(hits) == 0 {
+		return nil
+	}
 	on := make([]bool, len(rules))
 	for _, h := range hits {
 		on[h.rule] = true

@@ -67,7 +67,9 @@ var configExts = map[string]bool{
 //   - Terraform state (*.tfstate, *.tfstate.backup).
 func IsSecretPath(rel string) (bool, string) {
 	rel = strings.ReplaceAll(rel, `\`, "/")
-	lower := strings.ToLower(rel)
+	// The checks look at the name and its directory's name only, so only
+	// those are lowered (a walk asks about every file: issue 24).
+	lower := strings.ToLower(secretPathTail(rel))
 	base := path.Base(lower)
 	if base == ".env" || strings.HasPrefix(base, ".env.") {
 		if envTemplates[base] {
@@ -81,6 +83,23 @@ func IsSecretPath(rel string) (bool, string) {
 		}
 	}
 	return false, ""
+}
+
+// secretPathTail is the end of the slash-separated path rel that holds its
+// last two elements, when path.Base and path.Base(path.Dir(…)) of it are
+// those of rel: the last element is not empty and the one before it is a
+// name (not "", "." or ".."; path.Dir cleans the path, which could
+// otherwise reach further back). Else it is rel itself.
+func secretPathTail(rel string) string {
+	i := strings.LastIndexByte(rel, '/')
+	if i <= 0 || i == len(rel)-1 {
+		return rel
+	}
+	j := strings.LastIndexByte(rel[:i], '/')
+	if parent := rel[j+1 : i]; parent == "" || parent == "." || parent == ".." {
+		return rel
+	}
+	return rel[j+1:]
 }
 
 // secretPathChecks decide a file's name (base, lower case) and path
@@ -101,7 +120,12 @@ var secretPathChecks = []func(base, lower string) string{
 		}
 		return secretExts[path.Ext(base)]
 	},
-	func(base, lower string) string { return homeCredentials[path.Base(path.Dir(lower))+"/"+base] },
+	func(base, lower string) string {
+		if !homeCredentialNames[base] {
+			return "" // no key ends in this name: no directory to join it to
+		}
+		return homeCredentials[path.Base(path.Dir(lower))+"/"+base]
+	},
 	func(base, _ string) string {
 		ext := path.Ext(base)
 		if !configExts[ext] {
@@ -123,6 +147,15 @@ var homeCredentials = map[string]string{
 	".docker/config.json": "Docker registry credentials (.docker/config.json)",
 	".kube/config":        "Kubernetes credentials (.kube/config)",
 }
+
+// homeCredentialNames are the names that end homeCredentials' keys.
+var homeCredentialNames = func() map[string]bool {
+	m := map[string]bool{}
+	for k := range homeCredentials {
+		m[k[strings.LastIndexByte(k, '/')+1:]] = true
+	}
+	return m
+}()
 
 // pemPrivateKeyStart reports whether data begins (after leading white space)
 // with a PEM private key block, which makes the whole file a secret.

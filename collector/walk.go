@@ -190,10 +190,9 @@ func (st *walk) named(ctx context.Context, p string) error {
 	if info.IsDir() {
 		return st.dir(ctx, r, resolved, w.chainAbove(r, resolved))
 	}
-	if st.files[resolved] {
+	if !st.firstFile(resolved) {
 		return nil
 	}
-	st.files[resolved] = true
 	if resolved != abs {
 		if secret, why := IsSecretPath(abs); secret {
 			st.skip(w.exclude(st.t, rel, ReasonSecret, why+" (symlink)", info.Size()))
@@ -210,10 +209,9 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("collector: walk: %w", err)
 	}
-	if st.dirs[abs] {
-		return nil
+	if !firstIn(st.dirs, abs) {
+		return nil // walked already
 	}
-	st.dirs[abs] = true
 	w := st.w
 	above := chain
 	ld := st.pre.get(abs, walkedWith{r: r, above: above})
@@ -300,12 +298,11 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, f *entryF
 	if isDir {
 		return st.dir(ctx, r, target, chain)
 	}
-	if st.files[target] {
+	if !st.firstFile(target) {
 		return nil
 	}
-	st.files[target] = true
 	if decided {
-		st.addShown(target, f.listed, f.shown, info, p)
+		st.addDecided(target, f, info, p)
 		return nil
 	}
 	targetRel, _ := w.relResolved(target)
@@ -379,6 +376,18 @@ func (st *walk) viaSymlink(ctx context.Context, rel, target string, isDir bool, 
 	return tr, false, nil
 }
 
+// firstFile marks the resolved file abs as listed or excluded and reports
+// whether it was not yet: one hash of the path instead of a lookup and an
+// insertion (the walk's own goroutine does this for every file; firstIn).
+func (st *walk) firstFile(abs string) bool { return firstIn(st.files, abs) }
+
+// firstIn adds p to the set m and reports whether it was not in it.
+func firstIn(m map[string]bool, p string) bool {
+	n := len(m)
+	m[p] = true
+	return len(m) > n
+}
+
 // skip records an exclusion.
 func (st *walk) skip(e *Exclusion) { st.excl = append(st.excl, *e) }
 
@@ -398,12 +407,33 @@ func (st *walk) addShown(abs, rel, shown string, info fs.FileInfo, alias string)
 	if shown == "" {
 		shown = DisplayPath(rel)
 	}
+	st.appendRef(FileRef{Abs: abs, Path: shown, Info: info, rel: rel, alias: alias})
+}
+
+// appendRef lists ref.
+func (st *walk) appendRef(ref FileRef) {
 	if len(st.refs) == cap(st.refs) {
 		// Doubled rather than append's 1.25× past 256: a 100K listing
 		// copies 16 MB on its way instead of 40.
 		st.refs = slices.Grow(st.refs, max(256, len(st.refs)))
 	}
-	st.refs = append(st.refs, FileRef{Abs: abs, Path: shown, Info: info, rel: rel, alias: alias})
+	st.refs = append(st.refs, ref)
+}
+
+// addDecided is addShown for a file whose facts the directory's loader
+// took (walkfacts.go): its listed and display paths and its secret-name
+// verdict, so that the walk's own goroutine does not run IsSecretPath
+// again (precheck's first rule; the rest of precheck runs here).
+func (st *walk) addDecided(abs string, f *entryFacts, info fs.FileInfo, alias string) {
+	if f.secret != "" {
+		st.excl = append(st.excl, *st.w.exclude(st.t, f.listed, ReasonSecret, f.secret, sizeOf(info)))
+		return
+	}
+	if _, _, _, x := st.w.precheckNamed(st.t, abs, f.listed, info, nil, alias, nil); x != nil {
+		st.excl = append(st.excl, *x)
+		return
+	}
+	st.appendRef(FileRef{Abs: abs, Path: f.shown, Info: info, rel: f.listed, alias: alias})
 }
 
 // mustRel is relSlash for a path known to be below base.

@@ -2,6 +2,7 @@ package collector
 
 import (
 	"path/filepath"
+	"strings"
 )
 
 // entryFacts is what the walk decides of one directory entry from its
@@ -19,10 +20,12 @@ type entryFacts struct {
 	decided bool
 	ignored bool
 	why     string
-	// A file let in by the ignore rules: its path as listed (relResolved)
-	// and that path's DisplayPath.
+	// A file let in by the ignore rules: its path as listed (relResolved),
+	// that path's DisplayPath and IsSecretPath's answer for it (secret:
+	// the reason, "" for none).
 	listed string
 	shown  string
+	secret string
 }
 
 // prepareFacts is off in tests that compare the walk with and without
@@ -57,7 +60,7 @@ func (ld *dirLoad) prepare(w *Workspace, abs string, pre *prefetcher) {
 			continue
 		}
 		f := &facts[i]
-		f.p = filepath.Join(abs, e.name)
+		f.p = childPath(abs, e.name)
 		f.rel = r.display(mustRel(r.abs, f.p))
 		info := ld.infos[i]
 		if info == nil {
@@ -69,6 +72,7 @@ func (ld *dirLoad) prepare(w *Workspace, abs string, pre *prefetcher) {
 		if !f.ignored && !isDir {
 			f.listed, _ = w.relResolved(f.p)
 			f.shown = DisplayPath(f.listed)
+			_, f.secret = IsSecretPath(f.listed)
 		}
 	}
 	ld.facts = facts
@@ -101,4 +105,17 @@ func (ld *dirLoad) factsFor(r *root, chain ignoreChain) []entryFacts {
 		}
 	}
 	return ld.facts
+}
+
+// childPath is filepath.Join(abs, name) for the clean path abs of a
+// walked directory (a root made absolute, or a join of one) and the name
+// of one of its entries: their concatenation, without Join's Clean pass
+// over the whole path. Anything else (a name holding a separator, "." or
+// "..", abs ending in a separator) goes through Join.
+func childPath(abs, name string) string {
+	if abs == "" || abs == "." || name == "" || name == "." || name == ".." || abs[len(abs)-1] == filepath.Separator ||
+		strings.IndexByte(name, filepath.Separator) >= 0 || strings.IndexByte(name, '/') >= 0 {
+		return filepath.Join(abs, name)
+	}
+	return abs + string(filepath.Separator) + name
 }

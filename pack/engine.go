@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"sort"
 	"strings"
 	"time"
@@ -347,6 +348,11 @@ func (p *pipeline) resolve() error {
 		return &ParamError{Field: field, Message: err.Error()}
 	}
 	p.tok, p.model = tok, model
+	if p.lean == nil {
+		// Not a map that its plan may answer without counting: this pack
+		// counts, so its tokenizer's tables are built beside the walk.
+		tokenizer.Preload(tok)
+	}
 	if !tok.Exact() {
 		est := tokenizer.EstimateOf(tok)
 		factor := 0.0
@@ -359,10 +365,12 @@ func (p *pipeline) resolve() error {
 }
 
 // tokenizer resolves the request's tokenizer (see [tokenizer.Registry.Get])
-// without holding up a cancelled request: the first use of an encoding
-// loads its ranks (~0.1 s of CPU), which then go on in the background and
-// stay cached for the next request; the request returns its context's
-// error at once (issue 24: a cancelled pack returns within 100 ms).
+// without holding up a cancelled request: the first use of a tokenizer
+// file or a Hugging Face encoding loads it (~0.1 s of CPU or more), which
+// then goes on in the background and stays cached for the next request;
+// the request returns its context's error at once (issue 24: a cancelled
+// pack returns within 100 ms). A tiktoken encoding's ranks are built on
+// its first count instead ([tokenizer.Preload]).
 func (p *pipeline) tokenizer(model, enc string, cacheSize int) (tokenizer.Tokenizer, error) {
 	type resolved struct {
 		tok tokenizer.Tokenizer
@@ -440,22 +448,10 @@ func (p *pipeline) result(text string, tokens int, kept []*budget.Item, f *forma
 		Warnings: p.warnings,
 		Stats:    p.stats,
 	}
-	// Used per category: the exact tokenCount apportioned by the estimated
-	// cost (content + formatting) of each category's chunks, so that the
-	// categories add up to tokenCount exactly.
-	est := map[string]int{}
-	seen := map[string]bool{}
-	estTotal := 0
 	for _, it := range kept {
-		key := it.Path
-		first := key == "" || !seen[key]
-		seen[key] = true
-		c := it.Tokens + f.overhead(it, first)
-		est[it.Category] += c
-		estTotal += c
 		res.Included = append(res.Included, entryOf(it, "", ""))
 	}
-	used := apportion(tokens, est, estTotal)
+	used := usedByCategory(tokens, kept, f)
 	for _, c := range budget.Categories {
 		res.Budget.Categories[c] = CategoryResult{Allocated: int(p.alloc.Tokens[c]), Used: used[c]}
 	}
@@ -466,6 +462,35 @@ func (p *pipeline) result(text string, tokens int, kept []*budget.Item, f *forma
 		res.Warnings = []string{}
 	}
 	return res
+}
+
+// usedByCategory is the exact tokenCount apportioned by the estimated
+// cost (content + formatting) of each category's chunks, so that the
+// categories add up to tokenCount exactly. When every kept chunk is of
+// one category (a map), that category has it all whatever the estimates
+// (each chunk's cost is positive: its header), so nothing is counted.
+func usedByCategory(tokens int, kept []*budget.Item, f *formatter) map[string]int {
+	if len(kept) > 0 && slices.Contains(budget.Categories, kept[0].Category) &&
+		!slices.ContainsFunc(kept, func(it *budget.Item) bool { return it.Category != kept[0].Category }) {
+		out := make(map[string]int, len(budget.Categories))
+		for _, c := range budget.Categories {
+			out[c] = 0
+		}
+		out[kept[0].Category] = tokens
+		return out
+	}
+	est := map[string]int{}
+	seen := map[string]bool{}
+	estTotal := 0
+	for _, it := range kept {
+		key := it.Path
+		first := key == "" || !seen[key]
+		seen[key] = true
+		c := it.Tokens + f.overhead(it, first)
+		est[it.Category] += c
+		estTotal += c
+	}
+	return apportion(tokens, est, estTotal)
 }
 
 // apportion splits total between the categories in proportion to est

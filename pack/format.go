@@ -18,15 +18,23 @@ type formatter struct {
 	xmlOut  bool           // the format is xml: estimates count split CDATA sections
 	xmlRoot int            // tokens of the xml format's <context> element, when xmlOut
 	headers map[string]int // estimated header+fence tokens per file or tool
-	gap     int            // estimated tokens of a gap marker and a range
+	gap     int            // estimated tokens of a gap marker and a range, once counted (gapped)
+	gapped  bool
 }
 
 func newFormatter(count func(string) int) *formatter {
-	return &formatter{
-		count:   count,
-		headers: map[string]int{},
-		gap:     count("// … lines 1000-2000 omitted …\n") + count(", 1000-2000"),
+	return &formatter{count: count, headers: map[string]int{}}
+}
+
+// gapTokens is the estimated tokens of a gap marker and a range, counted
+// on first use rather than when the formatter is made: a pack that never
+// estimates (a map replayed from its plan) never counts, so its process
+// need not build the tokenizer's tables (tokenizer.Preload).
+func (f *formatter) gapTokens() int {
+	if !f.gapped {
+		f.gap, f.gapped = f.count("// … lines 1000-2000 omitted …\n")+f.count(", 1000-2000"), true
 	}
+	return f.gap
 }
 
 // overhead estimates the tokens an item adds besides its content: a header
@@ -39,7 +47,7 @@ func (f *formatter) overhead(it *budget.Item, first bool) int {
 		extra = max(0, f.count(cdataText(it.Content))-it.Tokens)
 	}
 	if !first {
-		return f.gap + extra
+		return f.gapTokens() + extra
 	}
 	key := it.Path + "\x00" + it.Label + "\x00" + it.Lang
 	if n, ok := f.headers[key]; ok {

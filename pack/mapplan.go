@@ -234,8 +234,12 @@ func (p *pipeline) replay(pl *planner, body []byte) (*Result, error) {
 	if err != nil {
 		return nil, err
 	}
-	tokens := p.tok.Count(text)
-	if tokens != pn.tokens || tokens > int(p.alloc.Available) || pl.st.TextHash(text) != pn.text {
+	// The plan's count is the exact count of the text it hashed, made by
+	// this program with this tokenizer (both in the key): the same text
+	// has that count, so it is not counted again — a planned map does not
+	// build the tokenizer's tables (tokenizer.Preload).
+	tokens := pn.tokens
+	if pl.st.TextHash(text) != pn.text || tokens > int(p.alloc.Available) {
 		return nil, errPlan
 	}
 	p.warnings = append(p.warnings, mapWarning)

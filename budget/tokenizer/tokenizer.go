@@ -4,6 +4,9 @@ import (
 	"fmt"
 	"strings"
 	"sync"
+	"sync/atomic"
+
+	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
 
 // Tokenizer counts tokens of text for one encoding.
@@ -81,7 +84,7 @@ func ForEncoding(name string) (Tokenizer, error) {
 	if !ok {
 		return nil, fmt.Errorf("tokenizer: unknown encoding %q (valid: %s)", name, strings.Join(Encodings(), ", "))
 	}
-	if err := e.load(); err != nil {
+	if err := e.check(); err != nil {
 		return nil, err
 	}
 	return e, nil
@@ -99,13 +102,18 @@ func KnownEncoding(name string) bool {
 
 // encoder is the exact tokenizer of one encoding: a hand-written splitter
 // for the encoding's pattern and tiktoken's byte-pair merge over the
-// encoding's ranks, built once on first use.
+// encoding's ranks. The rank table is built on the first count (or by
+// [Preload] in the background), not when the encoder is resolved: a
+// process that resolves a tokenizer but never counts (a map replayed
+// from its plan, a validation of an encoding's name) does not pay the
+// table's ~30–50 ms of CPU.
 type encoder struct {
 	name  string
 	split splitFunc
 	once  sync.Once
 	err   error
 	ranks *rankTable
+	ready atomic.Bool // the load has finished (set after ranks and err)
 }
 
 var encoders = map[string]*encoder{
@@ -117,17 +125,41 @@ var encoders = map[string]*encoder{
 
 // load builds the rank table on first use.
 func (e *encoder) load() error {
-	e.once.Do(func() { e.ranks, e.err = loadRanks(e.name) })
+	e.once.Do(func() {
+		e.ranks, e.err = loadRanks(e.name)
+		e.ready.Store(true)
+	})
 	return e.err
+}
+
+// check reports whether the encoder's ranks can be had without building
+// them: the embedded rank file is there (building it then fails only on
+// a corrupt binary, which TestRankTable and every count test would see).
+func (e *encoder) check() error {
+	if _, err := assets.Assets.Open(e.name + ".tiktoken"); err != nil {
+		return fmt.Errorf("tokenizer: read ranks of %s: %w", e.name, err)
+	}
+	return nil
+}
+
+// table returns the rank table, building it on first use. A rank file
+// that does not parse is a corrupt binary (see check): that panics rather
+// than count wrong.
+func (e *encoder) table() *rankTable {
+	if err := e.load(); err != nil {
+		panic(err.Error())
+	}
+	return e.ranks
 }
 
 // Count implements [Tokenizer].
 func (e *encoder) Count(text string) int {
 	text = toValidUTF8(text)
+	ranks := e.table()
 	n := 0
 	for i := 0; i < len(text); {
 		j := e.split(text, i)
-		n += e.ranks.countPiece(text[i:j])
+		n += ranks.countPiece(text[i:j])
 		i = j
 	}
 	return n
@@ -148,4 +180,18 @@ func Resolve(model, encoding string) (Tokenizer, error) {
 		return ForEncoding(encoding)
 	}
 	return ForModel(model)
+}
+
+// Preload starts building t's tables in the background when they are
+// built on first use (an exact encoding's ranks), so that a caller that
+// knows it will count — a pack with a query — has them ready by then
+// without waiting for them now. It returns at once; the first count
+// waits for the build if it is still running.
+func Preload(t Tokenizer) {
+	if c, ok := t.(*Cached); ok {
+		t = c.t
+	}
+	if e, ok := t.(*encoder); ok && !e.ready.Load() {
+		go func() { _ = e.load() }()
+	}
 }

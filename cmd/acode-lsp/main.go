@@ -35,6 +35,7 @@ func main() {
 	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Args[1] != "mcp" {
 		// A one-shot command: tree-sitter's trees are left to the exit.
 		chunker.LeaveTreesToExit(treesLeftToExit)
+		tuneGC() // gctune.go
 	}
 	endProfiles := startProfiles(os.Stderr) // ACODE_CPUPROFILE, ACODE_MEMPROFILE (profile.go)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
