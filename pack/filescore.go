@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math"
 	"runtime"
+	"slices"
 	"sort"
 	"strings"
 	"sync"
@@ -511,11 +512,14 @@ func (p *pipeline) prior(path string) float64 {
 // prior is at most 1).
 func (p *pipeline) cutFiles(files []*fileScan, target, share int64) (keep, rest []*fileScan) {
 	byScore := func(a []*fileScan, score func(*fileScan) float64) {
-		sort.SliceStable(a, func(i, j int) bool {
-			if si, sj := score(a[i]), score(a[j]); si != sj {
-				return si > sj
+		slices.SortStableFunc(a, func(x, y *fileScan) int {
+			if sx, sy := score(x), score(y); sx != sy {
+				if sx > sy {
+					return -1
+				}
+				return 1
 			}
-			return a[i].ref.Path < a[j].ref.Path
+			return strings.Compare(x.ref.Path, y.ref.Path)
 		})
 	}
 	byRaw := append([]*fileScan(nil), files...)
