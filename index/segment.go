@@ -413,6 +413,7 @@ func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
 	r := reader{b: b}
 	n := r.uvarint()
 	var out []chunkSet
+	var d setDecoder
 	for k := uint64(0); k < n && !r.err; k++ {
 		var cs chunkSet
 		cs.key = r.u64()
@@ -422,23 +423,7 @@ func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
 			return nil, errCorrupt
 		}
 		match := want == nil || want.key == cs.key && want.hash == cs.hash
-		for j := uint64(0); j < nc && !r.err; j++ {
-			var c chunker.Chunk
-			c.StartLine = int(r.uvarint())
-			c.EndLine = c.StartLine + int(r.uvarint())
-			c.StartByte = int(r.uvarint())
-			c.EndByte = c.StartByte + int(r.uvarint())
-			c.Tokens = int(r.uvarint())
-			fl := r.bytes(1)
-			if len(fl) == 1 {
-				c.TopLevel, c.Oversize = fl[0]&1 != 0, fl[0]&2 != 0
-			}
-			c.Kind = string(r.bytes(int(r.uvarint())))
-			c.Name = string(r.bytes(int(r.uvarint())))
-			if match {
-				cs.chunks = append(cs.chunks, c)
-			}
-		}
+		cs.chunks = d.chunks(&r, int(nc), match)
 		if r.err {
 			return nil, errCorrupt
 		}
@@ -453,6 +438,52 @@ func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
 		return nil, errCorrupt
 	}
 	return out, nil
+}
+
+// setDecoder decodes the chunks of sets, reusing its buffers between
+// sets: a set's kinds and names share one string (one allocation a set,
+// not two a chunk — a map after an edit decodes every file's sets).
+type setDecoder struct {
+	text []byte
+	lens []int32 // per chunk: its kind's length, its name's
+}
+
+// chunks decodes n chunks from r: nil when !keep (read past) or n is 0.
+func (d *setDecoder) chunks(r *reader, n int, keep bool) []chunker.Chunk {
+	var out []chunker.Chunk
+	if keep && n > 0 {
+		out = make([]chunker.Chunk, 0, min(n, len(r.b)/7+1)) // a chunk takes 7 bytes at least
+	}
+	d.text, d.lens = d.text[:0], d.lens[:0]
+	for j := 0; j < n && !r.err; j++ {
+		var c chunker.Chunk
+		c.StartLine = int(r.uvarint())
+		c.EndLine = c.StartLine + int(r.uvarint())
+		c.StartByte = int(r.uvarint())
+		c.EndByte = c.StartByte + int(r.uvarint())
+		c.Tokens = int(r.uvarint())
+		fl := r.bytes(1)
+		if len(fl) == 1 {
+			c.TopLevel, c.Oversize = fl[0]&1 != 0, fl[0]&2 != 0
+		}
+		kind := r.bytes(int(r.uvarint()))
+		name := r.bytes(int(r.uvarint()))
+		if keep {
+			d.text = append(append(d.text, kind...), name...)
+			d.lens = append(d.lens, int32(len(kind)), int32(len(name)))
+			out = append(out, c)
+		}
+	}
+	if r.err || len(d.text) == 0 {
+		return out
+	}
+	all, at := string(d.text), 0
+	for j := range out {
+		kl, nl := int(d.lens[2*j]), int(d.lens[2*j+1])
+		out[j].Kind, out[j].Name = all[at:at+kl], all[at+kl:at+kl+nl]
+		at += kl + nl
+	}
+	return out
 }
 
 // reader decodes a checked blob; any overrun sets err.

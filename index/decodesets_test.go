@@ -1,0 +1,42 @@
+package index
+
+import (
+	"reflect"
+	"testing"
+
+	"github.com/acode-lsp/acode-lsp/chunker"
+)
+
+// TestDecodeSetsRoundTrip: decodeSets gives back what encodeSets packed —
+// every set, or only the wanted one — with each chunk's kind and name
+// (which share one string a set) its own, and refuses a cut encoding.
+func TestDecodeSetsRoundTrip(t *testing.T) {
+	sets := []chunkSet{
+		{key: 1, hash: [16]byte{1}, chunks: []chunker.Chunk{
+			{StartLine: 1, EndLine: 3, StartByte: 0, EndByte: 40, Kind: "function", Name: "(*Server).Serve", TopLevel: true, Tokens: 12},
+			{StartLine: 4, EndLine: 4, StartByte: 40, EndByte: 41, Kind: "lines", Tokens: 1, Oversize: true},
+			{StartLine: 5, EndLine: 9, StartByte: 41, EndByte: 90, Name: "x", Tokens: 20},
+		}},
+		{key: 2, hash: [16]byte{2}},
+		{key: 3, hash: [16]byte{3}, chunks: []chunker.Chunk{{StartLine: 1, EndLine: 1, EndByte: 7, Name: "\x00raw facts\xff"}}},
+	}
+	b := encodeSets(nil, sets)
+	got, err := decodeSets(b, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !reflect.DeepEqual(got, sets) {
+		t.Fatalf("decodeSets = %+v, want %+v", got, sets)
+	}
+	for _, want := range sets {
+		got, err := decodeSets(b, &chunkSet{key: want.key, hash: want.hash})
+		if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], want) {
+			t.Fatalf("decodeSets(want %d) = %+v, %v; want %+v", want.key, got, err, want)
+		}
+	}
+	for _, n := range []int{1, 30, len(b) - 1} {
+		if _, err := decodeSets(b[:n], nil); err == nil {
+			t.Errorf("decodeSets of %d of %d bytes: no error", n, len(b))
+		}
+	}
+}
