@@ -30,6 +30,10 @@ type wordTab struct {
 	hash   func(string) uint64
 	hashed map[uint64]uint32
 	real   map[uint64]uint32
+	// scratch and scratchAt are trimIdents' buffers (a table is used by
+	// one goroutine at a time).
+	scratch   []uint32
+	scratchAt []int32
 }
 
 // newWordTab returns an empty table.

@@ -267,23 +267,21 @@ func trimIdents(f *fileFacts, limit int, tab *wordTab) {
 		}
 		return
 	}
-	n := 0
+	// One walk into the table's scratch, then copied at their size: the
+	// facts of every file are held at once.
+	words, at := tab.scratch[:0], tab.scratchAt[:0]
 	walkIdents(f.raw, f.idsAt, func(id mapIdent, _, _ int) bool {
 		if id.at >= limit {
 			f.trimmed = limit
 			return false
 		}
-		n++
+		words, at = append(words, tab.id(id.w)), append(at, int32(id.at))
 		return true
 	}, math.MaxInt64)
-	f.words, f.wordsAt = make([]uint32, 0, n), make([]int32, 0, n)
-	walkIdents(f.raw, f.idsAt, func(id mapIdent, _, _ int) bool {
-		if len(f.words) == n {
-			return false
-		}
-		f.words, f.wordsAt = append(f.words, tab.id(id.w)), append(f.wordsAt, int32(id.at))
-		return true
-	}, math.MaxInt64)
+	f.words, f.wordsAt = make([]uint32, len(words)), make([]int32, len(at))
+	copy(f.words, words)
+	copy(f.wordsAt, at)
+	tab.scratch, tab.scratchAt = words, at
 	marksAt := f.idsAt - len(f.split) - len(f.marks)*markLen
 	marks := strings.Clone(f.raw[marksAt : marksAt+len(f.marks)*markLen])
 	for i := range f.marks {
