@@ -185,19 +185,22 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 	d := &definers{byName: map[string]int32{}, tab: tab}
 	var all [][]int32
 	var words []string
+	split := nameSplits{at: map[string]uint64{}, tab: tab}
 	for f, mf := range files {
 		for _, name := range mf.names {
-			nameWords(name, tab.canon, func(w string) {
+			for _, k := range split.of(name, func(w string) int32 {
 				k, ok := d.byName[w]
 				if !ok {
 					k = int32(len(all))
 					d.byName[w] = k
 					all, words = append(all, nil), append(words, w)
 				}
+				return k
+			}) {
 				if !slices.Contains(all[k], int32(f)) {
 					all[k] = append(all[k], int32(f))
 				}
-			})
+			}
 		}
 	}
 	d.kept = make([]int32, len(all))
@@ -216,6 +219,28 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 		}
 	}
 	return d
+}
+
+// nameSplits remembers, per distinct symbol name, the indexes of its
+// words (nameWords, canon'd) as a range of one arena: a tree's names
+// repeat (methods, tests), and splitting one — a keyed hash per word once
+// a map holds redacted facts — cost more than the rest of the definers.
+type nameSplits struct {
+	at    map[string]uint64 // name -> offset<<32 | count in arena
+	arena []int32
+	tab   *wordTab // canon (nil: words as they are)
+}
+
+// of returns the indexes index gives name's words, in order; index is
+// called the first time a name is seen, for each word, in order.
+func (s *nameSplits) of(name string, index func(w string) int32) []int32 {
+	if r, ok := s.at[name]; ok {
+		return s.arena[r>>32 : r>>32+r&0xffffffff]
+	}
+	start := len(s.arena)
+	nameWords(name, s.tab.canon, func(w string) { s.arena = append(s.arena, index(w)) })
+	s.at[name] = uint64(start)<<32 | uint64(len(s.arena)-start)
+	return s.arena[start:]
 }
 
 // refs returns the indexes of the names mf uses before limit, in order of
