@@ -229,11 +229,38 @@ type nameSplits struct {
 	at    map[string]uint64 // name -> offset<<32 | count in arena
 	arena []int32
 	tab   *wordTab // canon (nil: words as they are)
+	one   [1]int32
+}
+
+// plainName reports whether name is one identifier as identifiers cuts
+// them (a letter or '_', then letters, digits or '_'): its only word is
+// itself. A hashed name (mapredacted.go) is not.
+func plainName(name string) bool {
+	if name == "" {
+		return false
+	}
+	if c := name[0]; !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if !asciiWord(name[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // of returns the indexes index gives name's words, in order; index is
 // called the first time a name is seen, for each word, in order.
 func (s *nameSplits) of(name string, index func(w string) int32) []int32 {
+	if plainName(name) {
+		// One word, the name itself: nothing to split or remember.
+		if len(name) < graphMinName {
+			return nil
+		}
+		s.one[0] = index(s.tab.canon(name))
+		return s.one[:]
+	}
 	if r, ok := s.at[name]; ok {
 		return s.arena[r>>32 : r>>32+r&0xffffffff]
 	}

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"math/rand"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 
@@ -241,5 +242,31 @@ func retrimCase(t *testing.T, fill func(path string)) {
 	}
 	if idx.hits < files {
 		t.Errorf("the warm map answered %d files from the index, want %d", idx.hits, files)
+	}
+}
+
+// TestNameSplitsAsNameWords: nameSplits gives each name the indexes of
+// nameWords' words in order, the first time and when remembered, plain
+// names and others alike.
+func TestNameSplitsAsNameWords(t *testing.T) {
+	names := []string{"Serve", "(*Server).Serve", "abc", "_under_score9", "9lives", "Type.Method", "Serve", "(*Server).Serve",
+		"a.b.ccc", "", "x", "Server.ServeHTTP", "Server.ServeHTTP", hashedNamePrefix + "abcdefgh12345678"}
+	idx := map[string]int32{}
+	index := func(w string) int32 {
+		k, ok := idx[w]
+		if !ok {
+			k = int32(len(idx))
+			idx[w] = k
+		}
+		return k
+	}
+	s := nameSplits{at: map[string]uint64{}}
+	for _, name := range names {
+		var want []int32
+		nameWords(name, (*wordTab)(nil).canon, func(w string) { want = append(want, index(w)) })
+		got := slices.Clone(s.of(name, index))
+		if !slices.Equal(got, want) {
+			t.Errorf("nameSplits.of(%q) = %v, want %v", name, got, want)
+		}
 	}
 }
