@@ -2,6 +2,7 @@ package index
 
 import (
 	"reflect"
+	"strings"
 	"testing"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
@@ -16,9 +17,11 @@ func TestDecodeSetsRoundTrip(t *testing.T) {
 			{StartLine: 1, EndLine: 3, StartByte: 0, EndByte: 40, Kind: "function", Name: "(*Server).Serve", TopLevel: true, Tokens: 12},
 			{StartLine: 4, EndLine: 4, StartByte: 40, EndByte: 41, Kind: "lines", Tokens: 1, Oversize: true},
 			{StartLine: 5, EndLine: 9, StartByte: 41, EndByte: 90, Name: "x", Tokens: 20},
+			{StartLine: 10, EndLine: 12, StartByte: 90, EndByte: 99, Kind: "section", Name: strings.Repeat("long name ", 40)},
+			{StartLine: 13, EndLine: 13, StartByte: 99, EndByte: 100, Kind: "type", Name: "T"},
 		}},
 		{key: 2, hash: [16]byte{2}},
-		{key: 3, hash: [16]byte{3}, chunks: []chunker.Chunk{{StartLine: 1, EndLine: 1, EndByte: 7, Name: "\x00raw facts\xff"}}},
+		{key: 3, hash: [16]byte{3}, chunks: []chunker.Chunk{{StartLine: 1, EndLine: 1, EndByte: 7, Name: "\x00raw facts\xff" + strings.Repeat("\x01", 300)}}},
 	}
 	b := encodeSets(nil, sets)
 	got, err := decodeSets(b, nil)

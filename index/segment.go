@@ -469,8 +469,16 @@ func (d *setDecoder) chunks(r *reader, n int, keep bool) []chunker.Chunk {
 		kind := r.bytes(int(r.uvarint()))
 		name := r.bytes(int(r.uvarint()))
 		if keep {
-			d.text = append(append(d.text, kind...), name...)
-			d.lens = append(d.lens, int32(len(kind)), int32(len(name)))
+			nl := int32(len(name))
+			if len(name) > maxSharedName {
+				// A long name (a map's facts, mapfacts) is its own
+				// string: not copied twice.
+				c.Name, nl = string(name), -1
+			} else {
+				d.text = append(d.text, name...)
+			}
+			d.text = append(d.text, kind...)
+			d.lens = append(d.lens, int32(len(kind)), nl)
 			out = append(out, c)
 		}
 	}
@@ -479,12 +487,20 @@ func (d *setDecoder) chunks(r *reader, n int, keep bool) []chunker.Chunk {
 	}
 	all, at := string(d.text), 0
 	for j := range out {
-		kl, nl := int(d.lens[2*j]), int(d.lens[2*j+1])
-		out[j].Kind, out[j].Name = all[at:at+kl], all[at+kl:at+kl+nl]
-		at += kl + nl
+		if nl := int(d.lens[2*j+1]); nl >= 0 {
+			out[j].Name = all[at : at+nl]
+			at += nl
+		}
+		kl := int(d.lens[2*j])
+		out[j].Kind = all[at : at+kl]
+		at += kl
 	}
 	return out
 }
+
+// maxSharedName is the longest chunk name setDecoder puts in the string
+// a set's kinds and names share.
+const maxSharedName = 256
 
 // reader decodes a checked blob; any overrun sets err.
 type reader struct {
