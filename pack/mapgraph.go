@@ -183,7 +183,7 @@ type definers struct {
 func mapDefiners(files []mapFile, tab *wordTab) *definers {
 	tab.resolve()
 	d := &definers{byName: map[string]int32{}, tab: tab}
-	var all [][]int32
+	var all []nameDefs
 	var words []string
 	split := nameSplits{at: map[string]uint64{}, tab: tab}
 	for f, mf := range files {
@@ -193,13 +193,11 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 				if !ok {
 					k = int32(len(all))
 					d.byName[w] = k
-					all, words = append(all, nil), append(words, w)
+					all, words = append(all, nameDefs{}), append(words, w)
 				}
 				return k
 			}) {
-				if !slices.Contains(all[k], int32(f)) {
-					all[k] = append(all[k], int32(f))
-				}
+				all[k].add(int32(f))
 			}
 		}
 	}
@@ -210,15 +208,48 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 			d.byWord[i] = -1
 		}
 	}
-	for k, fs := range all {
+	for k := range all {
 		d.kept[k] = -1
-		if len(fs) <= graphMaxDefiners {
+		if fs := all[k].files(); fs != nil {
 			d.kept[k] = int32(len(d.files))
 			d.files = append(d.files, fs)
 			tab.eachID(words[k], func(id uint32) { d.byWord[id] = d.kept[k] })
 		}
 	}
 	return d
+}
+
+// nameDefs are the files defining a name, in order, while mapDefiners
+// gathers them: up to graphMaxDefiners of them, then only that there are
+// more (n past it). No pointer and no slice a name: a tree's names are
+// millions, and a common one was a long list scanned on every add.
+type nameDefs struct {
+	n int32
+	f [graphMaxDefiners]int32
+}
+
+// add notes file f, which no file before it in the walk's order follows
+// (mapDefiners visits files in rising order): a repeat of the last file
+// is no new definer.
+func (nd *nameDefs) add(f int32) {
+	switch {
+	case nd.n > graphMaxDefiners:
+	case nd.n > 0 && nd.f[nd.n-1] == f:
+	case nd.n == graphMaxDefiners:
+		nd.n++ // too common: its files no longer matter
+	default:
+		nd.f[nd.n] = f
+		nd.n++
+	}
+}
+
+// files returns the definers (in nd's array), nil when there are more
+// than graphMaxDefiners (or none).
+func (nd *nameDefs) files() []int32 {
+	if nd.n == 0 || nd.n > graphMaxDefiners {
+		return nil
+	}
+	return nd.f[:nd.n:nd.n]
 }
 
 // nameSplits remembers, per distinct symbol name, the indexes of its

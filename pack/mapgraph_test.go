@@ -71,7 +71,11 @@ func TestMapGraphSameAsReference(t *testing.T) {
 		tab := newWordTab()
 		for f := range files {
 			for range rng.Intn(6) {
-				names[f] = append(names[f], vocab[rng.Intn(len(vocab))]+"."+vocab[rng.Intn(len(vocab))])
+				name := vocab[rng.Intn(len(vocab))] // plain: its own word (nameSplits)
+				if rng.Intn(3) > 0 {
+					name += "." + vocab[rng.Intn(len(vocab))]
+				}
+				names[f] = append(names[f], name)
 			}
 			var parts []string
 			for range 1 + rng.Intn(3) {
