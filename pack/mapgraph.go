@@ -183,40 +183,100 @@ type definers struct {
 func mapDefiners(files []mapFile, tab *wordTab) *definers {
 	tab.resolve()
 	d := &definers{byName: map[string]int32{}, tab: tab}
-	var all []nameDefs
-	var words []string
-	split := nameSplits{at: map[string]uint64{}, tab: tab}
+	ks := nameKeys{d: d}
+	if tab != nil && len(tab.hashed) > 0 {
+		ks.raw = map[string]int32{}
+	}
 	for f, mf := range files {
 		for _, name := range mf.names {
-			for _, k := range split.of(name, func(w string) int32 {
-				k, ok := d.byName[w]
-				if !ok {
-					k = int32(len(all))
-					d.byName[w] = k
-					all, words = append(all, nameDefs{}), append(words, w)
+			if plainName(name) {
+				// One word, the name itself: nothing to split.
+				if len(name) >= graphMinName {
+					ks.all[ks.key(name)].add(int32(f))
 				}
-				return k
-			}) {
-				all[k].add(int32(f))
+				continue
 			}
+			nameWords(name, keepWord, func(w string) { ks.all[ks.key(w)].add(int32(f)) })
 		}
 	}
-	d.kept = make([]int32, len(all))
+	d.kept = make([]int32, len(ks.all))
 	if tab != nil {
 		d.byWord = make([]int32, len(tab.words))
 		for i := range d.byWord {
 			d.byWord[i] = -1
 		}
 	}
-	for k := range all {
+	for k := range ks.all {
 		d.kept[k] = -1
-		if fs := all[k].files(); fs != nil {
+		if fs := ks.all[k].files(); fs != nil {
 			d.kept[k] = int32(len(d.files))
 			d.files = append(d.files, fs)
-			tab.eachID(words[k], func(id uint32) { d.byWord[id] = d.kept[k] })
+			tab.eachID(ks.words[k], func(id uint32) { d.byWord[id] = d.kept[k] })
 		}
 	}
 	return d
+}
+
+// keepWord is nameWords' canon when the caller canons words itself.
+func keepWord(w string) string { return w }
+
+// nameKeys gives the words of symbol names their index in mapDefiners:
+// all[k] are the definers of name k, words[k] its word as the graph keys
+// it (canon). raw, when the table knows words by keyed hash only, maps a
+// word as the name holds it to its index, so that each distinct word is
+// hashed once (canon), not each time a name holds it.
+type nameKeys struct {
+	d     *definers
+	raw   map[string]int32
+	all   []nameDefs
+	words []string
+}
+
+// key returns the index of the word w of a name (nameWords' with
+// keepWord: a hashed word as it is, an identifier not yet canon'd).
+func (ks *nameKeys) key(w string) int32 {
+	if ks.raw == nil {
+		return ks.index(w)
+	}
+	if k, ok := ks.raw[w]; ok {
+		return k
+	}
+	c := w
+	if !strings.HasPrefix(w, hashedNamePrefix) {
+		c = ks.d.tab.canon(w)
+	}
+	k := ks.index(c)
+	ks.raw[w] = k
+	return k
+}
+
+// index returns the index of the graph's word w, adding it when new.
+func (ks *nameKeys) index(w string) int32 {
+	k, ok := ks.d.byName[w]
+	if !ok {
+		k = int32(len(ks.all))
+		ks.d.byName[w] = k
+		ks.all, ks.words = append(ks.all, nameDefs{}), append(ks.words, w)
+	}
+	return k
+}
+
+// plainName reports whether name is one identifier as identifiers cuts
+// them (a letter or '_', then letters, digits or '_'): its only word is
+// itself. A hashed name (mapredacted.go) is not.
+func plainName(name string) bool {
+	if name == "" {
+		return false
+	}
+	if c := name[0]; !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		return false
+	}
+	for i := 1; i < len(name); i++ {
+		if !asciiWord(name[i]) {
+			return false
+		}
+	}
+	return true
 }
 
 // nameDefs are the files defining a name, in order, while mapDefiners
@@ -250,55 +310,6 @@ func (nd *nameDefs) files() []int32 {
 		return nil
 	}
 	return nd.f[:nd.n:nd.n]
-}
-
-// nameSplits remembers, per distinct symbol name, the indexes of its
-// words (nameWords, canon'd) as a range of one arena: a tree's names
-// repeat (methods, tests), and splitting one — a keyed hash per word once
-// a map holds redacted facts — cost more than the rest of the definers.
-type nameSplits struct {
-	at    map[string]uint64 // name -> offset<<32 | count in arena
-	arena []int32
-	tab   *wordTab // canon (nil: words as they are)
-	one   [1]int32
-}
-
-// plainName reports whether name is one identifier as identifiers cuts
-// them (a letter or '_', then letters, digits or '_'): its only word is
-// itself. A hashed name (mapredacted.go) is not.
-func plainName(name string) bool {
-	if name == "" {
-		return false
-	}
-	if c := name[0]; !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
-		return false
-	}
-	for i := 1; i < len(name); i++ {
-		if !asciiWord(name[i]) {
-			return false
-		}
-	}
-	return true
-}
-
-// of returns the indexes index gives name's words, in order; index is
-// called the first time a name is seen, for each word, in order.
-func (s *nameSplits) of(name string, index func(w string) int32) []int32 {
-	if plainName(name) {
-		// One word, the name itself: nothing to split or remember.
-		if len(name) < graphMinName {
-			return nil
-		}
-		s.one[0] = index(s.tab.canon(name))
-		return s.one[:]
-	}
-	if r, ok := s.at[name]; ok {
-		return s.arena[r>>32 : r>>32+r&0xffffffff]
-	}
-	start := len(s.arena)
-	nameWords(name, s.tab.canon, func(w string) { s.arena = append(s.arena, index(w)) })
-	s.at[name] = uint64(start)<<32 | uint64(len(s.arena)-start)
-	return s.arena[start:]
 }
 
 // refs returns the indexes of the names mf uses before limit, in order of

@@ -71,7 +71,7 @@ func TestMapGraphSameAsReference(t *testing.T) {
 		tab := newWordTab()
 		for f := range files {
 			for range rng.Intn(6) {
-				name := vocab[rng.Intn(len(vocab))] // plain: its own word (nameSplits)
+				name := vocab[rng.Intn(len(vocab))] // plain: its own word (plainName)
 				if rng.Intn(3) > 0 {
 					name += "." + vocab[rng.Intn(len(vocab))]
 				}
@@ -249,28 +249,20 @@ func retrimCase(t *testing.T, fill func(path string)) {
 	}
 }
 
-// TestNameSplitsAsNameWords: nameSplits gives each name the indexes of
-// nameWords' words in order, the first time and when remembered, plain
-// names and others alike.
-func TestNameSplitsAsNameWords(t *testing.T) {
-	names := []string{"Serve", "(*Server).Serve", "abc", "_under_score9", "9lives", "Type.Method", "Serve", "(*Server).Serve",
-		"a.b.ccc", "", "x", "Server.ServeHTTP", "Server.ServeHTTP", hashedNamePrefix + "abcdefgh12345678"}
-	idx := map[string]int32{}
-	index := func(w string) int32 {
-		k, ok := idx[w]
-		if !ok {
-			k = int32(len(idx))
-			idx[w] = k
-		}
-		return k
-	}
-	s := nameSplits{at: map[string]uint64{}}
+// TestPlainName: a name mapDefiners takes as its own word is one that
+// nameWords cuts into exactly itself.
+func TestPlainName(t *testing.T) {
+	names := []string{"Serve", "(*Server).Serve", "abc", "_under_score9", "9lives", "Type.Method", "a.b.ccc", "", "x",
+		"Server.ServeHTTP", "héllo", "snake_case_1", "with space", "trailing.", hashedNamePrefix + "abcdefgh12345678"}
 	for _, name := range names {
-		var want []int32
-		nameWords(name, (*wordTab)(nil).canon, func(w string) { want = append(want, index(w)) })
-		got := slices.Clone(s.of(name, index))
-		if !slices.Equal(got, want) {
-			t.Errorf("nameSplits.of(%q) = %v, want %v", name, got, want)
+		var words []string
+		nameWords(name, keepWord, func(w string) { words = append(words, w) })
+		one := len(name) < graphMinName || slices.Equal(words, []string{name})
+		var all []string
+		identifiers(name, func(w string) { all = append(all, w) })
+		want := slices.Equal(all, []string{name}) && !strings.HasPrefix(name, hashedNamePrefix)
+		if got := plainName(name); got != want || got && !one {
+			t.Errorf("plainName(%q) = %v, want %v (words %q)", name, got, want, words)
 		}
 	}
 }
