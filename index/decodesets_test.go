@@ -24,7 +24,7 @@ func TestDecodeSetsRoundTrip(t *testing.T) {
 		{key: 3, hash: [16]byte{3}, chunks: []chunker.Chunk{{StartLine: 1, EndLine: 1, EndByte: 7, Name: "\x00raw facts\xff" + strings.Repeat("\x01", 300)}}},
 	}
 	b := encodeSets(nil, sets)
-	got, err := decodeSets(b, nil)
+	got, err := decodeSets(b, nil, false)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -32,13 +32,18 @@ func TestDecodeSetsRoundTrip(t *testing.T) {
 		t.Fatalf("decodeSets = %+v, want %+v", got, sets)
 	}
 	for _, want := range sets {
-		got, err := decodeSets(b, &chunkSet{key: want.key, hash: want.hash})
+		got, err := decodeSets(b, func(k uint64, h [16]byte) bool { return k == want.key && h == want.hash }, true)
 		if err != nil || len(got) != 1 || !reflect.DeepEqual(got[0], want) {
 			t.Fatalf("decodeSets(want %d) = %+v, %v; want %+v", want.key, got, err, want)
 		}
 	}
+	// Several wanted (as StatSets picks them): the others are read past.
+	got, err = decodeSets(b, func(k uint64, _ [16]byte) bool { return k != 2 }, false)
+	if err != nil || !reflect.DeepEqual(got, []chunkSet{sets[0], sets[2]}) {
+		t.Fatalf("decodeSets(keys 1, 3) = %+v, %v", got, err)
+	}
 	for _, n := range []int{1, 30, len(b) - 1} {
-		if _, err := decodeSets(b[:n], nil); err == nil {
+		if _, err := decodeSets(b[:n], nil, false); err == nil {
 			t.Errorf("decodeSets of %d of %d bytes: no error", n, len(b))
 		}
 	}

@@ -787,7 +787,7 @@ func (x *Index) pickSegSets(abs string, st stat, pick *setPicker, hash [16]byte,
 		if r.chunkLen == 0 {
 			continue
 		}
-		if sets, err := s.sets(i, nil); err == nil {
+		if sets, err := s.setsMatching(i, func(key uint64, h [16]byte) bool { return h == hash && pick.wants(key) }, false); err == nil {
 			pick.take(sets, hash)
 		}
 	}
@@ -830,6 +830,16 @@ func (sp *setPicker) take(sets []chunkSet, hash [16]byte) {
 			}
 		}
 	}
+}
+
+// wants reports whether a set of key is one sp still lacks.
+func (sp *setPicker) wants(key uint64) bool {
+	for i, k := range sp.want {
+		if k == key && sp.out[i] == nil {
+			return true
+		}
+	}
+	return false
 }
 
 func (sp *setPicker) done() bool { return sp.found == len(sp.want) }

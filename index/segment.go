@@ -8,6 +8,7 @@ import (
 	"os"
 	"slices"
 	"sort"
+	"sync"
 	"sync/atomic"
 
 	"github.com/acode-lsp/acode-lsp/chunker"
@@ -388,6 +389,18 @@ func (s *segment) postings(off uint64) ([]fileCount, error) {
 // sets decodes the chunk sets of record i; with want set, only the set of
 // that key and content (decoding stops there).
 func (s *segment) sets(i int, want *chunkSet) ([]chunkSet, error) {
+	if want == nil {
+		return s.setsMatching(i, nil, false)
+	}
+	return s.setsMatching(i, func(key uint64, hash [16]byte) bool {
+		return key == want.key && hash == want.hash
+	}, true)
+}
+
+// setsMatching decodes the chunk sets of record i that match (every set
+// when match is nil; the others are read past, their chunks not made),
+// only the first match when first.
+func (s *segment) setsMatching(i int, match func(key uint64, hash [16]byte) bool, first bool) ([]chunkSet, error) {
 	x := s.rec(i)
 	if x.chunkLen == 0 {
 		return nil, nil
@@ -402,18 +415,21 @@ func (s *segment) sets(i int, want *chunkSet) ([]chunkSet, error) {
 	}
 	b = slices.Clone(b)
 	s.k.crypt(s.nonce, i, partChunks, b)
-	sets, err := decodeSets(b, want)
+	sets, err := decodeSets(b, match, first)
 	if err != nil {
 		s.bad.Store(true)
 	}
 	return sets, err
 }
 
-func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
+// decodeSets decodes the sets of b that match (all: nil match), only the
+// first such when first.
+func decodeSets(b []byte, match func(key uint64, hash [16]byte) bool, first bool) ([]chunkSet, error) {
 	r := reader{b: b}
 	n := r.uvarint()
 	var out []chunkSet
-	var d setDecoder
+	d := decoders.Get().(*setDecoder)
+	defer decoders.Put(d)
 	for k := uint64(0); k < n && !r.err; k++ {
 		var cs chunkSet
 		cs.key = r.u64()
@@ -422,14 +438,14 @@ func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
 		if nc > uint64(len(b)) {
 			return nil, errCorrupt
 		}
-		match := want == nil || want.key == cs.key && want.hash == cs.hash
-		cs.chunks = d.chunks(&r, int(nc), match)
+		keep := match == nil || match(cs.key, cs.hash)
+		cs.chunks = d.chunks(&r, int(nc), keep)
 		if r.err {
 			return nil, errCorrupt
 		}
-		if match {
+		if keep {
 			out = append(out, cs)
-			if want != nil {
+			if first {
 				return out, nil
 			}
 		}
@@ -439,6 +455,9 @@ func decodeSets(b []byte, want *chunkSet) ([]chunkSet, error) {
 	}
 	return out, nil
 }
+
+// decoders are setDecoders to reuse (their buffers).
+var decoders = sync.Pool{New: func() any { return new(setDecoder) }}
 
 // setDecoder decodes the chunks of sets, reusing its buffers between
 // sets: a set's kinds and names share one string (one allocation a set,
