@@ -217,23 +217,15 @@ func readRed(p string, k *keys, vh uint64) []redRec {
 		return nil
 	}
 	recs := make([]redRec, 0, n)
-	for i := 0; i < n; i++ {
-		if len(b) < redRecHead {
-			return nil
-		}
-		r := redRec{ph: le.Uint64(b),
-			st: stat{size: int64(le.Uint64(b[8:])), mtime: int64(le.Uint64(b[16:])), ctime: int64(le.Uint64(b[24:])),
-				ino: le.Uint64(b[32:]), mode: le.Uint32(b[40:])},
-			key: le.Uint64(b[48:]), put: int64(le.Uint64(b[56:]))}
-		size := int(le.Uint32(b[44:]))
-		b = b[redRecHead:]
-		if size > maxRedBody || size > len(b) {
-			return nil
-		}
-		r.body, b = b[:size:size], b[size:]
-		recs = append(recs, r)
-	}
-	if len(b) != 0 {
+	ok = splitRecords(b, n, redRecHead, maxRedBody,
+		func(h []byte) int { return int(le.Uint32(h[44:])) },
+		func(h, body []byte) {
+			recs = append(recs, redRec{ph: le.Uint64(h),
+				st: stat{size: int64(le.Uint64(h[8:])), mtime: int64(le.Uint64(h[16:])), ctime: int64(le.Uint64(h[24:])),
+					ino: le.Uint64(h[32:]), mode: le.Uint32(h[40:])},
+				key: le.Uint64(h[48:]), put: int64(le.Uint64(h[56:])), body: body})
+		})
+	if !ok {
 		return nil
 	}
 	return recs

@@ -201,23 +201,15 @@ func readPlans(p string, k *keys, vh uint64) []planRec {
 // splitPlans parses the n plans of b; nil unless they fill b exactly.
 func splitPlans(b []byte, n int) []planRec {
 	recs := make([]planRec, 0, n)
-	for i := 0; i < n; i++ {
-		if len(b) < planRecHead {
-			return nil
-		}
-		var r planRec
-		copy(r.key[:], b)
-		copy(r.listing[:], b[32:])
-		r.put = int64(le.Uint64(b[64:]))
-		size := int(le.Uint32(b[72:]))
-		b = b[planRecHead:]
-		if size > maxPlanBody || size > len(b) {
-			return nil
-		}
-		r.body, b = b[:size:size], b[size:]
-		recs = append(recs, r)
-	}
-	if len(b) != 0 {
+	ok := splitRecords(b, n, planRecHead, maxPlanBody,
+		func(h []byte) int { return int(le.Uint32(h[72:])) },
+		func(h, body []byte) {
+			r := planRec{put: int64(le.Uint64(h[64:])), body: body}
+			copy(r.key[:], h)
+			copy(r.listing[:], h[32:])
+			recs = append(recs, r)
+		})
+	if !ok {
 		return nil
 	}
 	return recs

@@ -95,3 +95,24 @@ func (f sideFile) read(p string, k *keys, vh uint64, sizeOK func(int64) bool) (r
 	}
 	return body[f.hdr:], int(le.Uint32(b[12:])), true
 }
+
+// splitRecords cuts b into n records of a head of headLen bytes and a body
+// whose length sizeAt reads from the head, each body at most maxBody, and
+// gives each to each (the body capped at its length); false unless all n
+// fit and fill b exactly.
+func splitRecords(b []byte, n, headLen, maxBody int, sizeAt func(head []byte) int, each func(head, body []byte)) bool {
+	for i := 0; i < n; i++ {
+		if len(b) < headLen {
+			return false
+		}
+		head := b[:headLen]
+		size := sizeAt(head)
+		b = b[headLen:]
+		if size < 0 || size > maxBody || size > len(b) {
+			return false
+		}
+		each(head, b[:size:size])
+		b = b[size:]
+	}
+	return len(b) == 0
+}

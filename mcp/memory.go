@@ -4,7 +4,8 @@ import (
 	"math"
 	"os"
 	"runtime/debug"
-	"runtime/metrics"
+
+	"github.com/acode-lsp/acode-lsp/internal/memtune"
 )
 
 // The server's soft memory limit (issue 24, server6). A running server
@@ -36,7 +37,7 @@ func boundMemory() {
 	if userMemoryLimit {
 		return
 	}
-	debug.SetMemoryLimit(memoryLimit(liveHeap()))
+	debug.SetMemoryLimit(memoryLimit(memtune.LiveHeap()))
 }
 
 // memoryLimit is the soft limit for a live heap of live bytes (0:
@@ -46,14 +47,4 @@ func memoryLimit(live uint64) int64 {
 		return math.MaxInt64
 	}
 	return int64(max(memoryFloor, live+memoryHeadroom))
-}
-
-// liveHeap is the live heap as of the last collection, 0 when unknown.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
 }

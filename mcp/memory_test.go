@@ -5,6 +5,8 @@ import (
 	"runtime"
 	"runtime/debug"
 	"testing"
+
+	"github.com/acode-lsp/acode-lsp/internal/memtune"
 )
 
 // TestMemoryLimit: the soft limit is the live heap plus the headroom, at
@@ -32,8 +34,8 @@ func TestMemoryLimit(t *testing.T) {
 	runtime.GC()
 	userMemoryLimit = false
 	boundMemory()
-	if got, want := debug.SetMemoryLimit(-1), memoryLimit(liveHeap()); got != want || liveHeap() == 0 {
-		t.Errorf("boundMemory set %d, want %d (live heap %d)", got, want, liveHeap())
+	if got, want := debug.SetMemoryLimit(-1), memoryLimit(memtune.LiveHeap()); got != want || memtune.LiveHeap() == 0 {
+		t.Errorf("boundMemory set %d, want %d (live heap %d)", got, want, memtune.LiveHeap())
 	}
 	debug.SetMemoryLimit(12345 << 20) // as GOMEMLIMIT would
 	userMemoryLimit = true

@@ -4,7 +4,8 @@ import (
 	"os"
 	"runtime"
 	"runtime/debug"
-	"runtime/metrics"
+
+	"github.com/acode-lsp/acode-lsp/internal/memtune"
 )
 
 // GC tuning of the one-shot commands (issue 24, warm7). A warm pack is a
@@ -45,17 +46,7 @@ func gcPercent(live uint64) int {
 func armGCTuner() {
 	s := new([16]byte)
 	runtime.SetFinalizer(s, func(*[16]byte) {
-		debug.SetGCPercent(gcPercent(liveHeap()))
+		debug.SetGCPercent(gcPercent(memtune.LiveHeap()))
 		armGCTuner()
 	})
-}
-
-// liveHeap is the live heap as of the last collection, 0 when unknown.
-func liveHeap() uint64 {
-	s := []metrics.Sample{{Name: "/gc/heap/live:bytes"}}
-	metrics.Read(s)
-	if s[0].Value.Kind() != metrics.KindUint64 {
-		return 0
-	}
-	return s[0].Value.Uint64()
 }
