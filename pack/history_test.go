@@ -70,16 +70,8 @@ func TestHistoryFactors(t *testing.T) {
 // TestLoadHistory reads a real repository's log and writes nothing to it;
 // outside git it is off.
 func TestLoadHistory(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := t.TempDir()
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	git := gitIn(t, dir)
 	if h := loadHistory(context.Background(), filepath.Join(dir, "a.go"), historyRead{}); h != nil {
 		t.Fatalf("history outside git: %+v", h)
 	}
@@ -132,3 +124,20 @@ func snapshot(t *testing.T, dir string) string {
 }
 
 func itoaTest(n int64) string { return strconv.FormatInt(n, 10) }
+
+// gitIn returns a runner of git commands in dir (as a test user, without
+// signing) that fails the test on an error. The tests that use it need
+// git: make test's machines have it, so its absence fails them.
+func gitIn(t *testing.T, dir string) func(args ...string) {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		t.Fatalf("git is needed: %v", err)
+	}
+	return func(args ...string) {
+		t.Helper()
+		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v %s", args, err, out)
+		}
+	}
+}

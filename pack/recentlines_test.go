@@ -3,7 +3,6 @@ package pack
 import (
 	"context"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"reflect"
 	"strings"
@@ -78,16 +77,8 @@ func TestAddRecentLines(t *testing.T) {
 // TestGitHunks reads a real repository's last change of a file and
 // writes nothing to it.
 func TestGitHunks(t *testing.T) {
-	if _, err := exec.LookPath("git"); err != nil {
-		t.Skip("git is not installed")
-	}
 	dir := t.TempDir()
-	git := func(args ...string) {
-		cmd := exec.Command("git", append([]string{"-C", dir, "-c", "user.name=t", "-c", "user.email=t@t", "-c", "commit.gpgsign=false"}, args...)...)
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v %s", args, err, out)
-		}
-	}
+	git := gitIn(t, dir)
 	write := func(text string) {
 		if err := os.WriteFile(filepath.Join(dir, "a.go"), []byte(text), 0o644); err != nil {
 			t.Fatal(err)
