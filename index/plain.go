@@ -81,8 +81,7 @@ func (x *Index) plainTab() *plainTable {
 func (x *Index) KnownPlain(listed string) bool {
 	t := x.plainTab()
 	h := x.k.pathHash(listed)
-	if i := t.find(h); i >= 0 {
-		t.hits[i/64].Or(1 << (i % 64))
+	if t.hitHash(h) {
 		return true
 	}
 	t.mu.Lock()
@@ -121,6 +120,16 @@ func plainBuckets(hs []uint64) (first []uint32, shift uint) {
 		first[k] += first[k-1]
 	}
 	return first, shift
+}
+
+// hitHash reports whether h is on disk, and marks it looked up.
+func (t *plainTable) hitHash(h uint64) bool {
+	i := t.find(h)
+	if i < 0 {
+		return false
+	}
+	t.hits[i/64].Or(1 << (i % 64))
+	return true
 }
 
 // find returns the index of h in the disk hashes, -1 when absent.
