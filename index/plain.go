@@ -54,11 +54,13 @@ type plainTable struct {
 var plainFile = sideFile{magic: plainMagic, version: plainVersion, hdr: plainHeader,
 	label: "plain paths\x00", temp: ".tmp-*.pth", what: "plain paths"}
 
-// plainVH is the version the table is written under.
+// plainVH is the version the table is written under: the refused
+// table's (the index's, with the content rules and redaction) and the
+// path rules' (collector.PathRulesProbe).
 func (x *Index) plainVH() uint64 {
 	x.plainVHOnce.Do(func() {
-		x.plainVHVal = fnv64(x.vh, fmt.Sprintf("plain paths %d\x00%s\x00%s", plainVersion,
-			collector.RulesProbe(), collector.PathRulesProbe()))
+		// refusedVH holds the index's version and collector.RulesProbe.
+		x.plainVHVal = fnv64(x.refusedVH(), fmt.Sprintf("plain paths %d\x00%s", plainVersion, collector.PathRulesProbe()))
 	})
 	return x.plainVHVal
 }
