@@ -49,10 +49,17 @@ func TestPlainPathsSameListing(t *testing.T) {
 		file(".env", "A=1\n"), file("keys/id_rsa", "k\n"), file("fixtures/"+tok+".json", "{}\n"),
 		file("pw/password=Hunter2xQ9vZ7/r.txt", "x\n"), link("l.go", "a/b.go"), file("conf/app.yaml", "a: 1\n"))
 	store := &mapPlain{}
+	_ = w
+	var exclude []string
+	// Each listing is a new workspace (a new process: nothing cached in
+	// memory but the store).
 	list := func(p PlainPaths) listing {
-		w.SetPlainPaths(p)
-		defer w.SetPlainPaths(nil)
-		refs, excl, err := w.List(context.Background(), OpenFile)
+		ws, err := New(Options{Roots: []string{root}, FollowSymlinks: true, Exclude: exclude})
+		if err != nil {
+			t.Fatal(err)
+		}
+		ws.SetPlainPaths(p)
+		refs, excl, err := ws.List(context.Background(), OpenFile)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -101,6 +108,18 @@ func TestPlainPathsSameListing(t *testing.T) {
 	must(t, os.Rename(filepath.Join(root, "conf/app.yaml"), filepath.Join(root, "conf/"+tok+".yaml")))
 	must(t, os.Remove(filepath.Join(root, "a/b.go")))
 	same("after changes")
+	// Ignore files edited, in the directory and an ancestor; an exclude
+	// pattern; a symlink swapped to another file and to a directory.
+	write("a/.gitignore", "new.go\n")
+	same("a .gitignore added")
+	write(".gitignore", "*.log\nd2/\n")
+	same("an ancestor's .gitignore edited")
+	exclude = []string{"a/credentials.json", "fixtures/"}
+	same("exclude patterns")
+	must(t, os.Remove(filepath.Join(root, "l.go")))
+	must(t, os.Symlink("conf", filepath.Join(root, "l.go")))
+	same("a symlink swapped")
+	exclude = nil
 	l := list(store)
 	shown := strings.Join(l.Exclusions, "\n")
 	for _, s := range l.Sources {
