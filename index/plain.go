@@ -38,17 +38,30 @@ const (
 	maxPlain = 1 << 21
 )
 
-// plainTable is a root's table: the hashes read from disk (sorted, loaded
-// at the first lookup, then read without a lock), which of them were
-// looked up, and the hashes put since.
+// plainTable is a root's table: the hashes on disk as last read or
+// written (an immutable snapshot, read without a lock; loaded at the
+// first lookup) and the hashes put since.
 type plainTable struct {
 	once  sync.Once
-	disk  []uint64
-	first []uint32 // disk's bucket index (plainBuckets)
-	shift uint
-	hits  []atomic.Uint64 // a bit per disk hash found by a lookup
+	snap  atomic.Pointer[plainSnap]
 	mu    sync.Mutex
 	fresh map[uint64]struct{}
+}
+
+// plainSnap is the table's hashes, sorted, with their bucket index
+// (plainBuckets) and a bit per hash found by a lookup.
+type plainSnap struct {
+	disk  []uint64
+	first []uint32
+	shift uint
+	hits  []atomic.Uint64
+}
+
+// newPlainSnap indexes the sorted hashes hs.
+func newPlainSnap(hs []uint64) *plainSnap {
+	s := &plainSnap{disk: hs, hits: make([]atomic.Uint64, (len(hs)+63)/64)}
+	s.first, s.shift = plainBuckets(hs)
+	return s
 }
 
 var plainFile = sideFile{magic: plainMagic, version: plainVersion, hdr: plainHeader,
@@ -69,9 +82,7 @@ func (x *Index) plainVH() uint64 {
 func (x *Index) plainTab() *plainTable {
 	t := &x.plain
 	t.once.Do(func() {
-		t.disk = readPlain(filepath.Join(x.dir, plainName), x.k, x.plainVH())
-		t.first, t.shift = plainBuckets(t.disk)
-		t.hits = make([]atomic.Uint64, (len(t.disk)+63)/64)
+		t.snap.Store(newPlainSnap(readPlain(filepath.Join(x.dir, plainName), x.k, x.plainVH())))
 		t.mu.Lock()
 		t.fresh = map[uint64]struct{}{}
 		t.mu.Unlock()
@@ -83,7 +94,7 @@ func (x *Index) plainTab() *plainTable {
 func (x *Index) KnownPlain(listed string) bool {
 	t := x.plainTab()
 	h := x.k.pathHash(listed)
-	if t.hitHash(h) {
+	if t.snap.Load().hitHash(h) {
 		return true
 	}
 	t.mu.Lock()
@@ -96,7 +107,7 @@ func (x *Index) KnownPlain(listed string) bool {
 func (x *Index) PutPlain(listed string) {
 	t := x.plainTab()
 	h := x.k.pathHash(listed)
-	if t.find(h) >= 0 {
+	if t.snap.Load().find(h) >= 0 {
 		return
 	}
 	t.mu.Lock()
@@ -125,23 +136,23 @@ func plainBuckets(hs []uint64) (first []uint32, shift uint) {
 }
 
 // hitHash reports whether h is on disk, and marks it looked up.
-func (t *plainTable) hitHash(h uint64) bool {
-	i := t.find(h)
+func (s *plainSnap) hitHash(h uint64) bool {
+	i := s.find(h)
 	if i < 0 {
 		return false
 	}
-	t.hits[i/64].Or(1 << (i % 64))
+	s.hits[i/64].Or(1 << (i % 64))
 	return true
 }
 
 // find returns the index of h in the disk hashes, -1 when absent.
-func (t *plainTable) find(h uint64) int {
-	if len(t.disk) == 0 {
+func (s *plainSnap) find(h uint64) int {
+	if len(s.disk) == 0 {
 		return -1
 	}
-	k := h >> t.shift
-	for i := t.first[k]; i < t.first[k+1]; i++ {
-		if d := t.disk[i]; d >= h {
+	k := h >> s.shift
+	for i := s.first[k]; i < s.first[k+1]; i++ {
+		if d := s.disk[i]; d >= h {
 			if d == h {
 				return int(i)
 			}
@@ -154,6 +165,8 @@ func (t *plainTable) find(h uint64) int {
 // flushPlain writes the table when something was put since it was read:
 // the table on disk now (another process may have written it) and the
 // hashes put here; past the cap, only what this process looked up or put.
+// What it wrote becomes the table's snapshot (a server that flushes after
+// each pack knows what it put without putting it again).
 func (x *Index) flushPlain() error {
 	t := &x.plain
 	t.mu.Lock()
@@ -165,8 +178,9 @@ func (x *Index) flushPlain() error {
 	all := readPlain(p, x.k, x.plainVH())
 	if len(all)+len(t.fresh) > maxPlain {
 		all = all[:0:0]
-		for i, h := range t.disk {
-			if t.hits[i/64].Load()&(1<<(i%64)) != 0 {
+		old := t.snap.Load()
+		for i, h := range old.disk {
+			if old.hits[i/64].Load()&(1<<(i%64)) != 0 {
 				all = append(all, h)
 			}
 		}
@@ -182,6 +196,7 @@ func (x *Index) flushPlain() error {
 	if err := writePlain(x.dir, p, x.k, x.plainVH(), all); err != nil {
 		return err
 	}
+	t.snap.Store(newPlainSnap(all))
 	t.fresh = map[uint64]struct{}{}
 	return nil
 }

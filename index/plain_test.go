@@ -41,6 +41,19 @@ func TestPlainPathsRemembered(t *testing.T) {
 			t.Errorf("the table holds %q", s)
 		}
 	}
+	// The index that flushed still knows what it put, and flushes nothing
+	// more (a server flushes after each pack).
+	if !x.KnownPlain("pkg/a.go") {
+		t.Fatal("after its flush, the index forgot a path it put")
+	}
+	fi, _ := os.Stat(filepath.Join(dir, plainName))
+	x.PutPlain("pkg/a.go")
+	if err := x.Flush(); err != nil {
+		t.Fatal(err)
+	}
+	if fi2, _ := os.Stat(filepath.Join(dir, plainName)); !os.SameFile(fi, fi2) {
+		t.Fatal("a flush with nothing new rewrote the table")
+	}
 	if hs := readPlain(filepath.Join(dir, plainName), x.k, x.plainVH()+1); hs != nil {
 		t.Fatal("a table of other rules was read")
 	}
@@ -144,7 +157,7 @@ func TestPlainTableCapped(t *testing.T) {
 		t.Fatal(err)
 	}
 	y := openTest(t, root, dir)
-	if !y.plainTab().hitHash(hs[5]) {
+	if !y.plainTab().snap.Load().hitHash(hs[5]) {
 		t.Fatal("a hash on disk not found")
 	}
 	y.PutPlain("new.go")
