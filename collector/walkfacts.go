@@ -71,8 +71,7 @@ func (ld *dirLoad) prepare(w *Workspace, abs string, pre *prefetcher) {
 		f.ignored, f.why = w.decide(r, chain, f.p, isDir)
 		if !f.ignored && !isDir {
 			f.listed, _ = w.relResolved(f.p)
-			f.shown = DisplayPath(f.listed)
-			_, f.secret = IsSecretPath(f.listed)
+			f.shown, f.secret = w.pathVerdict(f.p, f.listed)
 		}
 	}
 	ld.facts = facts

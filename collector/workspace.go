@@ -67,6 +67,7 @@ type Workspace struct {
 
 	refused RefusedFiles // refusals remembered across processes (refused.go); nil: none
 	clean   CleanTexts   // texts known clean (refused.go); nil: none
+	plain   PlainPaths   // listed paths known plain (plainpaths.go); nil: none
 }
 
 // root is one resolved workspace root.

@@ -109,7 +109,8 @@ func isSegmentName(n string) bool { return segmentPattern.MatchString(n) }
 // (TestClearCache packs with the index and checks that clearing leaves
 // nothing, so a new kind of file missing here fails it).
 func IsFileName(n string) bool {
-	return isSegmentName(n) || isTempName(n) || n == "root" || n == refusedName || n == planName || n == redName
+	return isSegmentName(n) || isTempName(n) || n == "root" || n == refusedName || n == planName || n == redName ||
+		n == plainName
 }
 
 // IsRootDirName reports whether n is a name the index gives a root's

@@ -75,6 +75,9 @@ type Index struct {
 	mapred        redTable     // map facts of redacted files (mapred.go)
 	refusedVHOnce sync.Once
 	refusedVHVal  uint64
+	plain         plainTable // plain paths (plain.go)
+	plainVHOnce   sync.Once
+	plainVHVal    uint64
 
 	termHits, termMisses, chunkHits, chunkMisses atomic.Int64
 	setHits, setMisses                           atomic.Int64 // Set
@@ -933,6 +936,9 @@ func (x *Index) flushLocked(compact bool) error {
 	}
 	if rerr := x.flushRed(); err == nil {
 		err = rerr
+	}
+	if perr := x.flushPlain(); err == nil {
+		err = perr
 	}
 	return err
 }

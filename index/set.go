@@ -59,6 +59,7 @@ var (
 
 	_ collector.RefusedFiles = (*Set)(nil)
 	_ collector.CleanTexts   = (*Set)(nil)
+	_ collector.PlainPaths   = (*Set)(nil)
 )
 
 // OpenSet opens the index of each root (symlinks resolved). A root whose
@@ -172,6 +173,23 @@ func (s *Set) Refused(abs string, fi fs.FileInfo) (collector.Refusal, bool) {
 func (s *Set) PutRefused(abs string, fi fs.FileInfo, r collector.Refusal) {
 	if x := s.of(abs); x != nil {
 		x.PutRefused(abs, fi, r)
+		s.schedule()
+	}
+}
+
+// KnownPlain implements [collector.PlainPaths]: what the index of the
+// root holding abs remembers of the listed path (plain.go).
+func (s *Set) KnownPlain(abs, listed string) bool {
+	if x := s.of(abs); x != nil {
+		return x.KnownPlain(listed)
+	}
+	return false
+}
+
+// PutPlain implements [collector.PlainPaths].
+func (s *Set) PutPlain(abs, listed string) {
+	if x := s.of(abs); x != nil {
+		x.PutPlain(listed)
 		s.schedule()
 	}
 }

@@ -89,6 +89,9 @@ func New(opts Options) *Session {
 		if c, ok := pack.IndexAs[collector.CleanTexts](opts.Index); ok {
 			s.ws.SetCleanTexts(c)
 		}
+		if p, ok := pack.IndexAs[collector.PlainPaths](opts.Index); ok {
+			s.ws.SetPlainPaths(p)
+		}
 	}
 	return s
 }
