@@ -135,6 +135,7 @@ type pipeline struct {
 	phantoms  map[*budget.Text]string              // texts not read (answered from the index), to their files
 	idents    map[string]*fileFacts                // facts (identifiers) of the files not read, by path
 	hist      *historyOnce                         // the workspace's git history (history.go), read at most once
+	place     *placeState                          // the place swaps (recentplace.go); nil: off
 	vendored  *[]string                            // vendored-copy directories (vendored.go), found once
 	reads     map[readKey]readResult               // files read in this request (limits.go)
 	charged   map[textKey]bool                     // texts counted in bytesRead
@@ -187,7 +188,8 @@ func (p *pipeline) finish(cands []*budget.Item, dstats budget.DedupStats) (*Resu
 		}
 		p.warnings = append(p.warnings, mapWarning)
 	}
-	packed, err := p.fit(cands, f) // select → render → exact count → re-select → drop
+	cands = p.placeChunks(cands, f) // off unless switched on (recentplace.go)
+	packed, err := p.fit(cands, f)  // select → render → exact count → re-select → drop
 	if err != nil {
 		return nil, err
 	}

@@ -52,6 +52,7 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 			return
 		}
 		q.finish(items, ff)
+		p.place = p.newPlace(q, srcs, items) // nil unless switched on (recentplace.go)
 	}
 	if q == nil && p.wantsMap(srcs) {
 		p.repoMap = p.mapOf(items)
