@@ -328,16 +328,7 @@ func displaced(cands []*budget.Item, d []int, j int) []*budget.Item {
 // rank order) and of the wanted chunk to place (after them), or nil, −1.
 // tried are wanted chunks (by Seq) already tried.
 func placePair(cands []*budget.Item, cur budget.Selection, f string, want []*budget.Item, tried map[int]bool) ([]int, int) {
-	in := map[int]bool{}
-	for _, it := range cur.Selected {
-		if it.Path == f && !it.Outline {
-			in[it.Seq] = true
-		}
-	}
-	wanted := map[int]bool{}
-	for _, w := range want {
-		wanted[w.Seq] = true
-	}
+	in, wanted := placeSeqs(cur, f, want)
 	first, j := -1, -1
 	var low []int
 	for k, it := range cands {
@@ -360,6 +351,21 @@ func placePair(cands []*budget.Item, cur budget.Selection, f string, want []*bud
 		return nil, -1
 	}
 	return low, j
+}
+
+// placeSeqs returns the Seqs of the chunks of f that cur includes and
+// of want.
+func placeSeqs(cur budget.Selection, f string, want []*budget.Item) (in, wanted map[int]bool) {
+	in, wanted = map[int]bool{}, map[int]bool{}
+	for _, it := range cur.Selected {
+		if it.Path == f && !it.Outline {
+			in[it.Seq] = true
+		}
+	}
+	for _, w := range want {
+		wanted[w.Seq] = true
+	}
+	return in, wanted
 }
 
 // selectsWhole reports whether sel includes all of it's lines as one item.
