@@ -19,8 +19,9 @@ import (
 // the signal points at that is not packed swaps ranks with that file's
 // lowest-ranked whole packed chunk (never the file's best chunk, never a
 // chunk the signal points at). A swap is kept only when a selection with
-// it includes the chunk and leaves every other file's selection as it
-// was; otherwise it is undone. The signals:
+// it includes the chunk whole and still holds every line of every other
+// file it held (another file may gain room, never lose it); otherwise it
+// is undone. The signals:
 //
 //   - "+recentplace": the chunks overlapping the hunks of the file's
 //     last recentLinesCommits commits (recentlines.go; "placek=x"
@@ -262,8 +263,9 @@ func addCallees(want map[string][]*budget.Item, files []string, cands []*budget.
 // chunk does not fit that room, of the file's 2, … drop lowest-ranked
 // such chunks (drop ≥ 1). fewer, when not nil, must hold for (displaced,
 // placed). A swap is kept only when sel of the swapped list includes the
-// placed chunk whole and selects the same lines of every other file as
-// cur; swapped items are copies, cands is not changed.
+// placed chunk whole and every line of every other file that cur
+// selects (another file may gain, never lose); swapped items are copies,
+// cands is not changed.
 func swapPlaces(cands []*budget.Item, cur budget.Selection, files []string, want map[string][]*budget.Item, swaps, drop int,
 	sel func([]*budget.Item) budget.Selection, fewer func(l, r *budget.Item) bool) []*budget.Item {
 	out := cands
@@ -282,7 +284,7 @@ func swapPlaces(cands []*budget.Item, cur budget.Selection, files []string, want
 				}
 				trial := displaced(out, d, j)
 				next := sel(trial)
-				if !selectsWhole(next, out[j]) || !sameOthers(cur, next, f) {
+				if !selectsWhole(next, out[j]) || !keepsOthers(cur, next, f) {
 					continue
 				}
 				out, cur = trial, next
@@ -378,19 +380,40 @@ func selectsWhole(sel budget.Selection, it *budget.Item) bool {
 	return false
 }
 
-// sameOthers reports whether a and b select the same lines of every file
-// but f (and the same items without a path).
-func sameOthers(a, b budget.Selection, f string) bool {
-	key := func(sel budget.Selection) []string {
-		var out []string
-		for _, it := range sel.Selected {
-			if it.Path == f {
-				continue
-			}
-			out = append(out, it.Path+"\x00"+it.Label+"\x00"+strconv.Itoa(it.StartLine)+"\x00"+strconv.Itoa(it.EndLine)+"\x00"+strconv.FormatBool(it.Outline))
+// keepsOthers reports whether b selects every line of every file but f
+// (and every item without a path) that a selects: another file may gain
+// from a swap, never lose.
+func keepsOthers(a, b budget.Selection, f string) bool {
+	lines := map[string]map[int]bool{}
+	noPath := map[int]bool{}
+	for _, it := range b.Selected {
+		if it.Path == "" {
+			noPath[it.Seq] = true
+			continue
 		}
-		slices.Sort(out)
-		return out
+		m := lines[it.Path]
+		if m == nil {
+			m = map[int]bool{}
+			lines[it.Path] = m
+		}
+		for n := it.StartLine; n <= it.EndLine; n++ {
+			m[n] = true
+		}
 	}
-	return slices.Equal(key(a), key(b))
+	for _, it := range a.Selected {
+		switch {
+		case it.Path == f:
+		case it.Path == "":
+			if !noPath[it.Seq] {
+				return false
+			}
+		default:
+			for n := it.StartLine; n <= it.EndLine; n++ {
+				if !lines[it.Path][n] {
+					return false
+				}
+			}
+		}
+	}
+	return true
 }
