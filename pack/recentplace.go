@@ -40,15 +40,18 @@ const (
 	featRecentPlace = "recentplace"
 	featCalleePlace = "calleeplace"
 	featPlaceWords  = "placewords"
-	placeFiles      = 5
-	placeSwaps      = 1
-	placeDrop       = 1
+	// featPlaceWordsLE: the displaced chunk holds no more distinct query
+	// words than the one placed.
+	featPlaceWordsLE = "placewordsle"
+	placeFiles       = 5
+	placeSwaps       = 1
+	placeDrop        = 1
 )
 
 // placeOptions are the switches of the place swaps.
 type placeOptions struct {
-	recent, callee, words       bool
-	files, swaps, commits, drop int
+	recent, callee, words, wordsLE bool
+	files, swaps, commits, drop    int
 }
 
 // parsePlace reads the place switches from an ablation list.
@@ -80,6 +83,8 @@ func parsePlace(ablate []string) placeOptions {
 			o.callee = true
 		case "+" + featPlaceWords:
 			o.words = true
+		case "+" + featPlaceWordsLE:
+			o.wordsLE = true
 		}
 	}
 	return o
@@ -123,8 +128,11 @@ func (p *pipeline) placeChunks(cands []*budget.Item, f *formatter) []*budget.Ite
 		addCallees(want, files, cands)
 	}
 	var fewer func(l, r *budget.Item) bool
-	if ps.opts.words {
+	switch {
+	case ps.opts.words:
 		fewer = func(l, r *budget.Item) bool { return ps.q.queryWords(l) < ps.q.queryWords(r) }
+	case ps.opts.wordsLE:
+		fewer = func(l, r *budget.Item) bool { return ps.q.queryWords(l) <= ps.q.queryWords(r) }
 	}
 	return swapPlaces(cands, cur, files, want, ps.opts.swaps, ps.opts.drop, sel, fewer)
 }

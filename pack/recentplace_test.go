@@ -127,11 +127,11 @@ func TestSwapPlaces(t *testing.T) {
 }
 
 func TestParsePlace(t *testing.T) {
-	if o := parsePlace(nil); o.recent || o.callee || o.words || o.files != placeFiles || o.swaps != placeSwaps || o.drop != placeDrop || o.commits != recentLinesCommits {
+	if o := parsePlace(nil); o.recent || o.callee || o.words || o.wordsLE || o.files != placeFiles || o.swaps != placeSwaps || o.drop != placeDrop || o.commits != recentLinesCommits {
 		t.Fatalf("default %+v", o)
 	}
-	o := parsePlace([]string{"+recentplace", " +calleeplace", "+placewords", "placen=0", "placeswaps=2", "placek=3", "placedrop=2", "placen=x"})
-	if want := (placeOptions{recent: true, callee: true, words: true, files: 0, swaps: 2, commits: 3, drop: 2}); o != want {
+	o := parsePlace([]string{"+recentplace", " +calleeplace", "+placewords", "+placewordsle", "placen=0", "placeswaps=2", "placek=3", "placedrop=2", "placen=x"})
+	if want := (placeOptions{recent: true, callee: true, words: true, wordsLE: true, files: 0, swaps: 2, commits: 3, drop: 2}); o != want {
 		t.Fatalf("%+v, want %+v", o, want)
 	}
 	if o := parsePlace([]string{"recentplace"}); o.recent { // off is off
