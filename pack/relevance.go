@@ -301,6 +301,9 @@ type query struct {
 	// hashes are the terms' hashes as chunkTermsMemo keeps them
 	// (chunkterms.go), made on first use.
 	hashes []uint64
+	// counter counts the terms in a chunk the memo does not answer
+	// (termcount.go), made on first use.
+	counter *termCounter
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -660,11 +663,14 @@ func (q *query) count(text string, row []uint16) {
 	if q.countRemembered(text, row) { // chunkterms.go
 		return
 	}
-	scanTerms(text, false, q.lens, func(t []byte) {
-		if i, ok := q.index[string(t)]; ok && row[i] < math.MaxUint16 {
-			row[i]++
+	if q.counter == nil {
+		terms := make([]string, len(q.index)) // as q.index numbers them
+		for t, i := range q.index {
+			terms[i] = t
 		}
-	})
+		q.counter = newTermCounter(terms)
+	}
+	q.counter.count(text, row) // scanTerms' terms (TestTermCounterMatchesScanTerms)
 }
 
 // relevance is the chunk's raw score over the best raw score, in [0,1].
