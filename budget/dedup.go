@@ -374,11 +374,10 @@ func NormalizedHash(text string) [32]byte {
 
 // exactSeen finds a chunk's exact duplicate among the chunks kept before
 // it: the first kept chunk with its NormalizedHash. The SHA-256 is taken
-// only of chunks whose folded text (the same folding) has a 64-bit seeded
-// hash another kept chunk has: texts that fold alike hash alike, so a
-// chunk alone with its short hash has no duplicate, and nearly every
-// chunk is alone (a warm query pack of Go's src hashed 9,600 chunks with
-// SHA-256 to find 24 duplicates).
+// only of chunks whose short key (shortKey) another kept chunk has: texts
+// that fold alike have the same short key, so a chunk alone with its key
+// has no duplicate, and nearly every chunk is alone (a warm query pack of
+// Go's src hashed 9,600 chunks with SHA-256 to find 24 duplicates).
 type exactSeen struct {
 	short map[uint64][]*keptHash
 }
@@ -394,16 +393,43 @@ func newExactSeen(n int) *exactSeen {
 	return &exactSeen{short: make(map[uint64][]*keptHash, n)}
 }
 
-// shortSeed seeds exactSeen's short hashes.
+// shortSeed seeds exactSeen's short keys.
 var shortSeed = maphash.MakeSeed()
+
+// shortKey is a seeded 64-bit hash of text's ASCII bytes that are not
+// white space, in order. Folding (NormalizedHash) keeps every such byte
+// and changes only white space, which is ASCII white space or non-ASCII,
+// so texts that fold alike have the same short key.
+func shortKey(text string) uint64 {
+	bp := hashBufs.Get().(*[]byte)
+	defer hashBufs.Put(bp)
+	if cap(*bp) < len(text) {
+		*bp = make([]byte, len(text))
+	}
+	buf := (*bp)[:len(text)]
+	n := 0
+	for i := 0; i < len(text); i++ {
+		c := text[i]
+		buf[n] = c
+		n += int(keptByte[c])
+	}
+	return maphash.Bytes(shortSeed, buf[:n])
+}
+
+// keptByte is 1 for the bytes shortKey keeps: ASCII, not white space.
+var keptByte = func() (t [256]uint8) {
+	for c := 0; c < utf8.RuneSelf; c++ {
+		if !asciiSpace(byte(c)) {
+			t[c] = 1
+		}
+	}
+	return t
+}()
 
 // first returns the kept chunk it duplicates exactly, or nil after
 // keeping it.
 func (e *exactSeen) first(it *Item) *Item {
-	var h maphash.Hash
-	h.SetSeed(shortSeed)
-	foldInto(&h, it.Content)
-	k := h.Sum64()
+	k := shortKey(it.Content)
 	same := e.short[k]
 	if len(same) > 0 {
 		sha := NormalizedHash(it.Content)
