@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 )
@@ -284,6 +285,9 @@ type query struct {
 	nameOK []bool
 	// stems indexes the terms by stem for name matches (featStemNames).
 	stems map[string]int
+	// needles are the terms and stems one of which a name holding a term
+	// holds (mayName); nil: not known, every name is scanned.
+	needles []string
 	// importHit: the chunk (by Item.Seq) is an import block holding a
 	// term the query marks as code.
 	importHit map[int]bool
@@ -608,6 +612,9 @@ func (q *query) pathScore(p string) float64 {
 // "merging" merge.ts): names are few words, where a stem cannot drown
 // the match in noise as it did in text (docs/quality.md).
 func (q *query) nameMatch(name string, weight float64) float64 {
+	if !q.mayName(name) {
+		return 0
+	}
 	s := 0.0
 	seen := uint64(0)
 	lens := q.lens
@@ -645,6 +652,7 @@ func stem(t string) string {
 
 // setStems indexes the query terms by stem (featStemNames).
 func (q *query) setStems() {
+	q.needles = append(q.needles[:0], q.terms...)
 	if !q.feat.stemNames {
 		return
 	}
@@ -653,9 +661,39 @@ func (q *query) setStems() {
 		if len(t) >= 4 {
 			if _, ok := q.stems[stem(t)]; !ok {
 				q.stems[stem(t)] = i
+				q.needles = append(q.needles, stem(t))
 			}
 		}
 	}
+}
+
+// mayName reports whether nameMatch may find a query term in name: false
+// when name is ASCII and, lowered without its underscores, holds none of
+// q.needles — every term scanTerms makes of an ASCII name (a part, the
+// compound, a plural cut) is a substring of that, and a stem is a prefix
+// of its term; true when q.needles are not known.
+func (q *query) mayName(name string) bool {
+	if q.needles == nil {
+		return true
+	}
+	var stack [128]byte
+	low := stack[:0]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return true // a non-ASCII letter may lower to an ASCII one
+		}
+		if c != '_' {
+			low = append(low, lowerASCII(c))
+		}
+	}
+	ls := unsafe.String(unsafe.SliceData(low), len(low))
+	for _, n := range q.needles {
+		if strings.Contains(ls, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // count adds the occurrences of each query term in text to row.
