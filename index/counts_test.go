@@ -19,8 +19,11 @@ func testCounts(t *testing.T) (func() *countStore, string) {
 // TestTextCountsRoundTrip: a count comes back, in a later store (a later
 // pack), under the key of its id and text only; past maxCounts the counts
 // put longest ago go; the file holds no text; a file altered anywhere or
-// cut short is ignored.
+// cut short is ignored; clearing the cache removes the file.
 func TestTextCountsRoundTrip(t *testing.T) {
+	if !IsFileName(countsName) {
+		t.Fatalf("%s is not one of the index's file names: clear-cache would leave it", countsName)
+	}
 	store, p := testCounts(t)
 	cs := store()
 	k := cs.TextKey("prog\x00o200k_base", "the packed text")
