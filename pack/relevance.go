@@ -603,7 +603,11 @@ func (q *query) pathScore(p string) float64 {
 	if ext := path.Ext(base); ext != "" && len(ext) < len(base) {
 		base = base[:len(base)-len(ext)]
 	}
-	return q.nameMatch(base+" "+path.Base(path.Dir(p)), pathWeight)
+	dir := path.Base(path.Dir(p))
+	if !q.mayName(base) && !q.mayName(dir) {
+		return 0 // no term has a space: none is in the two joined either
+	}
+	return q.nameMatch(base+" "+dir, pathWeight)
 }
 
 // nameMatch is weight × the sum of the weights of the query terms among
