@@ -210,8 +210,12 @@ func (p *pipeline) fit(cands []*budget.Item, f *formatter) (budget.Packed, error
 		return budget.Packed{}, err
 	}
 	render = p.leanRender(render)
+	sel := p.selectOptions(f)
+	count, flush := p.storedCounts(cands) // textcounts.go
+	defer flush()
+	sel.Count = count
 	return budget.Pack(p.ctx, cands, p.alloc, budget.PackOptions{
-		SelectOptions: p.selectOptions(f),
+		SelectOptions: sel,
 		Render: func(items []*budget.Item) (string, error) {
 			text, err := render(items)
 			var pe *ParamError

@@ -522,8 +522,7 @@ func (p *pipeline) cutFiles(files []*fileScan, target, share int64) (keep, rest 
 			return strings.Compare(x.ref.Path, y.ref.Path)
 		})
 	}
-	byRaw := append([]*fileScan(nil), files...)
-	byScore(byRaw, func(f *fileScan) float64 { return f.raw })
+	byRaw := sortByRaw(files, byScore)
 	done, batch := 0, 1024
 	for {
 		end := min(len(byRaw), done+batch)
@@ -543,6 +542,37 @@ func (p *pipeline) cutFiles(files []*fileScan, target, share int64) (keep, rest 
 			return scored[:n], append(scored[n:], byRaw[done:]...)
 		}
 	}
+}
+
+// sortByRaw returns files in byScore's order of raw scores (raw score
+// descending, ties by path): the files of a raw score of 0 — most of a
+// large tree's, holding no query term — are ordered by path alone (often
+// already so: the listing's order), and the others sorted, then the two
+// joined where the scores pass 0 (TestSortByRawIsSort).
+func sortByRaw(files []*fileScan, byScore func([]*fileScan, func(*fileScan) float64)) []*fileScan {
+	var some, zero []*fileScan
+	for _, f := range files {
+		if f.raw == 0 {
+			zero = append(zero, f)
+		} else {
+			some = append(some, f)
+		}
+	}
+	byScore(some, func(f *fileScan) float64 { return f.raw })
+	byPath := func(x, y *fileScan) int { return strings.Compare(x.ref.Path, y.ref.Path) }
+	if !slices.IsSortedFunc(zero, byPath) {
+		slices.SortStableFunc(zero, byPath)
+	}
+	pos, _ := slices.BinarySearchFunc(some, 0.0, func(f *fileScan, _ float64) int {
+		if f.raw > 0 {
+			return -1
+		}
+		return 1
+	})
+	out := make([]*fileScan, 0, len(files))
+	out = append(out, some[:pos]...)
+	out = append(out, zero...)
+	return append(out, some[pos:]...)
 }
 
 // corpusExtra is what the files ranked but not chunked add to the corpus

@@ -15,15 +15,15 @@ import (
 // and estimates the formatting cost of an item for selection.
 type formatter struct {
 	count   func(string) int
-	xmlOut  bool           // the format is xml: estimates count split CDATA sections
-	xmlRoot int            // tokens of the xml format's <context> element, when xmlOut
-	headers map[string]int // estimated header+fence tokens per file or tool
-	gap     int            // estimated tokens of a gap marker and a range, once counted (gapped)
+	xmlOut  bool              // the format is xml: estimates count split CDATA sections
+	xmlRoot int               // tokens of the xml format's <context> element, when xmlOut
+	headers map[headerKey]int // estimated header+fence tokens per file or tool
+	gap     int               // estimated tokens of a gap marker and a range, once counted (gapped)
 	gapped  bool
 }
 
 func newFormatter(count func(string) int) *formatter {
-	return &formatter{count: count, headers: map[string]int{}}
+	return &formatter{count: count, headers: map[headerKey]int{}}
 }
 
 // gapTokens is the estimated tokens of a gap marker and a range, counted
@@ -37,6 +37,10 @@ func (f *formatter) gapTokens() int {
 	return f.gap
 }
 
+// headerKey names a file's or tool's header: what its estimate depends on
+// besides the format.
+type headerKey struct{ path, label, lang string }
+
 // overhead estimates the tokens an item adds besides its content: a header
 // and fences when it is the first of its file (or a tool result), else a
 // gap marker and a range in the header.
@@ -49,7 +53,7 @@ func (f *formatter) overhead(it *budget.Item, first bool) int {
 	if !first {
 		return f.gapTokens() + extra
 	}
-	key := it.Path + "\x00" + it.Label + "\x00" + it.Lang
+	key := headerKey{it.Path, it.Label, it.Lang}
 	if n, ok := f.headers[key]; ok {
 		return n + extra
 	}

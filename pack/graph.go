@@ -156,22 +156,33 @@ func dropCommonNames(definers map[string][]int) {
 // graphUses weighs the edges: f → g gains 1/(definers of w) for each name
 // w that f's text uses and g defines (each name once per file), g → f
 // graphBackWeight of that. perFile > 0 bounds the text scanned per file.
+// The weights are added in the order of items and of their words, as
+// they come, whatever the lookups below.
 func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string][]int, perFile int) []map[int]float64 {
 	n := len(fileIdx)
 	out := make([]map[int]float64, n)
 	for i := range out {
 		out[i] = map[int]float64{}
 	}
-	used := make([]map[string]bool, n)
+	names := newNameTable(definers)
+	// A name is used once per file: when each file's chunks come
+	// together (the chunker's order), the last file that used a name
+	// tells; else a set of names per file does.
+	together := filesTogether(items)
+	lastUser := make([]int32, len(names.names)) // file + 1
+	var used []map[int32]bool
+	if !together {
+		used = make([]map[int32]bool, n)
+		for i := range used {
+			used[i] = map[int32]bool{}
+		}
+	}
 	scanned := make([]int, n)
 	for _, it := range items {
 		if it.Path == "" {
 			continue
 		}
 		f := fileIdx[it.Path]
-		if used[f] == nil {
-			used[f] = map[string]bool{}
-		}
 		text := it.Content
 		if perFile > 0 {
 			if scanned[f] >= perFile {
@@ -183,11 +194,22 @@ func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string
 			scanned[f] += len(text)
 		}
 		graphWords(text, func(w string) {
-			d, ok := definers[w] // most words name nothing: asked first
-			if !ok || used[f][w] {
-				return
+			id := names.find(w)
+			if id < 0 {
+				return // most words name nothing
 			}
-			used[f][w] = true
+			if together {
+				if lastUser[id] == int32(f+1) {
+					return
+				}
+				lastUser[id] = int32(f + 1)
+			} else {
+				if used[f][id] {
+					return
+				}
+				used[f][id] = true
+			}
+			d := names.defs[id]
 			for _, g := range d {
 				if g == f {
 					continue
@@ -199,6 +221,83 @@ func graphUses(items []*budget.Item, fileIdx map[string]int, definers map[string
 		})
 	}
 	return out
+}
+
+// filesTogether reports whether the chunks of each file (with a path)
+// come one after another in items.
+func filesTogether(items []*budget.Item) bool {
+	done := map[string]bool{}
+	last := ""
+	for _, it := range items {
+		if it.Path == "" || it.Path == last {
+			continue
+		}
+		if done[it.Path] {
+			return false
+		}
+		done[it.Path] = true
+		last = it.Path
+	}
+	return true
+}
+
+// nameTable finds the definers' names (at least graphMinName bytes each)
+// by an open-addressed table over a cheap hash of a word (its length and
+// two leading and two trailing bytes): most words of a text are no name,
+// and most of those meet an empty slot at once, before any string
+// hashing or comparison.
+type nameTable struct {
+	slots []int32 // a name's id + 1; 0: empty
+	names []string
+	defs  [][]int // the definers of each name, by id
+	shift uint
+}
+
+// newNameTable indexes definers' names, with at least 4 slots a name.
+func newNameTable(definers map[string][]int) nameTable {
+	size := uint(10)
+	for 1<<size < 4*len(definers) {
+		size++
+	}
+	t := nameTable{slots: make([]int32, 1<<size), names: make([]string, 0, len(definers)),
+		defs: make([][]int, 0, len(definers)), shift: 32 - size}
+	mask := uint32(len(t.slots) - 1)
+	for w, d := range definers {
+		if len(w) < graphMinName {
+			continue // graphWords gives no shorter word
+		}
+		t.names, t.defs = append(t.names, w), append(t.defs, d)
+		h := t.slot(w)
+		for t.slots[h] != 0 {
+			h = (h + 1) & mask
+		}
+		t.slots[h] = int32(len(t.names))
+	}
+	return t
+}
+
+// slot is w's home slot (len(w) ≥ graphMinName).
+func (t *nameTable) slot(w string) uint32 {
+	n := len(w)
+	x := uint32(w[0]) | uint32(w[1])<<8 | uint32(w[n-2])<<16 | uint32(w[n-1])<<24
+	return ((x ^ uint32(n)*0x85ebca6b) * 0x9e3779b1) >> t.shift
+}
+
+// find returns the id of the name w, or -1 when w is no name.
+func (t *nameTable) find(w string) int32 {
+	if len(w) < graphMinName {
+		return -1
+	}
+	mask := uint32(len(t.slots) - 1)
+	for h := t.slot(w); ; h = (h + 1) & mask {
+		id := t.slots[h]
+		if id == 0 {
+			return -1
+		}
+		if t.names[id-1] == w {
+			return id - 1
+		}
+	}
 }
 
 // pagerank runs graphIterations rounds of PageRank restarting at pers (a
@@ -234,7 +333,13 @@ func (g *refGraph) pagerank(pers []float64) []float64 {
 // PageRank relative to the best file outside the seeds (capped at 1) for
 // the files the walk reaches; fileBest holds the files' lexical scores.
 func graphFactors(items []*budget.Item, fileBest map[string]float64, weight float64) map[string]float64 {
-	gr := graphRanks(items, fileBest)
+	return graphFactorsOf(memoGraph(items), fileBest, weight)
+}
+
+// graphFactorsOf is graphFactors on the graph g of the items
+// (memoGraph(items), perhaps built ahead: graphAhead).
+func graphFactorsOf(g *refGraph, fileBest map[string]float64, weight float64) map[string]float64 {
+	gr := graphRanksOf(g, fileBest)
 	if gr == nil {
 		return nil
 	}
@@ -261,7 +366,11 @@ type graphRank struct {
 // items, seeded by the graphSeeds best files of fileBest; nil when there
 // is no graph, no seed or no file beyond the seeds is reached.
 func graphRanks(items []*budget.Item, fileBest map[string]float64) *graphRank {
-	g := memoGraph(items) // graphmemo.go: buildGraph(items, 0), kept for the same chunks
+	return graphRanksOf(memoGraph(items), fileBest) // graphmemo.go: buildGraph(items, 0), kept for the same chunks
+}
+
+// graphRanksOf is graphRanks on the graph g of the items.
+func graphRanksOf(g *refGraph, fileBest map[string]float64) *graphRank {
 	if g == nil {
 		return nil
 	}
@@ -315,7 +424,47 @@ func graphRanks(items []*budget.Item, fileBest map[string]float64) *graphRank {
 // identifiers calls fn with each identifier of text (a letter or '_'
 // followed by letters, digits and '_'; ASCII only).
 func identifiers(text string, fn func(string)) {
-	identifiersAt(text, len(text), func(w string, _ int) { fn(w) })
+	identifiersMin(text, 1, fn)
+}
+
+// identByte classifies bytes for the identifier scans: identStart (a
+// letter or '_', which starts and continues an identifier), identDigit
+// (continues one), 0 (neither).
+var identByte = func() (t [256]uint8) {
+	for c := 0; c < 256; c++ {
+		switch {
+		case c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z':
+			t[c] = identStart
+		case '0' <= c && c <= '9':
+			t[c] = identDigit
+		}
+	}
+	return t
+}()
+
+const (
+	identDigit = 1
+	identStart = 2
+)
+
+// identifiersMin calls fn with each identifier of text at least min
+// bytes long (graphWords' scan: the shorter ones make no call).
+func identifiersMin(text string, min int, fn func(string)) {
+	i := 0
+	for i < len(text) {
+		if identByte[text[i]] != identStart {
+			i++
+			continue
+		}
+		j := i + 1
+		for j < len(text) && identByte[text[j]] != 0 {
+			j++
+		}
+		if j-i >= min {
+			fn(text[i:j])
+		}
+		i = j
+	}
 }
 
 // identifiersAt calls fn with each identifier of text that starts before
@@ -323,13 +472,12 @@ func identifiers(text string, fn func(string)) {
 func identifiersAt(text string, limit int, fn func(w string, at int)) {
 	i := 0
 	for i < len(text) && i < limit {
-		c := text[i]
-		if !(c == '_' || 'a' <= c && c <= 'z' || 'A' <= c && c <= 'Z') {
+		if identByte[text[i]] != identStart {
 			i++
 			continue
 		}
 		j := i + 1
-		for j < len(text) && asciiWord(text[j]) {
+		for j < len(text) && identByte[text[j]] != 0 {
 			j++
 		}
 		fn(text[i:j], i)

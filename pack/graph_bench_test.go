@@ -63,6 +63,17 @@ func BenchmarkGraphNetHTTP(b *testing.B) {
 			b.Fatalf("%s: no graph over %d chunks", tc.name, len(tc.items))
 		}
 		arcs := g.arcs()
+		b.Run(tc.name+"/build-once", func(b *testing.B) {
+			// A CLI pack's build: every text seen for the first time.
+			for i := 0; i < b.N; i++ {
+				b.StopTimer()
+				graphWordsMemo.Lock()
+				clear(graphWordsMemo.m)
+				graphWordsMemo.Unlock()
+				b.StartTimer()
+				buildGraph(tc.items, 0)
+			}
+		})
 		b.Run(tc.name, func(b *testing.B) {
 			b.ReportMetric(float64(len(g.files)), "files")
 			b.ReportMetric(float64(arcs), "arcs")

@@ -32,11 +32,7 @@ var graphWordsMemo = struct {
 // hashes its texts.
 func graphWords(text string, fn func(string)) {
 	scan := func() {
-		identifiers(text, func(w string) {
-			if len(w) >= graphMinName {
-				fn(w)
-			}
-		})
+		identifiersMin(text, graphMinName, fn)
 	}
 	if len(text) < graphWordsMin {
 		scan()
@@ -80,8 +76,8 @@ func graphWords(text string, fn func(string)) {
 // scanGraphWords is graphWords without the memo.
 func scanGraphWords(text string, fn func(string)) {
 	seen := map[string]bool{}
-	identifiers(text, func(w string) {
-		if len(w) < graphMinName || seen[w] {
+	identifiersMin(text, graphMinName, func(w string) {
+		if seen[w] {
 			return
 		}
 		seen[w] = true

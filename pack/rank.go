@@ -2,6 +2,7 @@ package pack
 
 import (
 	"math"
+	"sync"
 	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget"
@@ -41,12 +42,13 @@ func (p *pipeline) rank(items []*budget.Item, srcs []source) {
 	}
 	feat := newFeatures(p.e.Ablate)
 	feat.vendoredDirs = p.vendoredOf(items, feat)
+	graph := graphAhead(items, p.queryText(), feat) // beside the chunks' scores
 	q := scoreQuery(p.ctx, p.queryText(), items, feat, p.corpusExtra(items))
 	if p.ctx.Err() != nil {
 		return // the caller returns the context's error
 	}
 	if q != nil {
-		ff := p.fileFactors(q.fileBest, srcs, items, feat, q.terms)
+		ff := p.fileFactors(q.fileBest, srcs, items, feat, q.terms, graph)
 		q.recentHunks = p.recentHunks(q.fileBest, ff, srcs, items, feat)
 		if p.ctx.Err() != nil {
 			return
@@ -102,10 +104,14 @@ func recency(s source, newest time.Time) float64 {
 // fileFactors is the factor of each file's chunk scores from the signals of
 // whole files (history.go), given the files' best lexical chunk scores by
 // path; nil when there is none.
-func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features, terms []string) map[string]float64 {
+// graph, when not nil, returns the items' reference graph (graphAhead).
+func (p *pipeline) fileFactors(fileBest map[string]float64, srcs []source, items []*budget.Item, feat features, terms []string, graph func() *refGraph) map[string]float64 {
 	out := p.historyFactors(fileBest, srcs, items, feat, terms)
 	if feat.graph {
-		out = mulFactors(out, graphFactors(items, fileBest, feat.graphW))
+		if graph == nil {
+			graph = func() *refGraph { return memoGraph(items) }
+		}
+		out = mulFactors(out, graphFactorsOf(graph(), fileBest, feat.graphW))
 	}
 	if feat.testPairs {
 		out = mulFactors(out, testPairFactors(fileBest, feat.testPairW))
@@ -193,4 +199,21 @@ func (p *pipeline) absPaths(srcs []source, items []*budget.Item) (map[string]str
 		}
 	}
 	return abs, first
+}
+
+// graphAhead starts building the reference graph of items (memoGraph) in
+// its own goroutine when the query ranks with it, so that it is built
+// while the chunks are scored (the graph depends on the chunks alone, not
+// on their scores), and returns what waits for it; nil when no graph is
+// wanted (no graph feature, or a query without terms).
+func graphAhead(items []*budget.Item, text string, feat features) func() *refGraph {
+	if !feat.graph || len(items) == 0 {
+		return nil
+	}
+	if terms, _ := rankTerms(text, feat); len(terms) == 0 {
+		return nil
+	}
+	done := make(chan *refGraph, 1)
+	go func() { done <- memoGraph(items) }()
+	return sync.OnceValue(func() *refGraph { return <-done })
 }

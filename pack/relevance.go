@@ -9,6 +9,7 @@ import (
 	"strings"
 	"unicode"
 	"unicode/utf8"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 )
@@ -284,6 +285,9 @@ type query struct {
 	nameOK []bool
 	// stems indexes the terms by stem for name matches (featStemNames).
 	stems map[string]int
+	// needles are the terms and stems one of which a name holding a term
+	// holds (mayName); nil: not known, every name is scanned.
+	needles []string
 	// importHit: the chunk (by Item.Seq) is an import block holding a
 	// term the query marks as code.
 	importHit map[int]bool
@@ -301,6 +305,9 @@ type query struct {
 	// hashes are the terms' hashes as chunkTermsMemo keeps them
 	// (chunkterms.go), made on first use.
 	hashes []uint64
+	// counter counts the terms in a chunk the memo does not answer
+	// (termcount.go), made on first use.
+	counter *termCounter
 }
 
 // newQuery splits the query into identifier-aware terms (see [Terms]) and
@@ -596,7 +603,11 @@ func (q *query) pathScore(p string) float64 {
 	if ext := path.Ext(base); ext != "" && len(ext) < len(base) {
 		base = base[:len(base)-len(ext)]
 	}
-	return q.nameMatch(base+" "+path.Base(path.Dir(p)), pathWeight)
+	dir := path.Base(path.Dir(p))
+	if !q.mayName(base) && !q.mayName(dir) {
+		return 0 // no term has a space: none is in the two joined either
+	}
+	return q.nameMatch(base+" "+dir, pathWeight)
 }
 
 // nameMatch is weight × the sum of the weights of the query terms among
@@ -605,6 +616,9 @@ func (q *query) pathScore(p string) float64 {
 // "merging" merge.ts): names are few words, where a stem cannot drown
 // the match in noise as it did in text (docs/quality.md).
 func (q *query) nameMatch(name string, weight float64) float64 {
+	if !q.mayName(name) {
+		return 0
+	}
 	s := 0.0
 	seen := uint64(0)
 	lens := q.lens
@@ -642,6 +656,7 @@ func stem(t string) string {
 
 // setStems indexes the query terms by stem (featStemNames).
 func (q *query) setStems() {
+	q.needles = append(q.needles[:0], q.terms...)
 	if !q.feat.stemNames {
 		return
 	}
@@ -650,9 +665,39 @@ func (q *query) setStems() {
 		if len(t) >= 4 {
 			if _, ok := q.stems[stem(t)]; !ok {
 				q.stems[stem(t)] = i
+				q.needles = append(q.needles, stem(t))
 			}
 		}
 	}
+}
+
+// mayName reports whether nameMatch may find a query term in name: false
+// when name is ASCII and, lowered without its underscores, holds none of
+// q.needles — every term scanTerms makes of an ASCII name (a part, the
+// compound, a plural cut) is a substring of that, and a stem is a prefix
+// of its term; true when q.needles are not known.
+func (q *query) mayName(name string) bool {
+	if q.needles == nil {
+		return true
+	}
+	var stack [128]byte
+	low := stack[:0]
+	for i := 0; i < len(name); i++ {
+		c := name[i]
+		if c >= utf8.RuneSelf {
+			return true // a non-ASCII letter may lower to an ASCII one
+		}
+		if c != '_' {
+			low = append(low, lowerASCII(c))
+		}
+	}
+	ls := unsafe.String(unsafe.SliceData(low), len(low))
+	for _, n := range q.needles {
+		if strings.Contains(ls, n) {
+			return true
+		}
+	}
+	return false
 }
 
 // count adds the occurrences of each query term in text to row.
@@ -660,11 +705,14 @@ func (q *query) count(text string, row []uint16) {
 	if q.countRemembered(text, row) { // chunkterms.go
 		return
 	}
-	scanTerms(text, false, q.lens, func(t []byte) {
-		if i, ok := q.index[string(t)]; ok && row[i] < math.MaxUint16 {
-			row[i]++
+	if q.counter == nil {
+		terms := make([]string, len(q.index)) // as q.index numbers them
+		for t, i := range q.index {
+			terms[i] = t
 		}
-	})
+		q.counter = newTermCounter(terms)
+	}
+	q.counter.count(text, row) // scanTerms' terms (TestTermCounterMatchesScanTerms)
 }
 
 // relevance is the chunk's raw score over the best raw score, in [0,1].

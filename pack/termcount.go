@@ -666,7 +666,7 @@ var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return
 // finds each term in it, and splits only the runs holding a hit, plus the
 // runs with an underscore whose underscore-free lowering holds a term.
 func (c *termCounter) count(text string, row []uint16) {
-	if !c.ascii || len(c.terms) == 0 || len(c.terms) > math.MaxInt16 || len(text) < 512 ||
+	if !c.ascii || len(c.terms) == 0 || len(c.terms) > math.MaxInt16 || len(text) < countFastMin ||
 		strings.Contains(text, "\u212a") || strings.Contains(text, "\u0130") {
 		c.countAll(text, row)
 		return
@@ -761,3 +761,9 @@ func lowerASCIIString(buf []byte, text string) []byte {
 	}
 	return buf
 }
+
+// countFastMin is the shortest text count lowers and searches whole; a
+// shorter one is split word by word (countAll). On net/http's chunks
+// (mostly 100–500 bytes) a threshold of 64 bytes counted 20–30 % faster
+// than one of 512.
+const countFastMin = 64

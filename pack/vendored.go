@@ -6,6 +6,7 @@ import (
 	"sort"
 	"strings"
 	"sync"
+	"unicode/utf8"
 
 	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/chunker"
@@ -59,8 +60,15 @@ func vendoredDirs(paths []string) []string {
 func classifyVendored(paths []string) []string {
 	code := map[string]bool{} // directories directly holding code
 	var lic []string
+	var lastHead, lastDir string
 	for _, p := range paths {
-		dir := path.Dir(p)
+		// path.Dir(p) is Clean of p up to its last slash: the same for
+		// the files of one directory, which the listing gives together.
+		head := p[:strings.LastIndexByte(p, '/')+1]
+		if head != lastHead || lastDir == "" {
+			lastHead, lastDir = head, path.Dir(p)
+		}
+		dir := lastDir
 		if isLicence(path.Base(p)) {
 			lic = append(lic, dir)
 		} else if chunker.Language(p) != "" && !isProse(p) {
@@ -83,6 +91,13 @@ func classifyVendored(paths []string) []string {
 // isLicence reports whether a file name is a licence's (LICENSE,
 // LICENCE.txt, COPYING, LICENSE-MIT …).
 func isLicence(base string) bool {
+	ascii := true
+	for i := 0; i < len(base) && i < len("LICENSE"); i++ {
+		ascii = ascii && base[i] < utf8.RuneSelf
+	}
+	if ascii { // upper-casing keeps the leading ASCII bytes in place
+		return hasPrefixFoldASCII(base, "LICENSE") || hasPrefixFoldASCII(base, "LICENCE") || hasPrefixFoldASCII(base, "COPYING")
+	}
 	b := strings.ToUpper(base)
 	return strings.HasPrefix(b, "LICENSE") || strings.HasPrefix(b, "LICENCE") || strings.HasPrefix(b, "COPYING")
 }
@@ -118,4 +133,22 @@ func (p *pipeline) vendoredOf(items []*budget.Item, feat features) []string {
 	v := vendoredDirs(paths)
 	p.vendored = &v
 	return v
+}
+
+// hasPrefixFoldASCII reports whether s starts with the upper-case ASCII
+// prefix up to ASCII case.
+func hasPrefixFoldASCII(s, prefix string) bool {
+	if len(s) < len(prefix) {
+		return false
+	}
+	for i := 0; i < len(prefix); i++ {
+		c := s[i]
+		if 'a' <= c && c <= 'z' {
+			c -= 'a' - 'A'
+		}
+		if c != prefix[i] {
+			return false
+		}
+	}
+	return true
 }
