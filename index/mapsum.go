@@ -3,9 +3,12 @@ package index
 import (
 	"crypto/hmac"
 	"crypto/sha256"
+	"fmt"
 	"io"
+	"os"
 	"path/filepath"
 	"sync"
+	"unsafe"
 
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/pack"
@@ -68,8 +71,9 @@ func (ss sumStore) Stamp(f collector.FileRef) (uint64, bool) {
 	if !ok || ss.x.now().UnixNano()-max(st.mtime, st.ctime) < int64(racyWindow) {
 		return 0, false
 	}
-	b := make([]byte, 0, len(f.Abs)+len(f.Path)+48)
-	b = append(b, "map sum stamp\x00"...)
+	bp := stampBufs.Get().(*[]byte)
+	defer stampBufs.Put(bp)
+	b := append((*bp)[:0], "map sum stamp\x00"...)
 	b = append(b, f.Abs...)
 	b = append(b, 0)
 	b = append(b, f.Path...)
@@ -79,8 +83,12 @@ func (ss sumStore) Stamp(f collector.FileRef) (uint64, bool) {
 	b = le.AppendUint64(b, uint64(st.ctime))
 	b = le.AppendUint64(b, st.ino)
 	b = le.AppendUint32(b, st.mode)
-	return ss.x.k.other.sum64(string(b)), true
+	*bp = b
+	return ss.x.k.other.sum64(unsafe.String(unsafe.SliceData(b), len(b))), true
 }
+
+// stampBufs are Stamp's buffers (a map stamps every listed file).
+var stampBufs = sync.Pool{New: func() any { b := make([]byte, 0, 512); return &b }}
 
 // PathHash implements [pack.MapSumStore].
 func (ss sumStore) PathHash(path string) uint64 {
@@ -121,11 +129,40 @@ func (ss sumStore) PutSum(key [32]byte, body []byte) {
 	k := ss.keyOf(key)
 	ss.mu.Lock()
 	defer ss.mu.Unlock()
-	b := sumFile.start(ss.x.k, ss.x.refusedVH(), 1, sumRecHead+len(body))
-	b = append(b, k[:]...)
-	b = le.AppendUint32(b, uint32(len(body)))
-	b = append(b, body...)
-	_ = sumFile.write(ss.x.dir, filepath.Join(ss.x.dir, sumName), ss.x.k, b)
+	head := sumFile.start(ss.x.k, ss.x.refusedVH(), 1, sumRecHead)
+	head = append(head, k[:]...)
+	head = le.AppendUint32(head, uint32(len(body)))
+	_ = writeSum(ss.x.dir, filepath.Join(ss.x.dir, sumName), ss.x.k, head, body)
+}
+
+// writeSum writes head and body, then their MAC (sideFile.sum's), as the
+// summary file p in dir: a temporary file renamed into place; the body
+// (tens of MB for a 100K-file tree) is not copied.
+func writeSum(dir, p string, k *keys, head, body []byte) error {
+	m := hmac.New(sha256.New, k.mac)
+	io.WriteString(m, sumFile.label)
+	m.Write(head)
+	m.Write(body)
+	tmp, err := os.CreateTemp(dir, sumFile.temp)
+	if err != nil {
+		return fmt.Errorf("index: write %s: %w", sumFile.what, err)
+	}
+	for _, b := range [][]byte{head, body, m.Sum(nil)} {
+		if err == nil {
+			_, err = tmp.Write(b)
+		}
+	}
+	if cerr := tmp.Close(); err == nil {
+		err = cerr
+	}
+	if err == nil {
+		err = os.Rename(tmp.Name(), p)
+	}
+	if err != nil {
+		os.Remove(tmp.Name())
+		return fmt.Errorf("index: write %s: %w", sumFile.what, err)
+	}
+	return nil
 }
 
 // sumFile is map.sum's envelope.

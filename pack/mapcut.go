@@ -94,8 +94,8 @@ type mapTally struct {
 
 // mapTally tallies the chunks of srcs that items would make candidates.
 func (p *pipeline) mapTally(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) *mapTally {
-	t := &mapTally{count: map[string]int64{}, tokens: map[string]int64{}}
-	at := map[string]int{}
+	t := &mapTally{count: make(map[string]int64, len(srcs)), tokens: make(map[string]int64, len(srcs)), files: make([]mapFile, 0, len(srcs))}
+	at := make(map[string]int, len(srcs))
 	for si, s := range srcs {
 		if s.facts.stub() {
 			t.tallyStub(at, s) // mapsum.go

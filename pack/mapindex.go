@@ -827,7 +827,13 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 // the exclusions added to excls and recorded; the texts kept count
 // against MaxWalkBytes.
 func (p *pipeline) leanSources(slots []leanSlot, excls []collector.Exclusion) ([]source, error) {
-	var out []source
+	kept := 0
+	for _, sl := range slots {
+		if sl.x == nil && sl.keep {
+			kept++
+		}
+	}
+	out := make([]source, 0, kept)
 	var bytes int64
 	for _, sl := range slots {
 		switch {

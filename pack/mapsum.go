@@ -198,8 +198,7 @@ func (p *pipeline) stubSlot(lean *leanMap, f *collector.FileRef) (leanSlot, bool
 		return leanSlot{}, false
 	}
 	s.Redactions = e.redactions
-	facts := &fileFacts{sum: e}
-	lean.keep(f, facts, e.redactions)
+	facts := &fileFacts{sum: e} // not kept in lean.mem: a walk again finds it here
 	return leanSlot{s: source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, keep: true}, true
 }
 
@@ -559,7 +558,15 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 	if len(dfiles) == 0 {
 		return nil
 	}
+	// Every file's refs in one buffer (a slice a file was 100 MB of a
+	// 100K-file tree's allocations).
 	refs := make([][]int32, n)
+	ends := make([]int, n)
+	total := 0
+	for f := range ents {
+		total += len(ents[f].uses)
+	}
+	buf := make([]int32, 0, total)
 	for f := range ents {
 		e := &ents[f]
 		for j, w := range e.uses {
@@ -567,9 +574,18 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 				break
 			}
 			if k := defOf[w]; k >= 0 && kept[k] >= 0 {
-				refs[f] = append(refs[f], kept[k])
+				buf = append(buf, kept[k])
 			}
 		}
+		ends[f] = len(buf)
+	}
+	for f, start := range ends {
+		if f > 0 {
+			start = ends[f-1]
+		} else {
+			start = 0
+		}
+		refs[f] = buf[start:ends[f]:ends[f]]
 	}
 	g := &refGraph{files: paths}
 	g.start, g.to, g.w = arcRows(refs, dfiles)

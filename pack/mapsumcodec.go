@@ -9,6 +9,7 @@ import (
 
 // encodeSum is a summary's bytes: version 1, the scan limit, the word
 // table (keyed hashes, then the ids in order of hash), then per file its
+// count of files, of definitions and of uses, then per file its
 // path hash, stamp and centrality, its chunks, tokens, redactions and
 // reach, its definitions (ids) and its uses (id, offset delta). perm, the
 // ids of words[:len(perm)] in order of hash (the summary read), is merged
@@ -29,6 +30,12 @@ func encodeSum(limit int, words []uint64, perm []uint32, ents []sumEntry) []byte
 		b = binary.LittleEndian.AppendUint32(b, id)
 	}
 	b = binary.AppendUvarint(b, uint64(len(ents)))
+	defs, uses := 0, 0
+	for i := range ents {
+		defs, uses = defs+len(ents[i].defs), uses+len(ents[i].uses)
+	}
+	b = binary.AppendUvarint(b, uint64(defs))
+	b = binary.AppendUvarint(b, uint64(uses))
 	for i := range ents {
 		b = appendEntry(b, &ents[i])
 	}
@@ -132,47 +139,56 @@ func decodeSum(b []byte) *mapSum {
 		}
 	}
 	r.b = r.b[4*nw:]
-	nf := r.uvarint(uint64(len(r.b) / 26))
-	if !r.ok || !s.decodeFiles(r, nf) || len(r.b) != 0 {
+	nf := r.uvarint(uint64(len(r.b) / 30))
+	nd := r.uvarint(uint64(len(r.b)))
+	nu := r.uvarint(uint64(len(r.b) / 2))
+	if !r.ok || !s.decodeFiles(r, nf, nd, nu) || len(r.b) != 0 {
 		return nil
 	}
 	return s
 }
 
-// decodeFiles decodes the nf file records of r into s, their ids in one
-// buffer, and indexes them by stamp.
-func (s *mapSum) decodeFiles(r *sumReader, nf int) bool {
+// decodeFiles decodes the nf file records of r into s, their nd
+// definitions and nu uses in one buffer (the counts the header gives),
+// and indexes them by stamp.
+func (s *mapSum) decodeFiles(r *sumReader, nf, nd, nu int) bool {
 	const bound = math.MaxInt32
 	nw := uint64(len(s.words))
 	s.files = make([]sumEntry, nf)
 	s.byStamp = make(map[uint64]int32, nf)
-	var ids []uint32
-	var ats []int32
+	ids := make([]uint32, 0, nd+nu) // every file's defs, then uses
+	ats := make([]int32, 0, nu)
 	spans := make([][3]int, nf) // start of defs, of uses, end, in ids
 	for i := range s.files {
 		e := &s.files[i]
 		e.path, e.stamp, e.central = r.u64(), r.u64(), math.Float64frombits(r.u64())
 		e.chunks, e.tokens, e.redactions, e.reach = r.uvarint(bound), r.uvarint(bound), r.uvarint(bound), r.uvarint(bound)
-		nd := r.uvarint(uint64(len(r.b)))
+		fd := r.uvarint(uint64(len(r.b)))
 		spans[i][0] = len(ids)
-		for k := 0; k < nd && r.ok; k++ {
+		for k := 0; k < fd && r.ok; k++ {
 			ids = append(ids, uint32(r.uvarint(nw-1)))
 		}
-		nu := r.uvarint(uint64(len(r.b) / 2))
+		fu := r.uvarint(uint64(len(r.b) / 2))
 		spans[i][1] = len(ids)
 		at := 0
-		for k := 0; k < nu && r.ok; k++ {
+		for k := 0; k < fu && r.ok; k++ {
 			ids = append(ids, uint32(r.uvarint(nw-1)))
 			at += r.uvarint(bound)
 			ats = append(ats, int32(min(at, bound)))
 		}
 		spans[i][2] = len(ids)
-		if !r.ok || e.chunks == 0 || at > bound || nw == 0 && nd+nu > 0 {
+		if len(ids) > nd+nu || len(ats) > nu {
+			return false // more than the header said
+		}
+		if !r.ok || e.chunks == 0 || at > bound || nw == 0 && fd+fu > 0 {
 			return false
 		}
 		if _, dup := s.byStamp[e.stamp]; e.stamp != 0 && !dup {
 			s.byStamp[e.stamp] = int32(i)
 		}
+	}
+	if len(ids) != nd+nu || len(ats) != nu {
+		return false
 	}
 	uses := 0
 	for i := range s.files {
