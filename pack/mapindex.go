@@ -376,9 +376,8 @@ func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, pr
 	for {
 		p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}
 		res, err := p.pack(open)
-		if lean != nil && lean.sum != nil && (lean.sumMiss || errors.Is(err, errSumMiss)) && ctx.Err() == nil {
-			Logger(ctx).Debug("map summary not used: the map runs without it")
-			lean = lean.without()
+		if again := lean.retry(ctx, err); again != nil {
+			lean = again // the summary did not hold (mapsum.go)
 			continue
 		}
 		if lean == nil || len(lean.need) == 0 || ctx.Err() != nil {

@@ -352,16 +352,24 @@ func (ss *sumState) tabID(tab *wordTab, id uint32) uint32 {
 // the words of its names (each once, in order), its uses before limit
 // (from its facts, or scanned from its parts) and how far they reach.
 func (ss *sumState) derive(mf *mapFile, limit int, tab *wordTab) sumEntry {
-	var e sumEntry
+	e := sumEntry{defs: ss.nameIDs(mf.names)}
+	ss.deriveUses(&e, mf, limit, tab)
+	return e
+}
+
+// nameIDs are the ids of the words of names a map's graph follows (as
+// mapDefiners splits them), each once, in order.
+func (ss *sumState) nameIDs(names []string) []uint32 {
+	var out []uint32
 	seen := map[uint32]bool{}
 	add := func(w string) {
 		id := ss.wordID(ss.wordHash(w))
 		if !seen[id] {
 			seen[id] = true
-			e.defs = append(e.defs, id)
+			out = append(out, id)
 		}
 	}
-	for _, name := range mf.names {
+	for _, name := range names {
 		if plainName(name) {
 			if len(name) >= graphMinName {
 				add(name)
@@ -370,7 +378,12 @@ func (ss *sumState) derive(mf *mapFile, limit int, tab *wordTab) sumEntry {
 		}
 		nameWords(name, keepWord, add)
 	}
-	e.reach = 0
+	return out
+}
+
+// deriveUses sets e's uses before limit (from mf's facts, or scanned from
+// its parts) and how far they reach.
+func (ss *sumState) deriveUses(e *sumEntry, mf *mapFile, limit int, tab *wordTab) {
 	f := mf.facts
 	switch {
 	case f != nil && f.words != nil:
@@ -402,7 +415,6 @@ func (ss *sumState) derive(mf *mapFile, limit int, tab *wordTab) sumEntry {
 	if f != nil && f.trimmed != 0 && (e.reach == 0 || f.trimmed < e.reach) {
 		e.reach = f.trimmed
 	}
-	return e
 }
 
 // sumFiles are the entries of a map's files: the summary's for the
@@ -530,7 +542,20 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
 	}
-	defOf := make([]int32, words)
+	defOf, kept, dfiles := sumDefiners(ents, words)
+	if len(dfiles) == 0 {
+		return nil
+	}
+	g := &refGraph{files: paths}
+	g.start, g.to, g.w = arcRows(sumRefs(ents, defOf, kept, limit), dfiles)
+	return g
+}
+
+// sumDefiners are mapDefiners' over summary entries: each defined word's
+// name (defOf, by word id; -1: none), each name's index among the names
+// followed (kept; -1: defined too often), and their definers.
+func sumDefiners(ents []sumEntry, words int) (defOf, kept []int32, dfiles [][]int32) {
+	defOf = make([]int32, words)
 	for i := range defOf {
 		defOf[i] = -1
 	}
@@ -546,8 +571,7 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 			all[k].add(int32(f))
 		}
 	}
-	kept := make([]int32, len(all))
-	var dfiles [][]int32
+	kept = make([]int32, len(all))
 	for k := range all {
 		kept[k] = -1
 		if fs := all[k].files(); fs != nil {
@@ -555,9 +579,13 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 			dfiles = append(dfiles, fs)
 		}
 	}
-	if len(dfiles) == 0 {
-		return nil
-	}
+	return defOf, kept, dfiles
+}
+
+// sumRefs is definers.refs over summary entries: per file the names
+// followed it uses before limit, in order.
+func sumRefs(ents []sumEntry, defOf, kept []int32, limit int) [][]int32 {
+	n := len(ents)
 	// Every file's refs in one buffer (a slice a file was 100 MB of a
 	// 100K-file tree's allocations).
 	refs := make([][]int32, n)
@@ -587,9 +615,17 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 		}
 		refs[f] = buf[start:ends[f]:ends[f]]
 	}
-	g := &refGraph{files: paths}
-	g.start, g.to, g.w = arcRows(refs, dfiles)
-	return g
+	return refs
+}
+
+// retry returns the state to run l's map again with when its summary
+// did not hold (err errSumMiss, or sumMiss set); nil otherwise.
+func (l *leanMap) retry(ctx context.Context, err error) *leanMap {
+	if l == nil || l.sum == nil || !l.sumMiss && !errors.Is(err, errSumMiss) || ctx.Err() != nil {
+		return nil
+	}
+	Logger(ctx).Debug("map summary not used: the map runs without it")
+	return l.without()
 }
 
 // without is a fresh state for l's map run again without its summary:

@@ -148,6 +148,30 @@ func decodeSum(b []byte) *mapSum {
 	return s
 }
 
+// entry decodes one file record into e, appending its ids and offsets
+// (below nw words) to ids and ats, where spans marks them; false when
+// malformed.
+func (r *sumReader) entry(e *sumEntry, ids []uint32, ats []int32, nw uint64, span *[3]int) ([]uint32, []int32, bool) {
+	const bound = math.MaxInt32
+	e.path, e.stamp, e.central = r.u64(), r.u64(), math.Float64frombits(r.u64())
+	e.chunks, e.tokens, e.redactions, e.reach = r.uvarint(bound), r.uvarint(bound), r.uvarint(bound), r.uvarint(bound)
+	fd := r.uvarint(uint64(len(r.b)))
+	span[0] = len(ids)
+	for k := 0; k < fd && r.ok; k++ {
+		ids = append(ids, uint32(r.uvarint(nw-1)))
+	}
+	fu := r.uvarint(uint64(len(r.b) / 2))
+	span[1] = len(ids)
+	at := 0
+	for k := 0; k < fu && r.ok; k++ {
+		ids = append(ids, uint32(r.uvarint(nw-1)))
+		at += r.uvarint(bound)
+		ats = append(ats, int32(min(at, bound)))
+	}
+	span[2] = len(ids)
+	return ids, ats, r.ok && e.chunks > 0 && at <= bound && (nw > 0 || fd+fu == 0)
+}
+
 // decodeFiles decodes the nf file records of r into s, their nd
 // definitions and nu uses in one buffer (the counts the header gives),
 // and indexes them by stamp.
@@ -161,27 +185,9 @@ func (s *mapSum) decodeFiles(r *sumReader, nf, nd, nu int) bool {
 	spans := make([][3]int, nf) // start of defs, of uses, end, in ids
 	for i := range s.files {
 		e := &s.files[i]
-		e.path, e.stamp, e.central = r.u64(), r.u64(), math.Float64frombits(r.u64())
-		e.chunks, e.tokens, e.redactions, e.reach = r.uvarint(bound), r.uvarint(bound), r.uvarint(bound), r.uvarint(bound)
-		fd := r.uvarint(uint64(len(r.b)))
-		spans[i][0] = len(ids)
-		for k := 0; k < fd && r.ok; k++ {
-			ids = append(ids, uint32(r.uvarint(nw-1)))
-		}
-		fu := r.uvarint(uint64(len(r.b) / 2))
-		spans[i][1] = len(ids)
-		at := 0
-		for k := 0; k < fu && r.ok; k++ {
-			ids = append(ids, uint32(r.uvarint(nw-1)))
-			at += r.uvarint(bound)
-			ats = append(ats, int32(min(at, bound)))
-		}
-		spans[i][2] = len(ids)
-		if len(ids) > nd+nu || len(ats) > nu {
-			return false // more than the header said
-		}
-		if !r.ok || e.chunks == 0 || at > bound || nw == 0 && fd+fu > 0 {
-			return false
+		var ok bool
+		if ids, ats, ok = r.entry(e, ids, ats, nw, &spans[i]); !ok || len(ids) > nd+nu || len(ats) > nu {
+			return false // malformed, or more than the header said
 		}
 		if _, dup := s.byStamp[e.stamp]; e.stamp != 0 && !dup {
 			s.byStamp[e.stamp] = int32(i)
