@@ -456,7 +456,9 @@ func (ss *sumState) sumFiles(files []mapFile, limit int, tab *wordTab) ([]sumEnt
 // repoMap is newRepoMapOf for a map with a summary: the files' entries,
 // the summary's ranks when every file's words are the summary's (same
 // files, same order, same scan), else PageRank over the entries' arrays;
-// the new summary is stored. false when the summary cannot serve.
+// the new summary is stored when there was none, the ranks changed or
+// more than sumStale files were derived again. false when the summary
+// cannot serve.
 func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) (*repoMap, bool) {
 	limit := mapScanLimit(max(len(files), 1))
 	ents, fresh, ok := ss.sumFiles(files, limit, tab)
@@ -477,7 +479,7 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 	if sumReport != nil {
 		sumReport(ss.old != nil, len(files), countTrue(fresh), same)
 	}
-	if !same || countTrue(fresh) > 0 {
+	if ss.old == nil || !same || countTrue(fresh) > sumStale(len(files)) {
 		for i := range ents {
 			ents[i].central = central[paths[i]]
 		}
@@ -489,6 +491,13 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 	}
 	return m, true
 }
+
+// sumStale is how many of n files a summary whose ranks still hold may
+// have at a stat of old before it is written again: each is derived again
+// by every map (its facts from the index), which costs less than writing
+// the summary (tens of MB for a 100K-file tree) after every edit that
+// changes no file's words.
+func sumStale(n int) int { return max(32, n/256) }
 
 // countTrue counts the true values of bs.
 func countTrue(bs []bool) int {
