@@ -420,13 +420,13 @@ func (ss *sumState) deriveUses(e *sumEntry, mf *mapFile, limit int, tab *wordTab
 // sumFiles are the entries of a map's files: the summary's for the
 // files taken from it, derived for the others; false when a summary's
 // entry did not keep the uses a scan to limit reads.
-func (ss *sumState) sumFiles(files []mapFile, limit int, tab *wordTab) ([]sumEntry, []bool, bool) {
-	ents := make([]sumEntry, len(files))
+func (ss *sumState) sumFiles(files []mapFile, limit int, tab *wordTab) ([]*sumEntry, []bool, bool) {
+	ents := make([]*sumEntry, len(files)) // the summary's own, or derived
 	fresh := make([]bool, len(files))
 	for i := range files {
 		mf := &files[i]
 		if mf.facts != nil && mf.facts.sum != nil {
-			e := *mf.facts.sum
+			e := mf.facts.sum
 			if e.reach != 0 && limit > e.reach {
 				return nil, nil, false
 			}
@@ -448,7 +448,7 @@ func (ss *sumState) sumFiles(files []mapFile, limit int, tab *wordTab) ([]sumEnt
 				e.redactions = n.redactions
 			}
 		}
-		ents[i], fresh[i] = e, true
+		ents[i], fresh[i] = &e, true
 	}
 	return ents, fresh, true
 }
@@ -480,14 +480,15 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 		sumReport(ss.old != nil, len(files), countTrue(fresh), same)
 	}
 	if ss.old == nil || !same || countTrue(fresh) > sumStale(len(files)) {
+		cs := make([]float64, len(ents))
 		for i := range ents {
-			ents[i].central = central[paths[i]]
+			cs[i] = central[paths[i]]
 		}
 		var perm []uint32
 		if ss.old != nil {
 			perm = ss.old.perm
 		}
-		ss.st.PutSum(ss.key, encodeSum(limit, ss.words, perm, ents))
+		ss.st.PutSum(ss.key, encodeSum(limit, ss.words, perm, ents, cs))
 	}
 	return m, true
 }
@@ -512,7 +513,7 @@ func countTrue(bs []bool) int {
 
 // sameRanks returns the summary's ranks when ents are its files, in its
 // order, with the same words, scanned to the same limit.
-func (ss *sumState) sameRanks(ents []sumEntry, fresh []bool, paths []string, limit int) (map[string]float64, bool) {
+func (ss *sumState) sameRanks(ents []*sumEntry, fresh []bool, paths []string, limit int) (map[string]float64, bool) {
 	o := ss.old
 	if o == nil || o.limit != limit || len(o.files) != len(ents) {
 		return nil, false
@@ -521,7 +522,7 @@ func (ss *sumState) sameRanks(ents []sumEntry, fresh []bool, paths []string, lim
 		if ents[i].path != o.files[i].path {
 			return nil, false
 		}
-		if fresh[i] && !sameWords(&ents[i], &o.files[i], limit) {
+		if fresh[i] && !sameWords(ents[i], &o.files[i], limit) {
 			return nil, false
 		}
 	}
@@ -546,7 +547,7 @@ func cutUses(e *sumEntry, limit int) []uint32 {
 
 // sumGraph is mapGraph over summary entries: the same files, names
 // (words by id) and uses, so the same graph.
-func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
+func sumGraph(ents []*sumEntry, paths []string, words, limit int) *refGraph {
 	n := len(ents)
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
@@ -563,7 +564,7 @@ func sumGraph(ents []sumEntry, paths []string, words, limit int) *refGraph {
 // sumDefiners are mapDefiners' over summary entries: each defined word's
 // name (defOf, by word id; -1: none), each name's index among the names
 // followed (kept; -1: defined too often), and their definers.
-func sumDefiners(ents []sumEntry, words int) (defOf, kept []int32, dfiles [][]int32) {
+func sumDefiners(ents []*sumEntry, words int) (defOf, kept []int32, dfiles [][]int32) {
 	defOf = make([]int32, words)
 	for i := range defOf {
 		defOf[i] = -1
@@ -593,7 +594,7 @@ func sumDefiners(ents []sumEntry, words int) (defOf, kept []int32, dfiles [][]in
 
 // sumRefs is definers.refs over summary entries: per file the names
 // followed it uses before limit, in order.
-func sumRefs(ents []sumEntry, defOf, kept []int32, limit int) [][]int32 {
+func sumRefs(ents []*sumEntry, defOf, kept []int32, limit int) [][]int32 {
 	n := len(ents)
 	// Every file's refs in one buffer (a slice a file was 100 MB of a
 	// 100K-file tree's allocations).
@@ -605,7 +606,7 @@ func sumRefs(ents []sumEntry, defOf, kept []int32, limit int) [][]int32 {
 	}
 	buf := make([]int32, 0, total)
 	for f := range ents {
-		e := &ents[f]
+		e := ents[f]
 		for j, w := range e.uses {
 			if int(e.at[j]) >= limit {
 				break

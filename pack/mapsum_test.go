@@ -276,11 +276,11 @@ func TestSumGraphSameAsMapGraph(t *testing.T) {
 // extended or altered encoding is refused, never a panic.
 func TestSumEncoding(t *testing.T) {
 	words := []uint64{10, 30, 20}
-	ents := []sumEntry{
+	ents := []*sumEntry{
 		{path: 1, stamp: 11, chunks: 3, tokens: 90, redactions: 1, central: 0.25, defs: []uint32{0, 2}, uses: []uint32{1, 2}, at: []int32{4, 70}},
 		{path: 2, stamp: 0, chunks: 1, tokens: 5, reach: 1024, central: 1, uses: []uint32{0}, at: []int32{0}},
 	}
-	b := encodeSum(1024, words, []uint32{0, 1}, ents) // ids 0, 1 in order of hash; 2 added since
+	b := encodeSum(1024, words, []uint32{0, 1}, ents, []float64{0.25, 1}) // ids 0, 1 in order of hash; 2 added since
 	s := decodeSum(b)
 	if s == nil {
 		t.Fatal("the encoding does not decode")
@@ -306,7 +306,7 @@ func TestSumEncoding(t *testing.T) {
 	if decodeSum(append(slices.Clone(b), 0)) != nil {
 		t.Error("an encoding with a byte left over decodes")
 	}
-	bad := encodeSum(1024, words, nil, ents)
+	bad := encodeSum(1024, words, nil, ents, []float64{0.25, 1})
 	copy(bad[4+24:], []byte{1, 0, 0, 0}) // the order of hashes: id 1 (30) first
 	if decodeSum(bad) != nil {
 		t.Error("a table out of order of hash decodes")

@@ -13,8 +13,8 @@ import (
 // path hash, stamp and centrality, its chunks, tokens, redactions and
 // reach, its definitions (ids) and its uses (id, offset delta). perm, the
 // ids of words[:len(perm)] in order of hash (the summary read), is merged
-// with the ids added since.
-func encodeSum(limit int, words []uint64, perm []uint32, ents []sumEntry) []byte {
+// with the ids added since; central[i] is ents[i]'s centrality.
+func encodeSum(limit int, words []uint64, perm []uint32, ents []*sumEntry, central []float64) []byte {
 	size := 16 + 12*len(words)
 	for i := range ents {
 		size += 40 + 3*len(ents[i].defs) + 5*len(ents[i].uses)
@@ -37,16 +37,16 @@ func encodeSum(limit int, words []uint64, perm []uint32, ents []sumEntry) []byte
 	b = binary.AppendUvarint(b, uint64(defs))
 	b = binary.AppendUvarint(b, uint64(uses))
 	for i := range ents {
-		b = appendEntry(b, &ents[i])
+		b = appendEntry(b, ents[i], central[i])
 	}
 	return b
 }
 
 // appendEntry appends one file's record to b.
-func appendEntry(b []byte, e *sumEntry) []byte {
+func appendEntry(b []byte, e *sumEntry, central float64) []byte {
 	b = binary.LittleEndian.AppendUint64(b, e.path)
 	b = binary.LittleEndian.AppendUint64(b, e.stamp)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(e.central))
+	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(central))
 	for _, v := range []int{e.chunks, e.tokens, e.redactions, e.reach, len(e.defs)} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
