@@ -105,12 +105,13 @@ func isSegmentName(n string) bool { return segmentPattern.MatchString(n) }
 
 // IsFileName reports whether n is a name the index gives the files of a
 // root's directory: segments, temporary files, the side files (refused.tbl,
-// map.plan, mapred.tbl, counts.tbl) and format 1's "root". Clearing or pruning removes only these
-// (TestClearCache packs with the index and checks that clearing leaves
-// nothing, so a new kind of file missing here fails it).
+// map.plan, mapred.tbl, map.sum, counts.tbl, paths.tbl) and format 1's
+// "root". Clearing or pruning removes only these (TestClearCache packs
+// with the index and checks that clearing leaves nothing, so a new kind
+// of file missing here fails it).
 func IsFileName(n string) bool {
 	return isSegmentName(n) || isTempName(n) || n == "root" || n == refusedName || n == planName || n == redName ||
-		n == plainName || n == countsName
+		n == sumName || n == plainName || n == countsName
 }
 
 // IsRootDirName reports whether n is a name the index gives a root's

@@ -72,7 +72,7 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 	if err := p.ctx.Err(); err != nil {
 		return nil, err
 	}
-	total := 0
+	total := stubChunks(srcs) // files a map summary stands for (mapsum.go)
 	for _, c := range cut {
 		total += len(c)
 	}
@@ -85,6 +85,9 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 		if keep, err = p.mapCutAhead(srcs, texts, cut); err != nil {
 			return nil, err
 		}
+	}
+	if err := p.loadStubs(srcs, cut, keep); err != nil {
+		return nil, err
 	}
 	items, srcIndex, marks := p.items(srcs, texts, cut, keep)
 	if keep == nil {

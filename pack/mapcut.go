@@ -64,6 +64,9 @@ func (p *pipeline) mapCutAhead(srcs []source, texts []*budget.Text, cut [][]chun
 	v := vendoredDirs(paths) // vendoredOf's, of every file (items holds the kept ones only)
 	p.vendored = &v
 	p.repoMap = p.mapOfFiles(func() []mapFile { return t.files })
+	if p.lean != nil && p.lean.sumMiss {
+		return nil, errSumMiss
+	}
 	if t.all <= limits.candidates {
 		return nil, nil
 	}
@@ -91,9 +94,13 @@ type mapTally struct {
 
 // mapTally tallies the chunks of srcs that items would make candidates.
 func (p *pipeline) mapTally(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) *mapTally {
-	t := &mapTally{count: map[string]int64{}, tokens: map[string]int64{}}
-	at := map[string]int{}
+	t := &mapTally{count: make(map[string]int64, len(srcs)), tokens: make(map[string]int64, len(srcs)), files: make([]mapFile, 0, len(srcs))}
+	at := make(map[string]int, len(srcs))
 	for si, s := range srcs {
+		if s.facts.stub() {
+			t.tallyStub(at, s) // mapsum.go
+			continue
+		}
 		if s.facts == nil {
 			n := texts[si].Lines()
 			if n == 0 || s.ranged && s.StartLine > n {

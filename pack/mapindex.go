@@ -141,6 +141,10 @@ type fileFacts struct {
 	// (mapredacted.go), is the store whose keys hashed them: its chunks'
 	// names are hashed, its marks keyed.
 	red RedactedFacts
+	// sum, for a file a map summary holds at its stat (mapsum.go), is
+	// its entry there: the facts are that alone (no chunks) until the
+	// map keeps the file (loadStubs).
+	sum *sumEntry
 }
 
 // encodeFacts packs the marks, split flags and identifiers of f:
@@ -324,6 +328,10 @@ type leanMap struct {
 	// is how far into each file the walk keeps them (walkLean).
 	words *wordTab
 	eager int
+	// sum is the map summary this map reads and writes (mapsum.go); nil:
+	// none. sumMiss: it did not hold, the map runs again without it.
+	sum     *sumState
+	sumMiss bool
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -362,9 +370,16 @@ func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, pr
 	if res != nil {
 		return res, nil
 	}
+	if lean != nil {
+		lean.sum = e.summed(&pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}, lean, open) // mapsum.go
+	}
 	for {
 		p := &pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}
 		res, err := p.pack(open)
+		if again := lean.retry(ctx, err); again != nil {
+			lean = again // the summary did not hold (mapsum.go)
+			continue
+		}
 		if lean == nil || len(lean.need) == 0 || ctx.Err() != nil {
 			if pl != nil && err == nil && ctx.Err() == nil {
 				pl.put(res)
@@ -493,7 +508,11 @@ func (p *pipeline) mapOfFiles(files func() []mapFile) *repoMap {
 	if p.lean == nil {
 		return newRepoMapOf(files(), nil)
 	}
-	if p.lean.repoMap == nil {
+	if p.lean.repoMap == nil && p.lean.sum != nil {
+		m, ok := p.lean.sum.repoMap(p.ctx, files(), p.lean.words) // mapsum.go
+		p.lean.repoMap, p.lean.sumMiss = m, !ok
+	}
+	if p.lean.repoMap == nil && !p.lean.sumMiss {
 		p.lean.repoMap = newRepoMapOf(files(), p.lean.words)
 		// The rounds after this one rank by this map: the identifiers
 		// (the bulk of the facts) are no longer needed.
@@ -651,6 +670,7 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 	}
 	if lean.repoMap == nil {
 		trimSlots(slots, lean.words)
+		lean.sum.noteRefs(slots)
 	}
 	return p.leanSources(slots, excls)
 }
@@ -760,6 +780,11 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 			return leanSlot{s: source{Source: s, ref: f, facts: m.facts, origin: OriginWorkspace}, x: x, keep: x == nil}, false
 		}
 	}
+	if lean.sum != nil {
+		if sl, ok := p.stubSlot(lean, f); ok {
+			return sl, false
+		}
+	}
 	if s, x, ok := p.phantom(lean, f, ikey); ok {
 		if x == nil {
 			lean.keep(f, s.facts, s.Redactions) // the next rounds need not decode it again
@@ -801,7 +826,13 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 // the exclusions added to excls and recorded; the texts kept count
 // against MaxWalkBytes.
 func (p *pipeline) leanSources(slots []leanSlot, excls []collector.Exclusion) ([]source, error) {
-	var out []source
+	kept := 0
+	for _, sl := range slots {
+		if sl.x == nil && sl.keep {
+			kept++
+		}
+	}
+	out := make([]source, 0, kept)
 	var bytes int64
 	for _, sl := range slots {
 		switch {

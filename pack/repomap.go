@@ -133,8 +133,19 @@ func addMapChunk(files []mapFile, at map[string]int, ids map[string]*fileFacts, 
 // newRepoMapOf is newRepoMap over the files of a map; tab interned the
 // identifiers of files (nil: none are).
 func newRepoMapOf(files []mapFile, tab *wordTab) *repoMap {
-	m := &repoMap{central: map[string]float64{}}
-	if g := mapGraph(files, tab); g != nil {
+	paths := make([]string, len(files))
+	for i := range files {
+		paths[i] = files[i].path
+	}
+	return repoMapOf(centralOf(mapGraph(files, tab), paths))
+}
+
+// centralOf is the centrality of each of paths by plain PageRank over g
+// (nil: none; every file 0), scaled so that the most central file has 1
+// and the least 0.
+func centralOf(g *refGraph, paths []string) map[string]float64 {
+	central := make(map[string]float64, len(paths))
+	if g != nil {
 		n := len(g.files)
 		pers := make([]float64, n)
 		for i := range pers {
@@ -151,14 +162,21 @@ func newRepoMapOf(files []mapFile, tab *wordTab) *repoMap {
 				// Rounded so that near-equal ranks tie and fall back to path order.
 				c = math.Round((r-lo)/(hi-lo)*1e3) / 1e3
 			}
-			m.central[g.files[i]] = c
+			central[g.files[i]] = c
 		}
 	}
-	for _, f := range files {
-		if _, ok := m.central[f.path]; !ok {
-			m.central[f.path] = 0
+	for _, p := range paths {
+		if _, ok := central[p]; !ok {
+			central[p] = 0
 		}
 	}
+	return central
+}
+
+// repoMapOf is the map of files of the given centrality: most central
+// first, then by path; nil when there are no files.
+func repoMapOf(central map[string]float64) *repoMap {
+	m := &repoMap{central: central}
 	// Most central first, then by path (paths differ: one order).
 	type ranked struct {
 		path string
