@@ -356,8 +356,9 @@ func (d *definers) refs(mf *mapFile, limit int) []int32 {
 // 100K-file tree ≈ 10 M shares, 80 MB sorted): first each file's
 // distinct targets of its own uses (fwd, sorted), then who points at it
 // (their transpose, sorted as built), a row being the union of the two;
-// then the shares are added to their arcs, found in the sorted rows, in
-// the order eachShare makes them — each arc's sum the same sequence of
+// then the shares are added to their arcs in the order eachShare makes
+// them (files in rising order: a row's arc back to the file at hand is
+// found by a cursor moving up the row) — each arc's sum the same sequence of
 // additions as before, so the same floats.
 func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []float64) {
 	n := len(refs)
@@ -373,10 +374,24 @@ func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []f
 	}
 	fwdAt, fwd, backAt, back = nil, nil, nil, nil
 	w = make([]float64, start[n])
+	// The arc f→g of row f (fwd at f's turn: pos[g]), and the arc g→f of
+	// row g, whose cursor moves up its sorted row as f rises.
+	pos := make([]int, n)
+	cur := slices.Clone(start[:n])
+	last := int32(-1)
 	eachShare(refs, definers, func(f, g int32, d int) {
+		if f != last {
+			for k := start[f]; k < start[f+1]; k++ {
+				pos[to[k]] = k
+			}
+			last = f
+		}
 		share := 1 / float64(d)
-		w[arcAt(start, to, f, g)] += share
-		w[arcAt(start, to, g, f)] += graphBackWeight * share
+		w[pos[g]] += share
+		for to[cur[g]] < f {
+			cur[g]++
+		}
+		w[cur[g]] += graphBackWeight * share
 	})
 	for f := range n {
 		normalRow(w[start[f]:start[f+1]])
@@ -385,38 +400,24 @@ func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []f
 }
 
 // forwardRows are, per file, the distinct files it shares a use with
-// (eachShare's g of each f), sorted: counted, then filled in place.
+// (eachShare's g of each f), sorted, in one array.
 func forwardRows(refs [][]int32, definers [][]int32) (at []int, rows []int32) {
 	n := len(refs)
 	mark := make([]int32, n) // f+1 when g is in f's row
 	at = make([]int, n+1)
-	eachTarget(refs, definers, mark, func(f, _ int32) { at[f+1]++ })
-	for f := range n {
-		at[f+1] += at[f]
-	}
-	clear(mark)
-	rows = make([]int32, at[n])
-	k := 0
-	eachTarget(refs, definers, mark, func(_, g int32) { rows[k] = g; k++ })
-	for f := range n {
-		slices.Sort(rows[at[f]:at[f+1]])
-	}
-	return at, rows
-}
-
-// eachTarget calls fn(f, g) once for each distinct target g of file f's
-// shares (eachShare's order of files; mark, zeroed, of len(refs)).
-func eachTarget(refs [][]int32, definers [][]int32, mark []int32, fn func(f, g int32)) {
 	for f, ws := range refs {
 		for _, id := range ws {
 			for _, g := range definers[id] {
 				if int(g) != f && mark[g] != int32(f)+1 {
 					mark[g] = int32(f) + 1
-					fn(int32(f), g)
+					rows = append(rows, g)
 				}
 			}
 		}
+		at[f+1] = len(rows)
+		slices.Sort(rows[at[f]:])
 	}
+	return at, slices.Clip(rows)
 }
 
 // transposeRows are the rows (at, rows) of n files turned around: row g
@@ -465,13 +466,6 @@ func unionRow(a, b, out []int32) int {
 		}
 	}
 	return k
-}
-
-// arcAt is the index of the arc from f to g in the sorted rows.
-func arcAt(start []int, to []int32, f, g int32) int {
-	lo := start[f]
-	k, _ := slices.BinarySearch(to[lo:start[f+1]], g)
-	return lo + k
 }
 
 // normalRow divides a row's arcs by their sum, taken in order of target.
