@@ -11,7 +11,8 @@ import (
 // identifier kept — held ≈ 360 MB at the pack's peak). Identifiers are
 // interned (wordTab) as the walk decodes them from the index, a file's
 // uses are reduced to the defined names it uses, and the arcs are
-// summed in place into compressed rows (refGraph, arcRows). The weights are the sums
+// gathered as one array of events sorted within each file's row, then
+// summed into compressed rows (refGraph). The weights are the sums
 // buildGraph makes, added in the same order: the same floats, so the same
 // ranks, bit for bit (TestMapGraphSameAsReference).
 
@@ -129,9 +130,8 @@ func (t *wordTab) eachID(w string, fn func(uint32)) {
 	}
 }
 
-// mapGraphMaxFiles bounds the files of a map's graph: a file's index and
-// arcRows' marks (index + 1) fit an int32 (a walk never lists that many
-// files).
+// mapGraphMaxFiles bounds the files of a map's graph: a row's event key
+// holds a file's index in 29 bits (a walk never lists that many files).
 const mapGraphMaxFiles = 1 << 29
 
 // mapGraph is the reference graph of a map (as buildGraph, graph.go): the
@@ -351,132 +351,39 @@ func (d *definers) refs(mf *mapFile, limit int) []int32 {
 // are added in the order the files and their uses come (the order of
 // buildGraph's sums), then each row is divided by its sum taken in order
 // of target (normalArcs).
-//
-// The rows are built in place, without an array of every share (on a
-// 100K-file tree ≈ 10 M shares, 80 MB sorted): first each file's
-// distinct targets of its own uses (fwd, sorted), then who points at it
-// (their transpose, sorted as built), a row being the union of the two;
-// then the shares are added to their arcs in the order eachShare makes
-// them (files in rising order: a row's arc back to the file at hand is
-// found by a cursor moving up the row) — each arc's sum the same sequence of
-// additions as before, so the same floats.
 func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []float64) {
 	n := len(refs)
-	fwdAt, fwd := forwardRows(refs, definers)
-	backAt, back := transposeRows(fwdAt, fwd, n)
-	start = make([]int, n+1)
-	for f := range n {
-		start[f+1] = start[f] + unionRow(fwd[fwdAt[f]:fwdAt[f+1]], back[backAt[f]:backAt[f+1]], nil)
-	}
-	to = make([]int32, start[n])
-	for f := range n {
-		unionRow(fwd[fwdAt[f]:fwdAt[f+1]], back[backAt[f]:backAt[f+1]], to[start[f]:start[f+1]])
-	}
-	fwdAt, fwd, backAt, back = nil, nil, nil, nil
-	w = make([]float64, start[n])
-	// The arc f→g of row f (fwd at f's turn: pos[g]), and the arc g→f of
-	// row g, whose cursor moves up its sorted row as f rises.
-	pos := make([]int, n)
-	cur := slices.Clone(start[:n])
-	last := int32(-1)
-	eachShare(refs, definers, func(f, g int32, d int) {
-		if f != last {
-			for k := start[f]; k < start[f+1]; k++ {
-				pos[to[k]] = k
-			}
-			last = f
-		}
-		share := 1 / float64(d)
-		w[pos[g]] += share
-		for to[cur[g]] < f {
-			cur[g]++
-		}
-		w[cur[g]] += graphBackWeight * share
+	count := make([]int, n+1)
+	eachShare(refs, definers, func(f, g int32, _ int) {
+		count[f+1]++
+		count[g+1]++
 	})
 	for f := range n {
-		normalRow(w[start[f]:start[f+1]])
+		count[f+1] += count[f]
+	}
+	// An event: its target in the top 29 bits, its place in the row's
+	// order (32 bits), then whether it is a back share (1 bit) and the
+	// definers of its name less one (2 bits); sorting a row sorts it by
+	// target and keeps each target's shares in order.
+	events := make([]uint64, count[n])
+	fill := slices.Clone(count[:n])
+	eachShare(refs, definers, func(f, g int32, d int) {
+		events[fill[f]] = uint64(g)<<35 | uint64(fill[f]-count[f])<<3 | uint64(d-1)
+		fill[f]++
+		events[fill[g]] = uint64(f)<<35 | uint64(fill[g]-count[g])<<3 | 4 | uint64(d-1)
+		fill[g]++
+	})
+	start = make([]int, n+1)
+	for f := range n {
+		row := events[count[f]:count[f+1]]
+		slices.Sort(row)
+		start[f+1] = start[f] + targets(row)
+	}
+	to, w = make([]int32, start[n]), make([]float64, start[n])
+	for f := range n {
+		sumRow(events[count[f]:count[f+1]], to[start[f]:start[f+1]], w[start[f]:start[f+1]])
 	}
 	return start, to, w
-}
-
-// forwardRows are, per file, the distinct files it shares a use with
-// (eachShare's g of each f), sorted, in one array.
-func forwardRows(refs [][]int32, definers [][]int32) (at []int, rows []int32) {
-	n := len(refs)
-	mark := make([]int32, n) // f+1 when g is in f's row
-	at = make([]int, n+1)
-	for f, ws := range refs {
-		for _, id := range ws {
-			for _, g := range definers[id] {
-				if int(g) != f && mark[g] != int32(f)+1 {
-					mark[g] = int32(f) + 1
-					rows = append(rows, g)
-				}
-			}
-		}
-		at[f+1] = len(rows)
-		slices.Sort(rows[at[f]:])
-	}
-	return at, slices.Clip(rows)
-}
-
-// transposeRows are the rows (at, rows) of n files turned around: row g
-// holds the files whose rows hold g, in rising order.
-func transposeRows(at []int, rows []int32, n int) (tat []int, trows []int32) {
-	tat = make([]int, n+1)
-	for _, g := range rows {
-		tat[g+1]++
-	}
-	for g := range n {
-		tat[g+1] += tat[g]
-	}
-	fill := slices.Clone(tat[:n])
-	trows = make([]int32, len(rows))
-	for f := range n {
-		for _, g := range rows[at[f]:at[f+1]] {
-			trows[fill[g]] = int32(f)
-			fill[g]++
-		}
-	}
-	return tat, trows
-}
-
-// unionRow merges the sorted rows a and b into out (nil: only counted)
-// and returns the number of distinct files.
-func unionRow(a, b, out []int32) int {
-	k := 0
-	put := func(x int32) {
-		if out != nil {
-			out[k] = x
-		}
-		k++
-	}
-	i, j := 0, 0
-	for i < len(a) || j < len(b) {
-		switch {
-		case j == len(b) || i < len(a) && a[i] < b[j]:
-			put(a[i])
-			i++
-		case i == len(a) || b[j] < a[i]:
-			put(b[j])
-			j++
-		default:
-			put(a[i])
-			i, j = i+1, j+1
-		}
-	}
-	return k
-}
-
-// normalRow divides a row's arcs by their sum, taken in order of target.
-func normalRow(w []float64) {
-	sum := 0.0
-	for _, x := range w {
-		sum += x
-	}
-	for k := range w {
-		w[k] /= sum
-	}
 }
 
 // eachShare calls fn(f, g, d) for each share of a use by file f of a name
@@ -491,5 +398,40 @@ func eachShare(refs [][]int32, definers [][]int32, fn func(f, g int32, d int)) {
 				}
 			}
 		}
+	}
+}
+
+// targets counts the distinct targets of a sorted row of events.
+func targets(row []uint64) int {
+	k := 0
+	for i, e := range row {
+		if i == 0 || e>>35 != row[i-1]>>35 {
+			k++
+		}
+	}
+	return k
+}
+
+// sumRow sums a sorted row of events into its arcs (to, w: one per
+// target), then divides them by their sum.
+func sumRow(row []uint64, to []int32, w []float64) {
+	k := -1
+	for i, e := range row {
+		if i == 0 || e>>35 != row[i-1]>>35 {
+			k++
+			to[k] = int32(e >> 35)
+		}
+		share := 1 / float64(e&3+1)
+		if e&4 != 0 {
+			share = graphBackWeight * share
+		}
+		w[k] += share
+	}
+	sum := 0.0
+	for _, x := range w {
+		sum += x
+	}
+	for k := range w {
+		w[k] /= sum
 	}
 }
