@@ -40,7 +40,7 @@ type chunkTerms struct {
 // query's terms in text from the memo; false when text has no table
 // (yet), and the caller scans it.
 func (q *query) countRemembered(text string, row []uint16) bool {
-	if len(text) < chunkTermsMin {
+	if len(text) < chunkTermsMin || oneOff.Load() {
 		return false
 	}
 	t := rememberedTerms(text)

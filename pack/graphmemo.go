@@ -68,6 +68,9 @@ func graphKeyOf(items []*budget.Item) graphKey {
 // memoGraph returns buildGraph(items, 0), a kept graph when its chunks
 // are the same.
 func memoGraph(items []*budget.Item) *refGraph {
+	if oneOff.Load() {
+		return buildGraph(items, 0) // nothing kept (oneoff.go)
+	}
 	k := graphKeyOf(items)
 	m := &graphMemo
 	m.Lock()

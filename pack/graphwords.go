@@ -34,7 +34,7 @@ func graphWords(text string, fn func(string)) {
 	scan := func() {
 		identifiersMin(text, graphMinName, fn)
 	}
-	if len(text) < graphWordsMin {
+	if len(text) < graphWordsMin || oneOff.Load() {
 		scan()
 		return
 	}

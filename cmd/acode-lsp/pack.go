@@ -71,6 +71,7 @@ func runPack(ctx context.Context, args []string, stdin io.Reader, stdout, stderr
 		fmt.Fprintf(stderr, "acode-lsp pack: %v\n", err)
 		return 2
 	}
+	pack.OneOff() // this process packs once: no memo for later packs
 	if *f.preview {
 		return printPreview(ctx, sess, req, stdout, stderr)
 	}
