@@ -56,7 +56,7 @@ var _ pack.TextCounts = (*Set)(nil)
 
 // countLocks orders this process's reads and writes of each counts file
 // (by index directory); another process's write is a rename, read whole.
-var countLocks sync.Map
+var countLocks dirLocks
 
 // TextCounts implements [pack.TextCounts]: the counts of the root holding
 // abs; nil when no index of the set holds it.
@@ -65,8 +65,7 @@ func (s *Set) TextCounts(abs string) pack.TextCountStore {
 	if x == nil {
 		return nil
 	}
-	mu, _ := countLocks.LoadOrStore(x.dir, &sync.Mutex{})
-	return &countStore{x: x, mu: mu.(*sync.Mutex)}
+	return &countStore{x: x, mu: countLocks.of(x.dir)}
 }
 
 // TextKey implements [pack.TextCountStore]: the keyed HMAC of id (what

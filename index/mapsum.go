@@ -3,9 +3,7 @@ package index
 import (
 	"crypto/hmac"
 	"crypto/sha256"
-	"fmt"
 	"io"
-	"os"
 	"path/filepath"
 	"sync"
 	"unsafe"
@@ -50,7 +48,7 @@ var _ pack.MapSums = (*Set)(nil)
 
 // sumLocks orders this process's reads and writes of each summary file
 // (by index directory).
-var sumLocks sync.Map
+var sumLocks dirLocks
 
 // MapSums implements [pack.MapSums]: the summary of the root holding abs;
 // nil when no index of the set holds it.
@@ -59,8 +57,7 @@ func (s *Set) MapSums(abs string) pack.MapSumStore {
 	if x == nil {
 		return nil
 	}
-	mu, _ := sumLocks.LoadOrStore(x.dir, &sync.Mutex{})
-	return sumStore{x: x, mu: mu.(*sync.Mutex)}
+	return sumStore{x: x, mu: sumLocks.of(x.dir)}
 }
 
 // Stamp implements [pack.MapSumStore]: a keyed hash of the file's paths
@@ -135,34 +132,11 @@ func (ss sumStore) PutSum(key [32]byte, body []byte) {
 	_ = writeSum(ss.x.dir, filepath.Join(ss.x.dir, sumName), ss.x.k, head, body)
 }
 
-// writeSum writes head and body, then their MAC (sideFile.sum's), as the
-// summary file p in dir: a temporary file renamed into place; the body
-// (tens of MB for a 100K-file tree) is not copied.
+// writeSum writes head and body, then their MAC, as the summary file p
+// in dir (sideFile.writeParts: the body, tens of MB for a 100K-file tree,
+// is not copied).
 func writeSum(dir, p string, k *keys, head, body []byte) error {
-	m := hmac.New(sha256.New, k.mac)
-	io.WriteString(m, sumFile.label)
-	m.Write(head)
-	m.Write(body)
-	tmp, err := os.CreateTemp(dir, sumFile.temp)
-	if err != nil {
-		return fmt.Errorf("index: write %s: %w", sumFile.what, err)
-	}
-	for _, b := range [][]byte{head, body, m.Sum(nil)} {
-		if err == nil {
-			_, err = tmp.Write(b)
-		}
-	}
-	if cerr := tmp.Close(); err == nil {
-		err = cerr
-	}
-	if err == nil {
-		err = os.Rename(tmp.Name(), p)
-	}
-	if err != nil {
-		os.Remove(tmp.Name())
-		return fmt.Errorf("index: write %s: %w", sumFile.what, err)
-	}
-	return nil
+	return sumFile.writeParts(dir, p, k, head, body)
 }
 
 // sumFile is map.sum's envelope.

@@ -58,7 +58,7 @@ var _ pack.MapPlans = (*Set)(nil)
 
 // planLocks orders this process's reads and writes of each plan file (by
 // index directory); another process's write is a rename, read whole.
-var planLocks sync.Map
+var planLocks dirLocks
 
 // MapPlans implements [pack.MapPlans]: the plans of the root holding abs;
 // nil when no index of the set holds it.
@@ -67,8 +67,7 @@ func (s *Set) MapPlans(abs string) pack.MapPlanStore {
 	if x == nil {
 		return nil
 	}
-	mu, _ := planLocks.LoadOrStore(x.dir, &sync.Mutex{})
-	return planStore{x: x, mu: mu.(*sync.Mutex)}
+	return planStore{x: x, mu: planLocks.of(x.dir)}
 }
 
 // Listing implements [pack.MapPlanStore]: the keyed HMAC of every ref's

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"sync"
 )
 
 // sideFile is the envelope of the small files kept beside a root's
@@ -50,12 +51,30 @@ func (f sideFile) sum(k *keys, b []byte) []byte {
 // write appends b's MAC and writes the whole as p in dir: a temporary
 // file renamed into place, so that a reader never sees a part of it.
 func (f sideFile) write(dir, p string, k *keys, b []byte) error {
-	b = append(b, f.sum(k, b)...)
+	return f.writeParts(dir, p, k, b)
+}
+
+// writeParts writes the parts one after another, then the MAC of their
+// concatenation, as p in dir (as write does, without joining the parts
+// into one buffer first: a map summary's body is tens of MB).
+func (f sideFile) writeParts(dir, p string, k *keys, parts ...[]byte) error {
+	m := hmac.New(sha256.New, k.mac)
+	io.WriteString(m, f.label)
+	for _, b := range parts {
+		m.Write(b)
+	}
 	tmp, err := os.CreateTemp(dir, f.temp)
 	if err != nil {
 		return fmt.Errorf("index: write %s: %w", f.what, err)
 	}
-	_, err = tmp.Write(b)
+	for _, b := range parts {
+		if err == nil {
+			_, err = tmp.Write(b)
+		}
+	}
+	if err == nil {
+		_, err = tmp.Write(m.Sum(nil))
+	}
 	if cerr := tmp.Close(); err == nil {
 		err = cerr
 	}
@@ -67,6 +86,17 @@ func (f sideFile) write(dir, p string, k *keys, b []byte) error {
 		return fmt.Errorf("index: write %s: %w", f.what, err)
 	}
 	return nil
+}
+
+// dirLocks orders this process's reads and writes of one kind of side
+// file, by index directory; another process's write is a rename, read
+// whole.
+type dirLocks struct{ m sync.Map }
+
+// of returns the lock of the index directory dir.
+func (l *dirLocks) of(dir string) *sync.Mutex {
+	mu, _ := l.m.LoadOrStore(dir, &sync.Mutex{})
+	return mu.(*sync.Mutex)
 }
 
 // read returns the records' bytes of the file p and the count its header

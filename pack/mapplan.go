@@ -376,13 +376,14 @@ func encodePlan(pn plan) []byte {
 	return b
 }
 
-// planReader reads a plan's bytes; ok turns false at the first fault.
-type planReader struct {
+// recReader reads the bytes of a map plan or a map summary; ok turns
+// false at the first fault.
+type recReader struct {
 	b  []byte
 	ok bool
 }
 
-func (r *planReader) uvarint(bound uint64) int {
+func (r *recReader) uvarint(bound uint64) int {
 	v, n := binary.Uvarint(r.b)
 	if n <= 0 || v > bound {
 		r.ok, r.b = false, nil
@@ -392,7 +393,7 @@ func (r *planReader) uvarint(bound uint64) int {
 	return int(v)
 }
 
-func (r *planReader) bytes(n int) []byte {
+func (r *recReader) bytes(n int) []byte {
 	if len(r.b) < n {
 		r.ok, r.b = false, nil
 		return make([]byte, n)
@@ -402,13 +403,23 @@ func (r *planReader) bytes(n int) []byte {
 	return out
 }
 
+func (r *recReader) u64() uint64 {
+	if len(r.b) < 8 {
+		r.ok, r.b = false, nil
+		return 0
+	}
+	v := binary.LittleEndian.Uint64(r.b)
+	r.b = r.b[8:]
+	return v
+}
+
 // decodePlan decodes encodePlan's bytes; false when they do not hold a
 // plan (any count, line or file out of bounds, bytes left over).
 func decodePlan(b []byte) (plan, bool) {
 	if len(b) == 0 || b[0] != 1 {
 		return plan{}, false
 	}
-	r := &planReader{b: b[1:], ok: true}
+	r := &recReader{b: b[1:], ok: true}
 	const bound = 1 << 31
 	pn := plan{tokens: r.uvarint(bound)}
 	copy(pn.text[:], r.bytes(16))

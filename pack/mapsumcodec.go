@@ -87,31 +87,8 @@ func sumPerm(words []uint64, perm []uint32) []uint32 {
 	return append(out, add[j:]...)
 }
 
-// sumReader reads a summary's bytes; ok turns false at the first fault.
-type sumReader struct {
-	b  []byte
-	ok bool
-}
-
-func (r *sumReader) uvarint(bound uint64) int {
-	v, n := binary.Uvarint(r.b)
-	if n <= 0 || v > bound {
-		r.ok, r.b = false, nil
-		return 0
-	}
-	r.b = r.b[n:]
-	return int(v)
-}
-
-func (r *sumReader) u64() uint64 {
-	if len(r.b) < 8 {
-		r.ok, r.b = false, nil
-		return 0
-	}
-	v := binary.LittleEndian.Uint64(r.b)
-	r.b = r.b[8:]
-	return v
-}
+// sumReader reads a summary's bytes (recReader, and its entries).
+type sumReader struct{ recReader }
 
 // decodeSum decodes encodeSum's bytes; nil when they do not hold a
 // summary (a count or id out of bounds, a table not in order of distinct
@@ -120,7 +97,7 @@ func decodeSum(b []byte) *mapSum {
 	if len(b) == 0 || b[0] != 1 {
 		return nil
 	}
-	r := &sumReader{b: b[1:], ok: true}
+	r := &sumReader{recReader{b: b[1:], ok: true}}
 	const bound = math.MaxInt32
 	s := &mapSum{limit: r.uvarint(bound)}
 	nw := r.uvarint(uint64(len(r.b) / 12))
