@@ -168,9 +168,15 @@ func (p *pipeline) planKey() ([32]byte, bool) {
 	if id == "" || err1 != nil || err2 != nil || err3 != nil {
 		return [32]byte{}, false
 	}
+	return p.mapKey(mapPlanVersion, id, string(cfg), string(req), string(alloc), p.model, p.tok.Encoding(),
+		indexChunkKey(p.chunkOptions(), p.tok.Encoding())), true
+}
+
+// mapKey is the SHA-256 of parts and then of the request's ablations,
+// each length-prefixed (writeString): the key of a map plan or summary.
+func (p *pipeline) mapKey(parts ...string) [32]byte {
 	h := sha256.New()
-	for _, s := range []string{mapPlanVersion, id, string(cfg), string(req), string(alloc), p.model, p.tok.Encoding(),
-		indexChunkKey(p.chunkOptions(), p.tok.Encoding())} {
+	for _, s := range parts {
 		writeString(h, s)
 	}
 	for _, a := range p.e.Ablate {
@@ -178,7 +184,7 @@ func (p *pipeline) planKey() ([32]byte, bool) {
 	}
 	var k [32]byte
 	copy(k[:], h.Sum(nil))
-	return k, true
+	return k
 }
 
 func writeString(w io.Writer, s string) {

@@ -2,7 +2,6 @@ package pack
 
 import (
 	"context"
-	"crypto/sha256"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
@@ -154,16 +153,7 @@ func (p *pipeline) sumKey() ([32]byte, bool) {
 	if id == "" || err != nil {
 		return [32]byte{}, false
 	}
-	h := sha256.New()
-	for _, s := range []string{mapSumVersion, id, string(cfg), p.tok.Encoding(), indexChunkKey(p.chunkOptions(), p.tok.Encoding())} {
-		writeString(h, s)
-	}
-	for _, a := range p.e.Ablate {
-		writeString(h, a)
-	}
-	var k [32]byte
-	copy(k[:], h.Sum(nil))
-	return k, true
+	return p.mapKey(mapSumVersion, id, string(cfg), p.tok.Encoding(), indexChunkKey(p.chunkOptions(), p.tok.Encoding())), true
 }
 
 // lookup returns the summary's entry of f at its very stat.
