@@ -140,10 +140,41 @@ type source struct {
 	ti    int
 	rec   record
 	sets  []recRef // records whose chunk sets are merged, newest first
+	alts  []recRef // older records with terms, newest first (matchTerms)
 	size  int64    // estimated bytes
 	put   int64
 	// onDisk is the file's stat at the merge.
 	onDisk stat
+}
+
+// addTerms notes record i of s, met newest first, if it holds terms that
+// are not racy: the first such record is the one kept unless the file no
+// longer matches it (matchTerms).
+func (src *source) addTerms(s *segment, i int, r record) {
+	if r.flags&flagTerms == 0 || r.flags&flagRacy != 0 {
+		return
+	}
+	if src.terms == nil {
+		src.terms, src.ti, src.rec = s, i, r
+		return
+	}
+	src.alts = append(src.alts, recRef{s, i})
+}
+
+// matchTerms keeps, when the newest record with terms no longer matches
+// the file's stat st, the newest older one that does: two processes put
+// the same file, and the one whose segment is newer read its stat before
+// the other's last edit (TestConcurrentProcesses).
+func (src *source) matchTerms(st stat) {
+	if src.terms == nil || src.rec.st == st {
+		return
+	}
+	for _, a := range src.alts {
+		if r := a.s.rec(a.i); r.st == st {
+			src.terms, src.ti, src.rec = a.s, a.i, r
+			return
+		}
+	}
 }
 
 type recRef struct {
@@ -168,9 +199,7 @@ func (x *Index) merge(in []*segment) error {
 				byPath[src.path] = src
 				order = append(order, src)
 			}
-			if src.terms == nil && r.flags&flagTerms != 0 && r.flags&flagRacy == 0 {
-				src.terms, src.ti, src.rec = s, i, r
-			}
+			src.addTerms(s, i, r)
 			if r.chunkLen > 0 {
 				src.sets = append(src.sets, recRef{s, i})
 				src.size += int64(r.chunkLen)
@@ -189,6 +218,7 @@ func (x *Index) merge(in []*segment) error {
 			continue
 		}
 		st, ok := statOf(fi)
+		src.matchTerms(st) // when !ok, whatever it keeps is dropped below
 		if !ok || src.terms != nil && st != src.rec.st {
 			src.terms = nil
 		}
