@@ -162,10 +162,17 @@ func (src *source) addTerms(s *segment, i int, r record) {
 }
 
 // matchTerms keeps, when the newest record with terms no longer matches
-// the file's stat st, the newest older one that does: two processes put
-// the same file, and the one whose segment is newer read its stat before
-// the other's last edit (TestConcurrentProcesses).
+// the file's stat st, the newest older one that does; and it puts the
+// chunk sets of records made at st before the others (each kind of set is
+// taken from the first record holding it). Two processes put the same
+// file, and the one whose segment is newer read its stat before the
+// other's last edit (TestConcurrentProcesses).
 func (src *source) matchTerms(st stat) {
+	if len(src.sets) > 1 {
+		slices.SortStableFunc(src.sets, func(a, b recRef) int {
+			return b2i(a.s.rec(a.i).st != st) - b2i(b.s.rec(b.i).st != st)
+		})
+	}
 	if src.terms == nil || src.rec.st == st {
 		return
 	}
@@ -175,6 +182,13 @@ func (src *source) matchTerms(st stat) {
 			return
 		}
 	}
+}
+
+func b2i(b bool) int {
+	if b {
+		return 1
+	}
+	return 0
 }
 
 type recRef struct {
