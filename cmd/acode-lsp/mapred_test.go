@@ -28,31 +28,8 @@ func TestMapRedactedFactsCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const files, vaults = 120, 30
-	old := time.Now().Add(-time.Hour)
-	put := func(rel, text string) {
-		p := filepath.Join(root, rel)
-		write(t, p, text)
-		os.Chtimes(p, old, old)
-	}
-	for i := 0; i < files; i++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "package gen\n\n")
-		for j := 0; j < 12; j++ {
-			// A ring of files, each also using a vault's functions.
-			fmt.Fprintf(&b, "// step %d of file %d\nfunc F%d_%d() int { return F%d_%d() + F0_0() + Vault%d_%d() + %d }\n\n", j, i, i, j, (i+1)%files, j, i%vaults, j%4, i*j)
-		}
-		put(fmt.Sprintf("gen/f%03d.go", i), b.String())
-	}
-	for i := 0; i < vaults; i++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "package vault\n\nconst awsKey = \"%s\"\n\n", fakeKey)
-		for j := 0; j < 4; j++ {
-			fmt.Fprintf(&b, "// zebrastripe %d of vault %d\nfunc Vault%d_%d() int { return Vault%d_%d() + F%d_%d() + len(awsKey) }\n\n", j, i, i, j, (i+1)%vaults, j, i, j)
-		}
-		b.WriteString("func Same() int { return 1 }\n")
-		put(fmt.Sprintf("vault/v%03d.go", i), b.String())
-	}
+	const vaults = 30
+	put := ringTree(t, root, ring{files: 120, funcs: 12, vaults: vaults, vfuncs: 4, same: true})
 	put("dup/a.go", "package dup\n\nfunc Same() int { return 1 }\n")
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	time.Sleep(2100 * time.Millisecond) // let the files settle (ctime)
@@ -139,4 +116,46 @@ func scanCache(t *testing.T, cache, root string) {
 	if _, err := os.Stat(filepath.Join(dir, "mapred.tbl")); err != nil || n == 0 {
 		t.Fatalf("no map facts of redacted files in the cache (%d files): %v", n, err)
 	}
+}
+
+// ring is the shape of a tree ringTree writes: files Go files of funcs
+// functions each, calling the next file's, the first's and a vault's;
+// vaults files holding a fake AWS key (redacted) of vfuncs functions each,
+// calling the next vault's and a file's; with same, each vault also
+// defines Same.
+type ring struct {
+	files, funcs, vaults, vfuncs int
+	same                         bool
+}
+
+// ringTree writes r under root with times an hour old and returns the
+// writer it used (a path relative to root, the text).
+func ringTree(t *testing.T, root string, r ring) func(rel, text string) {
+	t.Helper()
+	old := time.Now().Add(-time.Hour)
+	put := func(rel, text string) {
+		p := filepath.Join(root, rel)
+		write(t, p, text)
+		os.Chtimes(p, old, old)
+	}
+	for i := 0; i < r.files; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package gen\n\n")
+		for j := 0; j < r.funcs; j++ {
+			fmt.Fprintf(&b, "// step %d of file %d\nfunc F%d_%d() int { return F%d_%d() + F0_0() + Vault%d_%d() + %d }\n\n", j, i, i, j, (i+1)%r.files, j, i%r.vaults, j%r.vfuncs, i*j)
+		}
+		put(fmt.Sprintf("gen/f%03d.go", i), b.String())
+	}
+	for i := 0; i < r.vaults; i++ {
+		var b strings.Builder
+		fmt.Fprintf(&b, "package vault\n\nconst awsKey = \"%s\"\n\n", fakeKey)
+		for j := 0; j < r.vfuncs; j++ {
+			fmt.Fprintf(&b, "// zebrastripe %d of vault %d\nfunc Vault%d_%d() int { return Vault%d_%d() + F%d_%d() + len(awsKey) }\n\n", j, i, i, j, (i+1)%r.vaults, j, i, j)
+		}
+		if r.same {
+			b.WriteString("func Same() int { return 1 }\n")
+		}
+		put(fmt.Sprintf("vault/v%03d.go", i), b.String())
+	}
+	return put
 }

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -26,29 +25,7 @@ func TestMapSumCLI(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	const files, vaults = 90, 12
-	old := time.Now().Add(-time.Hour)
-	put := func(rel, text string) {
-		p := filepath.Join(root, rel)
-		write(t, p, text)
-		os.Chtimes(p, old, old)
-	}
-	for i := 0; i < files; i++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "package gen\n\n")
-		for j := 0; j < 10; j++ {
-			fmt.Fprintf(&b, "// step %d of file %d\nfunc F%d_%d() int { return F%d_%d() + F0_0() + Vault%d_%d() + %d }\n\n", j, i, i, j, (i+1)%files, j, i%vaults, j%3, i*j)
-		}
-		put(fmt.Sprintf("gen/f%03d.go", i), b.String())
-	}
-	for i := 0; i < vaults; i++ {
-		var b strings.Builder
-		fmt.Fprintf(&b, "package vault\n\nconst awsKey = \"%s\"\n\n", fakeKey)
-		for j := 0; j < 3; j++ {
-			fmt.Fprintf(&b, "// zebrastripe %d of vault %d\nfunc Vault%d_%d() int { return Vault%d_%d() + F%d_%d() + len(awsKey) }\n\n", j, i, i, j, (i+1)%vaults, j, i, j)
-		}
-		put(fmt.Sprintf("vault/v%03d.go", i), b.String())
-	}
+	ringTree(t, root, ring{files: 90, funcs: 10, vaults: 12, vfuncs: 3})
 	os.Mkdir(filepath.Join(root, ".git"), 0o755)
 	settle := func() { time.Sleep(2100 * time.Millisecond) } // docs/index.md: racy stats
 	settle()
