@@ -124,3 +124,47 @@ func TestOpenDirErrors(t *testing.T) {
 		}
 	}
 }
+
+// TestLoadStatsNoSubdirectory: a directory's loader stats its files (the
+// index's validity) but not its subdirectories, which the listing types
+// as directories: their info is a listedDir of their name (no fstatat),
+// and a symlink to a directory is left to the walk as before.
+func TestLoadStatsNoSubdirectory(t *testing.T) {
+	dir := t.TempDir()
+	for _, d := range []string{"sub", "sub2"} {
+		if err := os.Mkdir(filepath.Join(dir, d), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := os.WriteFile(filepath.Join(dir, "f.go"), []byte("package f\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("sub", filepath.Join(dir, "link")); err != nil {
+		t.Fatal(err)
+	}
+	ld := &dirLoad{}
+	ld.load(dir)
+	if ld.err != nil {
+		t.Fatal(ld.err)
+	}
+	got := map[string]string{}
+	for i, e := range ld.entries {
+		switch info := ld.infos[i].(type) {
+		case nil:
+			got[e.name] = "none"
+		case listedDir:
+			if !info.IsDir() || info.Name() != e.name || info.Size() != 0 {
+				t.Errorf("%s: listedDir %v %q %d", e.name, info.IsDir(), info.Name(), info.Size())
+			}
+			got[e.name] = "listed"
+		case *keptStat:
+			got[e.name] = "stated"
+		default:
+			got[e.name] = fmt.Sprintf("%T", info)
+		}
+	}
+	want := map[string]string{"sub": "listed", "sub2": "listed", "f.go": "stated", "link": "none"}
+	if fmt.Sprint(got) != fmt.Sprint(want) {
+		t.Fatalf("infos %v, want %v", got, want)
+	}
+}

@@ -39,6 +39,7 @@ type ignoreList struct {
 	base   string // absolute directory the patterns are relative to
 	origin string // ".gitignore" path for messages, or "context.exclude"
 	rules  []ignoreRule
+	index  *ruleIndex // the rules by what they can match (ignore_index.go); nil: try each
 }
 
 // compileIgnore compiles gitignore lines. It returns the lines that cannot
@@ -68,6 +69,7 @@ func compileIgnore(base, origin string, lines []string) (*ignoreList, []string) 
 			text:       strings.TrimRight(raw, "\r"),
 		})
 	}
+	l.index = indexRules(l.rules)
 	return l, bad
 }
 
@@ -82,6 +84,13 @@ func (l *ignoreList) match(rel string, isDir bool) (decided, ignored bool, rule 
 	// last, up to the first that matches; rel's last element is found once
 	// for all of them.
 	base := rel[strings.LastIndexByte(rel, '/')+1:]
+	if l.index != nil {
+		if i := l.matchIndexed(l.index, rel, base, isDir); i >= 0 {
+			r := &l.rules[i]
+			return true, !r.negate, r
+		}
+		return false, false, nil
+	}
 	for i := len(l.rules) - 1; i >= 0; i-- {
 		if r := &l.rules[i]; r.matches(rel, base, isDir) {
 			return true, !r.negate, r

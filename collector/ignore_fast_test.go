@@ -13,6 +13,7 @@ import (
 // fast shapes existed: the reference the fast matcher is compared with.
 func libOnly(l *ignoreList) *ignoreList {
 	c := *l
+	c.index = nil
 	c.rules = make([]ignoreRule, len(l.rules))
 	for i, r := range l.rules {
 		if r.fast.kind != 0 {
@@ -328,7 +329,8 @@ func TestGlobMatchesGit(t *testing.T) {
 
 // BenchmarkIgnoreMatch matches 100,000 paths against a typical set of
 // ignore rules (those of the 100K-file tree's larger repositories), with
-// the fast shapes ("fast") and with go-gitignore for every rule ("library").
+// the fast shapes through the rule index ("fast"), without the index
+// ("linear") and with go-gitignore for every rule ("library").
 func BenchmarkIgnoreMatch(b *testing.B) {
 	rules := strings.Split(`*.pyc
 __pycache__/
@@ -366,6 +368,8 @@ log/*
 `, "\n")
 	fast, _ := compileIgnore("/ws", "t", rules)
 	lib := libOnly(fast)
+	linear := *fast
+	linear.index = nil
 	r := rand.New(rand.NewSource(1))
 	dirs := []string{"src", "pkg", "internal", "cmd", "lib", "app", "test", "docs", "api", "util", "core"}
 	exts := []string{".go", ".py", ".js", ".ts", ".java", ".rb", ".md", ".json", ".yml", ".c"}
@@ -381,7 +385,7 @@ log/*
 	for _, tc := range []struct {
 		name string
 		l    *ignoreList
-	}{{"fast", fast}, {"library", lib}} {
+	}{{"fast", fast}, {"linear", &linear}, {"library", lib}} {
 		b.Run(tc.name, func(b *testing.B) {
 			for i := 0; i < b.N; i++ {
 				for _, p := range paths {

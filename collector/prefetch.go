@@ -6,6 +6,7 @@ import (
 	"runtime"
 	"strings"
 	"sync"
+	"time"
 )
 
 // dirLoad is one directory read for a walk: its entries in name order and
@@ -99,16 +100,35 @@ func (ld *dirLoad) claim(start int) {
 func (ld *dirLoad) claimed(start int) bool { return ld.helped[start] }
 
 // statRange stats entries [start, end) of the directory d (not symlinks,
-// which the walk resolves in order, nor .git).
+// which the walk resolves in order, nor .git). A subdirectory is not
+// stated: the listing's type says it is one (not a link), and of its stat
+// the walk uses nothing but that (a subdirectory is opened to be walked,
+// an ignored one is excluded with no size); a stat would be one fstatat
+// for each of the 100K tree's 22,777 directories (issue 24, warm11).
 func (ld *dirLoad) statRange(d *openedDir, start, end int) {
 	for i := start; i < end; i++ {
 		e := ld.entries[i]
-		if e.typ&fs.ModeSymlink != 0 || e.name == ".git" {
+		switch {
+		case e.typ&fs.ModeSymlink != 0 || e.name == ".git":
+			continue
+		case e.typ == fs.ModeDir:
+			ld.infos[i] = listedDir(e.name)
 			continue
 		}
 		ld.infos[i], ld.errs[i] = d.statEntry(e.name)
 	}
 }
+
+// listedDir is the fs.FileInfo of a directory entry its listing typed as
+// a directory, not stated: its name and the directory mode, nothing else.
+type listedDir string
+
+func (d listedDir) Name() string     { return string(d) }
+func (listedDir) Size() int64        { return 0 }
+func (listedDir) Mode() fs.FileMode  { return fs.ModeDir }
+func (listedDir) ModTime() time.Time { return time.Time{} }
+func (listedDir) IsDir() bool        { return true }
+func (listedDir) Sys() any           { return nil }
 
 // dirEntry is one entry of a directory listing: its name and its type
 // (the type bits of fs.FileMode) as the listing gives them.
