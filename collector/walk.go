@@ -32,9 +32,18 @@ type walk struct {
 	t     SourceType
 	refs  []FileRef
 	excl  []Exclusion
-	dirs  map[string]bool // resolved directories walked
-	files map[string]bool // resolved files listed or excluded
-	pre   *prefetcher     // reads directories ahead of the walk; nil: none
+	dirs  map[string]*walkedDir // resolved directories walked
+	files map[string]bool       // files reached by a symlink or named to List, listed or excluded
+	pre   *prefetcher           // reads directories ahead of the walk; nil: none
+}
+
+// walkedDir is a directory the walk entered: its entries (by name) and,
+// for each, whether the walk reached it as a file (listed or excluded by
+// precheck) — what a symlink or a named path leading to that file asks
+// (walk.firstFile).
+type walkedDir struct {
+	entries []dirEntry
+	reached []bool
 }
 
 // MaxWalkBytes bounds the text one Walk (and so one Search) gathers: 256
@@ -105,7 +114,7 @@ func (w *Workspace) List(ctx context.Context, t SourceType, paths ...string) ([]
 	if ok {
 		return refs, excl, nil
 	}
-	st := &walk{w: w, t: t, dirs: map[string]bool{}, files: map[string]bool{}}
+	st := &walk{w: w, t: t, dirs: map[string]*walkedDir{}, files: map[string]bool{}}
 	st.pre = newPrefetcher(ctx, w)
 	defer st.pre.stop()
 	if len(paths) == 0 {
@@ -190,7 +199,7 @@ func (st *walk) named(ctx context.Context, p string) error {
 	if info.IsDir() {
 		return st.dir(ctx, r, resolved, w.chainAbove(r, resolved))
 	}
-	if !st.firstFile(resolved) {
+	if !st.firstVia(resolved) {
 		return nil
 	}
 	if resolved != abs {
@@ -209,12 +218,15 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 	if err := ctx.Err(); err != nil {
 		return fmt.Errorf("collector: walk: %w", err)
 	}
-	if !firstIn(st.dirs, abs) {
+	if st.dirs[abs] != nil {
 		return nil // walked already
 	}
+	wd := &walkedDir{}
+	st.dirs[abs] = wd
 	w := st.w
 	above := chain
 	ld := st.pre.get(abs, walkedWith{r: r, above: above})
+	wd.entries = ld.entries
 	if ld.err != nil {
 		rel, _ := w.relResolved(abs)
 		st.skip(w.exclude(st.t, rel, ReasonUnreadable, describeErr(ld.err), 0))
@@ -241,7 +253,7 @@ func (st *walk) dir(ctx context.Context, r *root, abs string, chain ignoreChain)
 			f.p = filepath.Join(abs, e.Name())
 			f.rel = r.display(mustRel(r.abs, f.p))
 		}
-		if err := st.entry(ctx, r, chain, f, e.Type(), ld.infos[i], ld.errs[i]); err != nil {
+		if err := st.entry(ctx, r, chain, f, e.Type(), ld.infos[i], ld.errs[i], entryAt{wd, i}); err != nil {
 			return err
 		}
 	}
@@ -257,18 +269,24 @@ func (st *walk) aheadOf(r *root, chain ignoreChain, abs string, ld *dirLoad) {
 		e := ld.entries[i]
 		if e.IsDir() && e.Name() != ".git" && ld.infos[i] != nil {
 			p := filepath.Join(abs, e.Name())
-			if ig, _ := st.w.decide(r, chain, p, true); !ig && !st.dirs[p] {
+			if ig, _ := st.w.decide(r, chain, p, true); !ig && st.dirs[p] == nil {
 				st.pre.ahead(p, walkedWith{r: r, above: chain})
 			}
 		}
 	}
 }
 
+// entryAt is an entry's place: its directory and index there.
+type entryAt struct {
+	d *walkedDir
+	i int
+}
+
 // entry handles one directory entry at path f.p (not resolved) of type
-// typ; info and statErr are its stat when the directory loader took it
-// (not for symlinks). f holds what the loader decided of it (f.decided),
-// else only its path and display path.
-func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, f *entryFacts, typ fs.FileMode, info fs.FileInfo, statErr error) error {
+// typ, at at; info and statErr are its stat when the directory loader
+// took it (not for symlinks). f holds what the loader decided of it
+// (f.decided), else only its path and display path.
+func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, f *entryFacts, typ fs.FileMode, info fs.FileInfo, statErr error, at entryAt) error {
 	w := st.w
 	p, rel := f.p, f.rel
 	target, info, ok := st.stat(rel, p, typ, info, statErr)
@@ -298,7 +316,7 @@ func (st *walk) entry(ctx context.Context, r *root, chain ignoreChain, f *entryF
 	if isDir {
 		return st.dir(ctx, r, target, chain)
 	}
-	if !st.firstFile(target) {
+	if !st.firstFile(target, p, at) {
 		return nil
 	}
 	if decided {
@@ -358,7 +376,7 @@ func (st *walk) viaSymlink(ctx context.Context, rel, target string, isDir bool, 
 	case !w.follow:
 		st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink not followed (FollowSymlinks is off)", 0))
 		return nil, true, nil
-	case isDir && st.dirs[target]:
+	case isDir && st.dirs[target] != nil:
 		st.skip(w.exclude(st.t, rel, ReasonIgnored, "symlink to a directory already walked (loop or duplicate)", 0))
 		return nil, true, nil
 	}
@@ -376,10 +394,50 @@ func (st *walk) viaSymlink(ctx context.Context, rel, target string, isDir bool, 
 	return tr, false, nil
 }
 
-// firstFile marks the resolved file abs as listed or excluded and reports
-// whether it was not yet: one hash of the path instead of a lookup and an
-// insertion (the walk's own goroutine does this for every file; firstIn).
-func (st *walk) firstFile(abs string) bool { return firstIn(st.files, abs) }
+// firstFile marks the resolved file abs, met as the entry p at at, as
+// listed or excluded and reports whether it was not yet. An entry that is
+// not a symlink (abs is p) is met once, in its directory's one walk: it
+// was reached before only by a symlink or a named path (firstVia), and it
+// is marked in its directory rather than in a set of every file, which
+// cost the 100K tree's walk a map of 100,000 paths on its own goroutine
+// (issue 24, warm11).
+func (st *walk) firstFile(abs, p string, at entryAt) bool {
+	if abs != p {
+		return st.firstVia(abs)
+	}
+	if len(st.files) > 0 && st.files[abs] {
+		return false
+	}
+	d := at.d
+	if d.reached == nil {
+		d.reached = make([]bool, len(d.entries))
+	}
+	d.reached[at.i] = true
+	return true
+}
+
+// firstVia is firstFile for a file reached by a symlink or named to List:
+// not first when one of those reached it before or when the walk reached
+// it as an entry of its directory.
+func (st *walk) firstVia(abs string) bool {
+	if !firstIn(st.files, abs) {
+		return false
+	}
+	k := strings.LastIndexByte(abs, filepath.Separator)
+	if k < 0 {
+		return true
+	}
+	dir, name := abs[:k], abs[k+1:]
+	if k == 0 {
+		dir = abs[:1]
+	}
+	d := st.dirs[dir]
+	if d == nil || d.reached == nil {
+		return true
+	}
+	i, found := slices.BinarySearchFunc(d.entries, name, func(e dirEntry, n string) int { return strings.Compare(e.name, n) })
+	return !found || !d.reached[i]
+}
 
 // firstIn adds p to the set m and reports whether it was not in it.
 func firstIn(m map[string]bool, p string) bool {

@@ -126,6 +126,7 @@ func TestWalkExclusionReasons(t *testing.T) {
 			opts: Options{FollowSymlinks: true},
 			entries: []fx{
 				file("real/a.go", "x"), link("alias", "real"), link("b.go", "real/a.go"), file("c.go", "y"),
+				link("zz.go", "real/a.go"), link("real/z.go", "a.go"), link("real/0.go", "../c.go"),
 				link("env", ".env.local"), file(".env.local", "A=1\n"), link(".env", "conf/values.txt"), file("conf/values.txt", "A=1\n"),
 				file(".gitignore", "/hidden/\n"), file("hidden/h.go", "x"), link("peek.go", "hidden/h.go"),
 			},
