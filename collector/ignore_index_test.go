@@ -9,15 +9,25 @@ import (
 // TestIndexedMatchIsLinear holds the rule index to trying every rule from
 // the last: the same decision and the same deciding rule for random lists
 // of every shape (names, paths, "*.ext", "prefix*", globs, library
-// patterns, negations, directory-only rules, repeated literals) and
+// patterns, escapes, negations, directory-only rules, repeated literals) and
 // random paths, files and directories.
 func TestIndexedMatchIsLinear(t *testing.T) {
 	r := rand.New(rand.NewSource(24))
-	words := []string{"a", "b", "log", "x.log", "node_modules", "build", "dist", "a.b", "tmp", "c~", "é", "Makefile", ".env", "go"}
+	words := []string{"a", "b", "log", "x.log", "node_modules", "build", "dist", "a.b", "tmp", "c~", "é", "Makefile", ".env", "go", "ab", "aab", "b.log", "*"}
 	word := func() string { return words[r.Intn(len(words))] }
 	line := func() string {
 		var l string
-		switch r.Intn(9) {
+		switch r.Intn(14) {
+		case 9:
+			l = word() + "?" + word() // a glob ending and starting in a literal
+		case 10:
+			l = "[._]*" + word()
+		case 11:
+			l = word() + "/*"
+		case 12:
+			l = "*/" + word() + "/*." + word()
+		case 13:
+			l = "/" + word() + "/*/" + word()[:1] + "*\\" + word()[:1]
 		case 0, 1:
 			l = word()
 		case 2:
