@@ -406,14 +406,16 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 	facts, pt := p.pathFacts().lookup(files, q) // nil: none kept
 	df, dfProse := make([]int, nt), make([]int, nt)
 	prose := make([]bool, len(files))
-	nProse := 0
-	var totalLen float64
-	for k, f := range files {
+	inBlocks(len(files), func(k int) { // a function of each path alone
 		if facts != nil {
 			prose[k] = facts[k].isProseF(feat)
 		} else {
-			prose[k] = isProseF(f.ref.Path, feat)
+			prose[k] = isProseF(files[k].ref.Path, feat)
 		}
+	})
+	nProse := 0
+	var totalLen float64
+	for k, f := range files {
 		f.prose = 1
 		if prose[k] {
 			f.prose = 2
@@ -443,7 +445,8 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 		return !proseTypical(float64(df[i]), float64(nProse), float64(nCode), float64(dfProse[i]))
 	})
 	avg := totalLen / n
-	for k, f := range files {
+	inBlocks(len(files), func(k int) { // each file's score from its own counts and path
+		f := files[k]
 		s := textScore(q.w, f.tf, float64(max(1, f.size)), avg, feat, prose[k], codeQuery)
 		if feat.names && facts != nil {
 			s += pt.score(q, facts[k])
@@ -451,7 +454,29 @@ func (p *pipeline) scoreFiles(files []*fileScan, terms []string) {
 			s += q.pathScore(f.ref.Path)
 		}
 		f.raw = s
+	})
+}
+
+// scoreBlock is how many files one goroutine of inBlocks takes at a time.
+const scoreBlock = 2048
+
+// inBlocks runs fn for 0 ≤ i < n, in blocks of scoreBlock spread over
+// the CPUs when there are several blocks: file scoring's per-file work
+// after the walk, when the second core is free (issue 24, warm11). Every
+// i is done when it returns (no context: the work is short and fn only
+// writes its own index).
+func inBlocks(n int, fn func(i int)) {
+	if n <= scoreBlock {
+		for i := 0; i < n; i++ {
+			fn(i)
+		}
+		return
 	}
+	parallel(context.Background(), (n+scoreBlock-1)/scoreBlock, func(b int) {
+		for i := b * scoreBlock; i < min(n, (b+1)*scoreBlock); i++ {
+			fn(i)
+		}
+	})
 }
 
 // historyFiles scales the scanned files' raw scores by their history

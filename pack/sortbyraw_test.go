@@ -5,6 +5,7 @@ import (
 	"math/rand"
 	"slices"
 	"strings"
+	"sync/atomic"
 	"testing"
 
 	"github.com/acode-lsp/acode-lsp/collector"
@@ -48,6 +49,21 @@ func TestSortByRawIsSort(t *testing.T) {
 		byScore(want, func(f *fileScan) float64 { return f.raw })
 		if got := sortByRaw(files, byScore); !slices.Equal(got, want) {
 			t.Fatalf("round %d: sortByRaw differs from the sort", round)
+		}
+	}
+}
+
+// TestInBlocksEachOnce: inBlocks calls fn once for every index below n,
+// below, at and above one block and over many blocks, and has returned
+// only when all are done.
+func TestInBlocksEachOnce(t *testing.T) {
+	for _, n := range []int{0, 1, scoreBlock - 1, scoreBlock, scoreBlock + 1, 5*scoreBlock + 7} {
+		seen := make([]int32, n)
+		inBlocks(n, func(i int) { atomic.AddInt32(&seen[i], 1) })
+		for i, c := range seen {
+			if c != 1 {
+				t.Fatalf("n=%d: index %d done %d times", n, i, c)
+			}
 		}
 	}
 }
