@@ -60,7 +60,7 @@ func vendoredDirs(paths []string) []string {
 func classifyVendored(paths []string) []string {
 	code := map[string]bool{} // directories directly holding code
 	var lic []string
-	var lastHead, lastDir string
+	var lastHead, lastDir, lastCode string
 	for _, p := range paths {
 		// path.Dir(p) is Clean of p up to its last slash: the same for
 		// the files of one directory, which the listing gives together.
@@ -69,10 +69,14 @@ func classifyVendored(paths []string) []string {
 			lastHead, lastDir = head, path.Dir(p)
 		}
 		dir := lastDir
-		if isLicence(path.Base(p)) {
+		base := p[len(head):] // path.Base(p) but for a path ending in a slash
+		if base == "" {
+			base = path.Base(p)
+		}
+		if isLicence(base) {
 			lic = append(lic, dir)
-		} else if chunker.Language(p) != "" && !isProse(p) {
-			code[dir] = true
+		} else if dir != lastCode && chunker.Language(p) != "" && !isProse(p) {
+			code[dir], lastCode = true, dir // once for the files of a directory, which come together
 		}
 	}
 	var out []string
