@@ -324,7 +324,7 @@ func (x *Index) merge(in []*segment) error {
 	}
 	x.segs = segs
 	x.qmu.Lock()
-	x.q = nil
+	x.q.Store(nil)
 	x.qmu.Unlock()
 	return nil
 }

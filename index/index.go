@@ -4,6 +4,8 @@ import (
 	"bytes"
 	"fmt"
 	"io/fs"
+	"maps"
+	"math"
 	"os"
 	"path/filepath"
 	"reflect"
@@ -65,8 +67,8 @@ type Index struct {
 	redacted  map[string]bool     // paths whose text holds a secret: never stored
 	closed    bool
 
-	qmu sync.Mutex
-	q   *query // the terms of the last lookup, resolved per segment
+	qmu sync.Mutex            // held to change q
+	q   atomic.Pointer[query] // the terms of the last lookup, resolved per segment; never changed once stored
 
 	spillSem chan struct{} // one spill written at a time
 	spilling spills        // spills being written
@@ -275,6 +277,75 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 	return 0, nil, false
 }
 
+// TermRow is Terms writing the count of each of terms into row (indexed
+// as terms; a term asked twice is counted at its last place only, as a
+// row filled from Terms' map by the term's last index is), without a map
+// per file: a warm pack asks it for every listed file (issue 24, warm11).
+// False on a miss, row untouched.
+func (x *Index) TermRow(abs string, fi fs.FileInfo, terms []string, row []uint16) (ok bool) {
+	defer x.countTerms(&ok)
+	st, ok := statOf(fi)
+	if !ok {
+		return false
+	}
+	x.mu.RLock()
+	defer x.mu.RUnlock()
+	if x.closed || x.forgotten[abs] {
+		return false
+	}
+	for _, e := range x.memEntries(abs) {
+		if e.flags&flagTerms == 0 {
+			continue
+		}
+		if e.st != st || e.flags&flagRacy != 0 {
+			return false
+		}
+		counts := x.pendingCounts(e, terms)
+		for k, t := range terms {
+			if c, found := counts[t]; found && lastPlace(terms, k) {
+				row[k] = uint16(min(c, math.MaxUint16))
+			}
+		}
+		return true
+	}
+	ph := x.k.pathHash(abs)
+	for _, s := range x.segs {
+		if s.bad.Load() {
+			continue
+		}
+		i := s.find(abs, ph)
+		if i < 0 {
+			continue
+		}
+		r := s.rec(i)
+		if r.flags&flagTerms == 0 || r.flags&flagRacy != 0 || r.st != st {
+			continue
+		}
+		lists, err := x.resolve(s, terms)
+		if err != nil {
+			continue
+		}
+		for k, l := range lists {
+			j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
+			if j < len(l) && l[j].f == uint32(i) && lastPlace(terms, k) {
+				row[k] = uint16(min(l[j].c, math.MaxUint16))
+			}
+		}
+		return true
+	}
+	return false
+}
+
+// lastPlace reports whether terms[k] is the last place of its term.
+func lastPlace(terms []string, k int) bool {
+	for _, t := range terms[k+1:] {
+		if t == terms[k] {
+			return false
+		}
+	}
+	return true
+}
+
 // countTerms counts a terms lookup as a hit or a miss.
 func (x *Index) countTerms(ok *bool) {
 	if *ok {
@@ -322,19 +393,28 @@ func fileCounts(lists [][]fileCount, i int, terms []string) map[string]int {
 }
 
 // query is a list of asked terms with their postings per segment, so that
-// the per-file lookups of one pack decode each postings list once.
+// the per-file lookups of one pack decode each postings list once. A
+// query is not changed once stored in Index.q (a segment resolved later
+// makes a new one): the lookups of a pack's scan, one per listed file from
+// every CPU, read it without a lock (issue 24, warm11).
 type query struct {
 	terms []string
 	lists map[*segment][][]fileCount
 }
 
 func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
+	if q := x.q.Load(); q != nil && slices.Equal(q.terms, terms) {
+		if l, ok := q.lists[s]; ok {
+			return l, nil
+		}
+	}
 	x.qmu.Lock()
 	defer x.qmu.Unlock()
-	if x.q == nil || !slices.Equal(x.q.terms, terms) {
-		x.q = &query{terms: slices.Clone(terms), lists: map[*segment][][]fileCount{}}
+	q := x.q.Load()
+	if q == nil || !slices.Equal(q.terms, terms) {
+		q = &query{terms: slices.Clone(terms), lists: map[*segment][][]fileCount{}}
 	}
-	if l, ok := x.q.lists[s]; ok {
+	if l, ok := q.lists[s]; ok {
 		return l, nil
 	}
 	lists := make([][]fileCount, len(terms))
@@ -345,7 +425,9 @@ func (x *Index) resolve(s *segment, terms []string) ([][]fileCount, error) {
 		}
 		lists[k] = l
 	}
-	x.q.lists[s] = lists
+	q = &query{terms: q.terms, lists: maps.Clone(q.lists)}
+	q.lists[s] = lists
+	x.q.Store(q)
 	return lists, nil
 }
 

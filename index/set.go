@@ -134,6 +134,20 @@ func (s *Set) Terms(f collector.FileRef, terms []string) (pack.FileTerms, bool) 
 	return pack.FileTerms{Length: n, Counts: counts}, true
 }
 
+// TermRow is [Set.Terms] writing the counts into row, indexed as terms
+// ([Index.TermRow]): what a pack's scan asks of an index that has it.
+func (s *Set) TermRow(f collector.FileRef, terms []string, row []uint16) bool {
+	x := s.of(f.Abs)
+	if x == nil {
+		return false
+	}
+	if !x.TermRow(f.Abs, f.Info, terms, row) {
+		x.noteRedacted(f.Abs, f.Info)
+		return false
+	}
+	return true
+}
+
 // PutTerms implements [pack.FileIndex].
 func (s *Set) PutTerms(f collector.FileRef, content []byte, all map[string]int) {
 	if x := s.of(f.Abs); x != nil {
