@@ -295,9 +295,11 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 		if idx != nil && p.scanHit(s, terms, counter.index) {
 			return
 		}
-		if idx == nil || later != nil {
+		if idx == nil || later != nil || keepsNoTerms(idx, s.ref.Abs) {
 			// Only the query's terms are counted: the text is read into a
-			// pooled buffer (kept nothing of).
+			// pooled buffer (kept nothing of). So too for a file the index
+			// keeps nothing of (a warm pack's files that redaction touches:
+			// 779 files, 38.7 MB on the 100K tree, read again every pack).
 			s.excl = p.e.ws.ScanRaw(p.ctx, collector.OpenFile, s.ref, func(data []byte) {
 				s.size = int64(len(data))
 				counter.count(unsafe.String(unsafe.SliceData(data), len(data)), s.tf)
@@ -325,6 +327,13 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 			later.Later(func() { fillTerms(ctx, ws, later, refs) })
 		}
 	}
+}
+
+// keepsNoTerms reports whether idx takes term hashes and stores none of
+// the file at abs (scanMiss would only count the query's terms).
+func keepsNoTerms(idx FileIndex, abs string) bool {
+	hx, ok := idx.(TermHashIndex)
+	return ok && hx.TermHasher(abs) == nil
 }
 
 // scanHit fills s from the index's entry of its file; false on a miss.
