@@ -214,10 +214,12 @@ func (p *pipeline) listFiles() ([]collector.FileRef, []*fileScan, []collector.Ex
 		}
 	}
 	scans := make([]*fileScan, 0, len(refs))
+	slab := make([]fileScan, len(refs)) // one allocation, not one per listed file
 	var total int64
-	for _, r := range refs {
+	for i, r := range refs {
 		if included(p.req.Include, r.Path) {
-			scans = append(scans, &fileScan{ref: r})
+			slab[i].ref = r
+			scans = append(scans, &slab[i])
 			total += r.Info.Size()
 		}
 	}
@@ -288,9 +290,11 @@ func (p *pipeline) scanFiles(scans []*fileScan, terms []string, progress *meter)
 		later = lx
 	}
 	missed := make([]bool, len(scans))
+	nt := len(terms)
+	rows := make([]uint16, len(scans)*nt) // every file's row, in one allocation
 	parallel(p.ctx, len(scans), func(i int) {
 		s := scans[i]
-		s.tf = make([]uint16, len(terms))
+		s.tf = rows[i*nt : (i+1)*nt : (i+1)*nt]
 		defer func() { progress.done(s.ref.Info.Size()) }()
 		if idx != nil && p.scanHit(s, terms, counter.index) {
 			return
