@@ -308,6 +308,12 @@ func (x *Index) TermRow(abs string, fi fs.FileInfo, terms []string, row []uint16
 		}
 		return true
 	}
+	return x.segmentRow(abs, st, terms, row)
+}
+
+// segmentRow is TermRow from the segments (newest first) for a file of
+// stat st that no pending entry holds; x.mu is held for reading.
+func (x *Index) segmentRow(abs string, st stat, terms []string, row []uint16) bool {
 	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
 		if s.bad.Load() {
