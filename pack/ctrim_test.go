@@ -20,9 +20,9 @@ func TestCTrimEvery(t *testing.T) {
 		t.Fatalf("%d trims at %d bytes, want 1", n, trimEvery)
 	}
 	// 4 workers cut 64 files of trimEvery/8 bytes each: 8 × trimEvery in
-	// all, so up to 8 trims (bytes added between a crossing and its reset
-	// are dropped by the reset, so racing workers may trim less often,
-	// never more, and not much less with cuts this small).
+	// all, so up to 8 trims (a worker whose reset loses a race to another's
+	// cut leaves the trim to that worker, so racing workers may trim less
+	// often, never more, and not much less with cuts this small).
 	calls.Store(0)
 	var wg sync.WaitGroup
 	for w := 0; w < 4; w++ {
