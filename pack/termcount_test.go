@@ -265,3 +265,29 @@ func TestIsStopword(t *testing.T) {
 		}
 	}
 }
+
+// BenchmarkTermCountQuery: count over six GOROOT directories with the
+// query of docs/benchmarks.md's scale runs (shortest term 4 bytes, so
+// count's search moves by windows of 4).
+func BenchmarkTermCountQuery(b *testing.B) {
+	var texts []string
+	var size int64
+	root := filepath.Join(runtime.GOROOT(), "src")
+	for _, dir := range []string{"net/http", "strconv", "unicode", "go/types", "cmd/compile/internal/ssa", "runtime"} {
+		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				texts = append(texts, string(data))
+				size += int64(len(data))
+			}
+		}
+	}
+	c := newTermCounter(queryTerms("how does the server close idle connections after a request timeout"))
+	b.SetBytes(size)
+	row := make([]uint16, len(c.terms))
+	for b.Loop() {
+		for _, text := range texts {
+			c.count(text, row)
+		}
+	}
+}
