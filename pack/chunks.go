@@ -152,6 +152,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 	order := largestFirst(datas)
 	var next atomic.Int64
 	var wg sync.WaitGroup
+	var trim cTrim
 	workers := min(runtime.GOMAXPROCS(0), max(1, len(srcs)))
 	for w := 0; w < workers; w++ {
 		wg.Add(1)
@@ -172,6 +173,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 					p.putFacts(srcs[i], datas[i], factsOf(cut[i]), indexChunkKey(opts, p.tok.Encoding()))
 				}
 				progress.done(int64(len(datas[i])))
+				trim.cut(len(datas[i]))
 			}
 		}()
 	}

@@ -52,14 +52,22 @@ type termCounter struct {
 	terms []string
 	// ascii: every term is ASCII, so the prefilter of count applies.
 	ascii bool
-	pair  *[1 << 16]bool // a term's two leading bytes, little-endian
-	head  []int16        // first term (index) by its two leading bytes; -1: none
-	next  []int16        // next term with the same leading bytes
+	head  []int16 // first term (index) by its two leading bytes; -1: none
+	next  []int16 // next term with the same leading bytes
+	// count's search (Wu–Manber with blocks of two bytes): a window of
+	// win bytes (the shortest term's length, at most 255) moves on by
+	// shift of its last two bytes (little-endian): 0 when the first win
+	// bytes of a term end with them (a term may start at the window),
+	// else how far it can move without passing a term's start: win-1 less
+	// the farthest place they end at among the terms' first win bytes, or
+	// win-1 when they are in none.
+	win   int
+	shift *[1 << 16]uint8
 }
 
 func newTermCounter(terms []string) *termCounter {
 	c := &termCounter{lens: newLengths(terms), index: make(map[string]int, len(terms)), terms: terms,
-		head: make([]int16, 1<<16), next: make([]int16, len(terms)), pair: new([1 << 16]bool)}
+		head: make([]int16, 1<<16), next: make([]int16, len(terms))}
 	for i := range c.head {
 		c.head[i] = -1
 	}
@@ -78,10 +86,32 @@ func newTermCounter(terms []string) *termCounter {
 		if len(t) >= 2 {
 			k := uint16(t[0])<<8 | uint16(t[1])
 			c.next[i], c.head[k] = c.head[k], int16(i)
-			c.pair[uint16(t[0])|uint16(t[1])<<8] = true
 		}
 	}
+	if c.ascii && len(terms) > 0 {
+		c.setShift()
+	}
 	return c
+}
+
+// setShift fills the window and shift table of count's search from the
+// terms (all ASCII, of two bytes or more).
+func (c *termCounter) setShift() {
+	c.win = 255
+	for _, t := range c.terms {
+		c.win = min(c.win, len(t))
+	}
+	c.shift = new([1 << 16]uint8)
+	far := uint8(c.win - 1)
+	for b := range c.shift {
+		c.shift[b] = far
+	}
+	for _, t := range c.terms {
+		for q := 1; q < c.win; q++ {
+			b := uint16(t[q-1]) | uint16(t[q])<<8
+			c.shift[b] = min(c.shift[b], uint8(c.win-1-q))
+		}
+	}
 }
 
 func lowerASCII(ch byte) byte {
@@ -676,22 +706,7 @@ func (c *termCounter) count(text string, row []uint16) {
 	low := lowerASCIIString(*bp, text)
 	*bp = low
 	ls := unsafe.String(unsafe.SliceData(low), len(low))
-	var starts []int // starts of the runs to split
-	// One pass over the lowered text: a term's two leading bytes, then the
-	// term itself.
-	for i := 0; i+1 < len(ls); i++ {
-		if !c.pair[uint16(ls[i])|uint16(ls[i+1])<<8] {
-			continue
-		}
-		for k := c.head[uint16(ls[i])<<8|uint16(ls[i+1])]; k >= 0; k = c.next[k] {
-			if strings.HasPrefix(ls[i:], c.terms[k]) {
-				s, e := wordRun(text, i)
-				starts = append(starts, s)
-				i = e // the run is split whole; ls[e] is no word byte
-				break
-			}
-		}
-	}
+	starts := c.hitRuns(text, ls) // starts of the runs to split
 	var strip []byte
 	for off := 0; ; {
 		j := strings.IndexByte(ls[off:], '_')
@@ -724,6 +739,35 @@ func (c *termCounter) count(text string, row []uint16) {
 		_, e := wordRun(text, s)
 		c.countAll(text[s:e], row)
 	}
+}
+
+// hitRuns returns the start of each run of word bytes of text that holds
+// a term in ls, text lowered, in order: one pass that finds the first
+// place a term starts, splits nothing, and goes on after the run there
+// (the run is split whole; ls[e] is no word byte). The window of win bytes
+// ending at j skips the places no term can start at (setShift), so every
+// place a term starts at is found, in order, as a byte-by-byte search
+// would (TestTermCounterMatchesScanTerms).
+func (c *termCounter) hitRuns(text, ls string) []int {
+	var starts []int
+	m := c.win
+	for j := m - 1; j < len(ls); {
+		if sh := c.shift[uint16(ls[j-1])|uint16(ls[j])<<8]; sh > 0 {
+			j += int(sh)
+			continue
+		}
+		i := j - m + 1
+		j++
+		for k := c.head[uint16(ls[i])<<8|uint16(ls[i+1])]; k >= 0; k = c.next[k] {
+			if strings.HasPrefix(ls[i:], c.terms[k]) {
+				s, e := wordRun(text, i)
+				starts = append(starts, s)
+				j = e + m // the next window starts after the run
+				break
+			}
+		}
+	}
+	return starts
 }
 
 // wordRun returns the maximal run of word bytes (not ASCII bytes of class

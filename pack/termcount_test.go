@@ -5,6 +5,7 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"testing"
 	"unicode"
@@ -46,7 +47,9 @@ func TestTermCounterMatchesScanTerms(t *testing.T) {
 	// words, the two non-ASCII letters that lower to ASCII ones.
 	edges := []string{"h_t_t_p", "HTTP_Client", "httpClient", "_read_", "re_ad", "READS", "readss", "Bodies", "bodys",
 		"idleConnections", "IDLE", "clo_se", "ré_ad", "readé", "éread", "\u212aread", "\u212aill", "\u0130dle", "x_x", "__", "_",
-		"Read2", "2read", "µread", "reÿad", "â", "close.", "(body)", "filler", "text", "words"}
+		"Read2", "2read", "µread", "reÿad", "â", "close.", "(body)", "filler", "text", "words",
+		"Timeout", "timeou", "imeout", "conn", "Connection", "onnection", "connectio", "connectionconnection", "idl", "dle",
+		"Server", "serve", "request", "reques", "handle", "Deadline", "after", "fter"}
 	for i := 0; i < 2000; i++ {
 		var b strings.Builder
 		for b.Len() < 600+rng.Intn(2000) {
@@ -60,11 +63,55 @@ func TestTermCounterMatchesScanTerms(t *testing.T) {
 	if !counters[1].ascii {
 		t.Fatalf("terms %q: want the ASCII prefilter", asciiTerms)
 	}
+	var windows []*termCounter
+	// count's search skips by windows of the shortest term's length: 2
+	// above; 4, 7 and 10 here (terms that share blocks, end in each
+	// other's starts and repeat a block within one term).
+	for _, q := range []struct {
+		query string
+		win   int
+	}{
+		{"how does the server close idle connections after a request timeout", 4},
+		{"idleConnTimeout handler readDeadline", 4},
+		{"connection timeout", 7},
+		{"connections connectionsconnections", 10},
+	} {
+		c := newTermCounter(queryTerms(q.query))
+		if !c.ascii || c.win != q.win {
+			t.Fatalf("terms %q: ascii %v, window %d; want the ASCII prefilter with a window of %d", c.terms, c.ascii, c.win, q.win)
+		}
+		windows = append(windows, c)
+	}
 	for _, c := range counters {
 		for _, text := range texts {
 			countMatches(t, c, text)
 		}
 	}
+	for _, c := range windows {
+		for _, text := range texts {
+			if want, got := scanCounts(c, text), countOf(c, text); !slices.Equal(want, got) {
+				t.Fatalf("terms %q, window %d: count %v, scanTerms %v in %.200q", c.terms, c.win, got, want, text)
+			}
+		}
+	}
+}
+
+// scanCounts counts c's terms in text as scanTerms yields them.
+func scanCounts(c *termCounter, text string) []uint16 {
+	want := make([]uint16, len(c.terms))
+	scanTerms(text, false, c.lens, func(tb []byte) {
+		if k, ok := c.index[string(tb)]; ok {
+			want[k]++
+		}
+	})
+	return want
+}
+
+// countOf counts c's terms in text with count.
+func countOf(c *termCounter, text string) []uint16 {
+	got := make([]uint16, len(c.terms))
+	c.count(text, got)
+	return got
 }
 
 // TestOnlyTwoLettersLowerToASCII: count's prefilter assumes the only
@@ -215,6 +262,32 @@ func TestIsStopword(t *testing.T) {
 			if len(v) > 0 && len(v) <= 5 && isStopword([]byte(v)) != stopwords[v] {
 				t.Errorf("isStopword(%q) = %v", v, !stopwords[v])
 			}
+		}
+	}
+}
+
+// BenchmarkTermCountQuery: count over six GOROOT directories with the
+// query of docs/benchmarks.md's scale runs (shortest term 4 bytes, so
+// count's search moves by windows of 4).
+func BenchmarkTermCountQuery(b *testing.B) {
+	var texts []string
+	var size int64
+	root := filepath.Join(runtime.GOROOT(), "src")
+	for _, dir := range []string{"net/http", "strconv", "unicode", "go/types", "cmd/compile/internal/ssa", "runtime"} {
+		files, _ := filepath.Glob(filepath.Join(root, dir, "*.go"))
+		for _, f := range files {
+			if data, err := os.ReadFile(f); err == nil {
+				texts = append(texts, string(data))
+				size += int64(len(data))
+			}
+		}
+	}
+	c := newTermCounter(queryTerms("how does the server close idle connections after a request timeout"))
+	b.SetBytes(size)
+	row := make([]uint16, len(c.terms))
+	for b.Loop() {
+		for _, text := range texts {
+			c.count(text, row)
 		}
 	}
 }

@@ -20,7 +20,13 @@ import (
 // grows by at most heapRoom. GOGC or GOMEMLIMIT, when set, are the user's
 // and left alone. The servers (serve, mcp) keep the default and their own
 // soft limit (mcp/memory.go).
-const heapRoom = 64 << 20
+//
+// heapRoom was 64 MB (warm7). At 48 MB a warm pack of Go's src still
+// collects twice (at 32 MB 3–4 times, for 0.05–0.1 s more CPU), while the
+// first query pack of Go's src, whose chunking stacks tree-sitter's C heap
+// on a live Go heap of ~40 MB, peaks ~10 MB lower (docs/benchmarks.md,
+// "The first query pack's memory (eighth pass, first11)").
+const heapRoom = 48 << 20
 
 // tuneGC applies the tuning above for the rest of the process.
 func tuneGC() {

@@ -9,12 +9,12 @@ func TestGCPercent(t *testing.T) {
 		live uint64
 		want int
 	}{
-		{0, 1600},       // unknown: the runtime's least heap, 4 MB
-		{1 << 20, 1600}, // below the least heap
-		{4 << 20, 1600}, // 4 MB + 64 MB
-		{16 << 20, 400}, // 16 MB + 64 MB
-		{32 << 20, 200}, // 32 + 64
-		{48 << 20, 133}, // 48 + 64 (rounded down)
+		{0, 1200},       // unknown: the runtime's least heap, 4 MB
+		{1 << 20, 1200}, // below the least heap
+		{4 << 20, 1200}, // 4 MB + 48 MB
+		{16 << 20, 300}, // 16 MB + 48 MB
+		{32 << 20, 150}, // 32 + 48
+		{36 << 20, 133}, // 36 + 48 (rounded down)
 		{heapRoom, 100}, // the default from here on
 		{heapRoom + 1, 100},
 		{1 << 30, 100},

@@ -22,8 +22,6 @@ import (
 	"os/signal"
 	"syscall"
 	"time"
-
-	"github.com/acode-lsp/acode-lsp/chunker"
 )
 
 // version is set at build time with -ldflags "-X main.version=…".
@@ -33,9 +31,14 @@ func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt, syscall.SIGTERM)
 	go exitAfterSignal(ctx, stop, signalGrace)
 	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Args[1] != "mcp" {
-		// A one-shot command: tree-sitter's trees are left to the exit.
-		chunker.LeaveTreesToExit(treesLeftToExit)
-		tuneGC() // gctune.go
+		// A one-shot command: its GC is tuned (gctune.go). Its syntax
+		// trees are freed once used, not left to the exit
+		// (chunker.LeaveTreesToExit): the trees of its first 1 MB of
+		// source held 15–20 MB of C heap through the rest of a pack and
+		// the index's job, and freeing them costs no CPU measurable
+		// (docs/benchmarks.md, "The first query pack's memory (eighth
+		// pass, first11)").
+		tuneGC()
 	}
 	endProfiles := startProfiles(os.Stderr) // ACODE_CPUPROFILE, ACODE_MEMPROFILE (profile.go)
 	code := run(ctx, os.Args[1:], os.Stdin, os.Stdout, os.Stderr)
@@ -43,12 +46,6 @@ func main() {
 	stop()
 	os.Exit(code)
 }
-
-// treesLeftToExit bounds the source bytes whose syntax trees a one-shot
-// command leaves to the process's exit instead of freeing them: a tree
-// holds about 22 times its source (net/http: +50 MB of peak RSS for 2.26 MB
-// of Go), so this costs at most ~22 MB (docs/benchmarks.md "Cold path").
-const treesLeftToExit = 1 << 20
 
 // signalGrace is how long a command may take to wind down after SIGINT or
 // SIGTERM before the process exits anyway.
