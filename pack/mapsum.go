@@ -542,78 +542,79 @@ func sumGraph(ents []*sumEntry, paths []string, words, limit int) *refGraph {
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
 	}
-	defOf, kept, dfiles := sumDefiners(ents, words)
-	if len(dfiles) == 0 {
+	nameOf, definers := sumDefiners(ents, words)
+	if definers.n() == 0 {
 		return nil
 	}
 	g := &refGraph{files: paths}
-	g.start, g.to, g.w = arcRows(sumRefs(ents, defOf, kept, limit), dfiles)
+	g.start, g.to, g.w = arcRows(sumRefs(ents, nameOf, limit), definers)
 	return g
 }
 
 // sumDefiners are mapDefiners' over summary entries: each defined word's
-// name (defOf, by word id; -1: none), each name's index among the names
-// followed (kept; -1: defined too often), and their definers.
-func sumDefiners(ents []*sumEntry, words int) (defOf, kept []int32, dfiles [][]int32) {
-	defOf = make([]int32, words)
-	for i := range defOf {
-		defOf[i] = -1
+// index among the names followed (nameOf, by word id; -1: none, or
+// defined too often) and their definers (rows in order of first
+// definition).
+func sumDefiners(ents []*sumEntry, words int) (nameOf []int32, definers rows) {
+	nameOf = make([]int32, words)
+	for i := range nameOf {
+		nameOf[i] = -1
 	}
-	var all []nameDefs
+	names := int32(0)
 	for f := range ents {
 		for _, w := range ents[f].defs {
-			k := defOf[w]
-			if k < 0 {
-				k = int32(len(all))
-				defOf[w] = k
-				all = append(all, nameDefs{})
+			if nameOf[w] < 0 {
+				nameOf[w] = names
+				names++
 			}
-			all[k].add(int32(f))
 		}
 	}
-	kept = make([]int32, len(all))
+	all := make([]nameDefs, names)
+	for f := range ents {
+		for _, w := range ents[f].defs {
+			all[nameOf[w]].add(int32(f))
+		}
+	}
+	kept := make([]int32, names)
+	definers.start = []int{0}
 	for k := range all {
 		kept[k] = -1
 		if fs := all[k].files(); fs != nil {
-			kept[k] = int32(len(dfiles))
-			dfiles = append(dfiles, fs)
+			kept[k] = int32(definers.n())
+			definers.add(fs)
 		}
 	}
-	return defOf, kept, dfiles
+	for w, k := range nameOf {
+		if k >= 0 {
+			nameOf[w] = kept[k]
+		}
+	}
+	return nameOf, definers
 }
 
-// sumRefs is definers.refs over summary entries: per file the names
-// followed it uses before limit, in order.
-func sumRefs(ents []*sumEntry, defOf, kept []int32, limit int) [][]int32 {
-	n := len(ents)
-	// Every file's refs in one buffer (a slice a file was 100 MB of a
-	// 100K-file tree's allocations).
-	refs := make([][]int32, n)
-	ends := make([]int, n)
-	total := 0
-	for f := range ents {
-		total += len(ents[f].uses)
-	}
-	buf := make([]int32, 0, total)
-	for f := range ents {
-		e := ents[f]
-		for j, w := range e.uses {
-			if int(e.at[j]) >= limit {
-				break
+// sumRefs is definers.appendRefs over summary entries: per file the
+// names followed it uses before limit, in order.
+func sumRefs(ents []*sumEntry, nameOf []int32, limit int) rows {
+	refs := rows{start: make([]int, len(ents)+1)}
+	for pass := range 2 { // count, then fill one array of that size
+		k := 0
+		for f, e := range ents {
+			for j, w := range e.uses {
+				if int(e.at[j]) >= limit {
+					break
+				}
+				if x := nameOf[w]; x >= 0 {
+					if pass == 1 {
+						refs.at[k] = x
+					}
+					k++
+				}
 			}
-			if k := defOf[w]; k >= 0 && kept[k] >= 0 {
-				buf = append(buf, kept[k])
-			}
+			refs.start[f+1] = k
 		}
-		ends[f] = len(buf)
-	}
-	for f, start := range ends {
-		if f > 0 {
-			start = ends[f-1]
-		} else {
-			start = 0
+		if pass == 0 {
+			refs.at = make([]int32, k)
 		}
-		refs[f] = buf[start:ends[f]:ends[f]]
 	}
 	return refs
 }
