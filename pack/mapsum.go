@@ -5,6 +5,7 @@ import (
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
 	"slices"
 	"strings"
@@ -47,8 +48,10 @@ type MapSumStore interface {
 	PathHash(path string) uint64
 	// Sum returns the summary stored under key.
 	Sum(key [32]byte) ([]byte, bool)
-	// PutSum stores body under key, replacing the root's summary.
-	PutSum(key [32]byte, body []byte)
+	// PutSum stores the body of size bytes write writes (once) under
+	// key, replacing the root's summary; nothing is stored when write
+	// fails or writes another size.
+	PutSum(key [32]byte, size int, write func(io.Writer) error)
 }
 
 // MapSums is what a [FileIndex] may also keep: a map summary per root.
@@ -69,25 +72,35 @@ var errSumMiss = errors.New("pack: map summary does not hold")
 // sumEntry is one file of a summary: its stamp and path hash, its
 // chunks, tokens and redactions, whether its uses are all it has
 // (reach 0) or those before reach, its centrality, and its definitions
-// and uses as word ids (uses in order of offset, with their offsets).
+// and uses as word ids (uses in order of offset, with their offsets):
+// words for an entry derived by this map, else encoded in the body of
+// the summary read at raw:rawEnd (nd definitions, nu uses; sumWordsOf).
 type sumEntry struct {
 	path, stamp                uint64
 	chunks, tokens, redactions int
 	reach                      int
 	central                    float64
-	defs, uses                 []uint32
-	at                         []int32
+	words                      *sumWords
+	raw, rawEnd, nd, nu        uint32
 }
 
-// mapSum is a decoded summary: the scan limit its uses were cut at, its
+// sumWords are the definitions and uses of a summary's entry.
+type sumWords struct {
+	defs, uses []uint32
+	at         []int32
+}
+
+// mapSum is a summary read: the scan limit its uses were cut at, its
 // word table (keyed hashes; perm the ids in order of hash), its files
-// in map-file order and their index by stamp.
+// in map-file order and their index by stamp, and its bytes (body: the
+// files' definitions and uses stay encoded there).
 type mapSum struct {
 	limit   int
 	words   []uint64
 	perm    []uint32
 	files   []sumEntry
 	byStamp map[uint64]int32
+	body    []byte
 }
 
 // sumReport, when set (by tests), is told what each map with a summary
@@ -342,7 +355,7 @@ func (ss *sumState) tabID(tab *wordTab, id uint32) uint32 {
 // the words of its names (each once, in order), its uses before limit
 // (from its facts, or scanned from its parts) and how far they reach.
 func (ss *sumState) derive(mf *mapFile, limit int, tab *wordTab) sumEntry {
-	e := sumEntry{defs: ss.nameIDs(mf.names)}
+	e := sumEntry{words: &sumWords{defs: ss.nameIDs(mf.names)}}
 	ss.deriveUses(&e, mf, limit, tab)
 	return e
 }
@@ -382,7 +395,7 @@ func (ss *sumState) deriveUses(e *sumEntry, mf *mapFile, limit int, tab *wordTab
 				e.reach = limit
 				break
 			}
-			e.uses, e.at = append(e.uses, ss.tabID(tab, w)), append(e.at, f.wordsAt[k])
+			e.words.uses, e.words.at = append(e.words.uses, ss.tabID(tab, w)), append(e.words.at, f.wordsAt[k])
 		}
 	default:
 		var uses []mapIdent
@@ -396,7 +409,7 @@ func (ss *sumState) deriveUses(e *sumEntry, mf *mapFile, limit int, tab *wordTab
 				e.reach = limit
 				break
 			}
-			e.uses, e.at = append(e.uses, ss.wordID(ss.wordHash(u.w))), append(e.at, int32(u.at))
+			e.words.uses, e.words.at = append(e.words.uses, ss.wordID(ss.wordHash(u.w))), append(e.words.at, int32(u.at))
 		}
 		if f == nil {
 			e.reach = limit // a scan stops at limit
@@ -461,7 +474,7 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 	}
 	central, same := ss.sameRanks(ents, fresh, paths, limit)
 	if !same {
-		central = centralOf(sumGraph(ents, paths, len(ss.words), limit), paths)
+		central = centralOf(sumGraph(ss.old, ents, paths, len(ss.words), limit), paths)
 	}
 	m := repoMapOf(central)
 	Logger(ctx).Debug("map summary", zap.Bool("read", ss.old != nil), zap.Int("files", len(files)),
@@ -474,11 +487,11 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 		for i := range ents {
 			cs[i] = central[paths[i]]
 		}
-		var perm []uint32
+		se := &sumEnc{limit: limit, words: ss.words, ents: ents, central: cs, old: ss.old}
 		if ss.old != nil {
-			perm = ss.old.perm
+			se.perm = ss.old.perm
 		}
-		ss.st.PutSum(ss.key, encodeSum(limit, ss.words, perm, ents, cs))
+		ss.st.PutSum(ss.key, se.size(), se.writeTo)
 	}
 	return m, true
 }
@@ -512,7 +525,7 @@ func (ss *sumState) sameRanks(ents []*sumEntry, fresh []bool, paths []string, li
 		if ents[i].path != o.files[i].path {
 			return nil, false
 		}
-		if fresh[i] && !sameWords(ents[i], &o.files[i], limit) {
+		if fresh[i] && !o.sameWords(ents[i], &o.files[i], limit) {
 			return nil, false
 		}
 	}
@@ -523,31 +536,34 @@ func (ss *sumState) sameRanks(ents []*sumEntry, fresh []bool, paths []string, li
 	return central, true
 }
 
-// sameWords reports whether a and b define the same words and use the
-// same before limit.
-func sameWords(a, b *sumEntry, limit int) bool {
-	return slices.Equal(a.defs, b.defs) && slices.Equal(cutUses(a, limit), cutUses(b, limit))
+// sameWords reports whether a and b (entries of o or derived) define
+// the same words and use the same before limit.
+func (o *mapSum) sameWords(a, b *sumEntry, limit int) bool {
+	var ba, bb sumWords
+	wa, wb := o.sumWordsOf(a, &ba), o.sumWordsOf(b, &bb)
+	return slices.Equal(wa.defs, wb.defs) && slices.Equal(cutUses(wa, limit), cutUses(wb, limit))
 }
 
-// cutUses is e's uses before limit.
-func cutUses(e *sumEntry, limit int) []uint32 {
-	k, _ := slices.BinarySearch(e.at, int32(min(limit, math.MaxInt32)))
-	return e.uses[:k]
+// cutUses is w's uses before limit.
+func cutUses(w *sumWords, limit int) []uint32 {
+	k, _ := slices.BinarySearch(w.at, int32(min(limit, math.MaxInt32)))
+	return w.uses[:k]
 }
 
 // sumGraph is mapGraph over summary entries: the same files, names
 // (words by id) and uses, so the same graph.
-func sumGraph(ents []*sumEntry, paths []string, words, limit int) *refGraph {
+// The entries not derived are o's (nil: none are).
+func sumGraph(o *mapSum, ents []*sumEntry, paths []string, words, limit int) *refGraph {
 	n := len(ents)
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
 	}
-	nameOf, definers := sumDefiners(ents, words)
+	nameOf, definers := sumDefiners(o, ents, words)
 	if definers.n() == 0 {
 		return nil
 	}
 	g := &refGraph{files: paths}
-	g.start, g.to, g.w = arcRows(sumRefs(ents, nameOf, limit), definers)
+	g.start, g.to, g.w = arcRows(sumRefs(o, ents, nameOf, limit), definers)
 	return g
 }
 
@@ -555,14 +571,15 @@ func sumGraph(ents []*sumEntry, paths []string, words, limit int) *refGraph {
 // index among the names followed (nameOf, by word id; -1: none, or
 // defined too often) and their definers (rows in order of first
 // definition).
-func sumDefiners(ents []*sumEntry, words int) (nameOf []int32, definers rows) {
+func sumDefiners(o *mapSum, ents []*sumEntry, words int) (nameOf []int32, definers rows) {
+	var buf sumWords
 	nameOf = make([]int32, words)
 	for i := range nameOf {
 		nameOf[i] = -1
 	}
 	names := int32(0)
 	for f := range ents {
-		for _, w := range ents[f].defs {
+		for _, w := range o.sumWordsOf(ents[f], &buf).defs {
 			if nameOf[w] < 0 {
 				nameOf[w] = names
 				names++
@@ -571,7 +588,7 @@ func sumDefiners(ents []*sumEntry, words int) (nameOf []int32, definers rows) {
 	}
 	all := make([]nameDefs, names)
 	for f := range ents {
-		for _, w := range ents[f].defs {
+		for _, w := range o.sumWordsOf(ents[f], &buf).defs {
 			all[nameOf[w]].add(int32(f))
 		}
 	}
@@ -594,11 +611,13 @@ func sumDefiners(ents []*sumEntry, words int) (nameOf []int32, definers rows) {
 
 // sumRefs is definers.appendRefs over summary entries: per file the
 // names followed it uses before limit, in order.
-func sumRefs(ents []*sumEntry, nameOf []int32, limit int) rows {
+func sumRefs(o *mapSum, ents []*sumEntry, nameOf []int32, limit int) rows {
 	refs := rows{start: make([]int, len(ents)+1)}
+	var buf sumWords
 	for pass := range 2 { // count, then fill one array of that size
 		k := 0
-		for f, e := range ents {
+		for f := range ents {
+			e := o.sumWordsOf(ents[f], &buf)
 			for j, w := range e.uses {
 				if int(e.at[j]) >= limit {
 					break
