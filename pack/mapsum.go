@@ -290,15 +290,18 @@ func (f *fileFacts) agrees(e *sumEntry) bool {
 
 // tallyStub adds to t the file of a source with stub facts: its chunks
 // and tokens from the summary, its map file standing for its words.
-func (t *mapTally) tallyStub(at map[string]int, s source) {
+func (t *mapTally) tallyStub(s source) {
 	e := s.facts.sum
 	t.all += int64(e.chunks)
-	t.count[s.Path] += int64(e.chunks)
-	t.tokens[s.Path] += int64(e.tokens)
-	if _, ok := at[s.Path]; !ok {
-		at[s.Path] = len(t.files)
+	i, ok := t.at[s.Path]
+	if !ok {
+		i = len(t.files)
+		t.at[s.Path] = i
 		t.files = append(t.files, mapFile{path: s.Path, facts: s.facts})
+		t.grow()
 	}
+	t.count[i] += int64(e.chunks)
+	t.tokens[i] += int64(e.tokens)
 }
 
 // wordID returns the id of the word of keyed hash h, adding it when new.
@@ -319,9 +322,6 @@ func (ss *sumState) wordID(h uint64) uint32 {
 	}
 	if id, ok := ss.extra[h]; ok {
 		return id
-	}
-	if ss.old != nil && len(ss.words) == len(ss.old.words) {
-		ss.words = slices.Clip(ss.words) // appends must not write into the summary's table
 	}
 	id := uint32(len(ss.words))
 	ss.words = append(ss.words, h)

@@ -182,6 +182,10 @@ func sumPerm(words []uint64, perm []uint32) []uint32 {
 	return append(out, add[j:]...)
 }
 
+// sumWordRoom is the room left after a summary's word table for words
+// a map adds.
+const sumWordRoom = 4096
+
 // sumReader reads a summary's bytes (recReader, and its entries).
 type sumReader struct{ recReader }
 
@@ -200,7 +204,10 @@ func decodeSum(b []byte) *mapSum {
 	if !r.ok || len(r.b) < 12*nw {
 		return nil
 	}
-	s.words = make([]uint64, nw)
+	// Room for the words a map adds (sumState.wordID): appended past
+	// the table's end, where the summary does not look, with no copy of
+	// the table (4 MB for a 100K-file tree) until it is full.
+	s.words = make([]uint64, nw, nw+sumWordRoom)
 	for i := range s.words {
 		s.words[i] = r.u64()
 	}
