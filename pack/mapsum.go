@@ -1,6 +1,7 @@
 package pack
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"encoding/json"
@@ -62,7 +63,7 @@ type MapSums interface {
 }
 
 // mapSumVersion names the summary's encoding and what its key covers.
-const mapSumVersion = "acode map summary v1"
+const mapSumVersion = "acode map summary v2"
 
 // errSumMiss ends a round whose summary turned out not to hold (a kept
 // file's facts gone from the index, a graph that scans further than the
@@ -473,27 +474,58 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 		paths[i] = files[i].path
 	}
 	central, same := ss.sameRanks(ents, fresh, paths, limit)
-	if !same {
-		central = centralOf(sumGraph(ss.old, ents, paths, len(ss.words), limit), paths)
-	}
-	m := repoMapOf(central)
 	Logger(ctx).Debug("map summary", zap.Bool("read", ss.old != nil), zap.Int("files", len(files)),
 		zap.Int("derived", countTrue(fresh)), zap.Bool("same ranks", same))
 	if sumReport != nil {
 		sumReport(ss.old != nil, len(files), countTrue(fresh), same)
 	}
-	if ss.old == nil || !same || countTrue(fresh) > sumStale(len(files)) {
-		cs := make([]float64, len(ents))
-		for i := range ents {
-			cs[i] = central[paths[i]]
-		}
-		se := &sumEnc{limit: limit, words: ss.words, ents: ents, central: cs, old: ss.old}
-		if ss.old != nil {
-			se.perm = ss.old.perm
-		}
-		ss.st.PutSum(ss.key, se.size(), se.writeTo)
+	se := &sumEnc{limit: limit, words: ss.words, ents: ents, old: ss.old}
+	if ss.old != nil {
+		se.perm = ss.old.perm
 	}
-	return m, true
+	if same {
+		if countTrue(fresh) > sumStale(len(files)) {
+			se.central = centralsOf(central, paths)
+			ss.st.PutSum(ss.key, se.size(), se.writeTo)
+		}
+		return repoMapOf(central), true
+	}
+	// Ranked again: the files' records are written first, then the graph
+	// is made (the summary read is let go of once the graph has what it
+	// needs of it), then the centralities.
+	rank := func() {
+		g := sumGraph(ss.old, ents, paths, len(ss.words), limit, ss.old.release)
+		central = centralOf(g, paths)
+	}
+	ss.st.PutSum(ss.key, se.size(), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		se.writeFiles(bw)
+		rank()
+		se.central = centralsOf(central, paths)
+		se.writeCentral(bw)
+		return bw.Flush()
+	})
+	if central == nil {
+		rank() // not written (PutSum refused the size)
+	}
+	return repoMapOf(central), true
+}
+
+// centralsOf is the centrality of each of paths.
+func centralsOf(central map[string]float64, paths []string) []float64 {
+	cs := make([]float64, len(paths))
+	for i, p := range paths {
+		cs[i] = central[p]
+	}
+	return cs
+}
+
+// release lets go of the bytes of a summary read (nil: none) once no
+// entry's words are read from them again.
+func (o *mapSum) release() {
+	if o != nil {
+		o.body = nil
+	}
 }
 
 // sumStale is how many of n files a summary whose ranks still hold may
@@ -552,8 +584,10 @@ func cutUses(w *sumWords, limit int) []uint32 {
 
 // sumGraph is mapGraph over summary entries: the same files, names
 // (words by id) and uses, so the same graph.
-// The entries not derived are o's (nil: none are).
-func sumGraph(o *mapSum, ents []*sumEntry, paths []string, words, limit int) *refGraph {
+// The entries not derived are o's (nil: none are); done is called once
+// their words are read.
+func sumGraph(o *mapSum, ents []*sumEntry, paths []string, words, limit int, done func()) *refGraph {
+	defer done()
 	n := len(ents)
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
@@ -563,7 +597,9 @@ func sumGraph(o *mapSum, ents []*sumEntry, paths []string, words, limit int) *re
 		return nil
 	}
 	g := &refGraph{files: paths}
-	g.start, g.to, g.w = arcRows(sumRefs(o, ents, nameOf, limit), definers)
+	refs := sumRefs(o, ents, nameOf, limit)
+	done()
+	g.start, g.to, g.w = arcRows(refs, definers)
 	return g
 }
 

@@ -9,11 +9,14 @@ import (
 	"slices"
 )
 
-// A summary's bytes: version 1, the scan limit, the word table (keyed
+// A summary's bytes: version 2, the scan limit, the word table (keyed
 // hashes, then the ids in order of hash), then the count of files, of
-// definitions and of uses, then per file its path hash, stamp and
-// centrality, its chunks, tokens, redactions and reach, its definitions
-// (count, ids) and its uses (count, then id and offset delta each).
+// definitions and of uses, then per file its path hash and stamp, its
+// chunks, tokens, redactions and reach, its definitions (count, ids) and
+// its uses (count, then id and offset delta each); then each file's
+// centrality (8 bytes each, in the files' order). The centralities come
+// last so that a map writes the files' records, and lets go of the
+// summary it read, before its graph is made (sumState.repoMap).
 //
 // A summary read is kept as these bytes (a 100K-file tree's are 26 MB;
 // decoded into arrays they were 52 MB): each entry knows where its
@@ -37,11 +40,11 @@ type sumEnc struct {
 
 // size is the length of the encoding.
 func (se *sumEnc) size() int {
-	n := 1 + uvlen(uint64(se.limit)) + uvlen(uint64(len(se.words))) + 12*len(se.words)
+	n := 1 + 8*len(se.ents) + uvlen(uint64(se.limit)) + uvlen(uint64(len(se.words))) + 12*len(se.words)
 	defs, uses := se.counts()
 	n += uvlen(uint64(len(se.ents))) + uvlen(uint64(defs)) + uvlen(uint64(uses))
 	for _, e := range se.ents {
-		n += 24 + uvlen(uint64(e.chunks)) + uvlen(uint64(e.tokens)) + uvlen(uint64(e.redactions)) + uvlen(uint64(e.reach))
+		n += 16 + uvlen(uint64(e.chunks)) + uvlen(uint64(e.tokens)) + uvlen(uint64(e.redactions)) + uvlen(uint64(e.reach))
 		if e.words == nil {
 			n += int(e.rawEnd - e.raw)
 			continue
@@ -85,8 +88,24 @@ func uvlen(x uint64) int {
 // writeTo writes the encoding to w (through a buffer).
 func (se *sumEnc) writeTo(w io.Writer) error {
 	bw := bufio.NewWriterSize(w, 64<<10)
+	se.writeFiles(bw)
+	se.writeCentral(bw)
+	return bw.Flush()
+}
+
+// writeCentral writes the files' centralities to bw.
+func (se *sumEnc) writeCentral(bw *bufio.Writer) {
+	var b [8]byte
+	for _, c := range se.central {
+		binary.LittleEndian.PutUint64(b[:], math.Float64bits(c))
+		bw.Write(b[:])
+	}
+}
+
+// writeFiles writes the encoding up to the centralities to bw.
+func (se *sumEnc) writeFiles(bw *bufio.Writer) {
 	var b []byte
-	b = append(b, 1)
+	b = append(b, sumCodecVersion)
 	b = binary.AppendUvarint(b, uint64(se.limit))
 	b = binary.AppendUvarint(b, uint64(len(se.words)))
 	bw.Write(b)
@@ -101,8 +120,8 @@ func (se *sumEnc) writeTo(w io.Writer) error {
 	b = binary.AppendUvarint(b, uint64(defs))
 	b = binary.AppendUvarint(b, uint64(uses))
 	bw.Write(b)
-	for i, e := range se.ents {
-		b = appendEntryHead(b[:0], e, se.central[i])
+	for _, e := range se.ents {
+		b = appendEntryHead(b[:0], e)
 		if e.words == nil {
 			bw.Write(b)
 			bw.Write(se.old.body[e.raw:e.rawEnd])
@@ -110,8 +129,10 @@ func (se *sumEnc) writeTo(w io.Writer) error {
 		}
 		bw.Write(appendWords(b, e.words))
 	}
-	return bw.Flush()
 }
+
+// sumCodecVersion is the first byte of a summary's encoding.
+const sumCodecVersion = 2
 
 // encodeSum is se's encoding in one buffer (tests; a map writes it
 // through writeTo).
@@ -131,10 +152,9 @@ func (w bytesWriter) Write(p []byte) (int, error) {
 }
 
 // appendEntryHead appends the fixed part of one file's record to b.
-func appendEntryHead(b []byte, e *sumEntry, central float64) []byte {
+func appendEntryHead(b []byte, e *sumEntry) []byte {
 	b = binary.LittleEndian.AppendUint64(b, e.path)
 	b = binary.LittleEndian.AppendUint64(b, e.stamp)
-	b = binary.LittleEndian.AppendUint64(b, math.Float64bits(central))
 	for _, v := range []int{e.chunks, e.tokens, e.redactions, e.reach} {
 		b = binary.AppendUvarint(b, uint64(v))
 	}
@@ -194,7 +214,7 @@ type sumReader struct{ recReader }
 // or id out of bounds, a table not in order of distinct hashes, a file
 // without chunks, bytes left over).
 func decodeSum(b []byte) *mapSum {
-	if len(b) == 0 || b[0] != 1 {
+	if len(b) == 0 || b[0] != sumCodecVersion {
 		return nil
 	}
 	r := &sumReader{recReader{b: b[1:], ok: true}}
@@ -220,22 +240,31 @@ func decodeSum(b []byte) *mapSum {
 	}
 	r.b = r.b[4*nw:]
 	nf := r.uvarint(uint64(len(r.b) / 30))
+	if !r.ok || len(r.b) < 8*nf {
+		return nil
+	}
+	central := r.b[len(r.b)-8*nf:] // the centralities, after the records
+	r.b = r.b[:len(r.b)-8*nf]
 	nd := r.uvarint(uint64(len(r.b)))
 	nu := r.uvarint(uint64(len(r.b) / 2))
 	if !r.ok || !s.decodeFiles(r, nf, nd, nu) || len(r.b) != 0 {
 		return nil
+	}
+	for i := range s.files {
+		s.files[i].central = math.Float64frombits(binary.LittleEndian.Uint64(central[8*i:]))
 	}
 	return s
 }
 
 // entry decodes the record of one file into e, checking its definitions
 // and uses (ids below nw words, offsets within bounds) and noting where
-// they are in body (whose tail r reads); false when malformed.
-func (r *sumReader) entry(e *sumEntry, body []byte, nw uint64) bool {
+// they are in the body (whose records, ending at end, r reads); false
+// when malformed.
+func (r *sumReader) entry(e *sumEntry, end int, nw uint64) bool {
 	const bound = math.MaxInt32
-	e.path, e.stamp, e.central = r.u64(), r.u64(), math.Float64frombits(r.u64())
+	e.path, e.stamp = r.u64(), r.u64()
 	e.chunks, e.tokens, e.redactions, e.reach = r.uvarint(bound), r.uvarint(bound), r.uvarint(bound), r.uvarint(bound)
-	e.raw = uint32(len(body) - len(r.b))
+	e.raw = uint32(end - len(r.b))
 	fd := r.uvarint(uint64(len(r.b)))
 	for k := 0; k < fd && r.ok; k++ {
 		r.uvarint(nw - 1)
@@ -246,7 +275,7 @@ func (r *sumReader) entry(e *sumEntry, body []byte, nw uint64) bool {
 		r.uvarint(nw - 1)
 		at += r.uvarint(bound)
 	}
-	e.rawEnd = uint32(len(body) - len(r.b))
+	e.rawEnd = uint32(end - len(r.b))
 	e.nd, e.nu = uint32(fd), uint32(fu)
 	return r.ok && e.chunks > 0 && at <= bound && (nw > 0 || fd+fu == 0)
 }
@@ -264,7 +293,7 @@ func (s *mapSum) decodeFiles(r *sumReader, nf, nd, nu int) bool {
 	defs, uses := 0, 0
 	for i := range s.files {
 		e := &s.files[i]
-		if !r.entry(e, s.body, nw) {
+		if !r.entry(e, len(s.body)-8*nf, nw) {
 			return false
 		}
 		if defs, uses = defs+int(e.nd), uses+int(e.nu); defs > nd || uses > nu {
