@@ -220,25 +220,9 @@ func decodeSum(b []byte) *mapSum {
 	r := &sumReader{recReader{b: b[1:], ok: true}}
 	const bound = math.MaxInt32
 	s := &mapSum{limit: r.uvarint(bound), body: b}
-	nw := r.uvarint(uint64(len(r.b) / 12))
-	if !r.ok || len(r.b) < 12*nw {
+	if !s.decodeWords(r) {
 		return nil
 	}
-	// Room for the words a map adds (sumState.wordID): appended past
-	// the table's end, where the summary does not look, with no copy of
-	// the table (4 MB for a 100K-file tree) until it is full.
-	s.words = make([]uint64, nw, nw+sumWordRoom)
-	for i := range s.words {
-		s.words[i] = r.u64()
-	}
-	s.perm = make([]uint32, nw)
-	for i := range s.perm {
-		s.perm[i] = binary.LittleEndian.Uint32(r.b[4*i:])
-		if int(s.perm[i]) >= nw || i > 0 && s.words[s.perm[i-1]] >= s.words[s.perm[i]] {
-			return nil
-		}
-	}
-	r.b = r.b[4*nw:]
 	nf := r.uvarint(uint64(len(r.b) / 30))
 	if !r.ok || len(r.b) < 8*nf {
 		return nil
@@ -254,6 +238,31 @@ func decodeSum(b []byte) *mapSum {
 		s.files[i].central = math.Float64frombits(binary.LittleEndian.Uint64(central[8*i:]))
 	}
 	return s
+}
+
+// decodeWords decodes the word table of r into s: the hashes, then
+// their ids in order of hash (distinct, rising); false when malformed.
+func (s *mapSum) decodeWords(r *sumReader) bool {
+	nw := r.uvarint(uint64(len(r.b) / 12))
+	if !r.ok || len(r.b) < 12*nw {
+		return false
+	}
+	// Room for the words a map adds (sumState.wordID): appended past
+	// the table's end, where the summary does not look, with no copy of
+	// the table (4 MB for a 100K-file tree) until it is full.
+	s.words = make([]uint64, nw, nw+sumWordRoom)
+	for i := range s.words {
+		s.words[i] = r.u64()
+	}
+	s.perm = make([]uint32, nw)
+	for i := range s.perm {
+		s.perm[i] = binary.LittleEndian.Uint32(r.b[4*i:])
+		if int(s.perm[i]) >= nw || i > 0 && s.words[s.perm[i-1]] >= s.words[s.perm[i]] {
+			return false
+		}
+	}
+	r.b = r.b[4*nw:]
+	return true
 }
 
 // entry decodes the record of one file into e, checking its definitions
