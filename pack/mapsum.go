@@ -8,8 +8,10 @@ import (
 	"errors"
 	"io"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 
@@ -158,6 +160,43 @@ func (e *Engine) summed(p *pipeline, lean *leanMap, open []OpenDoc) *sumState {
 	}
 	return ss
 }
+
+// boundHeap sets a soft limit of the process's memory, sumHeapLimit, for
+// the rest of a map of files files whose summary stood for all but a few
+// (sumStale) of them, in a process that makes one pack (OneOff) and has
+// no limit of its own (GOMEMLIMIT): such a map's live heap (≈ 200 MB at
+// its peak, the graph's rows, for a 100K-file tree; docs/benchmarks.md)
+// stays below it, and the one-shot pacing (cmd/acode-lsp/gctune.go: the
+// heap grows by as much as is live) let the heap reach twice that. Trees
+// of more than sumBoundFiles files are left alone (their live heap may
+// pass the limit: the collector would run without end). unboundHeap
+// lifts the limit: a map that runs again without its summary has the
+// whole map's live heap.
+func boundHeap(files int) {
+	if !oneOff.Load() || files > sumBoundFiles || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return
+	}
+	debug.SetMemoryLimit(sumHeapLimit)
+	heapBound.Store(true)
+}
+
+// unboundHeap lifts boundHeap's limit.
+func unboundHeap() {
+	if heapBound.Swap(false) {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
+}
+
+// heapBound: boundHeap set the limit.
+var heapBound atomic.Bool
+
+const (
+	// sumHeapLimit is boundHeap's limit: with the binary and the index's
+	// mapped files (≈ 43 MB) a resident set of about 300 MB.
+	sumHeapLimit = 240 << 20
+	// sumBoundFiles is the most files of a map boundHeap bounds.
+	sumBoundFiles = 120_000
+)
 
 // sumKey is the digest of everything a file's summary depends on: the
 // program, the configuration, the chunking and the tokenizer.
@@ -473,6 +512,9 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 	for i := range files {
 		paths[i] = files[i].path
 	}
+	if ss.old != nil && countTrue(fresh) <= sumStale(len(files)) {
+		boundHeap(len(files)) // the summary stood for the files: the rest of the map is small
+	}
 	central, same := ss.sameRanks(ents, fresh, paths, limit)
 	Logger(ctx).Debug("map summary", zap.Bool("read", ss.old != nil), zap.Int("files", len(files)),
 		zap.Int("derived", countTrue(fresh)), zap.Bool("same ranks", same))
@@ -681,6 +723,7 @@ func (l *leanMap) retry(ctx context.Context, err error) *leanMap {
 		return nil
 	}
 	Logger(ctx).Debug("map summary not used: the map runs without it")
+	unboundHeap()
 	return l.without()
 }
 
