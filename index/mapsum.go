@@ -118,9 +118,11 @@ func (ss sumStore) Sum(key [32]byte) ([]byte, bool) {
 }
 
 // PutSum implements [pack.MapSumStore]: the summary of key replaces the
-// root's (a body over maxSumBody is not kept).
-func (ss sumStore) PutSum(key [32]byte, body []byte) {
-	if len(body) > maxSumBody {
+// root's (a body over maxSumBody is not kept). The body is written as
+// write makes it (a 100K-file tree's is tens of MB), its MAC taken on
+// the way.
+func (ss sumStore) PutSum(key [32]byte, size int, write func(io.Writer) error) {
+	if size < 0 || size > maxSumBody {
 		return
 	}
 	k := ss.keyOf(key)
@@ -128,15 +130,8 @@ func (ss sumStore) PutSum(key [32]byte, body []byte) {
 	defer ss.mu.Unlock()
 	head := sumFile.start(ss.x.k, ss.x.refusedVH(), 1, sumRecHead)
 	head = append(head, k[:]...)
-	head = le.AppendUint32(head, uint32(len(body)))
-	_ = writeSum(ss.x.dir, filepath.Join(ss.x.dir, sumName), ss.x.k, head, body)
-}
-
-// writeSum writes head and body, then their MAC, as the summary file p
-// in dir (sideFile.writeParts: the body, tens of MB for a 100K-file tree,
-// is not copied).
-func writeSum(dir, p string, k *keys, head, body []byte) error {
-	return sumFile.writeParts(dir, p, k, head, body)
+	head = le.AppendUint32(head, uint32(size))
+	_ = sumFile.writeFrom(ss.x.dir, filepath.Join(ss.x.dir, sumName), ss.x.k, head, int64(size), write)
 }
 
 // sumFile is map.sum's envelope.

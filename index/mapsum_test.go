@@ -2,6 +2,8 @@ package index
 
 import (
 	"bytes"
+	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"sync"
@@ -18,6 +20,42 @@ func testSums(t *testing.T) (sumStore, string) {
 	return sumStore{x: x, mu: &sync.Mutex{}}, filepath.Join(dir, sumName)
 }
 
+// putBody stores body under key as a map does (written through PutSum's
+// writer, in two parts).
+func putBody(ss sumStore, key [32]byte, body []byte) {
+	ss.PutSum(key, len(body), func(w io.Writer) error {
+		h := len(body) / 2
+		if _, err := w.Write(body[:h]); err != nil {
+			return err
+		}
+		_, err := w.Write(body[h:])
+		return err
+	})
+}
+
+// TestSumWriteRefused: a body that writes more or less than it announced,
+// or fails, leaves the summary there was, and no temporary file.
+func TestSumWriteRefused(t *testing.T) {
+	ss, p := testSums(t)
+	putBody(ss, planKey(1), []byte("kept"))
+	for name, write := range map[string]func(io.Writer) error{
+		"short":  func(w io.Writer) error { _, err := w.Write([]byte("abc")); return err },
+		"long":   func(w io.Writer) error { _, err := w.Write([]byte("abcdefgh")); return err },
+		"failed": func(w io.Writer) error { w.Write([]byte("abcd")); return errors.New("no") },
+	} {
+		ss.PutSum(planKey(2), 4, write)
+		if b, ok := ss.Sum(planKey(1)); !ok || string(b) != "kept" {
+			t.Errorf("%s: the summary there was is gone (%q, %v)", name, b, ok)
+		}
+		if _, ok := ss.Sum(planKey(2)); ok {
+			t.Errorf("%s: the refused body was stored", name)
+		}
+	}
+	if ents, _ := os.ReadDir(filepath.Dir(p)); len(ents) != 1 {
+		t.Errorf("the index directory holds %d files, want map.sum alone", len(ents))
+	}
+}
+
 // TestSumRoundTrip: a summary comes back for its key only, a later one
 // replaces it, one over maxSumBody is not kept, and the file holds
 // neither the key as given nor (beyond the body) anything but the MAC.
@@ -26,14 +64,14 @@ func TestSumRoundTrip(t *testing.T) {
 	if _, ok := ss.Sum(planKey(1)); ok {
 		t.Fatal("a summary without a file")
 	}
-	ss.PutSum(planKey(1), []byte("one"))
+	putBody(ss, planKey(1), []byte("one"))
 	if b, ok := ss.Sum(planKey(1)); !ok || string(b) != "one" {
 		t.Fatalf("summary = %q, %v", b, ok)
 	}
 	if _, ok := ss.Sum(planKey(2)); ok {
 		t.Error("a summary for another key")
 	}
-	ss.PutSum(planKey(2), []byte("two"))
+	putBody(ss, planKey(2), []byte("two"))
 	if _, ok := ss.Sum(planKey(1)); ok {
 		t.Error("the summary of another key was kept beside the new one")
 	}
@@ -51,7 +89,7 @@ func TestSumRoundTrip(t *testing.T) {
 // replaced by a link is ignored; the next map writes a good one.
 func TestSumFileUntrusted(t *testing.T) {
 	ss, p := testSums(t)
-	ss.PutSum(planKey(1), []byte("summary body"))
+	putBody(ss, planKey(1), []byte("summary body"))
 	good, err := os.ReadFile(p)
 	if err != nil {
 		t.Fatal(err)
@@ -78,7 +116,7 @@ func TestSumFileUntrusted(t *testing.T) {
 		t.Error("a summary was read through a link")
 	}
 	os.Remove(p)
-	ss.PutSum(planKey(3), []byte("again"))
+	putBody(ss, planKey(3), []byte("again"))
 	if b, ok := ss.Sum(planKey(3)); !ok || string(b) != "again" {
 		t.Errorf("after a bad file, summary = %q, %v", b, ok)
 	}

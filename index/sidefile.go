@@ -56,21 +56,35 @@ func (f sideFile) write(dir, p string, k *keys, b []byte) error {
 
 // writeParts writes the parts one after another, then the MAC of their
 // concatenation, as p in dir (as write does, without joining the parts
-// into one buffer first: a map summary's body is tens of MB).
+// into one buffer first).
 func (f sideFile) writeParts(dir, p string, k *keys, parts ...[]byte) error {
+	return f.writeFrom(dir, p, k, nil, -1, func(w io.Writer) error {
+		for _, b := range parts {
+			if _, err := w.Write(b); err != nil {
+				return err
+			}
+		}
+		return nil
+	})
+}
+
+// writeFrom writes head, then what body writes (size bytes; -1: any),
+// then the MAC of both, as p in dir, taking the MAC as the bytes go by (a
+// map summary's body, tens of MB, is never whole in memory); nothing is
+// written when body fails or writes another size.
+func (f sideFile) writeFrom(dir, p string, k *keys, head []byte, size int64, body func(io.Writer) error) error {
 	m := hmac.New(sha256.New, k.mac)
 	io.WriteString(m, f.label)
-	for _, b := range parts {
-		m.Write(b)
-	}
 	tmp, err := os.CreateTemp(dir, f.temp)
 	if err != nil {
 		return fmt.Errorf("index: write %s: %w", f.what, err)
 	}
-	for _, b := range parts {
-		if err == nil {
-			_, err = tmp.Write(b)
-		}
+	w := &countWriter{w: io.MultiWriter(tmp, m)}
+	if _, err = w.Write(head); err == nil {
+		err = body(w)
+	}
+	if err == nil && size >= 0 && w.n != int64(len(head))+size {
+		err = fmt.Errorf("%d bytes written, %d announced", w.n-int64(len(head)), size)
 	}
 	if err == nil {
 		_, err = tmp.Write(m.Sum(nil))
@@ -86,6 +100,18 @@ func (f sideFile) writeParts(dir, p string, k *keys, parts ...[]byte) error {
 		return fmt.Errorf("index: write %s: %w", f.what, err)
 	}
 	return nil
+}
+
+// countWriter counts the bytes written through it.
+type countWriter struct {
+	w io.Writer
+	n int64
+}
+
+func (c *countWriter) Write(b []byte) (int, error) {
+	n, err := c.w.Write(b)
+	c.n += int64(n)
+	return n, err
 }
 
 // dirLocks orders this process's reads and writes of one kind of side

@@ -79,26 +79,28 @@ func (p *pipeline) mapCutAhead(srcs []source, texts []*budget.Text, cut [][]chun
 	}
 	p.stats.Chunks = int(t.all)
 	p.cutNote = fmt.Sprintf("no query: the map ranked the %d chunks of its %d most central files of %d (%d chunks in all; the rest are beyond this budget's reach)",
-		kept, len(keep), len(t.count), t.all)
+		kept, len(keep), len(t.files), t.all)
 	return keep, nil
 }
 
 // mapTally is what mapCutAhead knows of a map's chunks before any item
-// exists: the files (their names and identifiers, for the map), each
-// file's chunks and tokens, and the chunks with no file and in all.
+// exists: the files (their names and identifiers, for the map; at: each
+// path's index), each file's chunks and tokens (by index), and the
+// chunks with no file and in all.
 type mapTally struct {
 	files         []mapFile
-	count, tokens map[string]int64
+	at            map[string]int
+	count, tokens []int64
 	pathless, all int64
 }
 
 // mapTally tallies the chunks of srcs that items would make candidates.
 func (p *pipeline) mapTally(srcs []source, texts []*budget.Text, cut [][]chunker.Chunk) *mapTally {
-	t := &mapTally{count: make(map[string]int64, len(srcs)), tokens: make(map[string]int64, len(srcs)), files: make([]mapFile, 0, len(srcs))}
-	at := make(map[string]int, len(srcs))
+	t := &mapTally{files: make([]mapFile, 0, len(srcs)), at: make(map[string]int, len(srcs))}
+	t.count, t.tokens = make([]int64, 0, len(srcs)), make([]int64, 0, len(srcs))
 	for si, s := range srcs {
 		if s.facts.stub() {
-			t.tallyStub(at, s) // mapsum.go
+			t.tallyStub(s) // mapsum.go
 			continue
 		}
 		if s.facts == nil {
@@ -116,12 +118,21 @@ func (p *pipeline) mapTally(srcs []source, texts []*budget.Text, cut [][]chunker
 				t.pathless++
 				continue
 			}
-			t.files = addMapChunk(t.files, at, p.idents, s.Path, c.Name, c.Content)
-			t.count[s.Path]++
-			t.tokens[s.Path] += int64(c.Tokens)
+			t.files = addMapChunk(t.files, t.at, p.idents, s.Path, c.Name, c.Content)
+			i := t.at[s.Path]
+			t.grow()
+			t.count[i]++
+			t.tokens[i] += int64(c.Tokens)
 		}
 	}
 	return t
+}
+
+// grow gives each file a count and a number of tokens.
+func (t *mapTally) grow() {
+	for len(t.count) < len(t.files) {
+		t.count, t.tokens = append(t.count, 0), append(t.tokens, 0)
+	}
 }
 
 // within keeps the files of order (map order) until their tokens pass
@@ -136,12 +147,16 @@ func (t *mapTally) within(order []string, reach int64) (map[string]bool, int64) 
 		if sum > reach && len(keep) >= mapCutMinFiles {
 			break
 		}
-		if kept+t.count[path] > limits.candidates {
+		var count, tokens int64 // none for a path the tally does not know
+		if i, ok := t.at[path]; ok {
+			count, tokens = t.count[i], t.tokens[i]
+		}
+		if kept+count > limits.candidates {
 			break
 		}
 		keep[path] = true
-		kept += t.count[path]
-		sum += t.tokens[path]
+		kept += count
+		sum += tokens
 	}
 	return keep, kept
 }

@@ -150,28 +150,52 @@ func mapGraph(files []mapFile, tab *wordTab) *refGraph {
 	}
 	limit := mapScanLimit(n)
 	d := mapDefiners(files, tab)
-	if len(d.files) == 0 {
+	if d.files.n() <= 0 {
 		return nil
 	}
-	refs := make([][]int32, n)
+	refs := rows{start: make([]int, n+1)}
 	paths := make([]string, n)
 	for f := range files {
 		paths[f] = files[f].path
-		refs[f] = d.refs(&files[f], limit)
+		refs.at = d.appendRefs(refs.at, &files[f], limit)
+		refs.start[f+1] = len(refs.at)
 	}
 	g := &refGraph{files: paths}
 	g.start, g.to, g.w = arcRows(refs, d.files)
 	return g
 }
 
+// rows are lists of int32 in one array (a list a slice was, on a
+// 100K-file tree, millions of small allocations): row i is
+// at[start[i]:start[i+1]].
+type rows struct {
+	start []int
+	at    []int32
+}
+
+// n is the number of rows.
+func (r *rows) n() int { return len(r.start) - 1 }
+
+// row returns row i.
+func (r *rows) row(i int) []int32 { return r.at[r.start[i]:r.start[i+1]:r.start[i+1]] }
+
+// add appends a row.
+func (r *rows) add(row []int32) {
+	if r.start == nil {
+		r.start = []int{0}
+	}
+	r.at = append(r.at, row...)
+	r.start = append(r.start, len(r.at))
+}
+
 // definers are the names a map's graph follows: each name (an identifier
 // of at least graphMinName bytes in the files' symbol names, defined in
 // at most graphMaxDefiners files) has an index; files[k] are the files
-// defining name k, in order. byName gives each identifier of the names
+// defining name k, in order (row k). byName gives each identifier of the names
 // a slot, kept its index there (-1: defined too often); byWord gives the
 // index by id in the walk's wordTab (-1: none).
 type definers struct {
-	files  [][]int32
+	files  rows
 	byName map[string]int32
 	kept   []int32
 	byWord []int32
@@ -200,6 +224,7 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 		}
 	}
 	d.kept = make([]int32, len(ks.all))
+	d.files.start = []int{0}
 	if tab != nil {
 		d.byWord = make([]int32, len(tab.words))
 		for i := range d.byWord {
@@ -209,8 +234,8 @@ func mapDefiners(files []mapFile, tab *wordTab) *definers {
 	for k := range ks.all {
 		d.kept[k] = -1
 		if fs := ks.all[k].files(); fs != nil {
-			d.kept[k] = int32(len(d.files))
-			d.files = append(d.files, fs)
+			d.kept[k] = int32(d.files.n())
+			d.files.add(fs)
 			tab.eachID(ks.words[k], func(id uint32) { d.byWord[id] = d.kept[k] })
 		}
 	}
@@ -312,11 +337,10 @@ func (nd *nameDefs) files() []int32 {
 	return nd.f[:nd.n:nd.n]
 }
 
-// refs returns the indexes of the names mf uses before limit, in order of
-// their first use: from its facts (interned, or as strings for a text cut
-// before) or from a scan of its parts.
-func (d *definers) refs(mf *mapFile, limit int) []int32 {
-	var out []int32
+// appendRefs appends to out the indexes of the names mf uses before
+// limit, in order of their first use: from its facts (interned, or as
+// strings for a text cut before) or from a scan of its parts.
+func (d *definers) appendRefs(out []int32, mf *mapFile, limit int) []int32 {
 	if f := mf.facts; f != nil && f.words != nil {
 		for k, w := range f.words {
 			if int(f.wordsAt[k]) >= limit {
@@ -345,71 +369,126 @@ func (d *definers) refs(mf *mapFile, limit int) []int32 {
 	return out
 }
 
-// arcRows turns the files' uses of defined names into the graph's rows
-// (refGraph): for each use of a name, a share 1/(its definers) to every
-// other definer and graphBackWeight of it back. The shares of each arc
-// are added in the order the files and their uses come (the order of
-// buildGraph's sums), then each row is divided by its sum taken in order
-// of target (normalArcs).
-func arcRows(refs [][]int32, definers [][]int32) (start []int, to []int32, w []float64) {
-	n := len(refs)
-	count := make([]int, n+1)
-	eachShare(refs, definers, func(f, g int32, _ int) {
-		count[f+1]++
-		count[g+1]++
-	})
-	for f := range n {
-		count[f+1] += count[f]
+// arcRows turns the files' uses of defined names (refs: per file the
+// names it uses, in order; definers: per name its files) into the
+// graph's rows (refGraph): for each use of a name, a share 1/(its
+// definers) to every other definer and graphBackWeight of it back. The
+// shares of each arc are added in the order the files and their uses
+// come (the order of buildGraph's sums), then each row is divided by its
+// sum taken in order of target (normalArcs).
+//
+// The rows are made one at a time (a 100K-file tree's ≈ 10 M shares,
+// sorted at once, were 80 MB): a row's shares are its file's own uses
+// (to each other definer) and the uses of the names it defines by other
+// files (back), found through the uses of each name (users). Each use
+// has a number, its place among all uses in order (files, then their
+// uses); a row's shares sorted by target, then by that number, are each
+// arc's shares in the order a walk of the files and their uses adds
+// them: one use gives a row at most one share per target.
+func arcRows(refs, definers rows) (start []int, to []int32, w []float64) {
+	n := refs.n()
+	if len(refs.at) >= 1<<31 {
+		return make([]int, n+1), nil, nil // beyond any walk (use numbers are int32)
 	}
-	// An event: its target in the top 29 bits, its place in the row's
-	// order (32 bits), then whether it is a back share (1 bit) and the
-	// definers of its name less one (2 bits); sorting a row sorts it by
-	// target and keeps each target's shares in order.
-	events := make([]uint64, count[n])
-	fill := slices.Clone(count[:n])
-	eachShare(refs, definers, func(f, g int32, d int) {
-		events[fill[f]] = uint64(g)<<35 | uint64(fill[f]-count[f])<<3 | uint64(d-1)
-		fill[f]++
-		events[fill[g]] = uint64(f)<<35 | uint64(fill[g]-count[g])<<3 | 4 | uint64(d-1)
-		fill[g]++
-	})
+	ar := newArcMaker(refs, definers)
 	start = make([]int, n+1)
-	for f := range n {
-		row := events[count[f]:count[f+1]]
-		slices.Sort(row)
-		start[f+1] = start[f] + targets(row)
+	mark := make([]int32, n)
+	for i := range mark {
+		mark[i] = -1
 	}
+	var row []uint64
+	for r := range n {
+		row = ar.appendRow(row[:0], int32(r))
+		k := 0
+		for _, e := range row {
+			if t := int32(e >> 35); mark[t] != int32(r) {
+				mark[t] = int32(r)
+				k++
+			}
+		}
+		start[r+1] = start[r] + k
+	}
+	mark = nil
 	to, w = make([]int32, start[n]), make([]float64, start[n])
-	for f := range n {
-		sumRow(events[count[f]:count[f+1]], to[start[f]:start[f+1]], w[start[f]:start[f+1]])
+	for r := range n {
+		row = ar.appendRow(row[:0], int32(r))
+		slices.Sort(row)
+		sumRow(row, to[start[r]:start[r+1]], w[start[r]:start[r+1]])
 	}
 	return start, to, w
 }
 
-// eachShare calls fn(f, g, d) for each share of a use by file f of a name
-// that file g (not f) defines among d definers, in order.
-func eachShare(refs [][]int32, definers [][]int32, fn func(f, g int32, d int)) {
-	for f, ws := range refs {
-		for _, id := range ws {
-			d := definers[id]
-			for _, g := range d {
-				if int(g) != f {
-					fn(int32(f), g, len(d))
-				}
-			}
+// arcMaker makes the shares of one row of arcRows: refs and definers as
+// given, the uses of each name (users: use numbers, rising; userFile:
+// the file of each, beside it) and the names each file defines
+// (defines).
+type arcMaker struct {
+	refs, definers rows
+	users, defines rows
+	userFile       []int32
+}
+
+// newArcMaker indexes refs and definers for arcRows.
+func newArcMaker(refs, definers rows) *arcMaker {
+	n, names := refs.n(), definers.n()
+	ar := &arcMaker{refs: refs, definers: definers, userFile: make([]int32, len(refs.at))}
+	ar.users = rows{start: make([]int, names+1), at: make([]int32, len(refs.at))}
+	for _, k := range refs.at {
+		ar.users.start[k+1]++
+	}
+	ar.defines = rows{start: make([]int, n+1), at: make([]int32, len(definers.at))}
+	for _, g := range definers.at {
+		ar.defines.start[g+1]++
+	}
+	cumulate(ar.users.start)
+	cumulate(ar.defines.start)
+	fill := slices.Clone(ar.users.start[:names])
+	for f := range n {
+		for u := refs.start[f]; u < refs.start[f+1]; u++ {
+			k := refs.at[u]
+			ar.users.at[fill[k]], ar.userFile[fill[k]] = int32(u), int32(f)
+			fill[k]++
 		}
+	}
+	fill = slices.Clone(ar.defines.start[:n])
+	for k := range names {
+		for _, g := range definers.row(k) {
+			ar.defines.at[fill[g]] = int32(k)
+			fill[g]++
+		}
+	}
+	return ar
+}
+
+// cumulate turns counts (c[i+1]: the count of i) into starts.
+func cumulate(c []int) {
+	for i := 1; i < len(c); i++ {
+		c[i] += c[i-1]
 	}
 }
 
-// targets counts the distinct targets of a sorted row of events.
-func targets(row []uint64) int {
-	k := 0
-	for i, e := range row {
-		if i == 0 || e>>35 != row[i-1]>>35 {
-			k++
+// appendRow appends to row the shares of row r as arcRows sorts them:
+// the target (from bit 35), the use's number (from bit 3), whether it is
+// a back share (bit 2) and the definers of its name less one (bits 0-1).
+func (ar *arcMaker) appendRow(row []uint64, r int32) []uint64 {
+	for u := ar.refs.start[r]; u < ar.refs.start[r+1]; u++ {
+		d := ar.definers.row(int(ar.refs.at[u]))
+		for _, g := range d {
+			if g != r {
+				row = append(row, uint64(g)<<35|uint64(u)<<3|uint64(len(d)-1))
+			}
 		}
 	}
-	return k
+	for _, k := range ar.defines.row(int(r)) {
+		d := uint64(ar.definers.start[k+1] - ar.definers.start[k] - 1)
+		lo, hi := ar.users.start[k], ar.users.start[k+1]
+		for i, u := range ar.users.at[lo:hi] {
+			if f := ar.userFile[lo+i]; f != r {
+				row = append(row, uint64(f)<<35|uint64(u)<<3|4|d)
+			}
+		}
+	}
+	return row
 }
 
 // sumRow sums a sorted row of events into its arcs (to, w: one per

@@ -1,13 +1,17 @@
 package pack
 
 import (
+	"bufio"
 	"context"
 	"encoding/binary"
 	"encoding/json"
 	"errors"
+	"io"
 	"math"
+	"runtime/debug"
 	"slices"
 	"strings"
+	"sync/atomic"
 
 	"go.uber.org/zap"
 
@@ -47,8 +51,10 @@ type MapSumStore interface {
 	PathHash(path string) uint64
 	// Sum returns the summary stored under key.
 	Sum(key [32]byte) ([]byte, bool)
-	// PutSum stores body under key, replacing the root's summary.
-	PutSum(key [32]byte, body []byte)
+	// PutSum stores the body of size bytes write writes (once) under
+	// key, replacing the root's summary; nothing is stored when write
+	// fails or writes another size.
+	PutSum(key [32]byte, size int, write func(io.Writer) error)
 }
 
 // MapSums is what a [FileIndex] may also keep: a map summary per root.
@@ -59,7 +65,7 @@ type MapSums interface {
 }
 
 // mapSumVersion names the summary's encoding and what its key covers.
-const mapSumVersion = "acode map summary v1"
+const mapSumVersion = "acode map summary v2"
 
 // errSumMiss ends a round whose summary turned out not to hold (a kept
 // file's facts gone from the index, a graph that scans further than the
@@ -69,25 +75,35 @@ var errSumMiss = errors.New("pack: map summary does not hold")
 // sumEntry is one file of a summary: its stamp and path hash, its
 // chunks, tokens and redactions, whether its uses are all it has
 // (reach 0) or those before reach, its centrality, and its definitions
-// and uses as word ids (uses in order of offset, with their offsets).
+// and uses as word ids (uses in order of offset, with their offsets):
+// words for an entry derived by this map, else encoded in the body of
+// the summary read at raw:rawEnd (nd definitions, nu uses; sumWordsOf).
 type sumEntry struct {
 	path, stamp                uint64
 	chunks, tokens, redactions int
 	reach                      int
 	central                    float64
-	defs, uses                 []uint32
-	at                         []int32
+	words                      *sumWords
+	raw, rawEnd, nd, nu        uint32
 }
 
-// mapSum is a decoded summary: the scan limit its uses were cut at, its
+// sumWords are the definitions and uses of a summary's entry.
+type sumWords struct {
+	defs, uses []uint32
+	at         []int32
+}
+
+// mapSum is a summary read: the scan limit its uses were cut at, its
 // word table (keyed hashes; perm the ids in order of hash), its files
-// in map-file order and their index by stamp.
+// in map-file order and their index by stamp, and its bytes (body: the
+// files' definitions and uses stay encoded there).
 type mapSum struct {
 	limit   int
 	words   []uint64
 	perm    []uint32
 	files   []sumEntry
 	byStamp map[uint64]int32
+	body    []byte
 }
 
 // sumReport, when set (by tests), is told what each map with a summary
@@ -144,6 +160,43 @@ func (e *Engine) summed(p *pipeline, lean *leanMap, open []OpenDoc) *sumState {
 	}
 	return ss
 }
+
+// boundHeap sets a soft limit of the process's memory, sumHeapLimit, for
+// the rest of a map of files files whose summary stood for all but a few
+// (sumStale) of them, in a process that makes one pack (OneOff) and has
+// no limit of its own (GOMEMLIMIT): such a map's live heap (≈ 200 MB at
+// its peak, the graph's rows, for a 100K-file tree; docs/benchmarks.md)
+// stays below it, and the one-shot pacing (cmd/acode-lsp/gctune.go: the
+// heap grows by as much as is live) let the heap reach twice that. Trees
+// of more than sumBoundFiles files are left alone (their live heap may
+// pass the limit: the collector would run without end). unboundHeap
+// lifts the limit: a map that runs again without its summary has the
+// whole map's live heap.
+func boundHeap(files int) {
+	if !oneOff.Load() || files > sumBoundFiles || debug.SetMemoryLimit(-1) != math.MaxInt64 {
+		return
+	}
+	debug.SetMemoryLimit(sumHeapLimit)
+	heapBound.Store(true)
+}
+
+// unboundHeap lifts boundHeap's limit.
+func unboundHeap() {
+	if heapBound.Swap(false) {
+		debug.SetMemoryLimit(math.MaxInt64)
+	}
+}
+
+// heapBound: boundHeap set the limit.
+var heapBound atomic.Bool
+
+const (
+	// sumHeapLimit is boundHeap's limit: with the binary and the index's
+	// mapped files (≈ 43 MB) a resident set of about 300 MB.
+	sumHeapLimit = 240 << 20
+	// sumBoundFiles is the most files of a map boundHeap bounds.
+	sumBoundFiles = 120_000
+)
 
 // sumKey is the digest of everything a file's summary depends on: the
 // program, the configuration, the chunking and the tokenizer.
@@ -277,15 +330,18 @@ func (f *fileFacts) agrees(e *sumEntry) bool {
 
 // tallyStub adds to t the file of a source with stub facts: its chunks
 // and tokens from the summary, its map file standing for its words.
-func (t *mapTally) tallyStub(at map[string]int, s source) {
+func (t *mapTally) tallyStub(s source) {
 	e := s.facts.sum
 	t.all += int64(e.chunks)
-	t.count[s.Path] += int64(e.chunks)
-	t.tokens[s.Path] += int64(e.tokens)
-	if _, ok := at[s.Path]; !ok {
-		at[s.Path] = len(t.files)
+	i, ok := t.at[s.Path]
+	if !ok {
+		i = len(t.files)
+		t.at[s.Path] = i
 		t.files = append(t.files, mapFile{path: s.Path, facts: s.facts})
+		t.grow()
 	}
+	t.count[i] += int64(e.chunks)
+	t.tokens[i] += int64(e.tokens)
 }
 
 // wordID returns the id of the word of keyed hash h, adding it when new.
@@ -306,9 +362,6 @@ func (ss *sumState) wordID(h uint64) uint32 {
 	}
 	if id, ok := ss.extra[h]; ok {
 		return id
-	}
-	if ss.old != nil && len(ss.words) == len(ss.old.words) {
-		ss.words = slices.Clip(ss.words) // appends must not write into the summary's table
 	}
 	id := uint32(len(ss.words))
 	ss.words = append(ss.words, h)
@@ -342,7 +395,7 @@ func (ss *sumState) tabID(tab *wordTab, id uint32) uint32 {
 // the words of its names (each once, in order), its uses before limit
 // (from its facts, or scanned from its parts) and how far they reach.
 func (ss *sumState) derive(mf *mapFile, limit int, tab *wordTab) sumEntry {
-	e := sumEntry{defs: ss.nameIDs(mf.names)}
+	e := sumEntry{words: &sumWords{defs: ss.nameIDs(mf.names)}}
 	ss.deriveUses(&e, mf, limit, tab)
 	return e
 }
@@ -382,7 +435,7 @@ func (ss *sumState) deriveUses(e *sumEntry, mf *mapFile, limit int, tab *wordTab
 				e.reach = limit
 				break
 			}
-			e.uses, e.at = append(e.uses, ss.tabID(tab, w)), append(e.at, f.wordsAt[k])
+			e.words.uses, e.words.at = append(e.words.uses, ss.tabID(tab, w)), append(e.words.at, f.wordsAt[k])
 		}
 	default:
 		var uses []mapIdent
@@ -396,7 +449,7 @@ func (ss *sumState) deriveUses(e *sumEntry, mf *mapFile, limit int, tab *wordTab
 				e.reach = limit
 				break
 			}
-			e.uses, e.at = append(e.uses, ss.wordID(ss.wordHash(u.w))), append(e.at, int32(u.at))
+			e.words.uses, e.words.at = append(e.words.uses, ss.wordID(ss.wordHash(u.w))), append(e.words.at, int32(u.at))
 		}
 		if f == nil {
 			e.reach = limit // a scan stops at limit
@@ -459,28 +512,62 @@ func (ss *sumState) repoMap(ctx context.Context, files []mapFile, tab *wordTab) 
 	for i := range files {
 		paths[i] = files[i].path
 	}
-	central, same := ss.sameRanks(ents, fresh, paths, limit)
-	if !same {
-		central = centralOf(sumGraph(ents, paths, len(ss.words), limit), paths)
+	if ss.old != nil && countTrue(fresh) <= sumStale(len(files)) {
+		boundHeap(len(files)) // the summary stood for the files: the rest of the map is small
 	}
-	m := repoMapOf(central)
+	central, same := ss.sameRanks(ents, fresh, paths, limit)
 	Logger(ctx).Debug("map summary", zap.Bool("read", ss.old != nil), zap.Int("files", len(files)),
 		zap.Int("derived", countTrue(fresh)), zap.Bool("same ranks", same))
 	if sumReport != nil {
 		sumReport(ss.old != nil, len(files), countTrue(fresh), same)
 	}
-	if ss.old == nil || !same || countTrue(fresh) > sumStale(len(files)) {
-		cs := make([]float64, len(ents))
-		for i := range ents {
-			cs[i] = central[paths[i]]
-		}
-		var perm []uint32
-		if ss.old != nil {
-			perm = ss.old.perm
-		}
-		ss.st.PutSum(ss.key, encodeSum(limit, ss.words, perm, ents, cs))
+	se := &sumEnc{limit: limit, words: ss.words, ents: ents, old: ss.old}
+	if ss.old != nil {
+		se.perm = ss.old.perm
 	}
-	return m, true
+	if same {
+		if countTrue(fresh) > sumStale(len(files)) {
+			se.central = centralsOf(central, paths)
+			ss.st.PutSum(ss.key, se.size(), se.writeTo)
+		}
+		return repoMapOf(central), true
+	}
+	// Ranked again: the files' records are written first, then the graph
+	// is made (the summary read is let go of once the graph has what it
+	// needs of it), then the centralities.
+	rank := func() {
+		g := sumGraph(ss.old, ents, paths, len(ss.words), limit, ss.old.release)
+		central = centralOf(g, paths)
+	}
+	ss.st.PutSum(ss.key, se.size(), func(w io.Writer) error {
+		bw := bufio.NewWriterSize(w, 64<<10)
+		se.writeFiles(bw)
+		rank()
+		se.central = centralsOf(central, paths)
+		se.writeCentral(bw)
+		return bw.Flush()
+	})
+	if central == nil {
+		rank() // not written (PutSum refused the size)
+	}
+	return repoMapOf(central), true
+}
+
+// centralsOf is the centrality of each of paths.
+func centralsOf(central map[string]float64, paths []string) []float64 {
+	cs := make([]float64, len(paths))
+	for i, p := range paths {
+		cs[i] = central[p]
+	}
+	return cs
+}
+
+// release lets go of the bytes of a summary read (nil: none) once no
+// entry's words are read from them again.
+func (o *mapSum) release() {
+	if o != nil {
+		o.body = nil
+	}
 }
 
 // sumStale is how many of n files a summary whose ranks still hold may
@@ -512,7 +599,7 @@ func (ss *sumState) sameRanks(ents []*sumEntry, fresh []bool, paths []string, li
 		if ents[i].path != o.files[i].path {
 			return nil, false
 		}
-		if fresh[i] && !sameWords(ents[i], &o.files[i], limit) {
+		if fresh[i] && !o.sameWords(ents[i], &o.files[i], limit) {
 			return nil, false
 		}
 	}
@@ -523,97 +610,108 @@ func (ss *sumState) sameRanks(ents []*sumEntry, fresh []bool, paths []string, li
 	return central, true
 }
 
-// sameWords reports whether a and b define the same words and use the
-// same before limit.
-func sameWords(a, b *sumEntry, limit int) bool {
-	return slices.Equal(a.defs, b.defs) && slices.Equal(cutUses(a, limit), cutUses(b, limit))
+// sameWords reports whether a and b (entries of o or derived) define
+// the same words and use the same before limit.
+func (o *mapSum) sameWords(a, b *sumEntry, limit int) bool {
+	var ba, bb sumWords
+	wa, wb := o.sumWordsOf(a, &ba), o.sumWordsOf(b, &bb)
+	return slices.Equal(wa.defs, wb.defs) && slices.Equal(cutUses(wa, limit), cutUses(wb, limit))
 }
 
-// cutUses is e's uses before limit.
-func cutUses(e *sumEntry, limit int) []uint32 {
-	k, _ := slices.BinarySearch(e.at, int32(min(limit, math.MaxInt32)))
-	return e.uses[:k]
+// cutUses is w's uses before limit.
+func cutUses(w *sumWords, limit int) []uint32 {
+	k, _ := slices.BinarySearch(w.at, int32(min(limit, math.MaxInt32)))
+	return w.uses[:k]
 }
 
 // sumGraph is mapGraph over summary entries: the same files, names
 // (words by id) and uses, so the same graph.
-func sumGraph(ents []*sumEntry, paths []string, words, limit int) *refGraph {
+// The entries not derived are o's (nil: none are); done is called once
+// their words are read.
+func sumGraph(o *mapSum, ents []*sumEntry, paths []string, words, limit int, done func()) *refGraph {
+	defer done()
 	n := len(ents)
 	if n < 2 || n >= mapGraphMaxFiles {
 		return nil
 	}
-	defOf, kept, dfiles := sumDefiners(ents, words)
-	if len(dfiles) == 0 {
+	nameOf, definers := sumDefiners(o, ents, words)
+	if definers.n() == 0 {
 		return nil
 	}
 	g := &refGraph{files: paths}
-	g.start, g.to, g.w = arcRows(sumRefs(ents, defOf, kept, limit), dfiles)
+	refs := sumRefs(o, ents, nameOf, limit)
+	done()
+	g.start, g.to, g.w = arcRows(refs, definers)
 	return g
 }
 
 // sumDefiners are mapDefiners' over summary entries: each defined word's
-// name (defOf, by word id; -1: none), each name's index among the names
-// followed (kept; -1: defined too often), and their definers.
-func sumDefiners(ents []*sumEntry, words int) (defOf, kept []int32, dfiles [][]int32) {
-	defOf = make([]int32, words)
-	for i := range defOf {
-		defOf[i] = -1
+// index among the names followed (nameOf, by word id; -1: none, or
+// defined too often) and their definers (rows in order of first
+// definition).
+func sumDefiners(o *mapSum, ents []*sumEntry, words int) (nameOf []int32, definers rows) {
+	var buf sumWords
+	nameOf = make([]int32, words)
+	for i := range nameOf {
+		nameOf[i] = -1
 	}
-	var all []nameDefs
+	names := int32(0)
 	for f := range ents {
-		for _, w := range ents[f].defs {
-			k := defOf[w]
-			if k < 0 {
-				k = int32(len(all))
-				defOf[w] = k
-				all = append(all, nameDefs{})
+		for _, w := range o.sumWordsOf(ents[f], &buf).defs {
+			if nameOf[w] < 0 {
+				nameOf[w] = names
+				names++
 			}
-			all[k].add(int32(f))
 		}
 	}
-	kept = make([]int32, len(all))
+	all := make([]nameDefs, names)
+	for f := range ents {
+		for _, w := range o.sumWordsOf(ents[f], &buf).defs {
+			all[nameOf[w]].add(int32(f))
+		}
+	}
+	kept := make([]int32, names)
+	definers.start = []int{0}
 	for k := range all {
 		kept[k] = -1
 		if fs := all[k].files(); fs != nil {
-			kept[k] = int32(len(dfiles))
-			dfiles = append(dfiles, fs)
+			kept[k] = int32(definers.n())
+			definers.add(fs)
 		}
 	}
-	return defOf, kept, dfiles
+	for w, k := range nameOf {
+		if k >= 0 {
+			nameOf[w] = kept[k]
+		}
+	}
+	return nameOf, definers
 }
 
-// sumRefs is definers.refs over summary entries: per file the names
-// followed it uses before limit, in order.
-func sumRefs(ents []*sumEntry, defOf, kept []int32, limit int) [][]int32 {
-	n := len(ents)
-	// Every file's refs in one buffer (a slice a file was 100 MB of a
-	// 100K-file tree's allocations).
-	refs := make([][]int32, n)
-	ends := make([]int, n)
-	total := 0
-	for f := range ents {
-		total += len(ents[f].uses)
-	}
-	buf := make([]int32, 0, total)
-	for f := range ents {
-		e := ents[f]
-		for j, w := range e.uses {
-			if int(e.at[j]) >= limit {
-				break
+// sumRefs is definers.appendRefs over summary entries: per file the
+// names followed it uses before limit, in order.
+func sumRefs(o *mapSum, ents []*sumEntry, nameOf []int32, limit int) rows {
+	refs := rows{start: make([]int, len(ents)+1)}
+	var buf sumWords
+	for pass := range 2 { // count, then fill one array of that size
+		k := 0
+		for f := range ents {
+			e := o.sumWordsOf(ents[f], &buf)
+			for j, w := range e.uses {
+				if int(e.at[j]) >= limit {
+					break
+				}
+				if x := nameOf[w]; x >= 0 {
+					if pass == 1 {
+						refs.at[k] = x
+					}
+					k++
+				}
 			}
-			if k := defOf[w]; k >= 0 && kept[k] >= 0 {
-				buf = append(buf, kept[k])
-			}
+			refs.start[f+1] = k
 		}
-		ends[f] = len(buf)
-	}
-	for f, start := range ends {
-		if f > 0 {
-			start = ends[f-1]
-		} else {
-			start = 0
+		if pass == 0 {
+			refs.at = make([]int32, k)
 		}
-		refs[f] = buf[start:ends[f]:ends[f]]
 	}
 	return refs
 }
@@ -625,6 +723,7 @@ func (l *leanMap) retry(ctx context.Context, err error) *leanMap {
 		return nil
 	}
 	Logger(ctx).Debug("map summary not used: the map runs without it")
+	unboundHeap()
 	return l.without()
 }
 

@@ -1,9 +1,11 @@
 package pack
 
 import (
+	"bytes"
 	"context"
 	"fmt"
 	"hash/fnv"
+	"io"
 	"math/rand"
 	"os"
 	"path/filepath"
@@ -53,10 +55,14 @@ func (m *memSums) Sum(key [32]byte) ([]byte, bool) {
 	return b, ok
 }
 
-func (m *memSums) PutSum(key [32]byte, body []byte) {
+func (m *memSums) PutSum(key [32]byte, size int, write func(io.Writer) error) {
+	var buf bytes.Buffer
+	if err := write(&buf); err != nil || buf.Len() != size {
+		panic(fmt.Sprintf("a summary of %d bytes announced %d (%v)", buf.Len(), size, err))
+	}
 	m.smu.Lock()
 	defer m.smu.Unlock()
-	m.sums[key] = slices.Clone(body)
+	m.sums[key] = buf.Bytes()
 	m.puts++
 }
 
@@ -277,10 +283,10 @@ func TestSumGraphSameAsMapGraph(t *testing.T) {
 func TestSumEncoding(t *testing.T) {
 	words := []uint64{10, 30, 20}
 	ents := []*sumEntry{
-		{path: 1, stamp: 11, chunks: 3, tokens: 90, redactions: 1, central: 0.25, defs: []uint32{0, 2}, uses: []uint32{1, 2}, at: []int32{4, 70}},
-		{path: 2, stamp: 0, chunks: 1, tokens: 5, reach: 1024, central: 1, uses: []uint32{0}, at: []int32{0}},
+		{path: 1, stamp: 11, chunks: 3, tokens: 90, redactions: 1, central: 0.25, words: &sumWords{defs: []uint32{0, 2}, uses: []uint32{1, 2}, at: []int32{4, 70}}},
+		{path: 2, stamp: 0, chunks: 1, tokens: 5, reach: 1024, central: 1, words: &sumWords{uses: []uint32{0}, at: []int32{0}}},
 	}
-	b := encodeSum(1024, words, []uint32{0, 1}, ents, []float64{0.25, 1}) // ids 0, 1 in order of hash; 2 added since
+	b := encodeSum(&sumEnc{limit: 1024, words: words, perm: []uint32{0, 1}, ents: ents, central: []float64{0.25, 1}}) // ids 0, 1 in order of hash; 2 added since
 	s := decodeSum(b)
 	if s == nil {
 		t.Fatal("the encoding does not decode")
@@ -290,10 +296,19 @@ func TestSumEncoding(t *testing.T) {
 	}
 	for i := range ents {
 		g, w := s.files[i], ents[i]
+		gw := s.sumWordsOf(&g, &sumWords{})
 		if g.path != w.path || g.stamp != w.stamp || g.chunks != w.chunks || g.tokens != w.tokens || g.redactions != w.redactions ||
-			g.reach != w.reach || g.central != w.central || !slices.Equal(g.defs, w.defs) || !slices.Equal(g.uses, w.uses) || !slices.Equal(g.at, w.at) {
-			t.Errorf("file %d: decoded %+v, want %+v", i, g, w)
+			g.reach != w.reach || g.central != w.central || !slices.Equal(gw.defs, w.words.defs) || !slices.Equal(gw.uses, w.words.uses) || !slices.Equal(gw.at, w.words.at) {
+			t.Errorf("file %d: decoded %+v %+v, want %+v %+v", i, g, gw, w, w.words)
 		}
+	}
+	// Written again from the summary read (its entries' encodings
+	// copied, the centralities new, a word added): the same bytes as
+	// encoded from the words themselves.
+	again := &sumEnc{limit: 1024, words: append(slices.Clone(words), 25), perm: s.perm, ents: []*sumEntry{&s.files[1], &s.files[0]}, central: []float64{0.5, 0.75}, old: s}
+	fromWords := &sumEnc{limit: 1024, words: again.words, perm: s.perm, ents: []*sumEntry{ents[1], ents[0]}, central: again.central}
+	if x, y := encodeSum(again), encodeSum(fromWords); !bytes.Equal(x, y) || again.size() != len(x) || fromWords.size() != len(y) {
+		t.Errorf("written again from the summary read: %d bytes (size %d), from the words %d (size %d), or they differ", len(x), again.size(), len(y), fromWords.size())
 	}
 	if _, ok := s.byStamp[11]; !ok || len(s.byStamp) != 1 {
 		t.Errorf("byStamp %v: want stamp 11 only (0 is none)", s.byStamp)
@@ -306,7 +321,7 @@ func TestSumEncoding(t *testing.T) {
 	if decodeSum(append(slices.Clone(b), 0)) != nil {
 		t.Error("an encoding with a byte left over decodes")
 	}
-	bad := encodeSum(1024, words, nil, ents, []float64{0.25, 1})
+	bad := encodeSum(&sumEnc{limit: 1024, words: words, ents: ents, central: []float64{0.25, 1}})
 	copy(bad[4+24:], []byte{1, 0, 0, 0}) // the order of hashes: id 1 (30) first
 	if decodeSum(bad) != nil {
 		t.Error("a table out of order of hash decodes")
