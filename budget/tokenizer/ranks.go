@@ -4,7 +4,6 @@ import (
 	"bytes"
 	"fmt"
 	"math/bits"
-	"unsafe"
 
 	"github.com/pkoukk/tiktoken-go-loader/assets"
 )
@@ -51,9 +50,7 @@ func loadRanks(name string) (*rankTable, error) {
 		t.rank = append(t.rank, r)
 	}
 	t.off = append(t.off, uint32(len(arena)))
-	// The arena is never written again: the string shares its bytes
-	// rather than copying a megabyte and more.
-	t.arena = unsafe.String(unsafe.SliceData(arena), len(arena))
+	t.arena = string(arena) // exact size: arena's capacity is a bound
 	if err := t.build(); err != nil {
 		return nil, fmt.Errorf("tokenizer: ranks of %s: %w", name, err)
 	}
@@ -80,8 +77,8 @@ func (t *rankTable) build() error {
 	// Insert by home slot (a counting sort on its top bits), so the
 	// writes sweep the table instead of landing at random: the same
 	// entries are found by get whatever the order of insertion.
-	for _, he := range byHome(hashes, t.mask) {
-		if err := t.insert(he.h, he.e); err != nil {
+	for _, e := range byHome(hashes, t.mask) {
+		if err := t.insert(hashes[e], e); err != nil {
 			return err
 		}
 	}
@@ -105,17 +102,9 @@ func (t *rankTable) insert(h uint64, e uint32) error {
 // homeBuckets is how many ranges of home slots byHome sorts entries into.
 const homeBuckets = 1 << 10
 
-// homeEntry is an entry and its key's hash, as byHome orders them.
-type homeEntry struct {
-	h uint64
-	e uint32
-}
-
-// byHome returns the entries 0..len(hashes)-1, with their hashes, ordered
-// by the bucket of their home slot (hash & mask), in entry order within a
-// bucket. Carrying the hash along spares the inserts a random read of
-// hashes per entry.
-func byHome(hashes []uint64, mask uint64) []homeEntry {
+// byHome returns the entries 0..len(hashes)-1 ordered by the bucket of
+// their home slot (hash & mask), in entry order within a bucket.
+func byHome(hashes []uint64, mask uint64) []uint32 {
 	shift := max(0, bits.Len64(mask)-bits.Len(homeBuckets-1))
 	var start [homeBuckets + 1]uint32
 	for _, h := range hashes {
@@ -124,10 +113,10 @@ func byHome(hashes []uint64, mask uint64) []homeEntry {
 	for b := 1; b <= homeBuckets; b++ {
 		start[b] += start[b-1]
 	}
-	order := make([]homeEntry, len(hashes))
+	order := make([]uint32, len(hashes))
 	for e, h := range hashes {
 		b := (h & mask) >> shift
-		order[start[b]] = homeEntry{h, uint32(e)}
+		order[start[b]] = uint32(e)
 		start[b]++
 	}
 	return order
