@@ -36,21 +36,33 @@ func loadRanks(name string) (*rankTable, error) {
 	arena := make([]byte, 0, len(data)*3/4)
 	t := &rankTable{off: make([]uint32, 0, n+1), rank: make([]uint32, 0, n)}
 	for lineNo := 1; len(data) > 0; lineNo++ {
-		if data[0] == '\n' {
-			data = data[1:]
+		line := data
+		if k := bytes.IndexByte(data, '\n'); k >= 0 {
+			line, data = data[:k], data[k+1:]
+		} else {
+			data = nil
+		}
+		if len(line) == 0 {
 			continue
 		}
+		sp := bytes.IndexByte(line, ' ')
+		if sp <= 0 {
+			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: no space", name, lineNo)
+		}
 		at := len(arena)
-		var r uint32
 		var ok bool
-		if arena, r, data, ok = parseEntry(arena, data); !ok || len(arena) == at {
+		if arena, ok = decodeBase64(arena, line[:sp]); !ok {
+			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: bad base64", name, lineNo)
+		}
+		r, ok := parseRank(line[sp+1:])
+		if !ok || len(arena) == at {
 			return nil, fmt.Errorf("tokenizer: ranks of %s: line %d: bad entry", name, lineNo)
 		}
 		t.off = append(t.off, uint32(at))
 		t.rank = append(t.rank, r)
 	}
 	t.off = append(t.off, uint32(len(arena)))
-	t.arena = string(arena) // exact size: arena's capacity is a bound
+	t.arena = string(arena)
 	if err := t.build(); err != nil {
 		return nil, fmt.Errorf("tokenizer: ranks of %s: %w", name, err)
 	}
@@ -164,68 +176,6 @@ func decodeBase64(dst, src []byte) ([]byte, bool) {
 		}
 	}
 	return dst, true
-}
-
-// parseEntry reads the line "base64(token) rank" at the start of data in
-// one pass: it appends the token's bytes to arena and returns its rank
-// and the text after the line's "\n" (or end). It accepts what
-// decodeBase64 and parseRank accept of the two fields split at the first
-// space, and nothing else.
-func parseEntry(arena, data []byte) ([]byte, uint32, []byte, bool) {
-	arena, i, ok := parseToken(arena, data)
-	if !ok || i == 0 || i >= len(data) || data[i] != ' ' {
-		return arena, 0, nil, false
-	}
-	r, j, ok := parseRankAt(data, i+1)
-	if !ok {
-		return arena, 0, nil, false
-	}
-	if j < len(data) {
-		j++
-	}
-	return arena, r, data[j:], true
-}
-
-// parseToken decodes the base64 at the start of data, appending its bytes
-// to arena, up to the first byte outside the alphabet after a whole group
-// (or after a last group with "=" padding); i is that byte's index.
-func parseToken(arena, data []byte) (_ []byte, i int, ok bool) {
-	for ; i+4 <= len(data); i += 4 {
-		a, b := b64Value[data[i]], b64Value[data[i+1]]
-		c, d := b64Value[data[i+2]], b64Value[data[i+3]]
-		if (a|b|c|d)&0xC0 != 0 {
-			break
-		}
-		arena = append(arena, a<<2|b>>4, b<<4|c>>2, c<<6|d)
-	}
-	if i+4 >= len(data) || data[i] == ' ' {
-		return arena, i, true
-	}
-	a, b, c := b64Value[data[i]], b64Value[data[i+1]], b64Value[data[i+2]]
-	switch {
-	case (a|b)&0xC0 != 0 || data[i+3] != '=':
-		return arena, i, false
-	case data[i+2] == '=':
-		arena = append(arena, a<<2|b>>4)
-	case c&0xC0 == 0:
-		arena = append(arena, a<<2|b>>4, b<<4|c>>2)
-	default:
-		return arena, i, false
-	}
-	return arena, i + 4, true
-}
-
-// parseRankAt parses the decimal rank that starts at data[i] and ends at
-// the next "\n" (index j) or the end: 1 to 9 digits.
-func parseRankAt(data []byte, i int) (r uint32, j int, ok bool) {
-	for j = i; j < len(data) && data[j] != '\n'; j++ {
-		c := data[j]
-		if c < '0' || c > '9' || j-i >= 9 {
-			return 0, j, false
-		}
-		r = r*10 + uint32(c-'0')
-	}
-	return r, j, j > i
 }
 
 // parseRank parses a decimal rank.
