@@ -1,21 +1,20 @@
 package collector
 
 import (
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 var (
 	// puttyLinesRe is the "Private-Lines: N" header of a PuTTY key file.
-	puttyLinesRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?)?["']?Private-Lines:[ \t]*([0-9]{1,3})`)
+	puttyLinesRe = lazyRegexp(`^[ \t]*(?:#+ ?|//+ ?)?["']?Private-Lines:[ \t]*([0-9]{1,3})`)
 	// puttyMACRe is the MAC line after the private lines.
-	puttyMACRe = regexp.MustCompile(`^([ \t]*(?:#+ ?|//+ ?)?["']?Private-(?:MAC|Hash):[ \t]*)([0-9a-fA-F]{20,})`)
+	puttyMACRe = lazyRegexp(`^([ \t]*(?:#+ ?|//+ ?)?["']?Private-(?:MAC|Hash):[ \t]*)([0-9a-fA-F]{20,})`)
 	// envNameRe is "- name: NAME" of a Kubernetes env list (or Compose,
 	// GitHub Actions, ECS task definitions), the value on a following line.
-	envNameRe = regexp.MustCompile(`^[ \t]*-?[ \t]*["']?name["']?[ \t]*:[ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*,?[ \t]*\r?$`)
+	envNameRe = lazyRegexp(`^[ \t]*-?[ \t]*["']?name["']?[ \t]*:[ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*,?[ \t]*\r?$`)
 	// envValueRe is the "value: …" line that follows.
-	envValueRe = regexp.MustCompile(`^[ \t]*["']?value["']?[ \t]*:[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s"'#][^\s#]*))`)
+	envValueRe = lazyRegexp(`^[ \t]*["']?value["']?[ \t]*:[ \t]*(?:"([^"]*)"|'([^']*)'|([^\s"'#][^\s#]*))`)
 )
 
 // redactBlocks redacts the secrets that span lines, in place: private key
@@ -74,7 +73,7 @@ func redactEnvEntries(lines []string) int {
 // on one of the two lines below (value: …), when NAME is a secret's or
 // a provider's credential.
 func redactEnvEntry(lines []string, i int) int {
-	m := envNameRe.FindStringSubmatch(lines[i])
+	m := envNameRe().FindStringSubmatch(lines[i])
 	if m == nil {
 		return 0
 	}
@@ -83,7 +82,7 @@ func redactEnvEntry(lines []string, i int) int {
 	}
 	n := 0
 	for j := i + 1; j < len(lines) && j <= i+2; j++ {
-		vm := envValueRe.FindStringSubmatchIndex(lines[j])
+		vm := envValueRe().FindStringSubmatchIndex(lines[j])
 		if vm == nil {
 			continue
 		}
@@ -104,13 +103,13 @@ func redactEnvEntry(lines []string, i int) int {
 
 var (
 	// k8sSecretKindRe is the kind of a Kubernetes Secret manifest.
-	k8sSecretKindRe = regexp.MustCompile(`(?i)^[ \t]*kind:[ \t]*["']?secret["']?[ \t]*\r?$`)
+	k8sSecretKindRe = lazyRegexp(`(?i)^[ \t]*kind:[ \t]*["']?secret["']?[ \t]*\r?$`)
 	// k8sDataRe opens its data or stringData map.
-	k8sDataRe = regexp.MustCompile(`^([ \t]*)(data|stringData):[ \t]*\r?$`)
+	k8sDataRe = lazyRegexp(`^([ \t]*)(data|stringData):[ \t]*\r?$`)
 	// k8sEntryRe is one entry of the map.
-	k8sEntryRe = regexp.MustCompile(`^([ \t]+)["']?[A-Za-z0-9_.\-]+["']?[ \t]*:[ \t]*["']?([^"'\s]+)["']?[ \t]*\r?$`)
+	k8sEntryRe = lazyRegexp(`^([ \t]+)["']?[A-Za-z0-9_.\-]+["']?[ \t]*:[ \t]*["']?([^"'\s]+)["']?[ \t]*\r?$`)
 	// k8sBase64Re is a data value.
-	k8sBase64Re = regexp.MustCompile(`^[A-Za-z0-9+/]{4,}={0,2}$`)
+	k8sBase64Re = lazyRegexp(`^[A-Za-z0-9+/]{4,}={0,2}$`)
 )
 
 // k8sSecretPossible is the cheap gate of redactK8sSecretData.
@@ -128,7 +127,7 @@ func redactK8sSecretData(lines []string) int {
 	}
 	n := 0
 	for i := 0; i < len(lines); i++ {
-		if m := k8sDataRe.FindStringSubmatch(lines[i]); m != nil {
+		if m := k8sDataRe().FindStringSubmatch(lines[i]); m != nil {
 			n += redactK8sDataMap(lines, i+1, len(m[1]), m[2] == "stringData")
 		}
 	}
@@ -138,7 +137,7 @@ func redactK8sSecretData(lines []string) int {
 // k8sSecretKind reports a manifest of kind Secret.
 func k8sSecretKind(lines []string) bool {
 	for _, l := range lines {
-		if k8sSecretKindRe.MatchString(l) {
+		if k8sSecretKindRe().MatchString(l) {
 			return true
 		}
 	}
@@ -147,7 +146,7 @@ func k8sSecretKind(lines []string) bool {
 
 // k8sBlockRe is a block scalar's header: | or >, a chomping and an
 // indentation indicator.
-var k8sBlockRe = regexp.MustCompile(`^[|>][+-]?[1-9]?[+-]?$`)
+var k8sBlockRe = lazyRegexp(`^[|>][+-]?[1-9]?[+-]?$`)
 
 // redactK8sDataMap redacts the entries of the map that starts at line
 // from, whose key is indented by indent.
@@ -158,18 +157,18 @@ func redactK8sDataMap(lines []string, from, indent int, clear bool) int {
 		if strings.TrimSpace(l) == "" {
 			continue
 		}
-		em := k8sEntryRe.FindStringSubmatchIndex(l)
+		em := k8sEntryRe().FindStringSubmatchIndex(l)
 		if em == nil || em[3]-em[2] <= indent && !strings.Contains(l[em[2]:em[3]], "\t") {
 			return n
 		}
 		v := l[em[4]:em[5]]
-		if k8sBlockRe.MatchString(v) {
+		if k8sBlockRe().MatchString(v) {
 			var k int
 			k, j = redactIndented(lines, j+1, em[3]-em[2])
 			n += k
 			continue
 		}
-		if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re.MatchString(v)) || clear && len(v) < 4 {
+		if v == redacted || isPlaceholder(v) || (!clear && !k8sBase64Re().MatchString(v)) || clear && len(v) < 4 {
 			continue
 		}
 		lines[j] = l[:em[4]] + redacted + l[em[5]:]
@@ -209,7 +208,7 @@ func redactIndented(lines []string, from, indent int) (int, int) {
 // redactPuTTY redacts the N private lines after "Private-Lines: N" at i,
 // and the MAC line after them.
 func redactPuTTY(lines []string, i int) int {
-	m := puttyLinesRe.FindStringSubmatch(lines[i])
+	m := puttyLinesRe().FindStringSubmatch(lines[i])
 	if m == nil {
 		return 0
 	}
@@ -219,7 +218,7 @@ func redactPuTTY(lines []string, i int) int {
 		lines[j] = redactRuns(lines[j], &first)
 	}
 	if j := i + count + 1; j < len(lines) {
-		if mm := puttyMACRe.FindStringSubmatchIndex(lines[j]); mm != nil {
+		if mm := puttyMACRe().FindStringSubmatchIndex(lines[j]); mm != nil {
 			lines[j] = lines[j][:mm[4]] + redacted + lines[j][mm[5]:]
 		}
 	}

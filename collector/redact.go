@@ -6,7 +6,6 @@ import (
 	"io"
 	"math"
 	"math/bits"
-	"regexp"
 	"sort"
 	"strings"
 	"sync"
@@ -23,24 +22,24 @@ const redacted = "[REDACTED]"
 var (
 	// authHeaderRe finds the credential of an HTTP Authorization value
 	// (Bearer, Basic, Token, Digest and vendor schemes).
-	authHeaderRe = regexp.MustCompile(`(?i)\b(?:bearer|basic|token|digest|sso-key|apikey|api-key)[ \t]+([A-Za-z0-9._~+/:-]{12,}=*)`)
+	authHeaderRe = lazyRegexp(`(?i)\b(?:bearer|basic|token|digest|sso-key|apikey|api-key)[ \t]+([A-Za-z0-9._~+/:-]{12,}=*)`)
 	// pemBeginRe and pemEndRe delimit a private key block (PKCS#1/#8,
 	// EC, DSA, OpenSSH, encrypted, PGP).
-	pemBeginRe = regexp.MustCompile(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
-	pemEndRe   = regexp.MustCompile(`-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
+	pemBeginRe = lazyRegexp(`-----BEGIN [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
+	pemEndRe   = lazyRegexp(`-----END [A-Z0-9 ]*PRIVATE KEY( BLOCK)?-----`)
 	// pemBodyRe is a line of a key body, possibly quoted and concatenated
 	// as in source code ("MIIE...\n" +).
 	// A body line may carry a comment or list prefix ("# ", "// ",
 	// "- \"") when the key sits in a comment or a YAML list.
-	pemBodyRe = regexp.MustCompile(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,\\]?[ \t]*\r?$`)
+	pemBodyRe = lazyRegexp(`^[ \t]*(?:#+ ?|//+ ?|;+ ?|\*+ ?|- ?)?["'` + "`" + `]?[A-Za-z0-9+/=]+(?:\\n)?["'` + "`" + `]?[ \t]*[+,\\]?[ \t]*\r?$`)
 	// pemHeaderRe is a header line inside a key block (Proc-Type, DEK-Info).
-	pemHeaderRe = regexp.MustCompile(`^[ \t]*[A-Za-z-]+: `)
+	pemHeaderRe = lazyRegexp(`^[ \t]*[A-Za-z-]+: `)
 	// base64Run16Re is a run of base64 long enough for a key body (a
 	// one-line block "-----BEGIN PRIVATE KEY----- ... -----END" in prose
 	// has none).
-	base64Run16Re = regexp.MustCompile(`[A-Za-z0-9+/=]{16,}`)
+	base64Run16Re = lazyRegexp(`[A-Za-z0-9+/=]{16,}`)
 	// base64RunRe is a run of base64 characters.
-	base64RunRe = regexp.MustCompile(`[A-Za-z0-9+/=]{2,}`)
+	base64RunRe = lazyRegexp(`[A-Za-z0-9+/=]{2,}`)
 )
 
 // secretWords are the last words of names whose values are secrets.
@@ -712,16 +711,16 @@ func lower8(w uint64) uint64 {
 func redactPEMBlocks(lines []string) int {
 	count := 0
 	for i, from := 0, 0; i < len(lines); {
-		loc := pemBeginRe.FindStringIndex(lines[i][from:])
+		loc := pemBeginRe().FindStringIndex(lines[i][from:])
 		if loc == nil {
 			i, from = i+1, 0
 			continue
 		}
 		line := lines[i]
 		head, rest := line[:from+loc[1]], line[from+loc[1]:]
-		if end := pemEndRe.FindStringIndex(rest); end != nil {
+		if end := pemEndRe().FindStringIndex(rest); end != nil {
 			body := rest[:end[0]]
-			if base64Run16Re.MatchString(body) && body != redacted {
+			if base64Run16Re().MatchString(body) && body != redacted {
 				body = redacted
 				count++
 			}
@@ -730,22 +729,22 @@ func redactPEMBlocks(lines []string) int {
 			continue
 		}
 		first := true
-		if pemBodyRe.MatchString(strings.TrimPrefix(rest, `\n`)) {
+		if pemBodyRe().MatchString(strings.TrimPrefix(rest, `\n`)) {
 			lines[i] = head + redactRuns(rest, &first)
 		}
 		i, from = i+1, 0
 		for ; i < len(lines); i++ {
 			next := lines[i]
-			if end := pemEndRe.FindStringIndex(next); end != nil {
+			if end := pemEndRe().FindStringIndex(next); end != nil {
 				body := redactRuns(next[:end[0]], &first)
 				lines[i] = body + next[end[0]:]
 				from = len(body) + end[1] - end[0]
 				break
 			}
-			if pemHeaderRe.MatchString(next) || strings.TrimSpace(next) == "" {
+			if pemHeaderRe().MatchString(next) || strings.TrimSpace(next) == "" {
 				continue
 			}
-			if !pemBodyRe.MatchString(next) {
+			if !pemBodyRe().MatchString(next) {
 				break
 			}
 			lines[i] = redactRuns(next, &first)
@@ -762,7 +761,7 @@ func redactPEMBlocks(lines []string) int {
 func redactRuns(s string, first *bool) string {
 	var b strings.Builder
 	prev := 0
-	for _, loc := range base64RunRe.FindAllStringIndex(s, -1) {
+	for _, loc := range base64RunRe().FindAllStringIndex(s, -1) {
 		start := loc[0]
 		if start > 0 && s[start-1] == '\\' {
 			start++ // the n of an escaped newline
@@ -1101,18 +1100,18 @@ func codeLineValue(v string, password bool) bool {
 	if strings.ContainsAny(v, " \t\"'`") || isCall(v) || isCodeExpr(v) || codeShape(v) || selector(v) {
 		return true
 	}
-	return (!password || strings.Contains(v, "?")) && moreFieldsRe.MatchString(v)
+	return (!password || strings.Contains(v, "?")) && moreFieldsRe().MatchString(v)
 }
 
 // moreFieldsRe finds another field after a value: a query string
 // (&q=1) or a connection string (;Other=x).
-var moreFieldsRe = regexp.MustCompile(`&[a-z_][a-z0-9_.\-]*=|[;,][A-Za-z_][A-Za-z0-9_.\-]*=`)
+var moreFieldsRe = lazyRegexp(`&[a-z_][a-z0-9_.\-]*=|[;,][A-Za-z_][A-Za-z0-9_.\-]*=`)
 
 // isCodeExpr reports a value that is code: a name followed by calls,
 // indexes, conversions and selectors (dk.EncapsulationKey().Bytes(),
 // map[Level]secret{}), brackets balanced, nothing but code characters.
 func isCodeExpr(v string) bool {
-	if !callRe.MatchString(v) && !strings.HasPrefix(v, "map[") && !strings.HasPrefix(v, "[]") {
+	if !callRe().MatchString(v) && !strings.HasPrefix(v, "map[") && !strings.HasPrefix(v, "[]") {
 		return false
 	}
 	depth := 0
@@ -1137,7 +1136,7 @@ func isCodeExpr(v string) bool {
 // isCall reports a value that is a call, an index or a composite literal:
 // a name and a bracket whose match ends the value (f(x), m[k], T{a}).
 func isCall(v string) bool {
-	loc := callRe.FindStringIndex(v)
+	loc := callRe().FindStringIndex(v)
 	if loc == nil {
 		return false
 	}
@@ -1159,7 +1158,7 @@ func isCall(v string) bool {
 }
 
 // callRe is a value that starts with a call or an index: f(x), a.b[c].
-var callRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
+var callRe = lazyRegexp(`^[A-Za-z_$][A-Za-z0-9_$.]*[(\[{]`)
 
 // symbolSecret accepts a line value that mixes letters, digits and symbols
 // like generated keys do (Django's SECRET_KEY): long, three classes or
@@ -1173,29 +1172,29 @@ func symbolSecret(v string) bool {
 // opened by a name (this.cache.getIdToken(, Required<NodeAuthOptions>,
 // Token<SyntaxKind.QuestionToken>), a constant (SIGN_IN_V2_SUBMIT_PASSWORD),
 // or a hexadecimal number (0x8031006C).
-var codeShapeRe = regexp.MustCompile(`^(?:[*&!]+\(|[*&!]+[A-Za-z_$][A-Za-z0-9_$.]*[,;)]*$|\(+[*&]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[,;]?$|0[xX][0-9a-fA-F]{1,16}[uUlL]*[,;]?$|(?:new|await|typeof|yield\*?)[ (])`)
+var codeShapeRe = lazyRegexp(`^(?:[*&!]+\(|[*&!]+[A-Za-z_$][A-Za-z0-9_$.]*[,;)]*$|\(+[*&]|[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+[,;]?$|0[xX][0-9a-fA-F]{1,16}[uUlL]*[,;]?$|(?:new|await|typeof|yield\*?)[ (])`)
 
 // wordNameRe is a name made of whole words (slice, Required,
 // NodeAuthOptions).
-var wordNameRe = regexp.MustCompile(`^(?:[a-z]{3,}|[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)$`)
+var wordNameRe = lazyRegexp(`^(?:[a-z]{3,}|[A-Z][a-z]{2,}(?:[A-Z][a-z]+)*)$`)
 
 // callStartRe is a value opened by a call, an index or a generic type.
-var callStartRe = regexp.MustCompile(`^([A-Za-z_$][A-Za-z0-9_$.]*)(?:\?\.)?[(<\[]`)
+var callStartRe = lazyRegexp(`^([A-Za-z_$][A-Za-z0-9_$.]*)(?:\?\.)?[(<\[]`)
 
 // codeShape reports a value that is code (codeShapeRe), or opens with a
 // call, an index or a generic type whose name reads as one (Required<,
 // this.cache.getIdToken(, crypto_1.default.createPublicKey(): a random
 // key with a bracket in it (jaB81qYM0(A=…) opens with no such name.
 func codeShape(v string) bool {
-	if codeShapeRe.MatchString(v) {
+	if codeShapeRe().MatchString(v) {
 		return true
 	}
-	m := callStartRe.FindStringSubmatch(v)
+	m := callStartRe().FindStringSubmatch(v)
 	if m == nil {
 		return false
 	}
 	name := m[1]
-	if wordNameRe.MatchString(name) || camelWordsRe.MatchString(name) {
+	if wordNameRe().MatchString(name) || camelWordsRe().MatchString(name) {
 		return true // Required<, Token<, slice(, getIdToken(
 	}
 	for _, part := range strings.Split(strings.Trim(name, "."), ".") {
@@ -1611,7 +1610,7 @@ func notLiteral(v string) bool {
 // or a label, or has one class of characters.
 func codeOrLabel(v string, quoted bool) bool {
 	switch {
-	case identWithSecretWord(v), labelFields(v), camelWordsRe.MatchString(v), charClasses(v) < 2:
+	case identWithSecretWord(v), labelFields(v), camelWordsRe().MatchString(v), charClasses(v) < 2:
 		return true
 	case !quoted && (!bareLiteral(v) || codeShape(v)):
 		return true
@@ -1624,25 +1623,25 @@ func codeOrLabel(v string, quoted bool) bool {
 // _ $ # @ are gone.
 func decoratedName(v string) bool {
 	t := strings.Trim(v, "_$#@")
-	return len(t) < len(v) && t != "" && (camelWordsRe.MatchString(t) || isIdentifierLike(t) || wordNameRe.MatchString(t))
+	return len(t) < len(v) && t != "" && (camelWordsRe().MatchString(t) || isIdentifierLike(t) || wordNameRe().MatchString(t))
 }
 
 // labelFieldsRe finds a second name=value field in a label: a subtest
 // name (Key=int32/Elem=int32), a query (key=value&x=1).
-var labelFieldsRe = regexp.MustCompile(`^[*&\[\]]*[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+|(?:/[A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+)$`)
+var labelFieldsRe = lazyRegexp(`^[*&\[\]]*[A-Za-z_][A-Za-z0-9_.\-]*(?:=[^/&,=]*(?:[/&,][A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+|(?:/[A-Za-z_][A-Za-z0-9_.\-]*=[^/&,=]*)+)$`)
 
 // labelFields reports a value made of name=value fields.
 func labelFields(v string) bool {
-	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe.ReplaceAllString(v, "."), "#", ".")) && percentRe.MatchString(v) {
+	if strings.IndexByte(v, '%') >= 0 && isIdentifierLike(strings.ReplaceAll(percentRe().ReplaceAllString(v, "."), "#", ".")) && percentRe().MatchString(v) {
 		return true // value%23still-query: words and escapes
 	}
-	if strings.IndexByte(v, '=') < 0 || !labelFieldsRe.MatchString(v) {
+	if strings.IndexByte(v, '=') < 0 || !labelFieldsRe().MatchString(v) {
 		return false
 	}
 	// The field names of a label are words (Key, Elem, q); a random
 	// token with '=' and '/' in it (base64) splits into names that are not.
 	for _, f := range strings.FieldsFunc(v, func(r rune) bool { return r == '/' || r == '&' || r == ',' }) {
-		if i := strings.IndexByte(f, '='); i > 0 && !fieldNameRe.MatchString(strings.TrimLeft(f[:i], "*&[]")) || i < 0 && randomPiece(f) {
+		if i := strings.IndexByte(f, '='); i > 0 && !fieldNameRe().MatchString(strings.TrimLeft(f[:i], "*&[]")) || i < 0 && randomPiece(f) {
 			return false
 		}
 	}
@@ -1653,19 +1652,19 @@ func labelFields(v string) bool {
 // that is random text, not a name: 12 characters or more, letters and
 // digits that read as no identifier (u8te1jqmj6v5mh64e173u41xu/np=).
 func randomPiece(f string) bool {
-	return len(f) >= 12 && hasDigitAndLetter(f) && !fieldNameRe.MatchString(f) && !isIdentifierLike(f)
+	return len(f) >= 12 && hasDigitAndLetter(f) && !fieldNameRe().MatchString(f) && !isIdentifierLike(f)
 }
 
 // fieldNameRe is the name of a label's field: letters (and _ . -), digits
 // at the end only.
-var fieldNameRe = regexp.MustCompile(`^[A-Za-z_][A-Za-z_.\-]*[0-9]*$`)
+var fieldNameRe = lazyRegexp(`^[A-Za-z_][A-Za-z_.\-]*[0-9]*$`)
 
 // percentRe is a URL escape.
-var percentRe = regexp.MustCompile(`%[2-7][0-9A-Fa-f]`)
+var percentRe = lazyRegexp(`%[2-7][0-9A-Fa-f]`)
 
 // camelWordsRe is a camelCase identifier of letters only
 // (invalidUserNameOrPassword, overEvery, secureHeadersNonce).
-var camelWordsRe = regexp.MustCompile(`^[a-z]{2,}(?:[A-Z][a-z]+)+$`)
+var camelWordsRe = lazyRegexp(`^[a-z]{2,}(?:[A-Z][a-z]+)+$`)
 
 // minShortKeyLen is the shortest key value (gitleaks' generic rule takes
 // ten characters).
@@ -1682,7 +1681,7 @@ func shortKey(v string, quoted bool) bool {
 	if digits+letters < len(v)-1 || letters < 3 || digits < 1 || digits == 1 && !mixedCaseKey(v) {
 		return false
 	}
-	if identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe.MatchString(v) {
+	if identWithSecretWord(v) || isIdentifierLike(v) || camelWordsRe().MatchString(v) {
 		return false
 	}
 	return entropy(v) >= 3.3
@@ -1751,7 +1750,7 @@ func passwordLabel(v string) bool {
 	case strings.HasPrefix(v, "[") && strings.HasSuffix(v, "]"):
 		return true
 	}
-	return identWithSecretWord(v) || camelWordsRe.MatchString(v)
+	return identWithSecretWord(v) || camelWordsRe().MatchString(v)
 }
 
 // identWithSecretWord reports an identifier that names a secret
@@ -1823,10 +1822,10 @@ func bareLiteral(v string) bool {
 	if isCall(v) || isCodeExpr(v) {
 		return false // a call, an index, a composite literal
 	}
-	if exprRe.MatchString(v) {
+	if exprRe().MatchString(v) {
 		// 2*maxCompilerConcurrency, n+1, size/2: a number and names.
 		number, names := false, true
-		for _, op := range exprSplitRe.Split(v, -1) {
+		for _, op := range exprSplitRe().Split(v, -1) {
 			switch {
 			case op == "":
 			case strings.Trim(op, "0123456789.") == "":
@@ -1846,9 +1845,9 @@ func bareLiteral(v string) bool {
 
 var (
 	// exprRe is a value made of operands and arithmetic operators only.
-	exprRe = regexp.MustCompile(`^[A-Za-z0-9_.]+(?:[*+/%][A-Za-z0-9_.]+)+$`)
+	exprRe = lazyRegexp(`^[A-Za-z0-9_.]+(?:[*+/%][A-Za-z0-9_.]+)+$`)
 	// exprSplitRe splits it into operands.
-	exprSplitRe = regexp.MustCompile(`[*+/%]`)
+	exprSplitRe = lazyRegexp(`[*+/%]`)
 )
 
 // isIdentifierLike reports a value made of words, as identifiers, labels
@@ -1935,7 +1934,7 @@ func consonantRun(w string) int {
 }
 
 // dottedIdentRe is a selector expression such as process.env.DB_PASSWORD.
-var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
+var dottedIdentRe = lazyRegexp(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$][A-Za-z0-9_$]*)+$`)
 
 // selector reports an unquoted value that is a selector expression
 // (process.env.DB_PASSWORD, cfg.api.token): dotted names. A dotted run
@@ -1943,7 +1942,7 @@ var dottedIdentRe = regexp.MustCompile(`^[A-Za-z_$][A-Za-z0-9_$]*(?:\.[A-Za-z_$]
 // mixed at random, read as no words (pk.jycw29uvyqxozgu46cx2….j018qnjz…,
 // a token of dotted random parts) — is a literal, not a selector.
 func selector(v string) bool {
-	if !dottedIdentRe.MatchString(v) {
+	if !dottedIdentRe().MatchString(v) {
 		return false
 	}
 	for _, p := range strings.Split(v, ".") {
@@ -1983,20 +1982,20 @@ var standInWords = []string{"****", "....", "your-", "your_", "yourkey", "change
 // ${TOKEN}, $TOKEN, {{ .Values.token }}, <your-token>, {name}, %s,
 // %(name)s, %VAR%.
 func referencePlaceholder(v string) bool {
-	if templateRe.MatchString(v) {
+	if templateRe().MatchString(v) {
 		return true
 	}
 	if strings.HasPrefix(v, "$") || strings.HasPrefix(v, "<") || strings.HasPrefix(v, "{") {
 		return true
 	}
-	return strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe.MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0)
+	return strings.HasPrefix(v, "%") && (len(v) < 3 || winVarRe().MatchString(v) || len(v) < 16 && strings.IndexByte("sdvqfx({", v[1]) >= 0)
 }
 
 // winVarRe is a Windows environment reference, %NAME%.
-var winVarRe = regexp.MustCompile(`^%[A-Za-z_][A-Za-z0-9_]*%$`)
+var winVarRe = lazyRegexp(`^%[A-Za-z_][A-Za-z0-9_]*%$`)
 
 // templateRe finds template and variable references inside a value.
-var templateRe = regexp.MustCompile(`\$\{[A-Za-z_][^}]*\}|\{\{[^}]*\}\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sdrf]|\$\([A-Za-z_][A-Za-z0-9_]*\)`)
+var templateRe = lazyRegexp(`\$\{[A-Za-z_][^}]*\}|\{\{[^}]*\}\}|%\([A-Za-z_][A-Za-z0-9_]*\)[sdrf]|\$\([A-Za-z_][A-Za-z0-9_]*\)`)
 
 // looksRandom is the test for credentials found by position (Authorization
 // values): mixed character classes and high entropy.

@@ -2,7 +2,6 @@ package collector
 
 import (
 	"encoding/base64"
-	"regexp"
 	"strings"
 	"unicode/utf8"
 )
@@ -12,7 +11,7 @@ const maxBase64Run = 64 << 10
 
 // base64RunLongRe is a run of base64 (standard or URL alphabet) long
 // enough to wrap a credential.
-var base64RunLongRe = regexp.MustCompile(`[A-Za-z0-9+/_\-]{24,}={0,2}`)
+var base64RunLongRe = lazyRegexp(`[A-Za-z0-9+/_\-]{24,}={0,2}`)
 
 // base64Spans finds base64 runs on a line that decode to text holding a
 // secret (a .dockerconfigjson, an .env file or a service-account key
@@ -20,7 +19,7 @@ var base64RunLongRe = regexp.MustCompile(`[A-Za-z0-9+/_\-]{24,}={0,2}`)
 // envelope deeper, and the whole run goes when it held something.
 func base64Spans(line string, depth int) []span {
 	var spans []span
-	for _, loc := range base64RunLongRe.FindAllStringIndex(line, -1) {
+	for _, loc := range base64RunLongRe().FindAllStringIndex(line, -1) {
 		if loc[0] > 0 && (isAlnum(line[loc[0]-1]) || line[loc[0]-1] == '\\') {
 			continue // inside a word, or after an escape
 		}

@@ -134,7 +134,7 @@ func randomLower(v string) bool {
 // notLiteralValue reports text, a URL, a path, a camelCase word or a
 // label as a provider's value.
 func notLiteralValue(v string) bool {
-	return strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || camelWordsRe.MatchString(v) || labelFields(v)
+	return strings.ContainsAny(v, " \t") || strings.Contains(v, "://") || isPathLike(v) || camelWordsRe().MatchString(v) || labelFields(v)
 }
 
 // fallbackValue finds the literal after a default operator that follows a
@@ -185,23 +185,23 @@ func skipBlanks(line string, k int) int {
 
 var (
 	// pgpassRe is a .pgpass line: host:port:database:user:password.
-	pgpassRe = regexp.MustCompile(`^[ \t]*[A-Za-z0-9_.\-*]+:(?:[0-9]{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t\r]*$`)
+	pgpassRe = lazyRegexp(`^[ \t]*[A-Za-z0-9_.\-*]+:(?:[0-9]{1,5}|\*):[^:\s]+:[^:\s]+:(\S+)[ \t\r]*$`)
 	// sqlPassRe is a password in SQL (CREATE USER … PASSWORD '…',
 	// IDENTIFIED BY '…').
-	sqlPassRe = regexp.MustCompile(`(?i)\b(?:password|identified[ \t]+by)[ \t]+(?:E)?'([^'\s]+)'`)
+	sqlPassRe = lazyRegexp(`(?i)\b(?:password|identified[ \t]+by)[ \t]+(?:E)?'([^'\s]+)'`)
 	// setRe is a command that sets a named value (aws configure set NAME
 	// VALUE, config set NAME VALUE).
-	setRe = regexp.MustCompile(`(?i)\b(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set[ \t]+["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]+["']?([^\s"']{6,})`)
+	setRe = lazyRegexp(`(?i)\b(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set[ \t]+["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]+["']?([^\s"']{6,})`)
 	// setterRe is a one-literal call whose name is a credential
 	// (.password("…"), setApiKey('…'), withToken("…")).
-	setterRe = regexp.MustCompile(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*\([ \t]*(?:"([^"\\]{6,})"|'([^'\\]{6,})')[ \t]*\)`)
+	setterRe = lazyRegexp(`\b([A-Za-z_][A-Za-z0-9_]*)[ \t]*\([ \t]*(?:"([^"\\]{6,})"|'([^'\\]{6,})')[ \t]*\)`)
 	// loginRe is a call that takes a user and a password
 	// (smtp.login('u', '…'), SetBasicAuth("u", "…")).
-	loginRe = regexp.MustCompile(`(?i)\b(?:login|auth|basic_?auth|set_?basic_?auth|http_?basic_?auth|http_?digest_?auth|password_?authentication|network_?credential|username_?password_?credentials|plain_?auth)[ \t]*\([ \t]*(?:"[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*)[ \t]*,[ \t]*(?:"([^"\\]+)"|'([^'\\]+)')`)
+	loginRe = lazyRegexp(`(?i)\b(?:login|auth|basic_?auth|set_?basic_?auth|http_?basic_?auth|http_?digest_?auth|password_?authentication|network_?credential|username_?password_?credentials|plain_?auth)[ \t]*\([ \t]*(?:"[^"]*"|'[^']*'|[A-Za-z_][A-Za-z0-9_.]*)[ \t]*,[ \t]*(?:"([^"\\]+)"|'([^'\\]+)')`)
 )
 
 // setVerbRe is the cheap gate of setRe.
-var setVerbRe = regexp.MustCompile(`(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set `)
+var setVerbRe = lazyRegexp(`(?:configure|config|secrets?|env|vars?|variables?|params?|parameters?|settings|credentials?|kv|property)[ \t:]+set `)
 
 // loginNames are the calls loginRe reads (lower case, then "(").
 var loginNames = []string{"login(", "login (", "auth(", "auth (", "basicauth(", "basic_auth(", "passwordauthentication(", "networkcredential(", "usernamepasswordcredentials(", "plainauth(", "digestauth(", "digest_auth("}
@@ -233,7 +233,7 @@ func setterCalls(line string) [][]int {
 		if k < 0 {
 			continue
 		}
-		if m := setterRe.FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
+		if m := setterRe().FindStringSubmatchIndex(line[k:]); m != nil && m[0] == 0 {
 			for x := range m {
 				if m[x] >= 0 {
 					m[x] += k
@@ -276,12 +276,12 @@ func callSpans(line, lower string) []span {
 		spans = setterSpans(line, spans)
 	}
 	if (strings.Contains(lower, "login") || strings.Contains(lower, "auth") || strings.Contains(lower, "credential")) && loginCall(lower) {
-		spans = groupSpans(line, loginRe, spans, 1, 2)
+		spans = groupSpans(line, loginRe(), spans, 1, 2)
 	}
 	if strings.Contains(lower, "password '") || strings.Contains(lower, "password e'") || strings.Contains(lower, "identified by") {
-		spans = groupSpans(line, sqlPassRe, spans, 1)
+		spans = groupSpans(line, sqlPassRe(), spans, 1)
 	}
-	if strings.Contains(lower, "set ") && setVerbRe.MatchString(lower) {
+	if strings.Contains(lower, "set ") && setVerbRe().MatchString(lower) {
 		spans = setCommandSpans(line, spans)
 	}
 	return spans
@@ -337,7 +337,7 @@ func setterKind(name string) nameClass {
 // setCommandSpans appends the values of "configure set NAME VALUE"
 // commands whose NAME is a secret's or a provider's credential.
 func setCommandSpans(line string, spans []span) []span {
-	for _, m := range setRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range setRe().FindAllStringSubmatchIndex(line, -1) {
 		name, v := line[m[2]:m[3]], line[m[4]:m[5]]
 		if k := nameKind(name); k != notSecret && markupValue(v, k == passwordName) || keyedName(name, flagProvider) && providerValue(v, false) {
 			spans = append(spans, span{m[4], m[5]})
@@ -348,7 +348,7 @@ func setCommandSpans(line string, spans []span) []span {
 
 // pgpassSpans finds the password of a .pgpass line in a file of any name.
 func pgpassSpans(line string) []span {
-	m := pgpassRe.FindStringSubmatchIndex(line)
+	m := pgpassRe().FindStringSubmatchIndex(line)
 	if m == nil {
 		return nil
 	}
@@ -360,9 +360,9 @@ func pgpassSpans(line string) []span {
 
 var (
 	// tfVariableRe opens a Terraform variable block.
-	tfVariableRe = regexp.MustCompile(`^[ \t]*variable[ \t]+"([A-Za-z_][A-Za-z0-9_\-]*)"[ \t]*\{`)
+	tfVariableRe = lazyRegexp(`^[ \t]*variable[ \t]+"([A-Za-z_][A-Za-z0-9_\-]*)"[ \t]*\{`)
 	// tfDefaultRe is the default of a variable.
-	tfDefaultRe = regexp.MustCompile(`^[ \t]*default[ \t]*=[ \t]*"([^"]*)"`)
+	tfDefaultRe = lazyRegexp(`^[ \t]*default[ \t]*=[ \t]*"([^"]*)"`)
 )
 
 // redactTerraformDefaults redacts the default of a Terraform variable
@@ -373,7 +373,7 @@ func redactTerraformDefaults(lines []string) int {
 		if !strings.Contains(lines[i], "variable") {
 			continue
 		}
-		m := tfVariableRe.FindStringSubmatch(lines[i])
+		m := tfVariableRe().FindStringSubmatch(lines[i])
 		if m == nil {
 			continue
 		}
@@ -386,7 +386,7 @@ func redactTerraformDefaults(lines []string) int {
 			if strings.HasPrefix(strings.TrimSpace(lines[j]), "}") {
 				break
 			}
-			dm := tfDefaultRe.FindStringSubmatchIndex(lines[j])
+			dm := tfDefaultRe().FindStringSubmatchIndex(lines[j])
 			if dm == nil {
 				continue
 			}

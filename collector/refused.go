@@ -191,7 +191,7 @@ var refusalProbes = []string{
 func RulesProbe() string {
 	var b strings.Builder
 	for _, ru := range rules {
-		fmt.Fprintf(&b, "%s %q %q %s %d %v\n", ru.id, ru.keywords, ru.lit, ru.re, ru.minRun, ru.runAfter)
+		fmt.Fprintf(&b, "%s %q %q %s %d %v\n", ru.id, ru.keywords, ru.lit, ru.expr, ru.minRun, ru.runAfter)
 	}
 	for _, m := range []map[string]bool{secretWords, fullSecretNames, passwordWords} {
 		words := make([]string, 0, len(m))

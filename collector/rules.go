@@ -4,6 +4,7 @@ import (
 	"encoding/base64"
 	"regexp"
 	"strings"
+	"sync"
 )
 
 // rule is one provider's key or token format, found anywhere in a text. A
@@ -16,7 +17,11 @@ type rule struct {
 	// keywords are lower-case prefixes of a word (a run of letters and
 	// digits after any other byte) one of which every match contains.
 	keywords []string
-	re       *regexp.Regexp
+	// expr is the expression; re compiles it on the first call (most
+	// rules never run in a process: the keyword gates keep them off, so
+	// the program's start does not pay for compiling about a hundred).
+	expr string
+	re   func() *regexp.Regexp
 	// valid, when set, must accept the secret (keeps look-alikes such as
 	// CSS class names "sk-spinner-…" out).
 	valid func(string) bool
@@ -40,12 +45,19 @@ func long(ru rule, n int) rule { ru.minRun = n; return ru }
 
 // lit builds a rule gated by a literal rather than by keywords.
 func litRule(id, lit, expr string, valid func(string) bool) rule {
-	return rule{id: id, lit: lit, re: regexp.MustCompile(expr), valid: valid}
+	return rule{id: id, lit: lit, expr: expr, re: lazyRegexp(expr), valid: valid}
 }
 
 // r builds a rule.
 func r(id string, keywords []string, expr string, valid func(string) bool) rule {
-	return rule{id: id, keywords: keywords, re: regexp.MustCompile(expr), valid: valid}
+	return rule{id: id, keywords: keywords, expr: expr, re: lazyRegexp(expr), valid: valid}
+}
+
+// lazyRegexp returns a function that compiles expr on its first call and
+// returns the same expression afterwards (safe for concurrent use). Every
+// expression handed to it is compiled by TestLazyRegexpsCompile.
+func lazyRegexp(expr string) func() *regexp.Regexp {
+	return sync.OnceValue(func() *regexp.Regexp { return regexp.MustCompile(expr) })
 }
 
 func kw(k ...string) []string { return k }
@@ -431,7 +443,7 @@ func isAlnum(c byte) bool {
 func ruleSpans(s string, active []*rule) []span {
 	var spans []span
 	for _, ru := range active {
-		for _, m := range ru.re.FindAllStringSubmatchIndex(s, -1) {
+		for _, m := range ru.re().FindAllStringSubmatchIndex(s, -1) {
 			start, end := m[0], m[1]
 			if len(m) >= 4 && m[2] >= 0 {
 				start, end = m[2], m[3]

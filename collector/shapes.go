@@ -15,36 +15,36 @@ import (
 var (
 	// authorizationRe is the value of an Authorization header (any scheme,
 	// or none).
-	authorizationRe = regexp.MustCompile(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
+	authorizationRe = lazyRegexp(`(?i)\b(?:proxy-)?authorization["']?[ \t]*[:=,][ \t]*["']?(?:(?:bearer|basic|token|digest|sso-key|apikey|api-key|key|otoken|ghp|bot|oauth)[ \t]+)?([A-Za-z0-9._~+/:=-]{8,})`)
 	// curlUserRe is curl's -u/--user user:password.
 	// The user goes too (group 1): it is often an app key or a token
 	// id (Dropbox's app key:secret, IBM's apikey:…).
-	curlUserRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?([^:\s"']*)["']?:["']?([^\s"']+)`)
+	curlUserRe = lazyRegexp(`(?:^|[ \t])(?:-u|--user|--proxy-user|-U)(?:[ \t]+|=)["']?([^:\s"']*)["']?:["']?([^\s"']+)`)
 	// curlHeaderRe is a header of curl -H "Name: value" (or wget
 	// --header) whose name may be a credential's (Token, X-Api-Key).
-	curlHeaderRe = regexp.MustCompile(`(?:^|[ \t])(?:-H|--header)[ \t]*=?[ \t]*["']([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*([^\s"']{8,})["']`)
+	curlHeaderRe = lazyRegexp(`(?:^|[ \t])(?:-H|--header)[ \t]*=?[ \t]*["']([A-Za-z][A-Za-z0-9_-]*)[ \t]*:[ \t]*([^\s"']{8,})["']`)
 	// curlTokenRe is curl -u "TOKEN:": a token as the user, no password.
-	curlTokenRe = regexp.MustCompile(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)["']?([A-Za-z0-9_!@#$%^&*+=.\-]{12,}):["']?(?:[ \t]|$)`)
+	curlTokenRe = lazyRegexp(`(?:^|[ \t])(?:-u|--user)(?:[ \t]+|=)["']?([A-Za-z0-9_!@#$%^&*+=.\-]{12,}):["']?(?:[ \t]|$)`)
 	// mysqlPassRe is the password glued to -p of mysql and friends.
-	mysqlPassRe = regexp.MustCompile(`(?:^|[ \t])-p(?:["']([^"'\s]+)["']|([^\s"'-][^\s"']*))`)
+	mysqlPassRe = lazyRegexp(`(?:^|[ \t])-p(?:["']([^"'\s]+)["']|([^\s"'-][^\s"']*))`)
 	// flagPassRe is a password or token flag followed by its value.
-	flagPassRe = regexp.MustCompile(`(?i)(?:^|[ \t])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)[ \t]+["']?([^\s"']{6,})`)
+	flagPassRe = lazyRegexp(`(?i)(?:^|[ \t])--?(?:password|passwd|pass|token|api-key|apikey|secret|client-secret|auth-token|access-token)[ \t]+["']?([^\s"']{6,})`)
 	// redisPassRe is redis-cli -a PASSWORD (or --pass).
-	redisPassRe = regexp.MustCompile(`\bredis-cli\b.*?[ \t](?:-a|--pass)[ \t]+["']?([^\s"']+)`)
+	redisPassRe = lazyRegexp(`\bredis-cli\b.*?[ \t](?:-a|--pass)[ \t]+["']?([^\s"']+)`)
 	// sshpassRe is sshpass -p PASSWORD.
-	sshpassRe = regexp.MustCompile(`\bsshpass[ \t]+-p[ \t]*["']?([^\s"']+)`)
+	sshpassRe = lazyRegexp(`\bsshpass[ \t]+-p[ \t]*["']?([^\s"']+)`)
 	// netrcRe is a password in .netrc syntax.
-	netrcRe = regexp.MustCompile(`(?i)(?:^|[ \t])(?:password|passwd|account)[ \t]+([^\s]+)`)
+	netrcRe = lazyRegexp(`(?i)(?:^|[ \t])(?:password|passwd|account)[ \t]+([^\s]+)`)
 	// xmlElemRe is <name>value</name>.
-	xmlElemRe = regexp.MustCompile(`<([A-Za-z_][A-Za-z0-9_.:\-]*)(?:[ \t][^<>]*)?>([^<>]{1,500})</([A-Za-z_][A-Za-z0-9_.:\-]*)>`)
+	xmlElemRe = lazyRegexp(`<([A-Za-z_][A-Za-z0-9_.:\-]*)(?:[ \t][^<>]*)?>([^<>]{1,500})</([A-Za-z_][A-Za-z0-9_.:\-]*)>`)
 	// xmlAttrRe is key="name" value="value" (app.config, Ant, Maven).
-	xmlAttrRe = regexp.MustCompile(`(?i)\b(?:key|name)[ \t]*=[ \t]*"([^"]{1,100})"[ \t]+value[ \t]*=[ \t]*"([^"]*)"`)
+	xmlAttrRe = lazyRegexp(`(?i)\b(?:key|name)[ \t]*=[ \t]*"([^"]{1,100})"[ \t]+value[ \t]*=[ \t]*"([^"]*)"`)
 	// pairRe is ("NAME", "value"): System.setProperty, os.Setenv,
 	// headers.put, config.set and the like.
-	pairRe = regexp.MustCompile(`["'` + "`" + `]([A-Za-z_][A-Za-z0-9_.\-]{1,80})["'` + "`" + `][ \t]*,[ \t]*["'` + "`" + `]([^"'` + "`" + `]+)["'` + "`" + `]`)
+	pairRe = lazyRegexp(`["'` + "`" + `]([A-Za-z_][A-Za-z0-9_.\-]{1,80})["'` + "`" + `][ \t]*,[ \t]*["'` + "`" + `]([^"'` + "`" + `]+)["'` + "`" + `]`)
 	// nameValueRe is {name: NAME, value: value} on one line (k8s env
 	// entries in flow or JSON style).
-	nameValueRe = regexp.MustCompile(`(?i)["']?name["']?[ \t]*[:=][ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*,[ \t]*["']?value["']?[ \t]*[:=][ \t]*(?:"([^"]*)"|'([^']*)'|([^\s,}"']+))`)
+	nameValueRe = lazyRegexp(`(?i)["']?name["']?[ \t]*[:=][ \t]*["']?([A-Za-z_][A-Za-z0-9_.\-]*)["']?[ \t]*,[ \t]*["']?value["']?[ \t]*[:=][ \t]*(?:"([^"]*)"|'([^']*)'|([^\s,}"']+))`)
 )
 
 // authSpans finds HTTP credentials: the token after Bearer/Basic/Token
@@ -52,7 +52,7 @@ var (
 func authSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(lower, "authorization") {
-		for _, m := range authorizationRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range authorizationRe().FindAllStringSubmatchIndex(line, -1) {
 			if authorizationValue(line, m[2], m[3]) {
 				spans = append(spans, span{m[2], m[3]})
 			}
@@ -61,7 +61,7 @@ func authSpans(line, lower string) []span {
 	if !authWord(lower) || !authValuePossible(line) {
 		return spans
 	}
-	for _, m := range authHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range authHeaderRe().FindAllStringSubmatchIndex(line, -1) {
 		if v := line[m[2]:m[3]]; looksRandom(v) && !strings.Contains(v, "REDACTED") && !knownExamples[v] {
 			spans = append(spans, span{m[2], m[3]})
 		}
@@ -295,7 +295,7 @@ func cliSpans(line, lower string) []span {
 		}
 	}
 	if strings.Contains(line, "-") && hasSecretWordLower(lower) {
-		for _, m := range flagPassRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range flagPassRe().FindAllStringSubmatchIndex(line, -1) {
 			if v := line[m[2]:m[3]]; !strings.HasPrefix(v, "-") && !isIdentifierLike(v) && charClasses(v) >= 2 && cliPassword(v) {
 				spans = append(spans, span{m[2], m[3]})
 			}
@@ -312,11 +312,11 @@ var cliPasswords = []struct {
 	groups []int
 	gate   func(lower string) bool
 }{
-	{mysqlPassRe, []int{1, 2}, func(l string) bool {
+	{mysqlPassRe(), []int{1, 2}, func(l string) bool {
 		return strings.Contains(l, "mysql") || strings.Contains(l, "mariadb") || strings.Contains(l, "mongo")
 	}},
-	{redisPassRe, []int{1}, func(l string) bool { return strings.Contains(l, "redis-cli") }},
-	{sshpassRe, []int{1}, func(l string) bool { return strings.Contains(l, "sshpass") }},
+	{redisPassRe(), []int{1}, func(l string) bool { return strings.Contains(l, "redis-cli") }},
+	{sshpassRe(), []int{1}, func(l string) bool { return strings.Contains(l, "sshpass") }},
 }
 
 // cliGroupSpans appends the groups of re's matches that are not
@@ -335,12 +335,12 @@ func cliGroupSpans(line string, re *regexp.Regexp, spans []span, groups ...int) 
 // curlSpans finds curl's credentials: -u user:password (the user too: it
 // is often an app key), -u TOKEN:, and -H "Token: …" headers.
 func curlSpans(line, lower string, spans []span) []span {
-	for _, m := range curlUserRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range curlUserRe().FindAllStringSubmatchIndex(line, -1) {
 		if pw := strings.TrimSuffix(strings.TrimPrefix(line[m[4]:m[5]], "{"), "}"); cliPassword(pw) {
 			spans = append(spans, span{m[2], m[5]}) // user:password
 		}
 	}
-	for _, m := range curlTokenRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range curlTokenRe().FindAllStringSubmatchIndex(line, -1) {
 		if v := line[m[2]:m[3]]; (looksRandom(v) || charClasses(v) >= 3 && entropy(v) >= 3) && cliPassword(v) {
 			spans = append(spans, span{m[2], m[3]})
 		}
@@ -348,7 +348,7 @@ func curlSpans(line, lower string, spans []span) []span {
 	if !strings.Contains(line, "-H") && !strings.Contains(lower, "--header") {
 		return spans
 	}
-	for _, m := range curlHeaderRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range curlHeaderRe().FindAllStringSubmatchIndex(line, -1) {
 		if headerCredential(line[m[2]:m[3]], line[m[4]:m[5]]) {
 			spans = append(spans, span{m[4], m[5]})
 		}
@@ -373,7 +373,7 @@ func netrcSpans(line, lower string) []span {
 		return nil
 	}
 	var spans []span
-	for _, m := range netrcRe.FindAllStringSubmatchIndex(line, -1) {
+	for _, m := range netrcRe().FindAllStringSubmatchIndex(line, -1) {
 		if netrcValue(line[m[2]:m[3]]) {
 			spans = append(spans, span{m[2], m[3]})
 		}
@@ -402,25 +402,25 @@ func netrcValue(v string) bool {
 	if v == redacted || isPlaceholderPassword(v) || strings.HasSuffix(v, ";") || strings.IndexByte("*&[(", v[0]) >= 0 {
 		return false
 	}
-	return !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !goTypeRe.MatchString(v)
+	return !typeWords[strings.ToLower(strings.TrimLeft(v, "*[]&"))] && !goTypeRe().MatchString(v)
 }
 
 // goTypeRe is a built-in type name (a struct field "Password uint16").
-var goTypeRe = regexp.MustCompile(`^(?:u?int(?:8|16|32|64|ptr)?|float(?:32|64)|complex(?:64|128)|uintptr|rune|byte|bool|string|DWORD|LPWSTR|LPCWSTR|PWSTR|HANDLE|Handle)$`)
+var goTypeRe = lazyRegexp(`^(?:u?int(?:8|16|32|64|ptr)?|float(?:32|64)|complex(?:64|128)|uintptr|rune|byte|bool|string|DWORD|LPWSTR|LPCWSTR|PWSTR|HANDLE|Handle)$`)
 
 // xmlSpans finds <password>value</password> and key="password"
 // value="value" in markup.
 func xmlSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "</") {
-		for _, m := range xmlElemRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range xmlElemRe().FindAllStringSubmatchIndex(line, -1) {
 			if open := line[m[2]:m[3]]; open == line[m[6]:m[7]] && markupNamedValue(localName(open), line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") {
-		for _, m := range xmlAttrRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range xmlAttrRe().FindAllStringSubmatchIndex(line, -1) {
 			if markupNamedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
@@ -437,7 +437,7 @@ func xmlSpans(line, lower string) []span {
 func markupNamedValue(name, v string) bool {
 	if nameKind(name) == passwordName {
 		v = strings.TrimSpace(v)
-		if len(v) >= minPasswordLen && !strings.ContainsAny(v, " \t") && !passwordStandIn(v) && (identWithSecretWord(v) || camelWordsRe.MatchString(v)) {
+		if len(v) >= minPasswordLen && !strings.ContainsAny(v, " \t") && !passwordStandIn(v) && (identWithSecretWord(v) || camelWordsRe().MatchString(v)) {
 			return true
 		}
 	}
@@ -467,14 +467,14 @@ func markupValue(v string, password bool) bool {
 func pairSpans(line, lower string) []span {
 	var spans []span
 	if strings.Contains(line, "\",") || strings.Contains(line, "',") || strings.Contains(line, "`,") {
-		for _, m := range pairRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range pairRe().FindAllStringSubmatchIndex(line, -1) {
 			if namedValue(line[m[2]:m[3]], line[m[4]:m[5]]) {
 				spans = append(spans, span{m[4], m[5]})
 			}
 		}
 	}
 	if strings.Contains(lower, "value") && strings.Contains(lower, "name") {
-		for _, m := range nameValueRe.FindAllStringSubmatchIndex(line, -1) {
+		for _, m := range nameValueRe().FindAllStringSubmatchIndex(line, -1) {
 			for gi := 2; gi <= 4; gi++ {
 				if m[2*gi] >= 0 && namedValue(line[m[2]:m[3]], line[m[2*gi]:m[2*gi+1]]) {
 					spans = append(spans, span{m[2*gi], m[2*gi+1]})

@@ -3,14 +3,13 @@ package collector
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strconv"
 	"strings"
 )
 
 // ansiRe matches terminal escape sequences: CSI (colours, cursor moves) and
 // OSC (titles, hyperlinks).
-var ansiRe = regexp.MustCompile(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
+var ansiRe = lazyRegexp(`\x1b\[[0-9;?]*[ -/]*[@-~]|\x1b\][^\x07\x1b]*(?:\x07|\x1b\\)|\x1b[@-Z\\-_]`)
 
 // NewToolResult makes a tool_result source from raw tool output. Invalid UTF-8
 // is repaired with U+FFFD, terminal escape sequences and control characters
@@ -37,7 +36,7 @@ func NewContent(t SourceType, label, content string) Source {
 func cleanOutput(s string) string {
 	s = strings.ToValidUTF8(s, "\uFFFD")
 	if strings.IndexByte(s, 0x1b) >= 0 {
-		s = ansiRe.ReplaceAllString(s, "")
+		s = ansiRe().ReplaceAllString(s, "")
 	}
 	return strings.Map(func(r rune) rune {
 		if (r < 0x20 && r != '\t' && r != '\n' && r != '\r') || r == 0x7f {
