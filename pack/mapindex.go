@@ -332,6 +332,10 @@ type leanMap struct {
 	// none. sumMiss: it did not hold, the map runs again without it.
 	sum     *sumState
 	sumMiss bool
+	// outlines are those of the files the rounds' cuts parsed
+	// (outline_ahead.go), for the outlines of the files a later round
+	// reads again.
+	outlines *aheadOutlines
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -634,6 +638,9 @@ type leanSlot struct {
 func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []collector.Exclusion, ikey string) ([]source, error) {
 	slots := make([]leanSlot, len(refs))
 	var toRead []int
+	if lean.outlines == nil && !p.ablated(featOutline) {
+		lean.outlines = newAheadOutlines()
+	}
 	if lean.repoMap == nil {
 		if lean.words == nil {
 			// Kept across walks until the map: facts kept from an

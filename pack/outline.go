@@ -101,7 +101,17 @@ func (p *pipeline) parseOutline(best *budget.Item) ([]chunker.LineRange, error) 
 		}
 	}
 	data := []byte(best.Source.String())
-	rs, err := p.e.outline(p.ctx, best.Path, data) // an error (cancelled) means no outline
+	var rs []chunker.LineRange
+	var err error
+	if ahead := p.aheadStore(); ahead != nil {
+		if kept, ok := ahead.get(best.Path, best.Source.String()); ok {
+			rs = kept // from the parse that cut the file (outline_ahead.go)
+			p.e.addOutline(best.Path, data, rs)
+		}
+	}
+	if rs == nil {
+		rs, err = p.e.outline(p.ctx, best.Path, data) // an error (cancelled) means no outline
+	}
 	if err == nil && si != nil && hasRef {
 		si.PutSet(ref, data, outlineKey, outlineSet(rs))
 	}
