@@ -149,9 +149,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 		size += int64(len(d))
 	}
 	progress := newMeter(p.progress, "chunking", 30, 60, len(srcs), size)
-	if p.lean == nil && p.ahead == nil && p.outlineAhead(srcs) {
-		p.ahead = newAheadOutlines()
-	}
+	p.keepOutlines(srcs)
 	order := largestFirst(datas)
 	var next atomic.Int64
 	var wg sync.WaitGroup

@@ -108,3 +108,11 @@ func (p *pipeline) aheadStore() *aheadOutlines {
 func (p *pipeline) outlineAhead(srcs []source) bool {
 	return !p.ablated(featOutline) && p.wantsMap(srcs)
 }
+
+// keepOutlines gives a pack of srcs without a lean map (which has its
+// own) a store for its cut's outlines when it is a map that outlines.
+func (p *pipeline) keepOutlines(srcs []source) {
+	if p.lean == nil && p.ahead == nil && p.outlineAhead(srcs) {
+		p.ahead = newAheadOutlines()
+	}
+}
