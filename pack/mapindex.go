@@ -1,6 +1,8 @@
 package pack
 
 import (
+	"cmp"
+
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -806,6 +808,7 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 // context ends (the caller checks it).
 func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []leanSlot, toRead []int, ikey string) {
 	opts := p.chunkOptions()
+	order := largestRefsFirst(refs, toRead)
 	var next atomic.Int64
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -815,10 +818,10 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(toRead) || p.ctx.Err() != nil {
+				if k >= len(order) || p.ctx.Err() != nil {
 					return
 				}
-				i := toRead[k]
+				i := order[k]
 				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
 				if n := done.Add(1); n%1024 == 0 {
 					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
@@ -827,6 +830,22 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 		}()
 	}
 	wg.Wait()
+}
+
+// largestRefsFirst returns toRead (indices of refs) the largest file
+// first (ties in listing order), so that readLeanAll's workers do not
+// end on one large file while the others wait (net/http's h2_bundle.go,
+// listed late, is a sixth of its bytes).
+func largestRefsFirst(refs []collector.FileRef, toRead []int) []int {
+	size := func(i int) int64 {
+		if refs[i].Info == nil {
+			return 0
+		}
+		return refs[i].Info.Size()
+	}
+	order := slices.Clone(toRead)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
+	return order
 }
 
 // leanSources gathers walkLean's slots in listing order: the sources kept,
