@@ -825,11 +825,16 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
 				if n := done.Add(1); n%1024 == 0 {
 					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
+					// The freed trees' C heap, which glibc keeps per
+					// thread: returned as the walk goes, it does not
+					// add to the facts the walk holds.
+					chunker.TrimC()
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	chunker.TrimC()
 }
 
 // largestRefsFirst returns toRead (indices of refs) the largest file
