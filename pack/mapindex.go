@@ -893,8 +893,8 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 	if hold {
 		return leanSlot{s: src, keep: true}
 	}
-	data := []byte(s.Content)
-	chunks := p.cutSource(src, data, budget.NewText(s.Content).Lines(), opts)
+	data := readOnlyBytes(s.Content) // the cut and the index only read it
+	chunks := p.cutSource(src, data, lineCount(s.Content), opts)
 	if len(chunks) == 0 || p.ctx.Err() != nil {
 		return leanSlot{s: src, keep: true}
 	}
