@@ -9,7 +9,9 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/acode-lsp/acode-lsp/budget"
 	"github.com/acode-lsp/acode-lsp/chunker"
+	"github.com/acode-lsp/acode-lsp/config"
 )
 
 // TestRangesCoding checks that outline ranges survive their varint
@@ -61,5 +63,36 @@ func TestAheadOutlines(t *testing.T) {
 	}
 	if _, ok := a.get("other.go", string(data)); ok {
 		t.Errorf("outline given for another path")
+	}
+}
+
+// TestParseOutlineTakesKept checks that a pack's outline of a file comes
+// from what its cut kept for the same text (no second parse: the kept
+// ranges here differ from the file's real outline to show it), an empty
+// kept outline included, and from a parse for another text.
+func TestParseOutlineTakesKept(t *testing.T) {
+	src := "package p\n\n// F does.\nfunc F() {\n\treturn\n}\n\n// G does.\nfunc G() {\n\treturn\n}\n"
+	real, err := chunker.Outline(context.Background(), "p.go", []byte(src))
+	if err != nil || len(real) == 0 {
+		t.Fatal(real, err)
+	}
+	fake := []chunker.LineRange{{Start: 8, End: 9}}
+	for _, tt := range []struct {
+		name string
+		kept []chunker.LineRange
+		text string
+		want []chunker.LineRange
+	}{
+		{"kept for this text", fake, src, fake},
+		{"kept empty", nil, src, nil},
+		{"kept for another text", fake, src + "\n", real},
+	} {
+		p := &pipeline{e: NewEngine(config.Default(), nil), ctx: context.Background(), ahead: newAheadOutlines()}
+		p.ahead.put("p.go", src, tt.kept)
+		best := &budget.Item{Path: "p.go", Source: budget.NewText(tt.text)}
+		got, err := p.parseOutline(best)
+		if err != nil || !cmp.Equal(got, tt.want) {
+			t.Errorf("%s: outline %v, %v; want %v", tt.name, got, err, tt.want)
+		}
 	}
 }
