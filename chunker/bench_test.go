@@ -79,3 +79,57 @@ func BenchmarkDocumentUpdate1MB(b *testing.B) {
 		}
 	}
 }
+
+// netHTTPFiles reads the Go files of $GOROOT/src/net/http (tests too).
+func netHTTPFiles(b *testing.B) map[string][]byte {
+	b.Helper()
+	files, err := filepath.Glob(filepath.Join(runtime.GOROOT(), "src", "net", "http", "*.go"))
+	if err != nil || len(files) == 0 {
+		b.Fatalf("no net/http sources under GOROOT: %v", err)
+	}
+	out := map[string][]byte{}
+	for _, f := range files {
+		data, err := os.ReadFile(f)
+		if err != nil {
+			b.Fatal(err)
+		}
+		out[f] = data
+	}
+	return out
+}
+
+// BenchmarkSplitOutline chunks every Go file of net/http: Split alone,
+// SplitOutline (chunks and outline from one parse) and Split then
+// Outline (two parses), to show what the outline costs on a parse.
+func BenchmarkSplitOutline(b *testing.B) {
+	files := netHTTPFiles(b)
+	opts := Options{PreferStructural: true}
+	ctx := context.Background()
+	for _, tt := range []struct {
+		name string
+		cut  func(path string, src []byte) error
+	}{
+		{"split", func(path string, src []byte) error { _, err := Split(ctx, path, src, quarter, opts); return err }},
+		{"splitoutline", func(path string, src []byte) error {
+			_, _, _, err := SplitOutline(ctx, path, src, quarter, opts)
+			return err
+		}},
+		{"split+outline", func(path string, src []byte) error {
+			if _, err := Split(ctx, path, src, quarter, opts); err != nil {
+				return err
+			}
+			_, err := Outline(ctx, path, src)
+			return err
+		}},
+	} {
+		b.Run(tt.name, func(b *testing.B) {
+			for b.Loop() {
+				for path, src := range files {
+					if err := tt.cut(path, src); err != nil {
+						b.Fatal(err)
+					}
+				}
+			}
+		})
+	}
+}

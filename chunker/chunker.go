@@ -87,11 +87,27 @@ type Chunk struct {
 // line windows. An empty src yields no chunks. The only errors are a
 // cancelled ctx and a nil count.
 func Split(ctx context.Context, path string, src []byte, count Counter, opts Options) ([]Chunk, error) {
+	chunks, _, _, err := split(ctx, path, src, count, opts, false)
+	return chunks, err
+}
+
+// SplitOutline is [Split] that also returns src's outline, the ranges
+// [Outline] returns, from the same parse: a caller that needs both parses
+// the file once. parsed is false when Split did not parse src (no
+// grammar, opts.PreferStructural unset, an empty src): the outline is
+// then not known (nil) and is [Outline]'s to find.
+func SplitOutline(ctx context.Context, path string, src []byte, count Counter, opts Options) (chunks []Chunk, outline []LineRange, parsed bool, err error) {
+	return split(ctx, path, src, count, opts, true)
+}
+
+// split is [Split], also outlining src when withOutline is set and it
+// parses it.
+func split(ctx context.Context, path string, src []byte, count Counter, opts Options, withOutline bool) ([]Chunk, []LineRange, bool, error) {
 	if count == nil {
-		return nil, fmt.Errorf("chunker: split %s: nil counter", path)
+		return nil, nil, false, fmt.Errorf("chunker: split %s: nil counter", path)
 	}
 	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("chunker: split %s: %w", path, err)
+		return nil, nil, false, fmt.Errorf("chunker: split %s: %w", path, err)
 	}
 	l := newLayout(ctx, src, count, opts)
 	if opts.Spans != nil && len(src) > 0 {
@@ -101,15 +117,30 @@ func Split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 	}
 	lang := Language(path)
 	if !l.opts.PreferStructural || lang == "" || l.li.count() == 0 {
-		return l.pieceChunks(0, l.li.count()-1)
+		chunks, err := l.pieceChunks(0, l.li.count()-1)
+		return chunks, nil, false, err
 	}
 	g := grammarFor(lang)
 	tree, err := g.parse(ctx, nil, src)
 	if err != nil {
-		return nil, fmt.Errorf("chunker: parse %s: %w", path, err)
+		return nil, nil, false, fmt.Errorf("chunker: parse %s: %w", path, err)
 	}
 	defer release(tree, len(src))
-	return l.structuralChunks(g, tree.RootNode())
+	if !withOutline {
+		chunks, err := l.structuralChunks(g, tree.RootNode())
+		return chunks, nil, false, err
+	}
+	o := &outline{li: l.li, src: l.li.src, ctx: ctx, sigs: true, bodies: g.bodyFlags()}
+	ds := g.outline(o, tree.RootNode())
+	rs := outlineRanges(ctx, ds) // before the layout, which may change ds
+	if err := ctx.Err(); err != nil {
+		return nil, nil, false, fmt.Errorf("chunker: %w", err)
+	}
+	chunks, err := l.layoutDecls(ds)
+	if err != nil {
+		return nil, nil, false, err
+	}
+	return chunks, rs, true, nil
 }
 
 // SplitLines chunks lines startLine..endLine (1-based, inclusive, clamped to

@@ -55,6 +55,78 @@ static uint32_t acode_root_kids(void *tree, uint32_t *out, uint32_t cap) {
 	return n;
 }
 
+bool ts_tree_cursor_goto_parent(acodeCursor *self);
+
+// acode_find_body is findBody in one call: it searches the named
+// descendants of n in pre-order, down to depth+1 levels, for the first
+// whose symbol has flag 1 (a body type). It writes the body's start byte
+// to out[0] and, when the body's first named child has flag 2 (an
+// expression statement) and holds one named child, of flag 4 (a string),
+// that first child's end byte plus one to out[1] (else 0). It returns
+// whether it found a body.
+static bool acode_find_body(acodeNode n, int depth, const uint8_t *flags, uint32_t nflags, uint32_t *out) {
+	acodeCursor c = ts_tree_cursor_new(n);
+	bool found = false;
+	int level = 1;
+	bool more = ts_tree_cursor_goto_first_child(&c);
+	while (more) {
+		acodeNode k = ts_tree_cursor_current_node(&c);
+		bool named = ts_node_is_named(k);
+		uint16_t s = ts_node_symbol(k);
+		if (named && s < nflags && (flags[s] & 1)) {
+			found = true;
+			out[0] = ts_node_start_byte(k);
+			out[1] = 0;
+			if (ts_tree_cursor_goto_first_child(&c)) {
+				acodeNode first = {0};
+				bool have = false;
+				do {
+					acodeNode x = ts_tree_cursor_current_node(&c);
+					if (ts_node_is_named(x)) {
+						first = x;
+						have = true;
+						break;
+					}
+				} while (ts_tree_cursor_goto_next_sibling(&c));
+				uint16_t fs = have ? ts_node_symbol(first) : 0;
+				if (have && fs < nflags && (flags[fs] & 2)) {
+					acodeCursor d = ts_tree_cursor_new(first);
+					uint32_t named_kids = 0;
+					bool str = false;
+					if (ts_tree_cursor_goto_first_child(&d)) {
+						do {
+							acodeNode x = ts_tree_cursor_current_node(&d);
+							if (ts_node_is_named(x)) {
+								uint16_t xs = ts_node_symbol(x);
+								named_kids++;
+								str = xs < nflags && (flags[xs] & 4);
+							}
+						} while (ts_tree_cursor_goto_next_sibling(&d));
+					}
+					ts_tree_cursor_delete(&d);
+					if (named_kids == 1 && str) {
+						out[1] = ts_node_end_byte(first) + 1;
+					}
+				}
+			}
+			break;
+		}
+		if (named && level <= depth && ts_tree_cursor_goto_first_child(&c)) {
+			level++;
+			continue;
+		}
+		while (!ts_tree_cursor_goto_next_sibling(&c)) {
+			if (level == 1 || !ts_tree_cursor_goto_parent(&c)) {
+				more = false;
+				break;
+			}
+			level--;
+		}
+	}
+	ts_tree_cursor_delete(&c);
+	return found;
+}
+
 // acode_changed_ranges writes the byte ranges of the changed ranges
 // between two trees (at most cap) and returns how many there are.
 static uint32_t acode_changed_ranges(void *old_tree, void *new_tree, uint32_t *out, uint32_t cap) {
@@ -107,6 +179,45 @@ func rootKids(t *sitter.Tree) []rootKid {
 		kids[i] = rootKid{index: int(o[0]), start: int(o[1]), end: int(o[2]), sym: sitter.Symbol(o[3]), bad: o[4] != 0}
 	}
 	return kids
+}
+
+// bodyFlags returns, per symbol of lang, the flags acode_find_body reads:
+// 1 for the body types (bodyTypes), 2 for an expression statement, 4 for
+// a string.
+func bodyFlags(lang *sitter.Language) []uint8 {
+	flags := make([]uint8, lang.SymbolCount())
+	for i := range flags {
+		switch name := lang.SymbolName(sitter.Symbol(i)); {
+		case bodyTypes[name]:
+			flags[i] = 1
+		case name == "expression_statement":
+			flags[i] = 2
+		case name == "string":
+			flags[i] = 4
+		}
+	}
+	return flags
+}
+
+// nodeOf returns the C node of n: the first field of sitter.Node (as
+// treePtr reads sitter.BaseTree's).
+func nodeOf(n *sitter.Node) C.acodeNode {
+	return *(*C.acodeNode)(unsafe.Pointer(n))
+}
+
+// findBodyC is findBody (at most depth levels down) in one call into C,
+// with the flags of n's language (bodyFlags): the start byte of the body
+// found and, when the body opens with a docstring (an expression
+// statement of one string), that statement's end byte (else -1).
+func findBodyC(n *sitter.Node, depth int, flags []uint8) (start, docEnd int, ok bool) {
+	if n == nil || depth < 0 || len(flags) == 0 {
+		return 0, -1, false
+	}
+	var out [2]C.uint32_t
+	if !C.acode_find_body(nodeOf(n), C.int(depth), (*C.uint8_t)(unsafe.Pointer(&flags[0])), C.uint32_t(len(flags)), &out[0]) {
+		return 0, -1, false
+	}
+	return int(out[0]), int(out[1]) - 1, true
 }
 
 // changedRanges returns the byte ranges (in new's text) where the syntax

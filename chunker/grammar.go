@@ -24,6 +24,17 @@ type grammar struct {
 	lang    *sitter.Language
 	outline func(o *outline, root *sitter.Node) []decl
 	parsers sync.Pool // *sitter.Parser; parsers are not goroutine safe
+	flags   struct {
+		once sync.Once
+		v    []uint8
+	}
+}
+
+// bodyFlags returns the flags of the grammar's symbols that findBodyC
+// reads (made once).
+func (g *grammar) bodyFlags() []uint8 {
+	g.flags.once.Do(func() { g.flags.v = bodyFlags(g.lang) })
+	return g.flags.v
 }
 
 // grammars maps a language id (see [Language]) to its grammar.

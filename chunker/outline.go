@@ -14,6 +14,9 @@ type outline struct {
 	li   *lineIndex
 	src  []byte
 	sigs bool // find where each declaration's signature ends (for Outline)
+	// bodies, when set, are the flags of the grammar's symbols
+	// (bodyFlags) with which signatures end in one call into C.
+	bodies []uint8
 }
 
 // nodeDecl is what a language's classifier says about one syntax node.

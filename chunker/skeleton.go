@@ -31,6 +31,9 @@ var bodyTypes = map[string]bool{
 // signatureEnd returns the line where n's body starts (its signature ends
 // there), or its first line when it has no body of more than one line.
 func (o *outline) signatureEnd(n *sitter.Node, first, last int) int {
+	if o.bodies != nil {
+		return o.signatureEndC(n, first, last)
+	}
 	if b := findBody(n, 6); b != nil {
 		line := o.li.lineOf(int(b.StartByte()))
 		if line > first && o.li.startsLine(int(b.StartByte())) {
@@ -50,6 +53,28 @@ func (o *outline) signatureEnd(n *sitter.Node, first, last int) int {
 		return last // a short declaration (a field, a one-line type) is its own signature
 	}
 	return first
+}
+
+// signatureEndC is signatureEnd with the body found in one call into C
+// (findBodyC, o.bodies), not a Node per child: on a cold map, which
+// outlines every file it parses, findBody was a fifth of the parse's
+// time.
+func (o *outline) signatureEndC(n *sitter.Node, first, last int) int {
+	start, docEnd, ok := findBodyC(n, 6, o.bodies)
+	if !ok {
+		if last-first < 2 {
+			return last
+		}
+		return first
+	}
+	line := o.li.lineOf(start)
+	if line > first && o.li.startsLine(start) {
+		line-- // as in signatureEnd
+		if docEnd >= 0 {
+			line = o.li.lineOf(docEnd - 1)
+		}
+	}
+	return max(first, min(last, line))
 }
 
 // findBody returns the first body node in n's subtree (pre-order, at most
@@ -88,7 +113,18 @@ func Outline(ctx context.Context, path string, src []byte) ([]LineRange, error) 
 		return nil, fmt.Errorf("chunker: outline %s: %w", path, err)
 	}
 	defer release(tree, len(src))
-	o := &outline{li: newLineIndex(src), src: src, ctx: ctx, sigs: true}
+	o := &outline{li: newLineIndex(src), src: src, ctx: ctx, sigs: true, bodies: g.bodyFlags()}
+	rs := outlineRanges(ctx, g.outline(o, tree.RootNode()))
+	if err := ctx.Err(); err != nil {
+		return nil, fmt.Errorf("chunker: outline %s: %w", path, err)
+	}
+	return rs, nil
+}
+
+// outlineRanges returns the outline lines ([Outline]) of declarations ds,
+// found with signatures (outline.sigs); their members are listed from the
+// syntax tree, which must still be open.
+func outlineRanges(ctx context.Context, ds []decl) []LineRange {
 	var lines []LineRange
 	var walk func(ds []decl)
 	walk = func(ds []decl) {
@@ -110,11 +146,8 @@ func Outline(ctx context.Context, path string, src []byte) ([]LineRange, error) 
 			}
 		}
 	}
-	walk(g.outline(o, tree.RootNode()))
-	if err := ctx.Err(); err != nil {
-		return nil, fmt.Errorf("chunker: outline %s: %w", path, err)
-	}
-	return joinRanges(lines), nil
+	walk(ds)
+	return joinRanges(lines)
 }
 
 // joinRanges sorts ranges and joins those that overlap or touch.

@@ -149,6 +149,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 		size += int64(len(d))
 	}
 	progress := newMeter(p.progress, "chunking", 30, 60, len(srcs), size)
+	p.keepOutlines(srcs)
 	order := largestFirst(datas)
 	var next atomic.Int64
 	var wg sync.WaitGroup
@@ -334,7 +335,7 @@ func (p *pipeline) cutFile(s source, data []byte, n int, count chunker.Counter, 
 			return chunks
 		}
 	}
-	chunks, err := chunker.Split(p.ctx, s.Path, data, count, opts)
+	chunks, err := p.split(s, data, count, opts)
 	if err != nil {
 		if p.ctx.Err() != nil {
 			return nil
@@ -353,6 +354,21 @@ func (p *pipeline) cutFile(s source, data []byte, n int, count chunker.Counter, 
 		}
 	}
 	return chunks
+}
+
+// split chunks a file with chunker.Split, or, when the pack keeps its
+// files' outlines (aheadStore), with chunker.SplitOutline from the same
+// parse, keeping the outline.
+func (p *pipeline) split(s source, data []byte, count chunker.Counter, opts chunker.Options) ([]chunker.Chunk, error) {
+	ahead := p.aheadStore()
+	if ahead == nil {
+		return chunker.Split(p.ctx, s.Path, data, count, opts)
+	}
+	chunks, rs, parsed, err := chunker.SplitOutline(p.ctx, s.Path, data, count, opts)
+	if err == nil && parsed {
+		ahead.put(s.Path, s.Content, rs)
+	}
+	return chunks, err
 }
 
 // cutLines is cutSource's cut of a source of n lines that is not cut

@@ -130,6 +130,7 @@ type pipeline struct {
 	repoMap   *repoMap                             // a no-query pack's file centrality (repomap.go); nil: not a map
 	cutNote   string                               // the warning of a map cut ahead of its items (mapcut.go)
 	parsed    map[*budget.Text][]chunker.LineRange // outline ranges looked up in this pack, by file (outline.go)
+	ahead     *aheadOutlines                       // outline ranges kept by a map's cut without a lean map (outline_ahead.go)
 	refs      map[*budget.Text]collector.FileRef   // the listing of each walked file's text (for the index)
 	lean      *leanMap                             // a map answered from the index (mapindex.go); nil: none
 	phantoms  map[*budget.Text]string              // texts not read (answered from the index), to their files

@@ -1,6 +1,8 @@
 package pack
 
 import (
+	"cmp"
+
 	"context"
 	"encoding/binary"
 	"encoding/hex"
@@ -332,6 +334,10 @@ type leanMap struct {
 	// none. sumMiss: it did not hold, the map runs again without it.
 	sum     *sumState
 	sumMiss bool
+	// outlines are those of the files the rounds' cuts parsed
+	// (outline_ahead.go), for the outlines of the files a later round
+	// reads again.
+	outlines *aheadOutlines
 }
 
 // leanFor returns the state of a map answered from the index for req, or
@@ -634,6 +640,9 @@ type leanSlot struct {
 func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []collector.Exclusion, ikey string) ([]source, error) {
 	slots := make([]leanSlot, len(refs))
 	var toRead []int
+	if lean.outlines == nil && !p.ablated(featOutline) {
+		lean.outlines = newAheadOutlines()
+	}
 	if lean.repoMap == nil {
 		if lean.words == nil {
 			// Kept across walks until the map: facts kept from an
@@ -799,6 +808,7 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 // context ends (the caller checks it).
 func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []leanSlot, toRead []int, ikey string) {
 	opts := p.chunkOptions()
+	order := largestRefsFirst(refs, toRead)
 	var next atomic.Int64
 	var done atomic.Int64
 	var wg sync.WaitGroup
@@ -808,18 +818,39 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 			defer wg.Done()
 			for {
 				k := int(next.Add(1) - 1)
-				if k >= len(toRead) || p.ctx.Err() != nil {
+				if k >= len(order) || p.ctx.Err() != nil {
 					return
 				}
-				i := toRead[k]
+				i := order[k]
 				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
 				if n := done.Add(1); n%1024 == 0 {
 					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
+					// The freed trees' C heap, which glibc keeps per
+					// thread: returned as the walk goes, it does not
+					// add to the facts the walk holds.
+					chunker.TrimC()
 				}
 			}
 		}()
 	}
 	wg.Wait()
+	chunker.TrimC()
+}
+
+// largestRefsFirst returns toRead (indices of refs) the largest file
+// first (ties in listing order), so that readLeanAll's workers do not
+// end on one large file while the others wait (net/http's h2_bundle.go,
+// listed late, is a sixth of its bytes).
+func largestRefsFirst(refs []collector.FileRef, toRead []int) []int {
+	size := func(i int) int64 {
+		if refs[i].Info == nil {
+			return 0
+		}
+		return refs[i].Info.Size()
+	}
+	order := slices.Clone(toRead)
+	slices.SortStableFunc(order, func(a, b int) int { return cmp.Compare(size(b), size(a)) })
+	return order
 }
 
 // leanSources gathers walkLean's slots in listing order: the sources kept,
@@ -862,8 +893,8 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 	if hold {
 		return leanSlot{s: src, keep: true}
 	}
-	data := []byte(s.Content)
-	chunks := p.cutSource(src, data, budget.NewText(s.Content).Lines(), opts)
+	data := readOnlyBytes(s.Content) // the cut and the index only read it
+	chunks := p.cutSource(src, data, lineCount(s.Content), opts)
 	if len(chunks) == 0 || p.ctx.Err() != nil {
 		return leanSlot{s: src, keep: true}
 	}

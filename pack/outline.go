@@ -101,9 +101,29 @@ func (p *pipeline) parseOutline(best *budget.Item) ([]chunker.LineRange, error) 
 		}
 	}
 	data := []byte(best.Source.String())
-	rs, err := p.e.outline(p.ctx, best.Path, data) // an error (cancelled) means no outline
+	rs, kept := p.keptOutline(best, data)
+	var err error
+	if !kept {
+		rs, err = p.e.outline(p.ctx, best.Path, data) // an error (cancelled) means no outline
+	}
 	if err == nil && si != nil && hasRef {
 		si.PutSet(ref, data, outlineKey, outlineSet(rs))
 	}
 	return rs, err
+}
+
+// keptOutline returns the outline ranges the cut kept for best's file
+// (outline_ahead.go; data is its text), put in the engine's cache as
+// Engine.outline would; false when none are kept for this text (nil
+// ranges with true: the file has no outline).
+func (p *pipeline) keptOutline(best *budget.Item, data []byte) ([]chunker.LineRange, bool) {
+	ahead := p.aheadStore()
+	if ahead == nil {
+		return nil, false
+	}
+	rs, ok := ahead.get(best.Path, best.Source.String())
+	if ok {
+		p.e.addOutline(best.Path, data, rs)
+	}
+	return rs, ok
 }

@@ -24,11 +24,7 @@ func (e *Engine) outline(ctx context.Context, path string, content []byte) ([]ch
 	if e.outlineCache == nil {
 		return chunker.Outline(ctx, path, content)
 	}
-	h := sha256.New()
-	fmt.Fprintf(h, "%s\x00", path)
-	h.Write(content)
-	var k [32]byte
-	h.Sum(k[:0])
+	k := outlineCacheKey(path, content)
 	if rs, ok := e.outlineCache.Get(k); ok {
 		return rs, nil
 	}
@@ -37,6 +33,24 @@ func (e *Engine) outline(ctx context.Context, path string, content []byte) ([]ch
 		e.outlineCache.Add(k, rs)
 	}
 	return rs, err
+}
+
+// outlineCacheKey is the cache key of path's content.
+func outlineCacheKey(path string, content []byte) [32]byte {
+	h := sha256.New()
+	fmt.Fprintf(h, "%s\x00", path)
+	h.Write(content)
+	var k [32]byte
+	h.Sum(k[:0])
+	return k
+}
+
+// addOutline puts the outline ranges rs of content, found with its
+// chunks, in the engine's cache, as outline would have.
+func (e *Engine) addOutline(path string, content []byte, rs []chunker.LineRange) {
+	if e.outlineCache != nil {
+		e.outlineCache.Add(outlineCacheKey(path, content), rs)
+	}
 }
 
 // newOutlineCache returns an empty outline cache.
