@@ -255,26 +255,11 @@ func (x *Index) Terms(abs string, fi fs.FileInfo, terms []string) (length int, c
 		}
 		return int(e.length), x.pendingCounts(e, terms), true
 	}
-	ph := x.k.pathHash(abs)
-	for _, s := range x.segs {
-		if s.bad.Load() {
-			continue
-		}
-		i := s.find(abs, ph)
-		if i < 0 {
-			continue
-		}
-		r := s.rec(i)
-		if r.flags&flagTerms == 0 || r.flags&flagRacy != 0 || r.st != st {
-			continue
-		}
-		lists, err := x.resolve(s, terms)
-		if err != nil {
-			continue
-		}
-		return int(r.length), fileCounts(lists, i, terms), true
+	lists, i, length, ok := x.segmentTerms(abs, st, terms)
+	if !ok {
+		return 0, nil, false
 	}
-	return 0, nil, false
+	return length, fileCounts(lists, i, terms), true
 }
 
 // TermRow is Terms writing the count of each of terms into row (indexed
@@ -314,32 +299,52 @@ func (x *Index) TermRow(abs string, fi fs.FileInfo, terms []string, row []uint16
 // segmentRow is TermRow from the segments (newest first) for a file of
 // stat st that no pending entry holds; x.mu is held for reading.
 func (x *Index) segmentRow(abs string, st stat, terms []string, row []uint16) bool {
+	lists, i, _, ok := x.segmentTerms(abs, st, terms)
+	if !ok {
+		return false
+	}
+	for k, l := range lists {
+		if c, found := countOf(l, i); found && lastPlace(terms, k) {
+			row[k] = uint16(min(c, math.MaxUint16))
+		}
+	}
+	return true
+}
+
+// segmentTerms finds the newest segment record of the file at abs made at
+// stat st with terms (not racy): the postings of terms in its segment, its
+// record number there and its number of terms. x.mu is held for reading.
+func (x *Index) segmentTerms(abs string, st stat, terms []string) (lists [][]fileCount, i, length int, ok bool) {
 	ph := x.k.pathHash(abs)
 	for _, s := range x.segs {
 		if s.bad.Load() {
 			continue
 		}
-		i := s.find(abs, ph)
-		if i < 0 {
+		rec := s.find(abs, ph)
+		if rec < 0 {
 			continue
 		}
-		r := s.rec(i)
+		r := s.rec(rec)
 		if r.flags&flagTerms == 0 || r.flags&flagRacy != 0 || r.st != st {
 			continue
 		}
-		lists, err := x.resolve(s, terms)
+		ls, err := x.resolve(s, terms)
 		if err != nil {
 			continue
 		}
-		for k, l := range lists {
-			j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
-			if j < len(l) && l[j].f == uint32(i) && lastPlace(terms, k) {
-				row[k] = uint16(min(l[j].c, math.MaxUint16))
-			}
-		}
-		return true
+		return ls, rec, int(r.length), true
 	}
-	return false
+	return nil, 0, 0, false
+}
+
+// countOf is the count of record i in the postings list l (sorted by
+// record), and whether l holds it.
+func countOf(l []fileCount, i int) (uint32, bool) {
+	j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
+	if j < len(l) && l[j].f == uint32(i) {
+		return l[j].c, true
+	}
+	return 0, false
 }
 
 // lastPlace reports whether terms[k] is the last place of its term.
@@ -387,12 +392,11 @@ func (x *Index) pendingCounts(e *entry, terms []string) map[string]int {
 func fileCounts(lists [][]fileCount, i int, terms []string) map[string]int {
 	var counts map[string]int
 	for k, l := range lists {
-		j := sort.Search(len(l), func(j int) bool { return l[j].f >= uint32(i) })
-		if j < len(l) && l[j].f == uint32(i) {
+		if c, found := countOf(l, i); found {
 			if counts == nil {
 				counts = map[string]int{}
 			}
-			counts[terms[k]] = int(l[j].c)
+			counts[terms[k]] = int(c)
 		}
 	}
 	return counts
