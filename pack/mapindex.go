@@ -812,6 +812,10 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 	var next atomic.Int64
 	var done atomic.Int64
 	var wg sync.WaitGroup
+	// The freed trees' C heap, which glibc keeps per thread, is returned
+	// as the walk goes (cTrim, as cutAll does), so it does not add to the
+	// facts the walk holds.
+	var trim cTrim
 	for w := 0; w < min(runtime.GOMAXPROCS(0), max(1, len(toRead))); w++ {
 		wg.Add(1)
 		go func() {
@@ -823,12 +827,11 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 				}
 				i := order[k]
 				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
+				if refs[i].Info != nil {
+					trim.cut(int(refs[i].Info.Size()))
+				}
 				if n := done.Add(1); n%1024 == 0 {
 					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
-					// The freed trees' C heap, which glibc keeps per
-					// thread: returned as the walk goes, it does not
-					// add to the facts the walk holds.
-					chunker.TrimC()
 				}
 			}
 		}()
