@@ -125,7 +125,7 @@ func split(ctx context.Context, path string, src []byte, count Counter, opts Opt
 	if err != nil {
 		return nil, nil, false, fmt.Errorf("chunker: parse %s: %w", path, err)
 	}
-	defer release(tree, len(src))
+	defer tree.Close()
 	if !withOutline {
 		chunks, err := l.structuralChunks(g, tree.RootNode())
 		return chunks, nil, false, err

@@ -112,7 +112,7 @@ func Outline(ctx context.Context, path string, src []byte) ([]LineRange, error) 
 	if err != nil {
 		return nil, fmt.Errorf("chunker: outline %s: %w", path, err)
 	}
-	defer release(tree, len(src))
+	defer tree.Close()
 	o := &outline{li: newLineIndex(src), src: src, ctx: ctx, sigs: true, bodies: g.bodyFlags()}
 	rs := outlineRanges(ctx, g.outline(o, tree.RootNode()))
 	if err := ctx.Err(); err != nil {

@@ -32,12 +32,11 @@ func main() {
 	go exitAfterSignal(ctx, stop, signalGrace)
 	if len(os.Args) > 1 && os.Args[1] != "serve" && os.Args[1] != "mcp" {
 		// A one-shot command: its GC is tuned (gctune.go). Its syntax
-		// trees are freed once used, not left to the exit
-		// (chunker.LeaveTreesToExit): the trees of its first 1 MB of
-		// source held 15–20 MB of C heap through the rest of a pack and
-		// the index's job, and freeing them costs no CPU measurable
-		// (docs/benchmarks.md, "The first query pack's memory (eighth
-		// pass, first11)").
+		// trees are freed once used, as a server's are (leaving the
+		// first 1 MB of source's trees to the exit held 15–20 MB of C
+		// heap through the rest of a pack and the index's job, for no
+		// CPU measurable: docs/benchmarks.md, "The first query pack's
+		// memory (eighth pass, first11)").
 		tuneGC()
 	}
 	endProfiles := startProfiles(os.Stderr) // ACODE_CPUPROFILE, ACODE_MEMPROFILE (profile.go)
