@@ -70,7 +70,7 @@ func (w *Workspace) read(ctx context.Context, t SourceType, path string, given *
 // named before resolving symlinks, also tried in the overlay. given, when
 // not nil, is the text to use instead of the overlay's or the disk's.
 func (w *Workspace) admit(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string) (Source, *Exclusion) {
-	data, mod, x := w.readChecked(ctx, t, abs, rel, info, statErr, alias, given, nil)
+	data, mod, x := w.readChecked(ctx, t, abs, rel, info, statErr, alias, given, false, nil)
 	if x != nil {
 		return Source{}, x
 	}
@@ -88,7 +88,7 @@ func (w *Workspace) ReadRaw(ctx context.Context, t SourceType, f FileRef) ([]byt
 	if rel == "" {
 		rel = f.Path
 	}
-	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, nil)
+	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, false, nil)
 	return data, x
 }
 
@@ -104,7 +104,7 @@ func (w *Workspace) ScanRaw(ctx context.Context, t SourceType, f FileRef, scan f
 		rel = f.Path
 	}
 	bp := rawBufs.Get().(*[]byte)
-	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, *bp)
+	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, true, *bp)
 	if x == nil {
 		scan(data)
 	}
@@ -123,8 +123,10 @@ const maxPooledRaw = 4 << 20
 
 // readChecked reads the resolved file abs shown as rel (see admit) through
 // every rule but redaction; a file on disk is read into buf when it fits
-// (safeio.ReadFileInto).
-func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string, buf []byte) ([]byte, time.Time, *Exclusion) {
+// (safeio.ReadFileInto). listed says info is the listing's own lstat of
+// abs, which then stands for the check before the open
+// (safeio.Options.Listed).
+func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string, listed bool, buf []byte) ([]byte, time.Time, *Exclusion) {
 	text, mod, ok, x := w.precheck(t, abs, rel, info, statErr, alias, given)
 	if x != nil {
 		return nil, time.Time{}, x
@@ -140,7 +142,7 @@ func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel stri
 			return nil, time.Time{}, w.exclude(t, rel, r.Reason, r.Detail, r.Size)
 		}
 		var err error
-		data, err = readRegularInto(ctx, abs, info, w.maxSize, buf)
+		data, err = readRegularInto(ctx, abs, info, w.maxSize, listed, buf)
 		if errors.Is(err, errChanged) && w.ListingsKept() {
 			// A kept listing's stat went stale without a reported change
 			// (a watcher that missed it): read what is there now, and
@@ -232,12 +234,13 @@ var errChanged = errors.New("collector: file changed while being read")
 // regular file and the file measured (same file, size and mtime), and reads
 // at most max+1 bytes, checking ctx between blocks (safeio.ReadFile).
 func readRegular(ctx context.Context, abs string, info fs.FileInfo, max int64) ([]byte, error) {
-	return readRegularInto(ctx, abs, info, max, nil)
+	return readRegularInto(ctx, abs, info, max, false, nil)
 }
 
-// readRegularInto is readRegular reading into buf when the file fits.
-func readRegularInto(ctx context.Context, abs string, info fs.FileInfo, max int64, buf []byte) ([]byte, error) {
-	data, err := safeio.ReadFileInto(ctx, abs, max, safeio.Options{NoFollow: true, Expect: info}, buf)
+// readRegularInto is readRegular reading into buf when the file fits;
+// listed: info is the listing's lstat of abs (safeio.Options.Listed).
+func readRegularInto(ctx context.Context, abs string, info fs.FileInfo, max int64, listed bool, buf []byte) ([]byte, error) {
+	data, err := safeio.ReadFileInto(ctx, abs, max, safeio.Options{NoFollow: true, Expect: info, Listed: listed}, buf)
 	var tl *safeio.TooLargeError
 	switch {
 	case errors.As(err, &tl):

@@ -3,6 +3,7 @@ package safeio
 import (
 	"context"
 	"io/fs"
+	"math"
 	"syscall"
 	"time"
 )
@@ -29,7 +30,7 @@ func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, op
 		}
 	}
 	if err != nil {
-		return nil, true, &fs.PathError{Op: "open", Path: path, Err: err}
+		return nil, true, openError(path, err, opts)
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
@@ -41,6 +42,29 @@ func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, op
 	}
 	data, err = readFD(ctx, fd, path, max, st.Size, buf)
 	return data, true, err
+}
+
+// openError is the error of a failed open of path. A listed path
+// (Options.Listed: not stat'ed before the open) is stat'ed now, so that
+// what the stat before the open would have refused (a final symlink, a
+// socket, a file gone) fails as it would have; otherwise the open's error.
+func openError(path string, err error, opts Options) error {
+	if opts.Listed {
+		if _, serr := statRegular(path, math.MaxInt64, opts.NoFollow); serr != nil {
+			return serr
+		}
+	}
+	return &fs.PathError{Op: "open", Path: path, Err: err}
+}
+
+// fileID is the device and inode fi names: a FileID's, else its stat
+// result's.
+func fileID(fi fs.FileInfo) (dev, ino uint64, ok bool) {
+	if id, isID := fi.(FileID); isID {
+		dev, ino = id.FileID()
+		return dev, ino, true
+	}
+	return sysFileID(fi)
 }
 
 // fstat is syscall.Fstat, retried on EINTR.
@@ -61,20 +85,13 @@ func checkStat(st *syscall.Stat_t, pre, expect fs.FileInfo) error {
 		return &NotRegularError{Kind: Kind(modeOf(st.Mode))}
 	}
 	dev, ino := uint64(st.Dev), st.Ino //nolint:unconvert // Dev's type differs by architecture
-	if d, i, ok := sysFileID(pre); !ok || d != dev || i != ino {
+	if d, i, ok := fileID(pre); !ok || d != dev || i != ino {
 		return ErrChanged
 	}
 	if expect == nil {
 		return nil
 	}
-	var d, i uint64
-	var ok bool
-	if id, isID := expect.(FileID); isID {
-		d, i = id.FileID()
-		ok = true
-	} else {
-		d, i, ok = sysFileID(expect)
-	}
+	d, i, ok := fileID(expect)
 	mtime := time.Unix(int64(st.Mtim.Sec), int64(st.Mtim.Nsec)) //nolint:unconvert // Timespec's types differ by architecture
 	if !ok || d != dev || i != ino || expect.Size() != st.Size || !expect.ModTime().Equal(mtime) {
 		return ErrChanged

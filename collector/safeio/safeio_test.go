@@ -269,3 +269,130 @@ func TestReadFileSizes(t *testing.T) {
 		}
 	}
 }
+
+// bareID is idInfo without a stat result (Sys nil): only FileID names
+// its file.
+type bareID struct{ idInfo }
+
+func (bareID) Sys() any { return nil }
+
+// TestReadFileListed: a read whose Expect is the listing's own lstat
+// (Options.Listed, no stat before the open) answers as a read that stats
+// the path first, whatever the path became since it was listed — a FIFO,
+// a socket, a directory, a link to /dev/zero or to the file itself,
+// another file, nothing — and never hangs or reads what it refuses.
+func TestReadFileListed(t *testing.T) {
+	swaps := []struct {
+		name    string
+		swap    func(t *testing.T, p string)
+		wantErr error
+	}{
+		{"as listed", func(*testing.T, string) {}, nil},
+		{"fifo", func(t *testing.T, p string) { mustRemove(t, p); mustMkfifo(t, p) }, ErrNotRegular},
+		{"socket", func(t *testing.T, p string) {
+			mustRemove(t, p)
+			l, err := net.Listen("unix", p)
+			if err != nil {
+				t.Fatal(err)
+			}
+			t.Cleanup(func() { l.Close() })
+		}, ErrNotRegular},
+		{"directory", func(t *testing.T, p string) { mustRemove(t, p); mustMkdir(t, p) }, ErrNotRegular},
+		{"link to /dev/zero", func(t *testing.T, p string) { mustRemove(t, p); mustSymlink(t, "/dev/zero", p) }, ErrNotRegular},
+		{"link to a regular file", func(t *testing.T, p string) {
+			other := p + ".other"
+			if err := os.Rename(p, other); err != nil {
+				t.Fatal(err)
+			}
+			mustSymlink(t, other, p)
+		}, ErrNotRegular},
+		{"another file", func(t *testing.T, p string) {
+			mustRemove(t, p)
+			if err := os.WriteFile(p, []byte("hello\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrChanged},
+		{"grown", func(t *testing.T, p string) {
+			if err := os.WriteFile(p, []byte("hello, grown\n"), 0o600); err != nil {
+				t.Fatal(err)
+			}
+		}, ErrChanged},
+		{"removed", func(t *testing.T, p string) { mustRemove(t, p) }, os.ErrNotExist},
+	}
+	for _, sw := range swaps {
+		for _, compact := range []bool{false, true} {
+			t.Run(fmt.Sprintf("%s/compact=%v", sw.name, compact), func(t *testing.T) {
+				var errs [2]error
+				for k, listed := range []bool{false, true} {
+					p := filepath.Join(t.TempDir(), "f.txt")
+					if err := os.WriteFile(p, []byte("hello\n"), 0o600); err != nil {
+						t.Fatal(err)
+					}
+					var expect os.FileInfo
+					expect, err := os.Lstat(p)
+					if err != nil {
+						t.Fatal(err)
+					}
+					if compact {
+						st := expect.Sys().(*syscall.Stat_t)
+						expect = bareID{idInfo{FileInfo: expect, dev: uint64(st.Dev), ino: st.Ino}} //nolint:unconvert // Dev's type differs by architecture
+					}
+					sw.swap(t, p)
+					bounded(t, 5*time.Second, func() {
+						data, err := ReadFileInto(context.Background(), p, 1000, Options{NoFollow: true, Expect: expect, Listed: listed}, make([]byte, 0, 64))
+						errs[k] = err
+						if sw.wantErr == nil && (err != nil || string(data) != "hello\n") {
+							t.Errorf("listed=%v: ReadFileInto = %q, %v; want the text", listed, data, err)
+						}
+						if sw.wantErr != nil && (!errors.Is(err, sw.wantErr) || data != nil) {
+							t.Errorf("listed=%v: ReadFileInto = %q, %v; want no text and %v", listed, data, err, sw.wantErr)
+						}
+					})
+				}
+				var nr0, nr1 *NotRegularError
+				if errors.As(errs[0], &nr0) != errors.As(errs[1], &nr1) || (nr0 != nil && nr0.Kind != nr1.Kind) {
+					t.Errorf("listed read's error %v, a stat before the open gives %v", errs[1], errs[0])
+				}
+			})
+		}
+	}
+}
+
+// TestReadFileListedOverCap: a listed file over the cap is refused by its
+// listed size, as the stat before the open refuses it.
+func TestReadFileListedOverCap(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "big.txt")
+	if err := os.WriteFile(p, []byte(strings.Repeat("x", 2000)), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	fi, err := os.Lstat(p)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = ReadFile(context.Background(), p, 1000, Options{NoFollow: true, Expect: fi, Listed: true})
+	var tl *TooLargeError
+	if !errors.As(err, &tl) || tl.Size != 2000 {
+		t.Errorf("ReadFile error = %v, want a TooLargeError of size 2000", err)
+	}
+}
+
+func mustRemove(t *testing.T, p string) {
+	t.Helper()
+	if err := os.Remove(p); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustMkfifo(t *testing.T, p string) {
+	t.Helper()
+	if err := syscall.Mkfifo(p, 0o600); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func mustMkdir(t *testing.T, p string) {
+	t.Helper()
+	if err := os.Mkdir(p, 0o700); err != nil {
+		t.Fatal(err)
+	}
+}
