@@ -108,10 +108,26 @@ func (c *termCounter) setShift() {
 	}
 	for _, t := range c.terms {
 		for q := 1; q < c.win; q++ {
-			b := uint16(t[q-1]) | uint16(t[q])<<8
-			c.shift[b] = min(c.shift[b], uint8(c.win-1-q))
+			// Every case of the pair: the search reads the text as it is,
+			// capitals and all (a capital of a term's letter stands for it).
+			for _, x := range cases(t[q-1]) {
+				for _, y := range cases(t[q]) {
+					b := uint16(x) | uint16(y)<<8
+					c.shift[b] = min(c.shift[b], uint8(c.win-1-q))
+				}
+			}
 		}
 	}
+}
+
+// cases is the byte ch and, for a small ASCII letter, its capital: the
+// bytes that lowerASCII makes ch of (a capital itself is made of none, but
+// standing for itself only makes the shift smaller, never wrong).
+func cases(ch byte) []byte {
+	if 'a' <= ch && ch <= 'z' {
+		return []byte{ch, ch - 'a' + 'A'}
+	}
+	return []byte{ch}
 }
 
 func lowerASCII(ch byte) byte {
@@ -679,9 +695,6 @@ func wordBoundary(w string, j int, prev, cur uint8) bool {
 		((prev == clDigit) != (cur == clDigit))
 }
 
-// lowerPool holds the buffers count lowers texts into.
-var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return &b }}
-
 // count adds the occurrences of each wanted term in text to row, exactly
 // as countAll does, splitting only the words a term can come of.
 //
@@ -692,32 +705,28 @@ var lowerPool = sync.Pool{New: func() any { b := make([]byte, 0, 64<<10); return
 // underscores — is, in ASCII lower case, a substring of the run lowered
 // with its underscores removed, because the only non-ASCII letters that
 // lower to ASCII ones are U+212A (K) and U+0130 (İ): texts holding them, and
-// term lists with non-ASCII terms, take countAll. So count lowers text,
-// finds each term in it, and splits only the runs holding a hit, plus the
-// runs with an underscore whose underscore-free lowering holds a term.
+// term lists with non-ASCII terms, take countAll. So count finds each term
+// in text as lowered (hitRuns reads it case-folded, without a lowered
+// copy), and splits only the runs holding a hit, plus the runs with an
+// underscore whose underscore-free lowering holds a term.
 func (c *termCounter) count(text string, row []uint16) {
 	if !c.ascii || len(c.terms) == 0 || len(c.terms) > math.MaxInt16 || len(text) < countFastMin ||
 		strings.Contains(text, "\u212a") || strings.Contains(text, "\u0130") {
 		c.countAll(text, row)
 		return
 	}
-	bp := lowerPool.Get().(*[]byte)
-	defer lowerPool.Put(bp)
-	low := lowerASCIIString(*bp, text)
-	*bp = low
-	ls := unsafe.String(unsafe.SliceData(low), len(low))
-	starts := c.hitRuns(text, ls) // starts of the runs to split
+	starts := c.hitRuns(text) // starts of the runs to split
 	var strip []byte
 	for off := 0; ; {
-		j := strings.IndexByte(ls[off:], '_')
+		j := strings.IndexByte(text[off:], '_')
 		if j < 0 {
 			break
 		}
 		s, e := wordRun(text, off+j)
 		strip = strip[:0]
 		for k := s; k < e; k++ {
-			if ls[k] != '_' {
-				strip = append(strip, ls[k])
+			if text[k] != '_' {
+				strip = append(strip, lowerASCII(text[k]))
 			}
 		}
 		st := unsafe.String(unsafe.SliceData(strip), len(strip))
@@ -742,24 +751,26 @@ func (c *termCounter) count(text string, row []uint16) {
 }
 
 // hitRuns returns the start of each run of word bytes of text that holds
-// a term in ls, text lowered, in order: one pass that finds the first
-// place a term starts, splits nothing, and goes on after the run there
-// (the run is split whole; ls[e] is no word byte). The window of win bytes
-// ending at j skips the places no term can start at (setShift), so every
-// place a term starts at is found, in order, as a byte-by-byte search
-// would (TestTermCounterMatchesScanTerms).
-func (c *termCounter) hitRuns(text, ls string) []int {
+// a term in text lowered (ASCII capitals), in order: one pass that finds
+// the first place a term starts, splits nothing, and goes on after the run
+// there (the run is split whole; text[e] is no word byte). The window of
+// win bytes ending at j skips the places no term can start at (setShift,
+// whose table holds every case of the terms' pairs), so every place a
+// term starts at is found, in order, as a byte-by-byte search of the
+// lowered text would (TestTermCounterMatchesScanTerms). The text is read
+// as it is: lowering a copy of it cost more than the search (first12).
+func (c *termCounter) hitRuns(text string) []int {
 	var starts []int
 	m := c.win
-	for j := m - 1; j < len(ls); {
-		if sh := c.shift[uint16(ls[j-1])|uint16(ls[j])<<8]; sh > 0 {
+	for j := m - 1; j < len(text); {
+		if sh := c.shift[uint16(text[j-1])|uint16(text[j])<<8]; sh > 0 {
 			j += int(sh)
 			continue
 		}
 		i := j - m + 1
 		j++
-		for k := c.head[uint16(ls[i])<<8|uint16(ls[i+1])]; k >= 0; k = c.next[k] {
-			if strings.HasPrefix(ls[i:], c.terms[k]) {
+		for k := c.head[uint16(lowerASCII(text[i]))<<8|uint16(lowerASCII(text[i+1]))]; k >= 0; k = c.next[k] {
+			if hasLowerPrefix(text[i:], c.terms[k]) {
 				s, e := wordRun(text, i)
 				starts = append(starts, s)
 				j = e + m // the next window starts after the run
@@ -768,6 +779,20 @@ func (c *termCounter) hitRuns(text, ls string) []int {
 		}
 	}
 	return starts
+}
+
+// hasLowerPrefix reports whether text, its ASCII capitals lowered, starts
+// with t.
+func hasLowerPrefix(text, t string) bool {
+	if len(text) < len(t) {
+		return false
+	}
+	for k := 0; k < len(t); k++ {
+		if lowerASCII(text[k]) != t[k] {
+			return false
+		}
+	}
+	return true
 }
 
 // wordRun returns the maximal run of word bytes (not ASCII bytes of class
@@ -781,29 +806,6 @@ func wordRun(text string, p int) (start, end int) {
 		end++
 	}
 	return start, end
-}
-
-// lowerASCIIString writes text with its ASCII capitals lowered into buf
-// (grown as needed) and returns it, eight bytes at a time.
-func lowerASCIIString(buf []byte, text string) []byte {
-	if cap(buf) < len(text) {
-		buf = make([]byte, len(text))
-	}
-	buf = buf[:len(text)]
-	const ones = 0x0101010101010101
-	i := 0
-	for ; i+8 <= len(text); i += 8 {
-		x := binary.LittleEndian.Uint64(unsafe.Slice(unsafe.StringData(text[i:]), 8))
-		h := x & (0x7f * ones)
-		ge := h + (0x80-'A')*ones   // high bit: h ≥ 'A'
-		gt := h + (0x80-'Z'-1)*ones // high bit: h > 'Z'
-		upper := ge &^ gt &^ x & (0x80 * ones)
-		binary.LittleEndian.PutUint64(buf[i:], x|upper>>2)
-	}
-	for ; i < len(text); i++ {
-		buf[i] = lowerASCII(text[i])
-	}
-	return buf
 }
 
 // countFastMin is the shortest text count lowers and searches whole; a
