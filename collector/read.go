@@ -104,7 +104,10 @@ func (w *Workspace) ScanRaw(ctx context.Context, t SourceType, f FileRef, scan f
 		rel = f.Path
 	}
 	bp := rawBufs.Get().(*[]byte)
-	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, true, *bp)
+	// A ref with its listed path came from a walk (List), which gave it
+	// its stat (an lstat) and let its name in (IsSecretPath).
+	listed := f.rel != ""
+	data, _, x := w.readChecked(ctx, t, f.Abs, rel, f.Info, nil, f.alias, nil, listed, *bp)
 	if x == nil {
 		scan(data)
 	}
@@ -123,11 +126,16 @@ const maxPooledRaw = 4 << 20
 
 // readChecked reads the resolved file abs shown as rel (see admit) through
 // every rule but redaction; a file on disk is read into buf when it fits
-// (safeio.ReadFileInto). listed says info is the listing's own lstat of
-// abs, which then stands for the check before the open
-// (safeio.Options.Listed).
+// (safeio.ReadFileInto). listed says a walk listed abs as rel: its name
+// passed IsSecretPath there (precheck's first rule, not run again) and
+// info is the walk's own lstat of abs, which stands for the check before
+// the open (safeio.Options.Listed).
 func (w *Workspace) readChecked(ctx context.Context, t SourceType, abs, rel string, info fs.FileInfo, statErr error, alias string, given *string, listed bool, buf []byte) ([]byte, time.Time, *Exclusion) {
-	text, mod, ok, x := w.precheck(t, abs, rel, info, statErr, alias, given)
+	precheck := w.precheck
+	if listed {
+		precheck = w.precheckNamed
+	}
+	text, mod, ok, x := precheck(t, abs, rel, info, statErr, alias, given)
 	if x != nil {
 		return nil, time.Time{}, x
 	}

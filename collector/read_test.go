@@ -337,3 +337,38 @@ func TestScanRawIsReadRaw(t *testing.T) {
 		t.Errorf("%d files scanned in two rounds, want 10 (5 text files)", scanned)
 	}
 }
+
+// TestScanRawUnlistedRef: a ref a walk did not make (its fields set by
+// hand, as a benchmark or another package may) is read through every rule,
+// its name's too: only a walk's ref skips the checks the walk made.
+func TestScanRawUnlistedRef(t *testing.T) {
+	dir := t.TempDir()
+	for _, name := range []string{".env", "id_rsa", "ok.go"} {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte("package ok\n"), 0o600); err != nil {
+			t.Fatal(err)
+		}
+	}
+	w, err := New(Options{Roots: []string{dir}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := context.Background()
+	for _, c := range []struct {
+		name   string
+		secret bool
+	}{{".env", true}, {"id_rsa", true}, {"ok.go", false}} {
+		abs := filepath.Join(dir, c.name)
+		fi, err := os.Lstat(abs)
+		if err != nil {
+			t.Fatal(err)
+		}
+		called := false
+		x := w.ScanRaw(ctx, OpenFile, FileRef{Abs: abs, Path: c.name, Info: fi}, func([]byte) { called = true })
+		if c.secret && (x == nil || x.Reason != ReasonSecret || called) {
+			t.Errorf("%s: ScanRaw = %v (scanned %v), want a secret exclusion", c.name, x, called)
+		}
+		if !c.secret && (x != nil || !called) {
+			t.Errorf("%s: ScanRaw = %v (scanned %v), want the text", c.name, x, called)
+		}
+	}
+}
