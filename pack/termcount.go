@@ -716,6 +716,7 @@ func (c *termCounter) count(text string, row []uint16) {
 		return
 	}
 	starts := c.hitRuns(text) // starts of the runs to split
+	hits, h := len(starts), 0 // starts[:hits]: hitRuns', in order
 	var strip []byte
 	for off := 0; ; {
 		j := strings.IndexByte(text[off:], '_')
@@ -723,20 +724,22 @@ func (c *termCounter) count(text string, row []uint16) {
 			break
 		}
 		s, e := wordRun(text, off+j)
+		off = e
+		for h < hits && starts[h] < s {
+			h++
+		}
+		if h < hits && starts[h] == s {
+			continue // split already
+		}
 		strip = strip[:0]
 		for k := s; k < e; k++ {
 			if text[k] != '_' {
 				strip = append(strip, lowerASCII(text[k]))
 			}
 		}
-		st := unsafe.String(unsafe.SliceData(strip), len(strip))
-		for _, t := range c.terms {
-			if strings.Contains(st, t) {
-				starts = append(starts, s)
-				break
-			}
+		if c.holds(unsafe.String(unsafe.SliceData(strip), len(strip))) {
+			starts = append(starts, s)
 		}
-		off = e
 	}
 	slices.Sort(starts)
 	done := -1
@@ -779,6 +782,26 @@ func (c *termCounter) hitRuns(text string) []int {
 		}
 	}
 	return starts
+}
+
+// holds reports whether a term occurs in ls (ASCII, lowered), as
+// strings.Contains of each term would: hitRuns' search, to the first hit.
+func (c *termCounter) holds(ls string) bool {
+	m := c.win
+	for j := m - 1; j < len(ls); {
+		if sh := c.shift[uint16(ls[j-1])|uint16(ls[j])<<8]; sh > 0 {
+			j += int(sh)
+			continue
+		}
+		i := j - m + 1
+		j++
+		for k := c.head[uint16(ls[i])<<8|uint16(ls[i+1])]; k >= 0; k = c.next[k] {
+			if strings.HasPrefix(ls[i:], c.terms[k]) {
+				return true
+			}
+		}
+	}
+	return false
 }
 
 // hasLowerPrefix reports whether text, its ASCII capitals lowered, starts
