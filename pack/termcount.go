@@ -716,31 +716,7 @@ func (c *termCounter) count(text string, row []uint16) {
 		return
 	}
 	starts := c.hitRuns(text) // starts of the runs to split
-	hits, h := len(starts), 0 // starts[:hits]: hitRuns', in order
-	var strip []byte
-	for off := 0; ; {
-		j := strings.IndexByte(text[off:], '_')
-		if j < 0 {
-			break
-		}
-		s, e := wordRun(text, off+j)
-		off = e
-		for h < hits && starts[h] < s {
-			h++
-		}
-		if h < hits && starts[h] == s {
-			continue // split already
-		}
-		strip = strip[:0]
-		for k := s; k < e; k++ {
-			if text[k] != '_' {
-				strip = append(strip, lowerASCII(text[k]))
-			}
-		}
-		if c.holds(unsafe.String(unsafe.SliceData(strip), len(strip))) {
-			starts = append(starts, s)
-		}
-	}
+	starts = c.underscoreRuns(text, starts)
 	slices.Sort(starts)
 	done := -1
 	for _, s := range starts {
@@ -779,6 +755,38 @@ func (c *termCounter) hitRuns(text string) []int {
 				j = e + m // the next window starts after the run
 				break
 			}
+		}
+	}
+	return starts
+}
+
+// underscoreRuns appends to starts (hitRuns' runs of text, in order) the
+// start of each other run with an underscore whose lowering without its
+// underscores holds a term.
+func (c *termCounter) underscoreRuns(text string, starts []int) []int {
+	hits, h := len(starts), 0 // starts[:hits]: hitRuns', in order
+	var strip []byte
+	for off := 0; ; {
+		j := strings.IndexByte(text[off:], '_')
+		if j < 0 {
+			break
+		}
+		s, e := wordRun(text, off+j)
+		off = e
+		for h < hits && starts[h] < s {
+			h++
+		}
+		if h < hits && starts[h] == s {
+			continue // split already
+		}
+		strip = strip[:0]
+		for k := s; k < e; k++ {
+			if text[k] != '_' {
+				strip = append(strip, lowerASCII(text[k]))
+			}
+		}
+		if c.holds(unsafe.String(unsafe.SliceData(strip), len(strip))) {
+			starts = append(starts, s)
 		}
 	}
 	return starts
