@@ -3,7 +3,6 @@ package safeio
 import (
 	"context"
 	"io/fs"
-	"math"
 	"syscall"
 	"time"
 )
@@ -30,7 +29,7 @@ func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, op
 		}
 	}
 	if err != nil {
-		return nil, true, openError(path, err, opts)
+		return nil, true, openFailed(path, &fs.PathError{Op: "open", Path: path, Err: err}, opts)
 	}
 	defer syscall.Close(fd)
 	var st syscall.Stat_t
@@ -42,19 +41,6 @@ func readDirect(ctx context.Context, path string, max int64, pre fs.FileInfo, op
 	}
 	data, err = readFD(ctx, fd, path, max, st.Size, buf)
 	return data, true, err
-}
-
-// openError is the error of a failed open of path. A listed path
-// (Options.Listed: not stat'ed before the open) is stat'ed now, so that
-// what the stat before the open would have refused (a final symlink, a
-// socket, a file gone) fails as it would have; otherwise the open's error.
-func openError(path string, err error, opts Options) error {
-	if opts.Listed {
-		if _, serr := statRegular(path, math.MaxInt64, opts.NoFollow); serr != nil {
-			return serr
-		}
-	}
-	return &fs.PathError{Op: "open", Path: path, Err: err}
 }
 
 // fileID is the device and inode fi names: a FileID's, else its stat

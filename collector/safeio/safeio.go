@@ -16,6 +16,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"math"
 	"os"
 )
 
@@ -124,7 +125,7 @@ func ReadFileInto(ctx context.Context, path string, max int64, opts Options, buf
 	}
 	f, err := open(path, opts.NoFollow)
 	if err != nil {
-		return nil, err
+		return nil, openFailed(path, err, opts)
 	}
 	defer f.Close()
 	info, err := f.Stat()
@@ -154,6 +155,19 @@ func preCheck(path string, max int64, opts Options) (fs.FileInfo, error) {
 		return nil, &TooLargeError{Cap: max, Size: e.Size()}
 	}
 	return e, nil
+}
+
+// openFailed is the error of an open of path that failed with err. A
+// listed path (Options.Listed: not stat'ed before the open) is stat'ed
+// now, so that what the stat before the open would have refused (a final
+// symlink, a socket, a file gone) fails as it would have; else err.
+func openFailed(path string, err error, opts Options) error {
+	if opts.Listed {
+		if _, serr := statRegular(path, math.MaxInt64, opts.NoFollow); serr != nil {
+			return serr
+		}
+	}
+	return err
 }
 
 // statRegular stats path (not following a final link with noFollow) and
