@@ -9,8 +9,10 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/acode-lsp/acode-lsp/budget/tokenizer"
+	"github.com/acode-lsp/acode-lsp/chunker"
 	"github.com/acode-lsp/acode-lsp/collector"
 	"github.com/acode-lsp/acode-lsp/config"
 	"github.com/acode-lsp/acode-lsp/internal/errcode"
@@ -75,7 +77,13 @@ func TestMapWithoutIndexPastWalkLimit(t *testing.T) {
 			if !errors.As(err, &pe) || pe.Code != errcode.PackFailed || pe.Data["limit"] != "maxBytesRead" {
 				t.Fatalf("a map holding every text under the lowered limit: %v; want maxBytesRead (the limit must bite)", err)
 			}
-			got := packText(t, planEngine(t, root, nil), req)
+			none := planEngine(t, root, nil)
+			got := packText(t, none, req)
+			if model != "" && none.chunks.Len() == 0 {
+				// The engine's cache keeps no estimates' chunks but
+				// those of the texts a round read again (reuseCut).
+				t.Error("the texts the rounds read again were cut again")
+			}
 			if got.Content != want.Content || !slices.Equal(got.Warnings, want.Warnings) || got.TokenCount != want.TokenCount {
 				t.Errorf("the map without an index differs from the map reading every file:\n%s\n---\n%s\n%q\n%q", got.Content, want.Content, got.Warnings, want.Warnings)
 			}
@@ -172,3 +180,65 @@ func TestLeanCountsWith(t *testing.T) {
 		t.Errorf("without an index the map stores facts in %T", si)
 	}
 }
+
+// TestReuseCutOnlyForTheSameText: a map whose facts stay in the pack
+// gives a text it reads again the chunks of its facts (through the
+// engine's chunk cache, where the cut finds them) only when the text is
+// the one they were cut from, and only with facts kept at the file's
+// stat; a map from the index leaves the cache alone.
+func TestReuseCutOnlyForTheSameText(t *testing.T) {
+	root := t.TempDir()
+	text := "package p\n\nfunc A() int { return 1 }\n"
+	abs := filepath.Join(root, "a.go")
+	writeFile(t, abs, []byte(text))
+	fi, err := os.Stat(abs)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ref := &collector.FileRef{Abs: abs, Path: "a.go", Info: fi}
+	reg := tokenizer.NewRegistry()
+	tok, err := reg.Get("claude-sonnet-4-5", "", 0)
+	if err != nil {
+		t.Fatal(err)
+	}
+	facts := &fileFacts{chunks: slices.Clip([]chunker.Chunk{{StartByte: 0, EndByte: len(text), StartLine: 1, EndLine: 3, Tokens: 9}})}
+	cases := []struct {
+		name   string
+		si     SetIndex
+		kept   string // the text the facts were noted of
+		read   string // the text read again
+		restat bool   // the file's stat changed since
+		reused bool
+	}{
+		{name: "same text", si: noSets{}, kept: text, read: text, reused: true},
+		{name: "changed text", si: noSets{}, kept: text, read: strings.Replace(text, "1", "2", 1)},
+		{name: "changed stat", si: noSets{}, kept: text, read: text, restat: true},
+		{name: "from the index", si: newMemSetIndex(), kept: text, read: text},
+	}
+	for _, tc := range cases {
+		t.Run(tc.name, func(t *testing.T) {
+			e := planEngine(t, root, nil)
+			lean := &leanMap{si: tc.si}
+			lean.keep(ref, facts, 0)
+			lean.noteText(ref, tc.kept)
+			p := &pipeline{e: e, lean: lean, tok: tok}
+			r := ref
+			if tc.restat {
+				r = &collector.FileRef{Abs: abs, Path: "a.go", Info: restat{fi}}
+			}
+			p.reuseCut(r, collector.Source{Path: "a.go", Content: tc.read})
+			got, ok := e.chunks.Get(chunkKey("a.go", tc.read, p.chunkOptions(), tok.Encoding()))
+			if ok != tc.reused || ok && !slices.Equal(got, facts.chunks) {
+				t.Errorf("chunks in the cache %v (%v); want reused %v", ok, got, tc.reused)
+			}
+			if !tc.reused && e.chunks.Len() != 0 {
+				t.Errorf("%d entries put in the cache; want none", e.chunks.Len())
+			}
+		})
+	}
+}
+
+// restat is a stat of another modification time.
+type restat struct{ os.FileInfo }
+
+func (r restat) ModTime() time.Time { return r.FileInfo.ModTime().Add(time.Second) }

@@ -620,6 +620,9 @@ type memFacts struct {
 	facts      *fileFacts
 	size, mod  int64
 	redactions int
+	// text, in a map whose facts stay in the pack, is textSum of the
+	// text the facts were cut from (0: not known; leanmem.go).
+	text uint64
 }
 
 // leanSlot is what a map's walk makes of one listed file.
@@ -896,6 +899,7 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 	}
 	src := source{Source: s, ref: f, origin: OriginWorkspace}
 	if hold {
+		p.reuseCut(f, s) // leanmem.go
 		return leanSlot{s: src, keep: true}
 	}
 	data := readOnlyBytes(s.Content) // the cut and the index only read it
@@ -912,6 +916,7 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 		cutIdents(facts, lean.eager)
 	}
 	lean.keep(f, facts, s.Redactions)
+	lean.noteText(f, s.Content) // leanmem.go
 	s.Content = ""
 	return leanSlot{s: source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, keep: true}
 }
