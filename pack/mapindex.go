@@ -334,6 +334,8 @@ type leanMap struct {
 	// none. sumMiss: it did not hold, the map runs again without it.
 	sum     *sumState
 	sumMiss bool
+	// enc is the encoding the first round counted with (countsWith).
+	enc string
 	// outlines are those of the files the rounds' cuts parsed
 	// (outline_ahead.go), for the outlines of the files a later round
 	// reads again.
@@ -345,11 +347,7 @@ type leanMap struct {
 // (wantsMap): a query or a search, nothing walked, a source with a
 // relevance of its own, or the map ablated; nil too with a tool result.
 func (e *Engine) leanFor(req Request) *leanMap {
-	if e.Index == nil || e.ws == nil {
-		return nil
-	}
-	si, ok := e.Index.(SetIndex)
-	if !ok || len(queryTerms(req.Query)) > 0 || req.Search != nil || (len(req.Paths) == 0 && len(req.Include) == 0) {
+	if e.ws == nil || mapReadsAll || len(queryTerms(req.Query)) > 0 || req.Search != nil || (len(req.Paths) == 0 && len(req.Include) == 0) {
 		return nil
 	}
 	for _, a := range e.Ablate {
@@ -364,13 +362,16 @@ func (e *Engine) leanFor(req Request) *leanMap {
 			return nil
 		}
 	}
-	red, _ := e.Index.(RedactedFacts)
+	si, red := mapStores(e.Index) // without an index, the pack keeps the facts (leanmem.go)
 	return &leanMap{si: si, red: red, read: map[string]bool{}, need: map[string]bool{}}
 }
 
 // pack runs the rounds of a Pack (one when lean is nil).
 func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, progress func(string, int)) (*Result, error) {
 	lean := e.leanFor(req)
+	if lean != nil {
+		progress = monotone(progress) // the rounds run the stages again (leanmem.go)
+	}
 	start := time.Now()
 	pl, res := e.planned(&pipeline{e: e, req: req, ctx: ctx, progress: progress, start: start, lean: lean}, lean, open) // mapplan.go
 	if res != nil {
@@ -405,10 +406,11 @@ func (e *Engine) packRounds(ctx context.Context, req Request, open []OpenDoc, pr
 }
 
 // leanWalk returns p's lean state when this round may answer files from
-// the index: an exact tokenizer (the index keeps exact counts only) and
-// the rounds not given up.
+// facts: the rounds not given up, counting as the first did (countsWith:
+// with a tokenizer that estimates, facts of this pack alone, as without
+// an index, leanmem.go).
 func (p *pipeline) leanWalk() *leanMap {
-	if p.lean == nil || p.lean.all || !p.tok.Exact() {
+	if p.lean == nil || p.lean.all || !p.lean.countsWith(p.tok) {
 		return nil
 	}
 	return p.lean
@@ -618,6 +620,9 @@ type memFacts struct {
 	facts      *fileFacts
 	size, mod  int64
 	redactions int
+	// text, in a map whose facts stay in the pack, is textSum of the
+	// text the facts were cut from (0: not known; leanmem.go).
+	text uint64
 }
 
 // leanSlot is what a map's walk makes of one listed file.
@@ -649,7 +654,7 @@ func (p *pipeline) walkLean(lean *leanMap, refs []collector.FileRef, excls []col
 			// earlier walk (lean.mem) hold ids of this table.
 			lean.words = newWordTab()
 		}
-		lean.eager = eagerLimit(p.req.Include, refs)
+		lean.eager = lean.eagerOf(p.req.Include, refs)
 	}
 	for i := range refs {
 		f := &refs[i]
@@ -804,13 +809,13 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 }
 
 // readLeanAll fills slots[i] for each i of toRead by readLean, one worker
-// per CPU, reporting progress every 1024 files; it stops early when the
-// context ends (the caller checks it).
+// per CPU, reporting progress by bytes (leanMeter); it stops early when
+// the context ends (the caller checks it).
 func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []leanSlot, toRead []int, ikey string) {
 	opts := p.chunkOptions()
 	order := largestRefsFirst(refs, toRead)
+	meter := p.leanMeter(lean, refs, toRead) // leanmem.go
 	var next atomic.Int64
-	var done atomic.Int64
 	var wg sync.WaitGroup
 	// The freed trees' C heap, which glibc keeps per thread, is returned
 	// as the walk goes (cTrim, as cutAll does), so it does not add to the
@@ -827,12 +832,12 @@ func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []
 				}
 				i := order[k]
 				slots[i] = p.readLean(lean, &refs[i], slots[i].read, opts, ikey)
+				var n int64
 				if refs[i].Info != nil {
-					trim.cut(int(refs[i].Info.Size()))
+					n = refs[i].Info.Size()
+					trim.cut(int(n))
 				}
-				if n := done.Add(1); n%1024 == 0 {
-					p.progress(fmt.Sprintf("collecting sources: %s of %s files read", num(int(n)), num(len(toRead))), 0)
-				}
+				meter.done(n)
 			}
 		}()
 	}
@@ -894,6 +899,7 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 	}
 	src := source{Source: s, ref: f, origin: OriginWorkspace}
 	if hold {
+		p.reuseCut(f, s) // leanmem.go
 		return leanSlot{s: src, keep: true}
 	}
 	data := readOnlyBytes(s.Content) // the cut and the index only read it
@@ -910,6 +916,7 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 		cutIdents(facts, lean.eager)
 	}
 	lean.keep(f, facts, s.Redactions)
+	lean.noteText(f, s.Content) // leanmem.go
 	s.Content = ""
 	return leanSlot{s: source{Source: s, ref: f, facts: facts, origin: OriginWorkspace}, keep: true}
 }

@@ -105,6 +105,7 @@ func (p *pipeline) resume(sn *roundSnap) (cands []*budget.Item, dstats budget.De
 		// Cut as a round that reads the file cuts it (through the
 		// engine's cache and the index): the chunks must be the facts'.
 		text := budget.NewText(s.Content)
+		p.reuseCut(u.ref, s) // leanmem.go
 		chunks := p.cutSource(source{Source: s, ref: u.ref, origin: OriginWorkspace}, []byte(s.Content), text.Lines(), opts)
 		if err := p.ctx.Err(); err != nil {
 			return nil, budget.DedupStats{}, false, err
