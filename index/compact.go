@@ -269,6 +269,7 @@ func (x *Index) merge(in []*segment) error {
 		remap[s] = m
 	}
 	entries := make([]*entry, len(kept))
+	read := 0 // entries whose sets were read
 	for o, src := range kept {
 		e := &entry{path: src.path, st: src.rec.st, put: src.put}
 		if src.terms != nil {
@@ -281,22 +282,7 @@ func (x *Index) merge(in []*segment) error {
 			e.hash = src.rec.hash
 		}
 		if len(src.sets) > 0 {
-			refs := src.sets
-			e.setsFn = func() ([]chunkSet, error) {
-				var out []chunkSet
-				for _, ref := range refs {
-					sets, err := ref.s.sets(ref.i, nil)
-					if err != nil {
-						return nil, err
-					}
-					for _, cs := range sets {
-						if !slices.ContainsFunc(out, func(o chunkSet) bool { return o.key == cs.key }) {
-							out = append(out, cs)
-						}
-					}
-				}
-				return out, nil
-			}
+			e.setsFn = mergedSets(src.sets, in, &read)
 		}
 		entries[o] = e
 	}
@@ -332,6 +318,36 @@ func (x *Index) merge(in []*segment) error {
 // dropEvery: a merge drops the pages of its inputs from its memory every
 // dropEvery terms.
 const dropEvery = 1 << 16
+
+// mergedSets loads the chunk sets of a merged path from refs (its
+// records, newest first), the first set of each key; read counts the
+// paths whose sets were loaded, and every dropSetsEvery of them the pages
+// of the inputs in are dropped.
+func mergedSets(refs []recRef, in []*segment, read *int) func() ([]chunkSet, error) {
+	return func() ([]chunkSet, error) {
+		if *read++; *read%dropSetsEvery == 0 {
+			dropRead(in)
+		}
+		var out []chunkSet
+		for _, ref := range refs {
+			sets, err := ref.s.sets(ref.i, nil)
+			if err != nil {
+				return nil, err
+			}
+			for _, cs := range sets {
+				if !slices.ContainsFunc(out, func(o chunkSet) bool { return o.key == cs.key }) {
+					out = append(out, cs)
+				}
+			}
+		}
+		return out, nil
+	}
+}
+
+// dropSetsEvery: a merge drops the pages of its inputs from its memory
+// every dropSetsEvery entries whose sets it copies (a first map's spills
+// of a 100,000-file tree hold ~200 MB of sets).
+const dropSetsEvery = 1 << 12
 
 // dropRead drops the pages of a merge's inputs from the process's memory:
 // they are read once, in order, so what was read need not stay (a first

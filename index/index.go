@@ -44,8 +44,9 @@ type Options struct {
 	// ACODE_LSP_INDEX_MAX_MB).
 	MaxBytes int64
 
-	now   func() time.Time // tests move the clock
-	spill int              // pending postings that trigger a write (0: 4M)
+	now      func() time.Time // tests move the clock
+	spill    int              // pending postings that trigger a write (0: 1M)
+	setSpill int              // pending set bytes that trigger a write (0: setSpillBytes)
 }
 
 // Index is the persistent index of one workspace root. It is safe for
@@ -63,8 +64,12 @@ type Index struct {
 	pending   map[string]*entry
 	flying    []map[string]*entry // batches being written by spill, newest first
 	npend     int                 // pending postings
-	forgotten map[string]bool     // paths told changed and not put since
-	redacted  map[string]bool     // paths whose text holds a secret: never stored
+	pbytes    int                 // pending set bytes (setBytes; setspill.go)
+	flyBytes  int                 // set bytes of the batches being written
+	flyCond   *sync.Cond          // on x.mu: a spill is done (flyBytes fell)
+	setSpill  int
+	forgotten map[string]bool // paths told changed and not put since
+	redacted  map[string]bool // paths whose text holds a secret: never stored
 	closed    bool
 
 	qmu sync.Mutex            // held to change q
@@ -176,6 +181,11 @@ func Open(root string, opt Options) (*Index, error) {
 		forgotten: map[string]bool{},
 		redacted:  map[string]bool{},
 		spillSem:  make(chan struct{}, 1),
+		setSpill:  opt.setSpill,
+	}
+	x.flyCond = sync.NewCond(&x.mu)
+	if x.setSpill == 0 {
+		x.setSpill = setSpillBytes
 	}
 	if x.now == nil {
 		x.now = time.Now
@@ -539,7 +549,7 @@ func (x *Index) putTerms(e *entry, length int) {
 	x.pending[abs] = e
 	x.npend += len(e.terms)
 	delete(x.forgotten, abs)
-	if x.npend >= x.spill {
+	if x.spillDueLocked() {
 		x.spillLocked()
 	}
 }
@@ -567,8 +577,9 @@ func (x *Index) memEntries(abs string) []*entry {
 // order they were made, so the newer one is named newer); Flush and Close
 // wait for them. The caller holds x.mu.
 func (x *Index) spillLocked() {
-	batch := x.pending
-	x.pending, x.npend = map[string]*entry{}, 0
+	batch, bytes := x.pending, x.pbytes
+	x.pending, x.npend, x.pbytes = map[string]*entry{}, 0, 0
+	x.flyBytes += bytes
 	x.flying = append([]map[string]*entry{batch}, x.flying...)
 	x.spilling.add()
 	go func() {
@@ -587,6 +598,8 @@ func (x *Index) spillLocked() {
 		x.mu.Lock()
 		defer x.mu.Unlock()
 		x.flying = slices.DeleteFunc(x.flying, func(b map[string]*entry) bool { return sameBatch(b, batch) })
+		x.flyBytes -= bytes
+		x.flyCond.Broadcast()
 		if seg == nil {
 			// Not written: the entries go back to pending unless newer
 			// ones replaced them, for the next flush.
@@ -594,6 +607,7 @@ func (x *Index) spillLocked() {
 				if x.pending[p] == nil && !x.redacted[p] && !x.forgotten[p] {
 					x.pending[p] = e
 					x.npend += len(e.terms)
+					x.pbytes += setBytes(e.sets)
 				}
 			}
 			return
@@ -745,6 +759,7 @@ func (x *Index) PutSet(abs string, fi fs.FileInfo, content []byte, key string, s
 		e = &entry{path: abs, st: st, hash: cs.hash, put: x.now().Unix()}
 		x.pending[abs] = e
 	}
+	x.pbytes -= setBytes(e.sets)
 	if e.st != st || e.hash != cs.hash {
 		// The file changed since the entry was put: what it held was
 		// computed from another text.
@@ -755,13 +770,9 @@ func (x *Index) PutSet(abs string, fi fs.FileInfo, content []byte, key string, s
 	if x.now().Sub(changed) < racyWindow {
 		e.flags |= flagRacy
 	}
-	for i := range e.sets {
-		if e.sets[i].key == cs.key {
-			e.sets[i] = cs
-			return
-		}
-	}
-	e.sets = append(e.sets, cs)
+	e.sets = withSet(e.sets, cs)
+	x.pbytes += setBytes(e.sets)
+	x.spillSetsLocked()
 }
 
 // Set returns the set stored for key and content, the text of the file at
@@ -971,7 +982,7 @@ func (x *Index) markRedacted(abs string) {
 	}
 	x.redacted[abs] = true
 	if old := x.pending[abs]; old != nil {
-		x.npend -= len(old.terms)
+		x.unpendLocked(old)
 		delete(x.pending, abs)
 	}
 }
@@ -984,7 +995,7 @@ func (x *Index) Forget(abs string) {
 	x.mu.Lock()
 	defer x.mu.Unlock()
 	if old := x.pending[abs]; old != nil {
-		x.npend -= len(old.terms)
+		x.unpendLocked(old)
 		delete(x.pending, abs)
 	}
 	x.forgotten[abs] = true
@@ -1007,7 +1018,7 @@ func (x *Index) flushLocked(compact bool) error {
 	var err error
 	if len(x.pending) > 0 {
 		entries := sortedEntries(x.pending)
-		x.pending, x.npend = map[string]*entry{}, 0
+		x.pending, x.npend, x.pbytes = map[string]*entry{}, 0, 0
 		var name string
 		if name, err = writeSegment(x.dir, x.k, x.vh, entries, batchTerms(entries)); err == nil {
 			if s, oerr := openSegment(name, x.k, x.vh); oerr == nil {
