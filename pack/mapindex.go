@@ -803,6 +803,7 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 // context ends (the caller checks it).
 func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []leanSlot, toRead []int, ikey string) {
 	opts := p.chunkOptions()
+	boundWalk(len(toRead)) // mapheap.go
 	order := largestRefsFirst(refs, toRead)
 	var next atomic.Int64
 	var done atomic.Int64
