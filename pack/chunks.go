@@ -73,8 +73,8 @@ func (p *pipeline) chunk(srcs []source) ([]*budget.Item, error) {
 		return nil, err
 	}
 	total := stubChunks(srcs) // files a map summary stands for (mapsum.go)
-	for _, c := range cut {
-		total += len(c)
+	for i, c := range cut {
+		total += len(c) + srcs[i].facts.packedCount() // packed: chunksOf makes them
 	}
 	if int64(total) > limits.candidates && !p.wantsMap(srcs) {
 		return nil, candidatesError(total) // a map cuts to what its budget reaches (mapcut.go)
@@ -166,7 +166,7 @@ func (p *pipeline) cutAll(srcs []source, texts []*budget.Text, datas [][]byte, c
 				}
 				i := order[k]
 				if srcs[i].facts != nil {
-					cut[i] = srcs[i].facts.chunks // no text: items gives each a placeholder (mapindex.go)
+					cut[i] = srcs[i].facts.chunks // no text: items gives each a placeholder (mapindex.go); nil when packed (chunksOf)
 					continue
 				}
 				cut[i] = p.cutSource(srcs[i], datas[i], texts[i].Lines(), opts)
@@ -220,14 +220,14 @@ func (p *pipeline) items(srcs []source, texts []*budget.Text, cut [][]chunker.Ch
 		}
 		cat := categoryOf[s.Type]
 		lang := chunker.FenceLanguage(s.Path)
-		for j, c := range cut[si] {
+		for j, c := range chunksOf(s, cut[si]) {
 			if s.facts != nil {
 				c.Content = placeholder(p.markOf(s.facts, j))
 			}
 			if c.Content == "" {
 				continue
 			}
-			if s.facts != nil && xml && s.facts.split[j] {
+			if s.facts != nil && xml && s.facts.splits(j) {
 				p.needText(texts[si]) // its CDATA split costs what only its text tells
 			}
 			items = append(items, &budget.Item{

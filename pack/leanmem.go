@@ -166,8 +166,8 @@ func (p *pipeline) reuseCut(f *collector.FileRef, s collector.Source) {
 		return
 	}
 	m, ok := p.lean.memOf(f)
-	if !ok || m.text == 0 || m.facts == nil || len(m.facts.chunks) == 0 || m.text != textSum(s.Content) {
+	if !ok || m.text == 0 || m.facts.count() == 0 || m.text != textSum(s.Content) {
 		return
 	}
-	p.e.chunks.Add(chunkKey(s.Path, s.Content, p.chunkOptions(), p.tok.Encoding()), m.facts.chunks)
+	p.e.chunks.Add(chunkKey(s.Path, s.Content, p.chunkOptions(), p.tok.Encoding()), m.facts.chunkList())
 }

@@ -109,7 +109,7 @@ func (p *pipeline) mapTally(srcs []source, texts []*budget.Text, cut [][]chunker
 				continue // items records why
 			}
 		}
-		for _, c := range cut[si] {
+		for _, c := range chunksOf(s, cut[si]) {
 			if s.facts == nil && c.Content == "" {
 				continue
 			}

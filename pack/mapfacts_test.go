@@ -106,8 +106,8 @@ func TestFactsMatch(t *testing.T) {
 	}
 	text := "alpha beta\ngamma delta\nepsilon zeta\neta theta\niota kappa\n"
 	facts := factsOf(cut(text))
-	if len(facts.chunks) < 2 {
-		t.Fatalf("want several chunks, got %d", len(facts.chunks))
+	if facts.count() < 2 {
+		t.Fatalf("want several chunks, got %d", facts.count())
 	}
 	if !facts.matches(cut(text)) {
 		t.Fatal("the facts of a text do not match its own chunks")

@@ -3,7 +3,9 @@ package pack
 import (
 	"encoding/binary"
 	"slices"
+	"sort"
 	"strings"
+	"sync"
 )
 
 // The map's reference graph in compact arrays (issue 24: on a 100K-file
@@ -31,9 +33,11 @@ type wordTab struct {
 	hashed map[uint64]uint32
 	real   map[uint64]uint32
 	// scratch and scratchAt are trimIdents' buffers (a table is used by
-	// one goroutine at a time).
+	// one goroutine at a time, but for intern's calls, which mu orders:
+	// the walk's parallel reads).
 	scratch   []uint32
 	scratchAt []int32
+	mu        sync.Mutex
 }
 
 // newWordTab returns an empty table.
@@ -51,6 +55,31 @@ func (t *wordTab) id(w string) uint32 {
 	t.ids[w] = id
 	t.words = append(t.words, w)
 	return id
+}
+
+// intern turns the identifiers of the facts of a text at hand (factsOf's
+// strings) into their ids in t and their offsets (words, wordsAt), as
+// trimIdents does for facts from the index: only those starting before
+// limit (those a graph of this walk can reach; trimmed records the cut,
+// so that retrim fetches them again when a graph reaches further), and
+// the strings go. A first map of a 100K-file tree held them as a string
+// and a mapIdent each (≈ 170 MB of its peak). The walk's reads call it
+// in parallel: the ids are handed out in the order the reads end, which
+// nothing that is output depends on (a graph keys its names by their
+// words; a summary numbers words in order of files). Kept identifiers
+// are copied at their size.
+func (t *wordTab) intern(f *fileFacts, limit int) {
+	k := sort.Search(len(f.ids), func(i int) bool { return f.ids[i].at >= limit })
+	if k < len(f.ids) {
+		f.trimmed = limit
+	}
+	words, at := make([]uint32, k), make([]int32, k)
+	t.mu.Lock()
+	for i, id := range f.ids[:k] {
+		words[i], at[i] = t.id(id.w), int32(id.at)
+	}
+	t.mu.Unlock()
+	f.words, f.wordsAt, f.ids = words, at, nil
 }
 
 // enableHash makes t take words known by their keyed hash (hash) only.

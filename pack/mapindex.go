@@ -120,11 +120,16 @@ func mapFactsKey(ikey string) string { return "mapfacts\x00v1\x00" + ikey }
 // chunks is beyond reach) and dedup may decide on marks alone.
 const markLen = 16
 
-// fileFacts is what a map knows of a file whose text it has not read.
+// fileFacts is what a map knows of a file whose text it has not read:
+// its chunks (without their text), a hash mark and a split flag per
+// chunk, either as the index gave them (chunks, marks, split) or packed
+// in one string (packed, mapfactpack.go: facts of a text at hand); read
+// them through count, mark, splits, all and chunkList.
 type fileFacts struct {
 	chunks []chunker.Chunk
 	marks  []string // per chunk, markLen bytes
 	split  []bool   // per chunk: XML splits its CDATA section
+	packed string   // packChunks': chunks, marks and split nil
 	ids    []mapIdent
 	// raw, for facts decoded from the index, is their encoding until
 	// trimIdents decodes the identifiers a graph can use (ids is empty
@@ -153,16 +158,13 @@ type fileFacts struct {
 // uvarint n, n marks, n flag bytes, uvarint m, then per identifier
 // uvarint offset delta, uvarint length, its bytes.
 func encodeFacts(f *fileFacts) string {
-	b := binary.AppendUvarint(nil, uint64(len(f.marks)))
-	for _, m := range f.marks {
-		b = append(b, m...)
+	n := f.count()
+	b := binary.AppendUvarint(nil, uint64(n))
+	for i := range n {
+		b = append(b, f.mark(i)...)
 	}
-	for _, x := range f.split {
-		if x {
-			b = append(b, 1)
-		} else {
-			b = append(b, 0)
-		}
+	for i := range n {
+		b = append(b, boolByte(f.splits(i)))
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.ids)))
 	prev := 0
@@ -587,18 +589,11 @@ func (p *pipeline) checkCopies(items []*budget.Item, marks []string) {
 // Content at hand): the chunks without their text, a hash mark per chunk,
 // the identifiers the file uses.
 func factsOf(chunks []chunker.Chunk) *fileFacts {
-	f := &fileFacts{chunks: make([]chunker.Chunk, len(chunks)), marks: make([]string, len(chunks)), split: make([]bool, len(chunks))}
 	parts := make([]string, len(chunks))
 	for i, c := range chunks {
 		parts[i] = c.Content
-		h := budget.NormalizedHash(c.Content)
-		f.marks[i] = string(h[:markLen])
-		f.split[i] = needsCDATASplit(c.Content)
-		c.Content = ""
-		f.chunks[i] = c
 	}
-	f.ids = fileIdents(parts, mapIdentCap)
-	return f
+	return &fileFacts{packed: packChunks(chunks), ids: fileIdents(parts, mapIdentCap)}
 }
 
 // putFacts stores the facts of a walked file read with data (identifiers
@@ -813,6 +808,7 @@ func (p *pipeline) leanSlotOf(lean *leanMap, f *collector.FileRef, ikey string) 
 // the context ends (the caller checks it).
 func (p *pipeline) readLeanAll(lean *leanMap, refs []collector.FileRef, slots []leanSlot, toRead []int, ikey string) {
 	opts := p.chunkOptions()
+	boundWalk(len(toRead)) // mapheap.go
 	order := largestRefsFirst(refs, toRead)
 	meter := p.leanMeter(lean, refs, toRead) // leanmem.go
 	var next atomic.Int64
@@ -911,9 +907,14 @@ func (p *pipeline) readLean(lean *leanMap, f *collector.FileRef, hold bool, opts
 	p.putFacts(src, data, facts, ikey)
 	if lean.repoMap == nil {
 		// Held for the graph: only the identifiers it can reach (the
-		// index has them all). A first map of a 100K-file tree held
-		// every file's, up to mapIdentCap each: most of its 2.6 GB.
-		cutIdents(facts, lean.eager)
+		// index has them all; a first map of a 100K-file tree held
+		// every file's, up to mapIdentCap each: most of its 2.6 GB),
+		// interned in the walk's table.
+		if lean.words != nil {
+			lean.words.intern(facts, lean.eager)
+		} else {
+			cutIdents(facts, lean.eager)
+		}
 	}
 	lean.keep(f, facts, s.Redactions)
 	lean.noteText(f, s.Content) // leanmem.go

@@ -105,8 +105,8 @@ func plainKind(k string) bool {
 func encodeRedacted(f *fileFacts, redactions, size int, red RedactedFacts) ([]byte, bool) {
 	b := binary.AppendUvarint(nil, uint64(redactions))
 	b = binary.AppendUvarint(b, uint64(size))
-	b = binary.AppendUvarint(b, uint64(len(f.chunks)))
-	for i, c := range f.chunks {
+	b = binary.AppendUvarint(b, uint64(f.count()))
+	for i, c := range f.all() {
 		if !plainKind(c.Kind) {
 			return nil, false
 		}
@@ -115,7 +115,7 @@ func encodeRedacted(f *fileFacts, redactions, size int, red RedactedFacts) ([]by
 		b = binary.AppendUvarint(b, uint64(c.Tokens))
 		b = binary.AppendUvarint(b, uint64(len(c.Kind)))
 		b = append(b, c.Kind...)
-		b = append(b, boolByte(f.split[i]))
+		b = append(b, boolByte(f.splits(i)))
 		if c.Name == "" {
 			b = append(b, 0)
 		} else {
@@ -123,7 +123,7 @@ func encodeRedacted(f *fileFacts, redactions, size int, red RedactedFacts) ([]by
 			b = binary.AppendUvarint(b, uint64(1+len(hn)/8))
 			b = append(b, hn...)
 		}
-		b = append(b, red.MapMark(f.marks[i])...)
+		b = append(b, red.MapMark(f.mark(i))...)
 	}
 	b = binary.AppendUvarint(b, uint64(len(f.ids)))
 	prev := 0
@@ -267,9 +267,9 @@ func (lean *leanMap) redactedPhantom(f *collector.FileRef, ikey string) (*fileFa
 // stored keyed only).
 func (p *pipeline) markOf(f *fileFacts, j int) string {
 	if p.lean == nil || !p.lean.keyed || f.red != nil {
-		return f.marks[j]
+		return f.mark(j)
 	}
-	return p.lean.red.MapMark(f.marks[j])
+	return p.lean.red.MapMark(f.mark(j))
 }
 
 // textMark is the hash mark of a text at hand as markOf compares it.

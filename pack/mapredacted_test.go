@@ -82,7 +82,7 @@ func TestMapFromRedactedFactsEqualsFromText(t *testing.T) {
 			}
 			for i, c := range chunks {
 				if got := ff.chunks[i]; got.StartByte != c.StartByte || got.EndLine != c.EndLine || got.Tokens != c.Tokens || got.Kind != c.Kind ||
-					got.Name != hashedName(c.Name, red.MapWordHash) || ff.marks[i] != red.MapMark(facts.marks[i]) {
+					got.Name != hashedName(c.Name, red.MapWordHash) || ff.marks[i] != red.MapMark(facts.mark(i)) {
 					t.Fatalf("%s: chunk %d decoded as %+v, want %+v", path, i, got, c)
 				}
 			}
@@ -129,8 +129,8 @@ func TestDecodeRedactedRefusesMalformed(t *testing.T) {
 	if _, _, ok := decodeRedacted(long, int64(len(text)), red, nil); ok {
 		t.Fatal("chunks that do not tile the text's size decoded")
 	}
+	chunks[0].Kind = "Alpha Beta"
 	bad := factsOf(chunks)
-	bad.chunks[0].Kind = "Alpha Beta"
 	if _, ok := encodeRedacted(bad, 1, len(text), red); ok {
 		t.Fatal("a kind that is not a chunker's name was encoded")
 	}

@@ -146,11 +146,11 @@ func (p *pipeline) resume(sn *roundSnap) (cands []*budget.Item, dstats budget.De
 // these facts were taken of: the same boundaries, kinds, names and
 // counts, each with its hash mark.
 func (f *fileFacts) matches(chunks []chunker.Chunk) bool {
-	if len(chunks) != len(f.chunks) {
+	if len(chunks) != f.count() {
 		return false
 	}
-	for i, c := range chunks {
-		w := f.chunks[i]
+	for i, w := range f.all() {
+		c := chunks[i]
 		h := budget.NormalizedHash(c.Content)
 		name, mark := c.Name, string(h[:markLen])
 		if f.red != nil {
@@ -158,7 +158,7 @@ func (f *fileFacts) matches(chunks []chunker.Chunk) bool {
 			name, mark = hashedName(name, f.red.MapWordHash), f.red.MapMark(mark)
 		}
 		if c.StartLine != w.StartLine || c.EndLine != w.EndLine || c.StartByte != w.StartByte || c.EndByte != w.EndByte ||
-			c.Tokens != w.Tokens || c.Kind != w.Kind || name != w.Name || mark != f.marks[i] {
+			c.Tokens != w.Tokens || c.Kind != w.Kind || name != w.Name || mark != f.mark(i) {
 			return false
 		}
 	}

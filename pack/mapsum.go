@@ -246,7 +246,7 @@ func (p *pipeline) stubSlot(lean *leanMap, f *collector.FileRef) (leanSlot, bool
 }
 
 // stub reports whether f are a summary's entry alone (no chunks yet).
-func (f *fileFacts) stub() bool { return f != nil && f.sum != nil && f.chunks == nil }
+func (f *fileFacts) stub() bool { return f != nil && f.sum != nil && f.chunks == nil && f.packed == "" }
 
 // stubChunks is the number of chunks of srcs stood for by stub facts.
 func stubChunks(srcs []source) int {
@@ -322,10 +322,10 @@ func (p *pipeline) factsAt(f *collector.FileRef, ikey string) (*fileFacts, bool)
 // agrees reports whether facts have the chunks and tokens of e.
 func (f *fileFacts) agrees(e *sumEntry) bool {
 	tokens := 0
-	for _, c := range f.chunks {
+	for _, c := range f.all() {
 		tokens += c.Tokens
 	}
-	return len(f.chunks) == e.chunks && tokens == e.tokens
+	return f.count() == e.chunks && tokens == e.tokens
 }
 
 // tallyStub adds to t the file of a source with stub facts: its chunks
@@ -480,8 +480,8 @@ func (ss *sumState) sumFiles(files []mapFile, limit int, tab *wordTab) ([]*sumEn
 		e.path = ss.st.PathHash(mf.path)
 		e.chunks = max(1, len(mf.parts))
 		if f := mf.facts; f != nil {
-			e.chunks = len(f.chunks)
-			for _, c := range f.chunks {
+			e.chunks = f.count()
+			for _, c := range f.all() {
 				e.tokens += c.Tokens
 			}
 			// Only a file known by its facts and its stat is taken
