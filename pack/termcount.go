@@ -740,8 +740,22 @@ func (c *termCounter) count(text string, row []uint16) {
 // as it is: lowering a copy of it cost more than the search (first12).
 func (c *termCounter) hitRuns(text string) []int {
 	var starts []int
+	for j := c.win - 1; ; {
+		i := c.nextHit(text, j)
+		if i < 0 {
+			return starts
+		}
+		s, e := wordRun(text, i)
+		starts = append(starts, s)
+		j = e + c.win // the next window starts after the run
+	}
+}
+
+// nextHit returns the first place a term starts in text lowered (ASCII
+// capitals) whose window ends at j or later (see hitRuns), or -1.
+func (c *termCounter) nextHit(text string, j int) int {
 	m := c.win
-	for j := m - 1; j < len(text); {
+	for j < len(text) {
 		if sh := c.shift[uint16(text[j-1])|uint16(text[j])<<8]; sh > 0 {
 			j += int(sh)
 			continue
@@ -750,14 +764,11 @@ func (c *termCounter) hitRuns(text string) []int {
 		j++
 		for k := c.head[uint16(lowerASCII(text[i]))<<8|uint16(lowerASCII(text[i+1]))]; k >= 0; k = c.next[k] {
 			if hasLowerPrefix(text[i:], c.terms[k]) {
-				s, e := wordRun(text, i)
-				starts = append(starts, s)
-				j = e + m // the next window starts after the run
-				break
+				return i
 			}
 		}
 	}
-	return starts
+	return -1
 }
 
 // underscoreRuns appends to starts (hitRuns' runs of text, in order) the
@@ -795,21 +806,7 @@ func (c *termCounter) underscoreRuns(text string, starts []int) []int {
 // holds reports whether a term occurs in ls (ASCII, lowered), as
 // strings.Contains of each term would: hitRuns' search, to the first hit.
 func (c *termCounter) holds(ls string) bool {
-	m := c.win
-	for j := m - 1; j < len(ls); {
-		if sh := c.shift[uint16(ls[j-1])|uint16(ls[j])<<8]; sh > 0 {
-			j += int(sh)
-			continue
-		}
-		i := j - m + 1
-		j++
-		for k := c.head[uint16(ls[i])<<8|uint16(ls[i+1])]; k >= 0; k = c.next[k] {
-			if strings.HasPrefix(ls[i:], c.terms[k]) {
-				return true
-			}
-		}
-	}
-	return false
+	return c.nextHit(ls, c.win-1) >= 0
 }
 
 // hasLowerPrefix reports whether text, its ASCII capitals lowered, starts
