@@ -72,11 +72,17 @@ const (
 	// before issue 14).
 	featFileFirst = "filefirst"
 	// candidateFactor: files are chunked in file rank order until their
-	// estimated tokens reach candidateFactor × the available budget, each
-	// file counting at most available/fileShare (a 100 KB bundle that
-	// holds every word of the query is one file, not the whole target).
+	// estimated tokens reach candidateTarget (candidateFactor × the
+	// available budget up to candidateBase tokens), each file counting at
+	// most available/fileShare (a 100 KB bundle that holds every word of
+	// the query is one file, not the whole target).
 	candidateFactor = 8
 	fileShare       = 8
+	// candidateBase, candidateGrowth: above candidateBase available
+	// tokens the target grows as available^candidateGrowth, not linearly
+	// (candidateTarget).
+	candidateBase   = 8000
+	candidateGrowth = 0.75
 	// minCandidateFiles: and at least this many files.
 	minCandidateFiles = 64
 	// bytesPerToken estimates a file's tokens from its size before it is
@@ -144,7 +150,7 @@ func (p *pipeline) walkRanked() ([]source, error) {
 		v := vendoredDirs(paths)
 		p.vendored = &v
 	}
-	target := candidateFactor * p.alloc.Available
+	target := candidateTarget(p.alloc.Available)
 	share := max(1, p.alloc.Available/fileShare)
 	// When every file would be chunked whatever its score (few files, or
 	// a target that covers the tree by the sizes listed), ranking is
@@ -197,6 +203,23 @@ func (p *pipeline) walkRanked() ([]source, error) {
 		p.warnings = append(p.warnings, p.files.notice())
 	}
 	return out, nil
+}
+
+// candidateTarget is the estimated tokens of the files a file-first walk
+// chunks for available tokens of budget: candidateFactor × available up
+// to candidateBase, then candidateFactor × candidateBase ×
+// (available/candidateBase)^candidateGrowth — 5.7× the budget at 32,000
+// tokens, 4.3× at 100,000 (issue 24: Go's src at 100,000 chunked 169
+// files, 1.2 M tokens of chunks, for 100,000 tokens of output). The
+// margin over the budget is for files whose score misjudges their best
+// chunks; a larger budget already takes more of the ranking, so it needs
+// less of a margin in proportion. The factor 8 was measured at 8K
+// (docs/quality.md "File-first selection"), the growth at 8K and 32K.
+func candidateTarget(available int64) int64 {
+	if available <= candidateBase {
+		return candidateFactor * available
+	}
+	return int64(candidateFactor * candidateBase * math.Pow(float64(available)/candidateBase, candidateGrowth))
 }
 
 // listFiles lists the files under the request's paths that its include

@@ -288,6 +288,63 @@ func TestCorpusExtra(t *testing.T) {
 	}
 }
 
+// TestCandidateTarget: 8 × available up to 8,000 tokens (the target the
+// evaluation measured at 8K), then growing with the budget, continuously,
+// but less than in proportion to it.
+func TestCandidateTarget(t *testing.T) {
+	for _, tt := range []struct{ available, want int64 }{
+		{1, 8}, {1000, 8000}, {8000, 64000},
+		{16000, 107634}, {32000, 181019}, {100000, 425463}, {1000000, 2392558},
+	} {
+		if got := candidateTarget(tt.available); got < tt.want-1 || got > tt.want+1 {
+			t.Errorf("candidateTarget(%d) = %d, want %d", tt.available, got, tt.want)
+		}
+	}
+	prev, prevRatio := candidateTarget(candidateBase), float64(candidateFactor)
+	for a := int64(candidateBase + 1); a < 2_000_000; a += 997 {
+		got := candidateTarget(a)
+		ratio := float64(got) / float64(a)
+		if got < prev || ratio > prevRatio+1e-9 || got < a {
+			t.Fatalf("candidateTarget(%d) = %d (%.3f× the budget) after %d (%.3f×): want it growing, below 8× and falling, above the budget", a, got, ratio, prev, prevRatio)
+		}
+		prev, prevRatio = got, ratio
+	}
+}
+
+// TestFileFirstCutLargeBudget: above 8,000 available tokens the files
+// chunked are those whose estimated tokens reach candidateTarget, fewer
+// than 8 × available would chunk.
+func TestFileFirstCutLargeBudget(t *testing.T) {
+	const n = 400
+	root := fileFirstTree(t, n)
+	total := 16000
+	req := Request{Query: "why does checkout fail for empty carts", Budget: &config.BudgetOverrides{TotalTokens: &total, SystemReserve: ptr(0), ResponseReserve: ptr(0)}}
+	res := packTree(t, root, req, nil, nil)
+	checkInvariants(t, res)
+	// The two files that hold the query's words first, then the fillers
+	// (no query word: path order), until the target.
+	target, share := candidateTarget(int64(total)), int64(total/fileShare)
+	sizes := []int{len(checkoutFile), len("# Notes\n\nThe checkout of an empty cart fails.\n")}
+	for i := 0; i < n; i++ {
+		sizes = append(sizes, len(fillerFile(i)))
+	}
+	cut := func(target int64) int {
+		k, est := 0, int64(0)
+		for k < len(sizes) && (est < target || k < minCandidateFiles) {
+			est += min(int64(sizes[k])/bytesPerToken, share)
+			k++
+		}
+		return k
+	}
+	want, linear := cut(target), cut(candidateFactor*int64(total))
+	if want >= linear || linear >= len(sizes) {
+		t.Fatalf("target %d chunks %d files, 8 × the budget %d of %d: want fewer, and a cut at 8×", target, want, linear, len(sizes))
+	}
+	if s := res.Stats; s.FilesRanked != n+2 || s.FilesChunked != want {
+		t.Errorf("ranked %d, chunked %d; want %d, %d", s.FilesRanked, s.FilesChunked, n+2, want)
+	}
+}
+
 // TestCutFilesEarlyStop: computing priors only while a file could still
 // enter selects the same files as scoring every file, for random scores,
 // sizes and paths (tests, built files, ties).
