@@ -43,7 +43,8 @@ func (w *Workspace) Search(ctx context.Context, pattern string, regex bool, maxR
 // Files the index cannot answer for (not indexed, changed since, refused
 // for redaction, open in the editor) are read as Search reads them, and
 // handed to the index to learn. The result is Search's: the same sources
-// in the same order, the same exclusions, the same walk limit.
+// in the same order, the same exclusions, the same walk limit (on the
+// text kept: searchWalk).
 func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern string, regex bool, maxResults int, contextLines int) ([]Source, []Exclusion, error) {
 	re, err := compileSearch(pattern, regex)
 	if err != nil {
@@ -64,9 +65,6 @@ func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern 
 	for _, f := range files {
 		if err := ctx.Err(); err != nil {
 			return nil, nil, fmt.Errorf("collector: search: %w", err)
-		}
-		if whole && !re.MatchString(f.Content) {
-			continue // no line of it can match
 		}
 		results = append(results, clusters(ctx, f, re, contextLines)...)
 	}
@@ -89,20 +87,51 @@ func (w *Workspace) SearchIndexed(ctx context.Context, idx SearchIndex, pattern 
 	return results, excl, nil
 }
 
-// searchWalk returns the files a search reads and the exclusions of the
-// walk: those the index cannot rule out (walkFiltered) and the whole
-// expression matches when it is anchor-free (whole), or every file (Walk)
-// without an index, for a pattern that needs no word, or when the
-// walk's limit is in reach (its error reports the exact length read).
+// searchWalk returns the files a search keeps and the exclusions of the
+// walk: every listed file the index (if any) cannot rule out is read, and
+// kept only when it can give a result (keeps): the whole expression
+// matches it when it is anchor-free (whole), or one of its lines does.
+// The walk's limit counts the text kept, not the text scanned and let go,
+// so a search of a tree larger than MaxWalkBytes works as a query walk
+// does (docs/security.md "Limits"), and with or without an index the same
+// files are kept and the same limit applies: a file the index rules out
+// holds no match.
 func (w *Workspace) searchWalk(ctx context.Context, idx SearchIndex, re *regexp.Regexp, whole bool) ([]Source, []Exclusion, error) {
-	if filter := searchFilter(idx, re); filter != nil {
-		match := func(s *Source) bool { return !whole || re.MatchString(s.Content) }
-		files, excl, err := w.walkFiltered(ctx, idx, filter, match)
-		if !errors.Is(err, errFilterLimit) {
-			return files, excl, err
+	filter := searchFilter(idx, re)
+	if filter == nil {
+		filter = func(FileRef) (bool, bool) { return false, true } // read every file, learn none
+	}
+	keeps := func(s *Source) bool {
+		if whole {
+			return re.MatchString(s.Content)
+		}
+		return lineMatches(re, s.Content)
+	}
+	return w.walkFiltered(ctx, idx, filter, keeps)
+}
+
+// lineMatches reports whether one of text's lines gives clusters a
+// match.
+func lineMatches(re *regexp.Regexp, text string) bool {
+	for len(text) > 0 {
+		line, rest, _ := strings.Cut(text, "\n")
+		if lineHits(re, line) > 0 {
+			return true
+		}
+		text = rest
+	}
+	return false
+}
+
+// lineHits counts re's non-empty matches in line.
+func lineHits(re *regexp.Regexp, line string) int {
+	m := 0
+	for _, loc := range re.FindAllStringIndex(line, -1) {
+		if loc[1] > loc[0] {
+			m++
 		}
 	}
-	return w.Walk(ctx, SearchResult)
+	return m
 }
 
 // compileSearch turns the search pattern into a regular expression.
@@ -149,12 +178,7 @@ func clusters(ctx context.Context, f Source, re *regexp.Regexp, ctxLines int) []
 		if i%1024 == 1023 && ctx.Err() != nil {
 			return nil
 		}
-		m := 0
-		for _, loc := range re.FindAllStringIndex(line, -1) {
-			if loc[1] > loc[0] {
-				m++
-			}
-		}
+		m := lineHits(re, line)
 		if m == 0 {
 			continue
 		}
@@ -240,10 +264,6 @@ func searchFilter(idx SearchIndex, re *regexp.Regexp) func(FileRef) (bool, bool)
 	return idx.SearchFilter(syn.Simplify())
 }
 
-// errFilterLimit: a filtered walk came near MaxWalkBytes, where the files
-// it skipped must be measured exactly.
-var errFilterLimit = errors.New("collector: search: walk limit in reach")
-
 // walkFiltered is [Workspace.Walk] of every root for a search that skips
 // the files filter rules out: such a file goes through every rule that
 // needs no content (as Workspace.Admitted: its exclusion when one
@@ -251,9 +271,9 @@ var errFilterLimit = errors.New("collector: search: walk limit in reach")
 // for its stat proves that its content passed the content rules. The
 // others are read as Walk reads them; those the filter could not answer
 // for are handed to idx.Learn; only those match accepts are kept (a
-// search holds the text of the files it matches, not of every file). The files skipped count their size towards
-// MaxWalkBytes; when that could decide the limit (their text may be a byte
-// order mark shorter) the walk stops with errFilterLimit.
+// search holds the text of the files it matches, not of every file), and
+// only their text counts towards MaxWalkBytes (a file skipped or let go
+// is not held). Progress reports every byte read or skipped.
 func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool), match func(*Source) bool) ([]Source, []Exclusion, error) {
 	refs, excl, err := w.List(ctx, SearchResult)
 	if err != nil {
@@ -261,7 +281,7 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 	}
 	report := progressOf(ctx)
 	sources := []Source{}
-	var bytes int64 // the text read, and the size of the files skipped
+	var held, seen int64 // the text kept; all the text read or skipped
 	const batch = 256
 	out := make([]filtered, min(batch, len(refs)))
 	for lo := 0; lo < len(refs); lo += batch {
@@ -279,16 +299,17 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 				excl = append(excl, *o.x)
 			case o.read:
 				sources = append(sources, o.src)
-				bytes += int64(len(o.src.Content))
+				held += int64(len(o.src.Content))
+				seen += int64(len(o.src.Content))
 			default:
-				bytes += o.size
+				seen += o.size
 			}
 			*o = filtered{}
 			if report != nil {
-				report(len(sources)+len(excl), bytes)
+				report(len(sources)+len(excl), seen)
 			}
-			if bytes > MaxWalkBytes {
-				return nil, nil, errFilterLimit
+			if held > MaxWalkBytes {
+				return nil, nil, &WalkLimitError{Max: MaxWalkBytes, Size: held}
 			}
 		}
 	}

@@ -237,25 +237,40 @@ func TestSearchIndexedSkips(t *testing.T) {
 	}
 }
 
-// TestSearchIndexedLimit: near MaxWalkBytes, where the files skipped
-// might decide the limit, the search walks every file and fails as the
-// search without an index does.
+// TestSearchIndexedLimit: a search's walk limit counts the text it keeps
+// (the files it matches), not the text it scans and lets go or the index
+// rules out, so a search of a tree larger than MaxWalkBytes works; with
+// and without the index, for a pattern matched whole or line by line,
+// the same files are kept and the same limit fails.
 func TestSearchIndexedLimit(t *testing.T) {
-	w, _ := newWorkspace(t, Options{}, file("a.go", strings.Repeat("x", 600)+"\n"), file("b.go", "CheckoutService\n"),
-		file("c.go", strings.Repeat("y", 600)+"\n"))
+	big := strings.Repeat("x", 600) + "\n" // 601 bytes
+	w, _ := newWorkspace(t, Options{}, file("a.go", big), file("b.go", "CheckoutService\n"), file("c.go", big),
+		file("d.go", big+"CheckoutService\n"), file("e.go", big+"CheckoutService\n"))
 	defer func(old int64) { MaxWalkBytes = old }(MaxWalkBytes)
-	MaxWalkBytes = 1000
-	x := &fakeIndex{known: map[string]bool{"a.go": true, "c.go": true}}
-	_, _, want := w.Search(context.Background(), "CheckoutService", false, 0, 0)
-	_, _, got := w.SearchIndexed(context.Background(), x, "CheckoutService", false, 0, 0)
-	var we *WalkLimitError
-	if !errors.As(want, &we) || fmt.Sprint(want) != fmt.Sprint(got) {
-		t.Fatalf("got %v, want the walk's %v", got, want)
-	}
-	MaxWalkBytes = 2000
-	srcs, _, err := w.SearchIndexed(context.Background(), x, "CheckoutService", false, 0, 0)
-	if err != nil || len(srcs) != 1 || srcs[0].Path != "b.go" {
-		t.Fatalf("under the limit: %v, %v", srcs, err)
+	const held = 16 + 617 + 617 // b, d, e; the tree is 2,452 bytes
+	indexes := []SearchIndex{nil, &fakeIndex{known: map[string]bool{"a.go": true, "c.go": true}}}
+	for _, pattern := range []string{"CheckoutService", "^CheckoutService$"} {
+		for i, idx := range indexes {
+			MaxWalkBytes = 2000
+			srcs, _, err := w.SearchIndexed(context.Background(), idx, pattern, true, 0, 0)
+			if err != nil {
+				t.Fatalf("index %d, %q, under the limit: %v", i, pattern, err)
+			}
+			var paths []string
+			for _, s := range srcs {
+				paths = append(paths, s.Path)
+			}
+			sort.Strings(paths)
+			if d := cmp.Diff([]string{"b.go", "d.go", "e.go"}, paths); d != "" {
+				t.Errorf("index %d, %q (-want +got):\n%s", i, pattern, d)
+			}
+			MaxWalkBytes = held - 1
+			_, _, err = w.SearchIndexed(context.Background(), idx, pattern, true, 0, 0)
+			var we *WalkLimitError
+			if !errors.As(err, &we) || we.Size != held {
+				t.Errorf("index %d, %q, over the limit: %v, want a walk limit of %d bytes held", i, pattern, err, held)
+			}
+		}
 	}
 }
 

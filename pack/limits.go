@@ -19,7 +19,8 @@ const (
 	MaxSources = 10000
 	// MaxBytesRead is the most source text one request may gather: the
 	// distinct files read (each counted once, however many sources name
-	// it), the files walked or searched, and the content sent inline.
+	// it), the files walked, the files a search matches, and the content
+	// sent inline.
 	MaxBytesRead = 256 << 20
 	// MaxCandidates is the largest number of chunk candidates one request
 	// may rank, deduplicate and select from.
@@ -47,7 +48,7 @@ func walkLimit(err error) *Error {
 	if !errors.As(err, &we) {
 		return nil
 	}
-	return limitError("maxBytesRead", we.Max, we.Size, "the text of the files walked or searched, in bytes,", "walk fewer paths, or exclude generated and vendored files with context.exclude")
+	return limitError("maxBytesRead", we.Max, we.Size, "the text of the files walked or matched by the search, in bytes,", "walk fewer paths, or exclude generated and vendored files with context.exclude")
 }
 
 // checkSourceCount refuses a request with more than MaxSources sources
