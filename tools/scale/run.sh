@@ -138,7 +138,8 @@ evict() {
 # measure KEY LABEL CACHE CMD…: runs CMD RUNS times with XDG_CACHE_HOME=CACHE
 # ("fresh" = a new empty directory each run; EVICT_DIR set: evicted from
 # the page cache before each run) and prints the run with the fastest
-# answer. With OUT set, the last run's standard output is kept there.
+# answer. With OUT set, the last run's standard output is kept there; with
+# KEEP set (and CACHE fresh), the last run's cache is kept, in last_cache.
 # KEY/answer, exit, cpu and rss go to the results.
 measure() {
 	local key=$1 label=$2 cache=$3
@@ -147,7 +148,7 @@ measure() {
 	for ((i = 0; i < RUNS; i++)); do
 		local c=$cache
 		if [ "$cache" = fresh ]; then
-			c=$(mktemp -d "$SCALE_DIR/cache.XXXXXX")
+			c=$(mktemp -d "$out/cache.XXXXXX")
 		fi
 		[ -z "${EVICT_DIR:-}" ] || evict "$EVICT_DIR"
 		local log line answer exit cpu rss status
@@ -160,7 +161,11 @@ measure() {
 			exit 1
 		fi
 		rm -f "$log"
-		[ "$cache" != fresh ] || [ -z "$c" ] || rm -rf "$c"
+		if [ -n "${KEEP:-}" ] && [ $((i + 1)) -eq "$RUNS" ]; then
+			last_cache=$c
+		elif [ "$cache" = fresh ] && [ -n "$c" ]; then
+			rm -rf "$c"
+		fi
 		if [ "$answer" = "$exit" ]; then all="$all ${answer}s/${cpu}s"; else all="$all ${answer}s(${exit}s)/${cpu}s"; fi
 		if [ -z "$best" ] || awk -v a="$answer" -v b="$best" 'BEGIN {exit !(a < b)}'; then
 			best=$answer bestexit=$exit bestrss=$rss bestcpu=$cpu
@@ -216,7 +221,7 @@ fi
 
 # one_tree T DIR: every measurement of one tree.
 one_tree() {
-	local t=$1 dir=$2 files ntext b name mode warm
+	local t=$1 dir=$2 files ntext b name mode
 	# Read every file once so the page cache holds the tree.
 	find "$dir" -type f -print0 | xargs -0 cat >/dev/null 2>&1 || true
 	files=$(find "$dir" -type f | wc -l)
@@ -232,14 +237,14 @@ one_tree() {
 	for b in "${bins[@]}"; do
 		name=$(basename "$b")
 		measure "$name/$t/count" "$name count $t ($ntext text files)" fresh sh -c 'xargs -d "\n" -n 4000 "$1" count <"$2"' sh "$b" "$out/text"
-		warm=""
+		server_cache=""
 		for mode in $SCALE_MODES; do
 			pack_tree "$b" "$name" "$t" "$dir" "$mode"
 		done
 		if [ "$SCALE_SERVERS" = 1 ]; then
-			warm=$(mktemp -d "$SCALE_DIR/cache.XXXXXX")
-			servers "$b" "$name" "$t" "$dir" "$warm"
-			[ -z "$warm" ] || rm -rf "$warm"
+			[ -n "$server_cache" ] || server_cache=$(mktemp -d "$out/cache.XXXXXX")
+			servers "$b" "$name" "$t" "$dir" "$server_cache"
+			[ -z "$server_cache" ] || rm -rf "$server_cache"
 		fi
 	done
 	if [ "$SCALE_REPOMIX" != off ]; then
@@ -257,17 +262,21 @@ pack_tree() {
 		m=n pack=("$b" pack "$dir" --root "$dir" --budget "$SCALE_NOQ_BUDGET")
 	fi
 	OUT=$out/none measure "$name/$t/$m-none" "$name pack $t $mode none (--no-index)" fresh "${pack[@]}" --no-index
-	OUT=$out/first measure "$name/$t/$m-first" "$name pack $t $mode first" fresh "${pack[@]}"
+	last_cache=""
+	OUT=$out/first KEEP=1 measure "$name/$t/$m-first" "$name pack $t $mode first" fresh "${pack[@]}"
+	warm=$last_cache # the cache the first pack left
 	if [ "$mode" = query ] && [ -n "$evictor" ]; then
 		OUT=$out/evicted EVICT_DIR=$dir measure "$name/$t/$m-first-evicted" "$name pack $t $mode first, evicted" fresh "${pack[@]}"
 		find "$dir" -type f -print0 | xargs -0 cat >/dev/null 2>&1 || true
 		cmp -s "$out/none" "$out/evicted" || { echo "run.sh: $name pack $t $mode: the evicted first pack differs from --no-index" >&2; exit 1; }
 	fi
-	warm=$(mktemp -d "$SCALE_DIR/cache.XXXXXX")
-	XDG_CACHE_HOME=$warm timeout -k 10 "$SCALE_TIMEOUT" "${pack[@]}" >/dev/null 2>&1 || true
 	sleep 2 # entries younger than 2 s are racy (docs/index.md)
 	OUT=$out/warm measure "$name/$t/$m-warm" "$name pack $t $mode warm" "$warm" "${pack[@]}"
-	[ -z "$warm" ] || rm -rf "$warm"
+	if [ "$mode" = query ] && [ "$SCALE_SERVERS" = 1 ]; then
+		server_cache=$warm # the servers start on this index
+	elif [ -n "$warm" ]; then
+		rm -rf "$warm"
+	fi
 	if cmp -s "$out/none" "$out/first" && cmp -s "$out/none" "$out/warm"; then
 		echo "| $name pack $t $mode: none = first = warm | same output | | | | |"
 	else
