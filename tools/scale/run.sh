@@ -104,20 +104,20 @@ results=$out/results # "KEY VALUE" lines, KEY = BIN/TREE/WHAT/FIELD, for report.
 : >"$results"
 
 # evict DIR: drops every file of DIR from the page cache.
-evictor=""
+evictor="" evict_name=""
 if [ "$SCALE_EVICT" = 1 ]; then
 	if [ -d "$here/evict" ] && compgen -G "$here/evict/*.go" >/dev/null; then
 		(cd "$repo" && go build -o "$out/evict" ./tools/scale/evict)
-		evictor=$out/evict
+		evictor=$out/evict evict_name=tools/scale/evict
 	elif [ -f "$here/evict" ] && [ -x "$here/evict" ]; then
-		evictor=$here/evict
+		evictor=$here/evict evict_name=tools/scale/evict
 	else
-		evictor=python3
+		evictor=python3 evict_name="python3 posix_fadvise"
 	fi
 fi
 evict() {
 	if [ "$evictor" != python3 ]; then
-		"$evictor" "$1" >/dev/null
+		"$evictor" "$1" >/dev/null 2>"$out/evict.err" || { cat "$out/evict.err" >&2; exit 1; }
 		return
 	fi
 	python3 - "$1" <<-'EOF'
@@ -231,7 +231,7 @@ one_tree() {
 	measure "-/$t/read" "read floor $t ($files files): cat" fresh sh -c 'find "$1" -type f -print0 | xargs -0 cat >/dev/null' sh "$dir"
 	measure "-/$t/stat" "stat floor $t: find -printf %s" fresh find "$dir" -type f -printf '%s\n'
 	if [ -n "$evictor" ]; then
-		EVICT_DIR=$dir measure "-/$t/read-evicted" "read floor $t, evicted ($evictor): cat" fresh sh -c 'find "$1" -type f -print0 | xargs -0 cat >/dev/null' sh "$dir"
+		EVICT_DIR=$dir measure "-/$t/read-evicted" "read floor $t, evicted ($evict_name): cat" fresh sh -c 'find "$1" -type f -print0 | xargs -0 cat >/dev/null' sh "$dir"
 		find "$dir" -type f -print0 | xargs -0 cat >/dev/null 2>&1 || true
 	fi
 	for b in "${bins[@]}"; do
