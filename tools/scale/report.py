@@ -69,8 +69,14 @@ def parse_lspbench(text):
 
 
 def _last_line(text):
+    """What a failed tool said last, with run.sh's "TOOL: exit N" after it."""
     lines = [x for x in text.splitlines() if x.strip()]
-    return lines[-1].replace("|", "/")[:160] if lines else "no output"
+    said = [x for x in lines if not re.fullmatch(r"\w+: exit \d+", x)]
+    exits = [x for x in lines if re.fullmatch(r"\w+: exit \d+", x)]
+    msg = said[-1] if said else "no output"
+    if exits:
+        msg += f" ({exits[-1]})"
+    return msg.replace("|", "/")[:300]
 
 
 def servers(name, tree, sb_path, lb_path, results_path):

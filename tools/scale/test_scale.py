@@ -107,7 +107,7 @@ class TargetsTable(unittest.TestCase):
             out = subprocess.run([sys.executable, os.path.join(HERE, "report.py"), "servers", "b", "gosrc", sb, lb, res],
                                  capture_output=True, text=True, check=True).stdout
             self.assertIn("| b MCP pack_context gosrc warm | 0.125 s median", out)
-            self.assertIn("| b LSP acode/packContext gosrc | **failed** | | | | lspbench: exit 1 |", out)
+            self.assertIn("| b LSP acode/packContext gosrc | **failed** | | | | lspbench: initialize: EOF (lspbench: exit 1) |", out)
             got = report.load(res)
             self.assertEqual(got["b/gosrc/mcp/warm_median"], 0.125)
             self.assertNotIn("b/gosrc/lsp/warm_median", got)
