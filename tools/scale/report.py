@@ -94,12 +94,14 @@ def servers(name, tree, sb_path, lb_path, results_path):
                     f"first call {sb['first']:.3f} s | {sb['cpu_median']:.3f} s median | {sb['rss']} MB (peak {sb['peak']}) | "
                     f"÷ CLI: {sb['warm_median'] / sb['cli_median']:.2f} wall, {sb['cpu_median'] / sb['cli_cpu_median']:.2f} CPU{note} |")
     else:
+        sb = {"failed": 1}
         rows.append(f"| {name} MCP pack_context {tree} | **failed** | | | | {_last_line(sb_text)} |")
     if "warm_median" in lb:
         note = "; **a warm result differs from the first**" if lb.get("differs") else ""
         rows.append(f"| {name} LSP acode/packContext {tree} warm | {lb['warm_median']:.3f} s median (min {lb['warm_min']:.3f}) | "
                     f"first call {lb['first']:.3f} s | {lb['cpu_median']:.3f} s median | {lb['rss']} MB (peak {lb['peak']}) | {note.lstrip('; ')} |")
     else:
+        lb = {"failed": 1}
         rows.append(f"| {name} LSP acode/packContext {tree} | **failed** | | | | {_last_line(lb_text)} |")
     print("\n".join(rows))
     with open(results_path, "a", encoding="utf-8") as f:
@@ -160,6 +162,8 @@ class Targets:
 
     def server(self, target, tree, what, limit):
         wall, cpu = self.get(tree, what, "warm_median"), self.get(tree, what, "cpu_median")
+        if self.get(tree, what, "failed"):
+            return self.row(target, "the server's pack failed (its row above says why)", False)
         if not isinstance(wall, float):
             return self.row(target, "—", None)
         measured = f"wall median {wall * 1000:.0f} ms, CPU median {cpu * 1000:.0f} ms"
@@ -224,7 +228,7 @@ def repomix_rows(res, names):
         status = res.get(f"-/{tree}/repomix/status")
         if status is None:
             continue
-        ok = "succeeded" if status == 0.0 else f"**failed** (exit {status})"
+        ok = "succeeded" if status == 0.0 else f"**failed** (exit {status:.0f})" if isinstance(status, float) else f"**failed** ({status})"
         rx = (f"{res[f'-/{tree}/repomix/exit']:.2f} s, {res[f'-/{tree}/repomix/cpu']:.2f} s CPU, "
               f"{res[f'-/{tree}/repomix/rss']:.0f} MB (all processes {res.get(f'-/{tree}/repomix/tree_rss'):.0f} MB), {ok}")
         for name in names:

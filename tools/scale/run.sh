@@ -183,12 +183,13 @@ run_repomix() {
 	local t=$1 dir=$2 h line answer exit cpu rss tree status size last
 	h=$(mktemp -d "$out/home.XXXXXX")
 	line=$(cd "$h" && HOME=$h XDG_CONFIG_HOME=$h/.config XDG_CACHE_HOME=$h/.cache NO_COLOR=1 \
-		"$here/timeit.py" --timeout "$SCALE_REPOMIX_TIMEOUT" --tree /dev/null "$out/repomix.err" \
+		"$here/timeit.py" --timeout "$SCALE_REPOMIX_TIMEOUT" --tree "$out/repomix.out" "$out/repomix.err" \
 		"$SCALE_REPOMIX" --quiet -o "$h/repomix-output.xml" "$dir")
 	read -r answer exit cpu rss tree status <<<"$line"
 	size=0
 	[ ! -f "$h/repomix-output.xml" ] || size=$(($(stat -c %s "$h/repomix-output.xml") / 1048576))
-	last=$(grep -v '^[[:space:]]*$' "$out/repomix.err" | tail -1 | tr '|' '/' | cut -c1-160 || true)
+	# repomix --quiet prints its errors on standard output or error.
+	last=$(cat "$out/repomix.out" "$out/repomix.err" | grep -v '^[[:space:]]*$' | tail -1 | tr '|' '/' | cut -c1-200 || true)
 	[ -z "$h" ] || rm -rf "$h"
 	if [ "$status" = 0 ]; then
 		printf '| repomix %s (%s MB of XML) | | %s s | %s s | %s MB (all its processes %s MB) | succeeded |\n' "$t" "$size" "$exit" "$cpu" "$rss" "$tree"

@@ -111,6 +111,8 @@ class TargetsTable(unittest.TestCase):
             got = report.load(res)
             self.assertEqual(got["b/gosrc/mcp/warm_median"], 0.125)
             self.assertNotIn("b/gosrc/lsp/warm_median", got)
+            row = self.rows(got)["Go's `src` warm ≤ 0.15 s in a running language server"]
+            self.assertTrue(row.endswith("**missed** |"), row)  # a failed pack misses, it is not "not measured"
 
 
 class TimeIt(unittest.TestCase):
