@@ -175,8 +175,8 @@ measure() {
 	printf '%s/answer %s\n%s/exit %s\n%s/cpu %s\n%s/rss %s\n' "$key" "$best" "$key" "$bestexit" "$key" "$bestcpu" "$key" "$bestrss" >>"$results"
 }
 
-# run_repomix TREE DIR: packs DIR with repomix once, as a user would (its
-# default XML with the security check, to a file), with a private HOME so
+# run_repomix TREE DIR: packs DIR with repomix once, as a user would
+# (`repomix -o FILE DIR`: its default XML with the security check), with a private HOME so
 # no user or global configuration is read, bounded by SCALE_REPOMIX_TIMEOUT.
 # A failure is recorded, not fatal.
 run_repomix() {
@@ -184,11 +184,12 @@ run_repomix() {
 	h=$(mktemp -d "$out/home.XXXXXX")
 	line=$(cd "$h" && HOME=$h XDG_CONFIG_HOME=$h/.config XDG_CACHE_HOME=$h/.cache NO_COLOR=1 \
 		"$here/timeit.py" --timeout "$SCALE_REPOMIX_TIMEOUT" --tree "$out/repomix.out" "$out/repomix.err" \
-		"$SCALE_REPOMIX" --quiet -o "$h/repomix-output.xml" "$dir")
+		"$SCALE_REPOMIX" -o "$h/repomix-output.xml" "$dir")
 	read -r answer exit cpu rss tree status <<<"$line"
 	size=0
 	[ ! -f "$h/repomix-output.xml" ] || size=$(($(stat -c %s "$h/repomix-output.xml") / 1048576))
-	# repomix --quiet prints its errors on standard output or error.
+	# Not --quiet: repomix 1.13.1's --quiet silences its errors too. Its
+	# report goes to standard output, its errors to standard error.
 	last=$(cat "$out/repomix.out" "$out/repomix.err" | grep -v '^[[:space:]]*$' | tail -1 | tr '|' '/' | cut -c1-200 || true)
 	[ -z "$h" ] || rm -rf "$h"
 	if [ "$status" = 0 ]; then
