@@ -190,7 +190,10 @@ run_repomix() {
 	[ ! -f "$h/repomix-output.xml" ] || size=$(($(stat -c %s "$h/repomix-output.xml") / 1048576))
 	# Not --quiet: repomix 1.13.1's --quiet silences its errors too. Its
 	# report goes to standard output, its errors to standard error.
-	last=$(cat "$out/repomix.out" "$out/repomix.err" | grep -v '^[[:space:]]*$' | tail -1 | tr '|' '/' | cut -c1-200 || true)
+	# Its error is the line marked ✖ (advice and the largest files follow it).
+	last=$(grep -m1 '✖' "$out/repomix.err" || grep -v '^[[:space:]]*$' "$out/repomix.err" | tail -1 || true)
+	[ -n "$last" ] || last=$(grep -v '^[[:space:]]*$' "$out/repomix.out" | tail -1 || true)
+	last=$(printf '%s' "$last" | tr '|' '/' | cut -c1-200)
 	[ -z "$h" ] || rm -rf "$h"
 	if [ "$status" = 0 ]; then
 		printf '| repomix %s (%s MB of XML) | | %s s | %s s | %s MB (all its processes %s MB) | succeeded |\n' "$t" "$size" "$exit" "$cpu" "$rss" "$tree"
