@@ -2148,8 +2148,29 @@ func replaceSpans(line string, spans []span) string {
 // tree) is not scanned again. It holds hashes only, never text.
 var cleanTexts, _ = lru.New[[32]byte, struct{}](16384)
 
-// redactCached is Redact with the clean-text memo; short texts are scanned
-// directly, which costs less than hashing them.
+// redactedTexts remembers, for texts Redact changed, the lines it
+// replaced (their numbers and their redacted text, never a secret), so
+// that a file holding a secret read again unchanged — a language server's
+// search reads the files the index cannot rule out on every call, and the
+// index cannot vouch for a file redaction changes — costs a hash and a
+// copy, not the rules again. Only a change that keeps the text's lines
+// and replaces at most maxMemoLines bytes of them is remembered (at most
+// 8 MiB of lines in all).
+var redactedTexts, _ = lru.New[[32]byte, redactMemo](2048)
+
+// maxMemoLines bounds the bytes of replaced lines one memo holds.
+const maxMemoLines = 4 << 10
+
+// redactMemo is what Redact made of one text: n values, and the lines it
+// replaced, by index.
+type redactMemo struct {
+	n     int
+	at    []int
+	lines []string
+}
+
+// redactCached is Redact with the clean-text and redacted-lines memos;
+// short texts are scanned directly, which costs less than hashing them.
 func redactCached(text string) (string, int) {
 	if len(text) < 4096 {
 		return Redact(text)
@@ -2161,9 +2182,58 @@ func redactCached(text string) (string, int) {
 	if cleanTexts.Contains(k) {
 		return text, 0
 	}
+	if m, ok := redactedTexts.Get(k); ok {
+		return m.apply(text), m.n
+	}
 	out, n := Redact(text)
 	if n == 0 {
 		cleanTexts.Add(k, struct{}{})
+	} else if m, ok := memoOf(text, out, n); ok {
+		redactedTexts.Add(k, m)
 	}
 	return out, n
+}
+
+// memoOf is the memo of Redact(text) = out, n: false when out does not
+// keep text's lines or replaces more than maxMemoLines bytes of them.
+func memoOf(text, out string, n int) (redactMemo, bool) {
+	if strings.Count(text, "\n") != strings.Count(out, "\n") {
+		return redactMemo{}, false
+	}
+	m := redactMemo{n: n}
+	size := 0
+	for i := 0; text != ""; i++ {
+		a, restA, _ := strings.Cut(text, "\n")
+		b, restB, _ := strings.Cut(out, "\n")
+		if a != b {
+			if size += len(b); size > maxMemoLines {
+				return redactMemo{}, false
+			}
+			m.at, m.lines = append(m.at, i), append(m.lines, strings.Clone(b))
+		}
+		text, out = restA, restB
+	}
+	return m, out == ""
+}
+
+// apply rebuilds Redact's text from text and the lines m replaced.
+func (m redactMemo) apply(text string) string {
+	var b strings.Builder
+	b.Grow(len(text))
+	line, next := 0, 0
+	for len(text) > 0 && next < len(m.at) {
+		cur, rest, found := strings.Cut(text, "\n")
+		if line == m.at[next] {
+			b.WriteString(m.lines[next])
+			next++
+		} else {
+			b.WriteString(cur)
+		}
+		if found {
+			b.WriteByte('\n')
+		}
+		text, line = rest, line+1
+	}
+	b.WriteString(text)
+	return b.String()
 }

@@ -1,10 +1,13 @@
 package collector
 
 import (
+	"crypto/sha256"
 	"strings"
 	"testing"
 
 	"github.com/google/go-cmp/cmp"
+
+	"github.com/acode-lsp/acode-lsp/collector/internal/secreteval"
 )
 
 // Fake credentials in the providers' formats, built at run time so that no
@@ -214,5 +217,34 @@ func TestRedactCached(t *testing.T) {
 		if out, n := redactCached(dirty); n != 1 || strings.Contains(out, "sk-proj-") {
 			t.Fatalf("read %d: a secret survived (n=%d)", i, n)
 		}
+	}
+}
+
+// TestRedactCachedMemo: a text holding a secret, read again unchanged,
+// is rebuilt from the lines Redact replaced, and equals Redact's text and
+// count, for every text of the secret corpus (behind a clean 4 KiB head,
+// so that the memo applies) and with the secret on the first and the last
+// line, with and without a final newline.
+func TestRedactCachedMemo(t *testing.T) {
+	head := strings.Repeat("func f() int { return 1 }\n", 160)
+	var texts []string
+	for _, c := range secreteval.Corpus(42) {
+		texts = append(texts, head+c.Text, head+c.Text+"\n", c.Text+"\n"+head, head+c.Text+"\n"+head)
+	}
+	remembered := 0
+	for i, text := range texts {
+		want, wantN := Redact(text)
+		for read := 0; read < 2; read++ {
+			got, n := redactCached(text)
+			if got != want || n != wantN {
+				t.Fatalf("text %d, read %d: redactCached differs from Redact (%d, %d values)\n%.600s", i, read, n, wantN, text)
+			}
+		}
+		if _, ok := redactedTexts.Peek(sha256.Sum256([]byte(text))); ok {
+			remembered++
+		}
+	}
+	if remembered < len(texts)/4 {
+		t.Errorf("%d of %d texts remembered; the memo is not in use", remembered, len(texts))
 	}
 }
