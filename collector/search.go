@@ -273,7 +273,7 @@ func searchFilter(idx SearchIndex, re *regexp.Regexp) func(FileRef) (bool, bool)
 // for are handed to idx.Learn; only those match accepts are kept (a
 // search holds the text of the files it matches, not of every file), and
 // only their text counts towards MaxWalkBytes (a file skipped or let go
-// is not held). Progress reports every byte read or skipped.
+// is not held). Progress counts every file met and the text kept.
 func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter func(FileRef) (bool, bool), match func(*Source) bool) ([]Source, []Exclusion, error) {
 	refs, excl, err := w.List(ctx, SearchResult)
 	if err != nil {
@@ -281,7 +281,7 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 	}
 	report := progressOf(ctx)
 	sources := []Source{}
-	var held, seen int64 // the text kept; all the text read or skipped
+	var held int64 // the text kept
 	const batch = 256
 	out := make([]filtered, min(batch, len(refs)))
 	for lo := 0; lo < len(refs); lo += batch {
@@ -300,13 +300,10 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 			case o.read:
 				sources = append(sources, o.src)
 				held += int64(len(o.src.Content))
-				seen += int64(len(o.src.Content))
-			default:
-				seen += o.size
 			}
 			*o = filtered{}
 			if report != nil {
-				report(len(sources)+len(excl), seen)
+				report(lo+i+1, held) // files met, text gathered (WithProgress)
 			}
 			if held > MaxWalkBytes {
 				return nil, nil, &WalkLimitError{Max: MaxWalkBytes, Size: held}
@@ -318,13 +315,12 @@ func (w *Workspace) walkFiltered(ctx context.Context, idx SearchIndex, filter fu
 }
 
 // filtered is what a filtered search made of one listed file: its
-// exclusion, its source (read and kept), or the size of a file skipped
-// or let go.
+// exclusion, its source (read and kept), or nothing (a file skipped, or
+// read and let go).
 type filtered struct {
 	x    *Exclusion
 	src  Source
 	read bool
-	size int64
 }
 
 // filterOne is one file of walkFiltered.
@@ -344,7 +340,7 @@ func (w *Workspace) filterOne(ctx context.Context, idx SearchIndex, filter func(
 			return filtered{x: x}
 		}
 		if !open {
-			return filtered{size: f.Info.Size()}
+			return filtered{} // ruled out, not read
 		}
 	}
 	s, x := w.ReadRef(ctx, SearchResult, f)
@@ -355,7 +351,7 @@ func (w *Workspace) filterOne(ctx context.Context, idx SearchIndex, filter func(
 		w.learn(idx, f, s)
 	}
 	if !match(&s) {
-		return filtered{size: int64(len(s.Content))} // read, and let go
+		return filtered{} // read, and let go
 	}
 	return filtered{src: s, read: true}
 }

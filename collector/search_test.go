@@ -306,3 +306,20 @@ func TestSearchSkipsUnmatchedTexts(t *testing.T) {
 		}
 	}
 }
+
+// TestSearchProgress: a search reports every file it meets, with and
+// without the index, and the text it gathered (the files it keeps).
+func TestSearchProgress(t *testing.T) {
+	w, _ := newWorkspace(t, Options{}, file("a.go", "alpha\n"), file("b.go", "CheckoutService\n"), file("c.go", "gamma\n"))
+	for i, idx := range []SearchIndex{nil, &fakeIndex{known: map[string]bool{"a.go": true}}} {
+		var files int
+		var bytes int64
+		ctx := WithProgress(context.Background(), func(f int, b int64) { files, bytes = f, b })
+		if _, _, err := w.SearchIndexed(ctx, idx, "CheckoutService", false, 0, 0); err != nil {
+			t.Fatal(err)
+		}
+		if files != 3 || bytes != int64(len("CheckoutService\n")) {
+			t.Errorf("index %d: last report %d files, %d bytes; want 3 files met and b.go's 16 bytes", i, files, bytes)
+		}
+	}
+}
